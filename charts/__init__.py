@@ -1,0 +1,1 @@
+"""tourbot charts package."""

@@ -1,0 +1,21 @@
+"""Every game tourbot knows, found by any of its names (``find_game``)."""
+
+from __future__ import annotations
+
+from engine.errors import ConfigError
+from engine.games.base import Game, Knob, Outcome
+from engine.games.bigtwo import BigTwo
+
+GAMES: tuple[type[Game], ...] = (BigTwo,)  # type: ignore[type-arg]
+
+
+def find_game(name: str) -> type[Game]:  # type: ignore[type-arg]
+    """Look a game up by key or alias (case-insensitive); refuse with the known list."""
+    wanted = name.strip().lower()
+    for game in GAMES:
+        if wanted == game.key or wanted in (a.lower() for a in game.aliases):
+            return game
+    raise ConfigError("unknown-game", game=name, known=tuple(g.key for g in GAMES))
+
+
+__all__ = ["GAMES", "Game", "Knob", "Outcome", "find_game"]

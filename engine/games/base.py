@@ -1,0 +1,170 @@
+"""The shape every game shares, in the manner of python-chess variants.
+
+A game is a small subclass of :class:`Game` that declares its names, seat counts,
+partnerships and rule knobs, and overrides the hooks that differ: ``parse_hand`` (one hand
+of the report grammar), ``score_hand`` and ``format_hand``. The base class handles what all
+games share: several hands separated by ``;`` or new lines, the ``total`` form
+(``total A+37 B-7 C+57 D-87``), seat letters with the winds 东南西北 as aliases, and
+summing hands into one :class:`Outcome` per table.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import ClassVar, Generic, TypeVar
+
+from engine.errors import ConfigError, ReportError
+from engine.model import SEAT_LETTERS
+
+WINDS = "东南西北"
+TOTAL_WORDS = ("total", "总分", "合计")
+H = TypeVar("H")
+
+
+@dataclass(frozen=True)
+class Knob:
+    """A rule switch an organiser may set with ``/set``; ``seed`` names its source."""
+
+    name: str
+    default: str
+    choices: tuple[str, ...] = ()  # empty: any value accepted by ``kind``
+    kind: type = str  # str, int, bool or Decimal
+    seed: str = ""
+
+    def coerce(self, raw: str) -> object:
+        """Turn the organiser's text into the knob's value, or refuse it."""
+        value = raw.strip().lower()
+        if self.choices and value not in self.choices:
+            raise ConfigError("knob-choice", knob=self.name, value=raw, choices=self.choices)
+        try:
+            if self.kind is bool:
+                if value in ("on", "yes", "true", "1", "开", "是"):
+                    return True
+                if value in ("off", "no", "false", "0", "关", "否"):
+                    return False
+                raise ValueError(value)
+            if self.kind is int:
+                return int(value)
+            if self.kind is Decimal:
+                return Decimal(value)
+        except (ValueError, InvalidOperation):
+            raise ConfigError("knob-value", knob=self.name, value=raw) from None
+        return value
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A checked report: per-seat scores for the round and its canonical text."""
+
+    scores: tuple[Decimal, ...]
+    text: str
+    hands: int
+
+
+def seat_index(token: str, seats: int) -> int:
+    """Seat letter (A–D, any case) or wind (东南西北) to a 0-based index, or refuse."""
+    t = token.strip().upper()
+    idx = SEAT_LETTERS.find(t) if len(t) == 1 and t in SEAT_LETTERS else WINDS.find(t)
+    if len(t) != 1 or idx < 0 or idx >= seats:
+        raise ReportError("unknown-seat", seat=token, seats=SEAT_LETTERS[:seats])
+    return idx
+
+
+def split_hands(text: str) -> list[str]:
+    """Hands are separated by ``;`` (also full-width) or new lines."""
+    return [part.strip() for part in re.split(r"[;；\n]+", text) if part.strip()]
+
+
+def fmt_points(value: Decimal) -> str:
+    """Signed points without a trailing ``.0``: ``+37``, ``-7``, ``+0.5``."""
+    normal = value.normalize() if value != value.to_integral() else value.quantize(Decimal(1))
+    return f"{'+' if normal >= 0 else ''}{normal}"
+
+
+class Game(Generic[H]):
+    """Base game. Subclasses set the class attributes and the three hand hooks."""
+
+    key: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]]
+    seat_counts: ClassVar[tuple[int, ...]]  # allowed table sizes, the usual one first
+    partners: ClassVar[tuple[tuple[int, ...], ...]] = ()  # seat indexes per side
+    knobs: ClassVar[tuple[Knob, ...]] = ()
+    default_format: ClassVar[str] = "knockout"
+    zero_sum: ClassVar[bool] = True
+
+    def __init__(self, options: Mapping[str, str] | None = None) -> None:
+        given = dict(options or {})
+        unknown = sorted(set(given) - {k.name for k in self.knobs})
+        if unknown:
+            raise ConfigError("unknown-knob", knob=unknown[0], known=self.knob_names())
+        self.options: dict[str, object] = {
+            k.name: k.coerce(given.get(k.name, k.default)) for k in self.knobs
+        }
+
+    @classmethod
+    def knob_names(cls) -> tuple[str, ...]:
+        return tuple(k.name for k in cls.knobs)
+
+    def option(self, name: str) -> object:
+        return self.options[name]
+
+    # --- the report as a whole -------------------------------------------------------
+    def parse(self, text: str, seats: int) -> Outcome:
+        """Check a whole report (one or more hands, or a ``total``) and score it."""
+        if seats not in self.seat_counts:
+            raise ReportError("bad-table-size", seats=seats, allowed=self.seat_counts)
+        hands = split_hands(text)
+        if not hands:
+            raise ReportError("empty-report")
+        total = [Decimal(0)] * seats
+        canonical: list[str] = []
+        for hand_text in hands:
+            first, _, rest = hand_text.partition(" ")
+            if first.lower() in TOTAL_WORDS:
+                scores = self.parse_total(rest, seats)
+                canonical.append(
+                    "total " + " ".join(f"{SEAT_LETTERS[i]}{fmt_points(s)}" for i, s in enumerate(scores))
+                )
+            else:
+                hand = self.parse_hand(hand_text, seats)
+                scores = self.score_hand(hand, seats)
+                canonical.append(self.format_hand(hand, seats))
+            total = [a + b for a, b in zip(total, scores, strict=True)]
+        return Outcome(tuple(total), "; ".join(canonical), len(hands))
+
+    def parse_total(self, text: str, seats: int) -> tuple[Decimal, ...]:
+        """``A+37 B-7 C+57 D-87``: every seat once; zero-sum where the game is."""
+        found: dict[int, Decimal] = {}
+        for token in text.split():
+            m = re.fullmatch(r"(\S)([+-]?\d+(?:\.5|\.0)?)", token)
+            if not m:
+                raise ReportError("bad-token", token=token)
+            idx = seat_index(m.group(1), seats)
+            if idx in found:
+                raise ReportError("seat-twice", seat=SEAT_LETTERS[idx])
+            found[idx] = Decimal(m.group(2))
+        missing = [SEAT_LETTERS[i] for i in range(seats) if i not in found]
+        if missing:
+            raise ReportError("seat-missing", seat=missing[0])
+        scores = tuple(found[i] for i in range(seats))
+        if self.zero_sum and sum(scores) != 0:
+            raise ReportError("not-zero-sum", total=fmt_points(sum(scores, Decimal(0))))
+        return scores
+
+    # --- hooks -----------------------------------------------------------------------
+    def parse_hand(self, text: str, seats: int) -> H:
+        raise NotImplementedError
+
+    def score_hand(self, hand: H, seats: int) -> tuple[Decimal, ...]:
+        raise NotImplementedError
+
+    def format_hand(self, hand: H, seats: int) -> str:
+        raise NotImplementedError
+
+
+def tokens(text: str) -> Sequence[str]:
+    """Split a hand into tokens on spaces and commas (half- and full-width)."""
+    return [t for t in re.split(r"[\s,，、]+", text) if t]
