@@ -3,10 +3,24 @@
 from __future__ import annotations
 
 from engine.errors import ConfigError
-from engine.games.base import Game, Knob, Outcome
+from engine.games.base import Game, Knob, Outcome, Step
 from engine.games.bigtwo import BigTwo
+from engine.games.doudizhu import DouDizhu
+from engine.games.doudizhu4 import DouDizhu4
+from engine.games.guandan import Guandan
+from engine.games.shengji import Shengji
+from engine.games.twoplayer import Gomoku, Junqi, Xiangqi
 
-GAMES: tuple[type[Game], ...] = (BigTwo,)  # type: ignore[type-arg]
+GAMES: tuple[type[Game], ...] = (  # type: ignore[type-arg]
+    BigTwo,
+    DouDizhu,
+    DouDizhu4,
+    Guandan,
+    Shengji,
+    Xiangqi,
+    Gomoku,
+    Junqi,
+)
 
 
 def find_game(name: str) -> type[Game]:  # type: ignore[type-arg]
@@ -18,4 +32,4 @@ def find_game(name: str) -> type[Game]:  # type: ignore[type-arg]
     raise ConfigError("unknown-game", game=name, known=tuple(g.key for g in GAMES))
 
 
-__all__ = ["GAMES", "Game", "Knob", "Outcome", "find_game"]
+__all__ = ["GAMES", "Game", "Knob", "Outcome", "Step", "find_game"]

@@ -33,6 +33,7 @@ class Knob:
     choices: tuple[str, ...] = ()  # empty: any value accepted by ``kind``
     kind: type = str  # str, int, bool or Decimal
     seed: str = ""
+    minimum: int = 0  # the smallest value an ``int`` knob accepts
 
     def coerce(self, raw: str) -> object:
         """Turn the organiser's text into the knob's value, or refuse it."""
@@ -47,7 +48,12 @@ class Knob:
                     return False
                 raise ValueError(value)
             if self.kind is int:
-                return int(value)
+                number = int(value)
+                if number < self.minimum:
+                    raise ConfigError(
+                        "knob-too-small", knob=self.name, value=raw, minimum=self.minimum
+                    )
+                return number
             if self.kind is Decimal:
                 return Decimal(value)
         except (ValueError, InvalidOperation):
@@ -56,12 +62,36 @@ class Knob:
 
 
 @dataclass(frozen=True)
+class Step:
+    """One question of the guided ``/report`` button flow.
+
+    The flow only writes report text: each tapped value becomes a token of the game's
+    grammar through ``template`` (``{seat}`` and ``{value}``), and the tokens are parsed
+    like a typed report, so the buttons and the text form give the same :class:`Outcome`.
+    The prompt is ``flow.<game>.<name>`` in the message catalogues.
+    """
+
+    name: str
+    choices: tuple[str, ...]
+    template: str = "{value}"
+    per_seat: bool = False  # asked once for every seat, in seat order
+    multi: bool = False  # zero or more taps (in order) before "done"
+
+
+@dataclass(frozen=True)
 class Outcome:
-    """A checked report: per-seat scores for the round and its canonical text."""
+    """A checked report: per-seat scores for the round and its canonical text.
+
+    ``scores`` is what the standings add for this report (points in point games, level
+    steps in level games, match points in two-player games: each game module says which).
+    ``per_hand`` keeps each hand's scores in report order, so that a match layer can replay
+    the table (levels reached, chips left, games won) with :meth:`Game.match_winner`.
+    """
 
     scores: tuple[Decimal, ...]
     text: str
     hands: int
+    per_hand: tuple[tuple[Decimal, ...], ...] = ()
 
 
 def seat_index(token: str, seats: int) -> int:
@@ -111,6 +141,12 @@ class Game(Generic[H]):
     def option(self, name: str) -> object:
         return self.options[name]
 
+    def int_option(self, name: str) -> int:
+        """An integer knob's value (``Knob.kind`` is ``int``)."""
+        value = self.options[name]
+        assert isinstance(value, int)
+        return value
+
     # --- the report as a whole -------------------------------------------------------
     def parse(self, text: str, seats: int) -> Outcome:
         """Check a whole report (one or more hands, or a ``total``) and score it."""
@@ -121,19 +157,22 @@ class Game(Generic[H]):
             raise ReportError("empty-report")
         total = [Decimal(0)] * seats
         canonical: list[str] = []
+        per_hand: list[tuple[Decimal, ...]] = []
         for hand_text in hands:
             first, _, rest = hand_text.partition(" ")
             if first.lower() in TOTAL_WORDS:
                 scores = self.parse_total(rest, seats)
                 canonical.append(
-                    "total " + " ".join(f"{SEAT_LETTERS[i]}{fmt_points(s)}" for i, s in enumerate(scores))
+                    "total "
+                    + " ".join(f"{SEAT_LETTERS[i]}{fmt_points(s)}" for i, s in enumerate(scores))
                 )
             else:
                 hand = self.parse_hand(hand_text, seats)
                 scores = self.score_hand(hand, seats)
                 canonical.append(self.format_hand(hand, seats))
+            per_hand.append(scores)
             total = [a + b for a, b in zip(total, scores, strict=True)]
-        return Outcome(tuple(total), "; ".join(canonical), len(hands))
+        return Outcome(tuple(total), "; ".join(canonical), len(hands), tuple(per_hand))
 
     def parse_total(self, text: str, seats: int) -> tuple[Decimal, ...]:
         """``A+37 B-7 C+57 D-87``: every seat once; zero-sum where the game is."""
@@ -150,9 +189,40 @@ class Game(Generic[H]):
         if missing:
             raise ReportError("seat-missing", seat=missing[0])
         scores = tuple(found[i] for i in range(seats))
-        if self.zero_sum and sum(scores) != 0:
+        if self.is_zero_sum() and sum(scores) != 0:
             raise ReportError("not-zero-sum", total=fmt_points(sum(scores, Decimal(0))))
         return scores
+
+    def is_zero_sum(self) -> bool:
+        """Whether every hand's scores add up to 0 (a knob may change it, e.g. points-only)."""
+        return self.zero_sum
+
+    def match_winner(self, outcomes: Sequence[Outcome], seats: int) -> tuple[int, ...] | None:
+        """Seats that have won the table's match by the game's own rule, else ``None``.
+
+        ``outcomes`` are the table's confirmed reports in order. ``None`` also means the
+        match ends by something the engine cannot see (the clock, the format's hand count):
+        point games without a target leave that to the format.
+        """
+        return None
+
+    def flow(self, seats: int) -> tuple[Step, ...]:
+        """The button flow for one hand (empty: this game is reported by text only)."""
+        return ()
+
+    def compose(self, answers: Mapping[str, Sequence[str]], seats: int) -> str:
+        """Turn the flow's taps (step name → values) into one hand of report text."""
+        parts: list[str] = []
+        for step in self.flow(seats):
+            values = answers.get(step.name, ())
+            if step.per_seat:
+                parts.extend(
+                    step.template.format(seat=SEAT_LETTERS[i], value=v)
+                    for i, v in enumerate(values[:seats])
+                )
+            else:
+                parts.extend(step.template.format(seat="", value=v) for v in values)
+        return " ".join(parts)
 
     # --- hooks -----------------------------------------------------------------------
     def parse_hand(self, text: str, seats: int) -> H:
@@ -168,3 +238,39 @@ class Game(Generic[H]):
 def tokens(text: str) -> Sequence[str]:
     """Split a hand into tokens on spaces and commas (half- and full-width)."""
     return [t for t in re.split(r"[\s,，、]+", text) if t]
+
+
+def keyword(token: str, words: Mapping[str, tuple[str, ...]]) -> str | None:
+    """The canonical keyword whose English or Chinese spellings include ``token``."""
+    low = token.lower()
+    for canonical, spellings in words.items():
+        if low == canonical or low in spellings:
+            return canonical
+    return None
+
+
+def prefixed_number(token: str, prefixes: tuple[str, ...]) -> int | None:
+    """``bid3`` / ``叫3分`` / ``炸1个`` → 3, 3, 1: a keyword followed by a count.
+
+    Returns ``None`` when the token does not start with one of ``prefixes``; a prefix
+    followed by something other than ASCII digits (and an optional 分/个/张) is a bad token.
+    """
+    low = token.lower()
+    for prefix in sorted(prefixes, key=len, reverse=True):
+        if low.startswith(prefix):
+            m = re.fullmatch(r"([0-9]{1,4})[分个张]?", low[len(prefix) :])
+            if not m:
+                raise ReportError("bad-token", token=token)
+            return int(m.group(1))
+    return None
+
+
+def replay_hands(outcomes: Sequence[Outcome]) -> list[tuple[Decimal, ...]]:
+    """Every hand's scores across a table's reports, in order (a ``total`` is one hand)."""
+    return [hand for o in outcomes for hand in (o.per_hand or (o.scores,))]
+
+
+def leaders(totals: Sequence[Decimal]) -> tuple[int, ...]:
+    """The seats on the highest total (several when tied: the format breaks the tie)."""
+    best = max(totals)
+    return tuple(i for i, t in enumerate(totals) if t == best)

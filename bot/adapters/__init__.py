@@ -1,0 +1,1 @@
+"""Thin transport adapters: aiogram (default) and python-telegram-bot."""

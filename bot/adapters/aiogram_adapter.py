@@ -1,0 +1,174 @@
+"""aiogram 3 adapter: its updates become :class:`Incoming`, our messages its calls."""
+
+from __future__ import annotations
+
+import asyncio
+
+from aiogram import Bot, Dispatcher
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
+from aiogram.types import (
+    BufferedInputFile,
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    Update,
+)
+
+from bot.config import Settings
+from bot.types import (
+    Buttons,
+    Incoming,
+    Outgoing,
+    PermanentError,
+    RetryAfter,
+    Sender,
+    TransientError,
+)
+
+UPDATES = ["message", "callback_query", "my_chat_member"]
+
+
+def _markup(buttons: Buttons | None) -> InlineKeyboardMarkup | None:
+    if not buttons:
+        return None
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [InlineKeyboardButton(text=label, callback_data=data) for label, data in row]
+            for row in buttons
+        ]
+    )
+
+
+def _sender(message: Message) -> Sender:
+    user = message.from_user
+    if user is None:
+        return Sender(0, message.sender_chat.title or "" if message.sender_chat else "")
+    return Sender(user.id, user.full_name, user.username, user.language_code)
+
+
+def message_incoming(update_id: int, message: Message) -> Incoming:
+    return Incoming(
+        update_id=update_id,
+        chat_id=message.chat.id,
+        chat_type=message.chat.type,
+        sender=_sender(message),
+        thread_id=message.message_thread_id if message.is_topic_message else None,
+        sender_chat_id=message.sender_chat.id if message.sender_chat else None,
+        text=message.text or message.caption or "",
+        message_id=message.message_id,
+        migrate_to_chat_id=message.migrate_to_chat_id,
+    )
+
+
+def callback_incoming(update_id: int, query: CallbackQuery) -> Incoming | None:
+    message = query.message
+    if not isinstance(message, Message):
+        return None  # too old to be accessible: nothing to act on
+    user = query.from_user
+    return Incoming(
+        update_id=update_id,
+        chat_id=message.chat.id,
+        chat_type=message.chat.type,
+        sender=Sender(user.id, user.full_name, user.username, user.language_code),
+        thread_id=message.message_thread_id if message.is_topic_message else None,
+        message_id=message.message_id,
+        callback_id=query.id,
+        callback_data=query.data or "",
+    )
+
+
+class AiogramTransport:
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.bot_username = ""
+
+    async def send(self, m: Outgoing) -> int:
+        markup = _markup(m.buttons)
+        try:
+            if m.kind == "photo":
+                msg = await self.bot.send_photo(
+                    m.chat_id,
+                    BufferedInputFile(m.file or b"", m.filename or "picture.png"),
+                    caption=m.text or None,
+                    message_thread_id=m.thread_id,
+                    reply_markup=markup,
+                )
+            elif m.kind == "document":
+                msg = await self.bot.send_document(
+                    m.chat_id,
+                    BufferedInputFile(m.file or b"", m.filename or "file"),
+                    caption=m.text or None,
+                    message_thread_id=m.thread_id,
+                )
+            elif m.kind == "edit":
+                edited = await self.bot.edit_message_text(
+                    text=m.text, chat_id=m.chat_id, message_id=m.edit_message_id, reply_markup=markup
+                )
+                return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
+            else:
+                msg = await self.bot.send_message(
+                    m.chat_id, m.text, message_thread_id=m.thread_id, reply_markup=markup
+                )
+        except TelegramRetryAfter as exc:
+            raise RetryAfter(exc.retry_after) from exc
+        except (TelegramServerError, TelegramNetworkError, asyncio.TimeoutError) as exc:
+            raise TransientError(str(exc)) from exc
+        except TelegramAPIError as exc:
+            raise PermanentError(str(exc)) from exc
+        return msg.message_id
+
+    async def answer_callback(self, callback_id: str, text: str, alert: bool = False) -> None:
+        await self.bot.answer_callback_query(callback_id, text=text or None, show_alert=alert)
+
+    async def chat_admins(self, chat_id: int) -> set[int]:
+        admins = await self.bot.get_chat_administrators(chat_id)
+        return {member.user.id for member in admins}
+
+
+class AiogramRunner:
+    """Long polling through aiogram's Dispatcher; every update goes to ``handle``."""
+
+    def __init__(self, settings: Settings) -> None:
+        session = AiohttpSession(api=TelegramAPIServer.from_base(settings.bot_api_url))
+        self.bot = Bot(settings.bot_token, session=session)
+        self.transport = AiogramTransport(self.bot)
+        self.settings = settings
+        self.dp = Dispatcher()
+
+    async def prepare(self) -> None:
+        me = await self.bot.get_me()
+        self.transport.bot_username = me.username or ""
+
+    async def poll(self, handle) -> None:  # type: ignore[no-untyped-def]
+        @self.dp.message()
+        async def on_message(message: Message, event_update: Update) -> None:
+            await handle(message_incoming(event_update.update_id, message))
+
+        @self.dp.callback_query()
+        async def on_callback(query: CallbackQuery, event_update: Update) -> None:
+            incoming = callback_incoming(event_update.update_id, query)
+            if incoming is not None:
+                await handle(incoming)
+
+        await self.dp.start_polling(
+            self.bot,
+            handle_signals=False,
+            close_bot_session=False,
+            allowed_updates=UPDATES,
+            polling_timeout=self.settings.poll_timeout,
+        )
+
+    async def stop(self) -> None:
+        try:
+            await self.dp.stop_polling()
+        except RuntimeError:
+            pass  # polling had not started
+        await self.bot.session.close()

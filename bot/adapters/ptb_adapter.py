@@ -1,0 +1,168 @@
+"""python-telegram-bot 22 adapter: the same translation as the aiogram one."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError, TimedOut
+from telegram.error import RetryAfter as PTBRetryAfter
+from telegram.ext import Application, ContextTypes, TypeHandler
+
+from bot.config import Settings
+from bot.types import (
+    Buttons,
+    Incoming,
+    Outgoing,
+    PermanentError,
+    RetryAfter,
+    Sender,
+    TransientError,
+)
+
+UPDATES = ["message", "callback_query", "my_chat_member"]
+
+
+def _markup(buttons: Buttons | None) -> InlineKeyboardMarkup | None:
+    if not buttons:
+        return None
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(label, callback_data=data) for label, data in row] for row in buttons]
+    )
+
+
+def update_incoming(update: Update) -> Incoming | None:
+    if update.callback_query is not None:
+        query = update.callback_query
+        message = query.message
+        if not isinstance(message, Message):
+            return None
+        user = query.from_user
+        return Incoming(
+            update_id=update.update_id,
+            chat_id=message.chat.id,
+            chat_type=message.chat.type,
+            sender=Sender(user.id, user.full_name, user.username, user.language_code),
+            thread_id=message.message_thread_id if message.is_topic_message else None,
+            message_id=message.message_id,
+            callback_id=query.id,
+            callback_data=query.data or "",
+        )
+    message = update.message
+    if message is None:
+        return None
+    user = message.from_user
+    sender = (
+        Sender(user.id, user.full_name, user.username, user.language_code)
+        if user is not None
+        else Sender(0, message.sender_chat.title or "" if message.sender_chat else "")
+    )
+    return Incoming(
+        update_id=update.update_id,
+        chat_id=message.chat.id,
+        chat_type=message.chat.type,
+        sender=sender,
+        thread_id=message.message_thread_id if message.is_topic_message else None,
+        sender_chat_id=message.sender_chat.id if message.sender_chat else None,
+        text=message.text or message.caption or "",
+        message_id=message.message_id,
+        migrate_to_chat_id=message.migrate_to_chat_id,
+    )
+
+
+def _seconds(value: int | float | timedelta) -> float:
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+class PTBTransport:
+    def __init__(self, application: Application) -> None:  # type: ignore[type-arg]
+        self.bot = application.bot
+        self.bot_username = ""
+
+    async def send(self, m: Outgoing) -> int:
+        markup = _markup(m.buttons)
+        try:
+            if m.kind == "photo":
+                msg = await self.bot.send_photo(
+                    m.chat_id,
+                    m.file or b"",
+                    caption=m.text or None,
+                    message_thread_id=m.thread_id,
+                    reply_markup=markup,
+                    filename=m.filename,
+                )
+            elif m.kind == "document":
+                msg = await self.bot.send_document(
+                    m.chat_id,
+                    m.file or b"",
+                    filename=m.filename,
+                    caption=m.text or None,
+                    message_thread_id=m.thread_id,
+                )
+            elif m.kind == "edit":
+                edited = await self.bot.edit_message_text(
+                    m.text, chat_id=m.chat_id, message_id=m.edit_message_id, reply_markup=markup
+                )
+                return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
+            else:
+                msg = await self.bot.send_message(
+                    m.chat_id, m.text, message_thread_id=m.thread_id, reply_markup=markup
+                )
+        except PTBRetryAfter as exc:
+            raise RetryAfter(_seconds(exc.retry_after)) from exc
+        except (BadRequest, Forbidden) as exc:
+            raise PermanentError(str(exc)) from exc
+        except (TimedOut, NetworkError) as exc:
+            raise TransientError(str(exc)) from exc
+        except TelegramError as exc:
+            raise PermanentError(str(exc)) from exc
+        return msg.message_id
+
+    async def answer_callback(self, callback_id: str, text: str, alert: bool = False) -> None:
+        await self.bot.answer_callback_query(callback_id, text=text or None, show_alert=alert)
+
+    async def chat_admins(self, chat_id: int) -> set[int]:
+        admins = await self.bot.get_chat_administrators(chat_id)
+        return {member.user.id for member in admins}
+
+
+class PTBRunner:
+    """Long polling through PTB's Application and Updater."""
+
+    def __init__(self, settings: Settings) -> None:
+        base = settings.bot_api_url
+        self.app = (
+            Application.builder()
+            .token(settings.bot_token)
+            .base_url(f"{base}/bot")
+            .base_file_url(f"{base}/file/bot")
+            .concurrent_updates(True)
+            .get_updates_read_timeout(settings.poll_timeout + 10)
+            .build()
+        )
+        self.transport = PTBTransport(self.app)
+        self.settings = settings
+        self._started = False
+
+    async def prepare(self) -> None:
+        await self.app.initialize()
+        self.transport.bot_username = self.app.bot.username or ""
+
+    async def poll(self, handle) -> None:  # type: ignore[no-untyped-def]
+        async def on_update(update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
+            incoming = update_incoming(update)
+            if incoming is not None:
+                await handle(incoming)
+
+        self.app.add_handler(TypeHandler(Update, on_update))
+        await self.app.start()
+        await self.app.updater.start_polling(  # type: ignore[union-attr]
+            timeout=self.settings.poll_timeout, allowed_updates=UPDATES
+        )
+        self._started = True
+
+    async def stop(self) -> None:
+        if self._started:
+            await self.app.updater.stop()  # type: ignore[union-attr]
+            await self.app.stop()
+        await self.app.shutdown()

@@ -1,0 +1,83 @@
+"""Assembles the bot: database (migrated), core, outgoing queue, deadlines, transport.
+
+The adapter chosen by ``BOT_BACKEND`` is the only part that knows a Telegram library;
+everything it receives goes to ``Core.handle`` and everything sent goes through the
+``Sender``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.config import Settings
+from bot.core import Core
+from bot.i18n import Catalogue
+from bot.outbox import Sender
+from bot.scheduler import Deadlines
+from db.migrate import upgrade
+from db.session import make_engine, make_sessionmaker
+
+log = logging.getLogger(__name__)
+
+
+def make_runner(settings: Settings) -> Any:
+    if settings.backend == "ptb":
+        from bot.adapters.ptb_adapter import PTBRunner
+
+        return PTBRunner(settings)
+    if settings.backend == "aiogram":
+        from bot.adapters.aiogram_adapter import AiogramRunner
+
+        return AiogramRunner(settings)
+    raise SystemExit(f"BOT_BACKEND must be 'aiogram' or 'ptb', not {settings.backend!r}")
+
+
+class App:
+    def __init__(
+        self, settings: Settings, clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+    ) -> None:
+        self.settings = settings
+        self.clock = clock
+        self._poll: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self.engine = make_engine(self.settings.database_url)
+        await upgrade(self.engine)
+        sessionmaker = make_sessionmaker(self.engine)
+        self.runner = make_runner(self.settings)
+        await self.runner.prepare()
+        self.core = Core(self.settings, sessionmaker, Catalogue(), self.runner.transport, self.clock)
+        self.sender = Sender(sessionmaker, self.runner.transport, self.settings.per_chat_per_minute)
+        self.core.on_outbox = self.sender.wake
+        self.deadlines = Deadlines(self.core)
+        self.sender.start()  # first: replies left queued by a crash go out now
+        await self.deadlines.start()
+        self._poll = asyncio.create_task(self.runner.poll(self.core.handle), name="polling")
+        log.info("tourbot started as @%s (%s)", self.runner.transport.bot_username, self.settings.backend)
+
+    async def stop(self) -> None:
+        self.deadlines.stop()
+        await self.runner.stop()
+        if self._poll is not None:
+            self._poll.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._poll
+        await self.sender.stop()
+        await self.engine.dispose()
+
+    async def run_forever(self) -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await self.start()
+        try:
+            await stop.wait()
+        finally:
+            await self.stop()

@@ -1,0 +1,35 @@
+"""``tourbot run``: start the bot with long polling (``python -m bot`` does the same)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+from bot.config import Settings
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tourbot", description="Tournaments in Telegram groups")
+    parser.add_argument("command", nargs="?", default="run", choices=["run"])
+    parser.parse_args(argv)
+    settings = Settings.from_env()
+    if not settings.bot_token:
+        print(
+            "tourbot: BOT_TOKEN is not set; put the token from @BotFather in .env or the "
+            "environment (see .env.example).",
+            file=sys.stderr,
+        )
+        return 2
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    from bot.app import App
+
+    asyncio.run(App(settings).run_forever())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

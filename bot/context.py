@@ -1,0 +1,141 @@
+"""What a use-case receives for one update: the repository, the caller, the language,
+and a place to put replies. Replies become outbox rows of the same transaction."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from bot.config import Settings
+from bot.errors import UserError
+from bot.i18n import Catalogue, Translator
+from bot.types import GROUP_ANONYMOUS_BOT, Buttons, Incoming, Outgoing
+from db.models import Chat, Tournament
+from db.repo import Repo
+
+TELEGRAM_TEXT_LIMIT = 4096
+TELEGRAM_CAPTION_LIMIT = 1024
+
+
+def paginate(text: str, limit: int = TELEGRAM_TEXT_LIMIT) -> list[str]:
+    """Cut long text on line ends into pieces Telegram accepts."""
+    pages: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            pages.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            pages.append(current)
+            current = line
+        else:
+            current = candidate
+    if current or not pages:
+        pages.append(current)
+    return pages
+
+
+@dataclass
+class Ctx:
+    inc: Incoming
+    repo: Repo
+    chat: Chat
+    t: Translator
+    settings: Settings
+    now: datetime
+    admins: Callable[[int], Awaitable[set[int]]]
+    catalogue: Catalogue
+    outgoing: list[Outgoing] = field(default_factory=list)
+    toast: str | None = None
+    deadlines: list[tuple[int, int, datetime]] = field(default_factory=list)
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.chat.tz or self.settings.default_tz)
+
+    def set_lang(self, lang: str) -> None:
+        """Switch the chat's language; replies from here on use it."""
+        self.chat.lang = lang
+        self.t = self.catalogue[lang]
+
+    @property
+    def actor(self) -> int:
+        return self.inc.sender.id
+
+    async def is_organiser(self) -> bool:
+        """Group admins (anonymous admins too) and users granted the role with /grant."""
+        inc = self.inc
+        if inc.sender.id == GROUP_ANONYMOUS_BOT or inc.sender_chat_id == inc.chat_id:
+            return True
+        if await self.repo.is_granted(inc.chat_id, inc.sender.id):
+            return True
+        return inc.sender.id in await self.admins(inc.chat_id)
+
+    async def require_organiser(self) -> None:
+        if not await self.is_organiser():
+            raise UserError("refuse.not-organiser")
+
+    async def tournament(self) -> Tournament:
+        """The chat's (or topic's) active tournament, or a refusal saying there is none."""
+        found = await self.repo.active_tournament(self.inc.chat_id, self.inc.thread_id)
+        if found is None:
+            raise UserError("refuse.no-tournament")
+        return found
+
+    def audit(self, action: str, t: Tournament | None, old: Any = None, new: Any = None) -> None:
+        self.repo.audit(
+            chat_id=self.inc.chat_id,
+            actor_id=self.actor,
+            action=action,
+            tournament_id=t.id if t else None,
+            update_id=self.inc.update_id or None,
+            old=old,
+            new=new,
+        )
+
+    # --- replies -------------------------------------------------------------------------
+    def say(self, text: str, buttons: Buttons | None = None) -> None:
+        """Queue a text reply; long text becomes several pages, buttons on the last."""
+        pages = paginate(text)
+        for i, page in enumerate(pages):
+            last = i == len(pages) - 1
+            self.outgoing.append(
+                Outgoing(self.inc.chat_id, "text", page, self.inc.thread_id, buttons if last else None)
+            )
+
+    def reply(self, key: str, buttons: Buttons | None = None, **params: object) -> None:
+        self.say(self.t(key, **params), buttons)
+
+    def photo(self, png: bytes, caption: str) -> None:
+        caption, rest = caption[:TELEGRAM_CAPTION_LIMIT], caption[TELEGRAM_CAPTION_LIMIT:]
+        self.outgoing.append(
+            Outgoing(self.inc.chat_id, "photo", caption, self.inc.thread_id, file=png, filename="standings.png")
+        )
+        if rest:
+            self.say(rest)
+
+    def document(self, data: bytes, filename: str, caption: str) -> None:
+        self.outgoing.append(
+            Outgoing(
+                self.inc.chat_id,
+                "document",
+                caption[:TELEGRAM_CAPTION_LIMIT],
+                self.inc.thread_id,
+                file=data,
+                filename=filename,
+            )
+        )
+
+
+def csv_bytes(header: list[str], rows: list[list[object]]) -> bytes:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buf.getvalue().encode("utf-8")

@@ -1,0 +1,194 @@
+"""The framework-free core: one update in, one transaction, replies out via the outbox.
+
+For every update: skip it if its id was already processed (a redelivery after a crash);
+otherwise run the use-case, and commit its changes, its audit rows, the processed-update
+mark and its replies together. A refusal (:class:`UserError` or an engine error) rolls
+the change back and commits only the mark and the refusal. Anything unexpected is logged
+with the update id, and the user gets a short apology, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import async_sessionmaker
+
+from bot.commands import parse_command
+from bot.config import Settings
+from bot.context import Ctx
+from bot.errors import UserError
+from bot.i18n import Catalogue, Translator
+from bot.types import Incoming, Outgoing, Sender, Transport
+from db.models import Chat
+from db.repo import Repo
+from engine.errors import EngineError
+
+log = logging.getLogger(__name__)
+Handler = Callable[[Ctx, str], Awaitable[None]]
+ADMIN_CACHE_SECONDS = 60.0
+
+
+class Core:
+    def __init__(
+        self,
+        settings: Settings,
+        sessionmaker: async_sessionmaker[Any],
+        catalogue: Catalogue,
+        transport: Transport,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        from bot.handlers import CALLBACKS, COMMANDS
+
+        self.settings = settings
+        self.sessionmaker = sessionmaker
+        self.catalogue = catalogue
+        self.transport = transport
+        self.clock = clock
+        self.commands: dict[str, Handler] = COMMANDS
+        self.callbacks: dict[str, Handler] = CALLBACKS
+        self.on_outbox: Callable[[], None] = lambda: None
+        self.on_deadline: Callable[[int, int, datetime], None] = lambda t, n, d: None
+        self._admin_cache: dict[int, tuple[float, set[int]]] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._sqlite = settings.database_url.startswith("sqlite")
+
+    # --- helpers -------------------------------------------------------------------------
+    def _lock(self, chat_id: int) -> asyncio.Lock:
+        """SQLite has one writer: serialise everything. Elsewhere, one lock per chat."""
+        key = 0 if self._sqlite else chat_id
+        return self._locks.setdefault(key, asyncio.Lock())
+
+    async def admins(self, chat_id: int) -> set[int]:
+        cached = self._admin_cache.get(chat_id)
+        if cached and time.monotonic() - cached[0] < ADMIN_CACHE_SECONDS:
+            return cached[1]
+        ids = await self.transport.chat_admins(chat_id)
+        self._admin_cache[chat_id] = (time.monotonic(), ids)
+        return ids
+
+    def translator(self, chat: Chat) -> Translator:
+        return self.catalogue[chat.lang or self.settings.default_lang]
+
+    def _route(self, inc: Incoming) -> tuple[Handler, str] | None:
+        if inc.callback_data is not None:
+            prefix, _, arg = inc.callback_data.partition(":")
+            handler = self.callbacks.get(prefix)
+            return (handler, arg) if handler else None
+        if inc.migrate_to_chat_id is not None:
+            return self.commands["_migrate"], str(inc.migrate_to_chat_id)
+        parsed = parse_command(inc.text, self.transport.bot_username)
+        if parsed is None or parsed[0] not in self.commands or parsed[0].startswith("_"):
+            return None
+        return self.commands[parsed[0]], parsed[1]
+
+    # --- the pipeline --------------------------------------------------------------------
+    async def handle(self, inc: Incoming) -> None:
+        """Handle one update exactly once."""
+        route = self._route(inc)
+        if route is None:
+            if inc.callback_id:
+                await self._answer(inc, None)
+            return
+        handler, arg = route
+        async with self._lock(inc.chat_id):
+            ctx = await self._run(inc, handler, arg)
+        if ctx is not None:
+            if inc.callback_id:
+                await self._answer(inc, ctx.toast)
+            self.on_outbox()
+
+    async def _answer(self, inc: Incoming, text: str | None) -> None:
+        try:
+            await self.transport.answer_callback(inc.callback_id or "", text or "", alert=bool(text))
+        except Exception:  # a late answer only leaves a spinner; never fail the update for it
+            log.warning("could not answer callback of update %s", inc.update_id, exc_info=True)
+
+    async def _run(self, inc: Incoming, handler: Handler, arg: str) -> Ctx | None:
+        async with self.sessionmaker() as session, session.begin():
+            repo = Repo(session)
+            if await repo.seen_update(inc.update_id):
+                return None
+            ctx = await self._ctx(repo, inc)
+            try:
+                await handler(ctx, arg)
+                repo.mark_update(inc.update_id)
+                self._enqueue(repo, ctx.outgoing)
+                await session.flush()
+            except (UserError, EngineError, IntegrityError) as exc:
+                await session.rollback()
+                refusal = self._refusal(ctx, exc)
+            except Exception:
+                log.exception("update %s failed", inc.update_id)
+                await session.rollback()
+                refusal = ctx.t("apology")
+            else:
+                for tournament_id, number, deadline in ctx.deadlines:
+                    self.on_deadline(tournament_id, number, deadline)
+                return ctx
+        # The change was rolled back: store only the mark and the refusal.
+        async with self.sessionmaker() as session, session.begin():
+            repo = Repo(session)
+            repo.mark_update(inc.update_id)
+            ctx.outgoing = []
+            if inc.callback_id:
+                ctx.toast = refusal
+            else:
+                ctx.say(refusal)
+            self._enqueue(repo, ctx.outgoing)
+        return ctx
+
+    def _refusal(self, ctx: Ctx, exc: Exception) -> str:
+        if isinstance(exc, UserError):
+            return ctx.t(exc.key, **exc.params)
+        if isinstance(exc, EngineError):
+            key = f"error.{exc.code}"
+            if ctx.t.has(key):
+                return ctx.t(key, **exc.params)
+            log.error("no message for engine error %s", exc)
+            return ctx.t("refuse.invalid", code=exc.code)
+        return ctx.t("refuse.conflict")  # a concurrent change won the race
+
+    async def _ctx(self, repo: Repo, inc: Incoming) -> Ctx:
+        chat = await repo.chat(inc.chat_id)
+        return Ctx(
+            inc,
+            repo,
+            chat,
+            self.translator(chat),
+            self.settings,
+            self.clock(),
+            self.admins,
+            self.catalogue,
+        )
+
+    @staticmethod
+    def _enqueue(repo: Repo, outgoing: list[Outgoing]) -> None:
+        for out in outgoing:
+            repo.enqueue(
+                chat_id=out.chat_id,
+                thread_id=out.thread_id,
+                kind=out.kind,
+                text=out.text,
+                buttons=out.buttons,
+                file=out.file,
+                filename=out.filename,
+                edit_message_id=out.edit_message_id,
+            )
+
+    # --- time-driven work ----------------------------------------------------------------
+    async def system(self, chat_id: int, thread_id: int | None, work: Handler, arg: str) -> None:
+        """Run scheduled work (a deadline) through the same transaction and outbox path."""
+        inc = Incoming(0, chat_id, "supergroup", Sender(0, "tourbot"), thread_id=thread_id or None)
+        async with self._lock(chat_id):
+            async with self.sessionmaker() as session, session.begin():
+                repo = Repo(session)
+                ctx = await self._ctx(repo, inc)
+                await work(ctx, arg)
+                self._enqueue(repo, ctx.outgoing)
+        self.on_outbox()

@@ -1,0 +1,41 @@
+"""Use-cases, one module per thing users do; this table routes commands and buttons."""
+
+from __future__ import annotations
+
+from bot.handlers import chat_events, discipline, draw, reports, rounds, signup, standings
+
+COMMANDS = {
+    "new": signup.new,
+    "join": signup.join,
+    "leave": signup.leave,
+    "players": signup.players,
+    "set": signup.set_knob,
+    "rules": signup.rules,
+    "draw": draw.draw,
+    "verify": draw.verify,
+    "round": rounds.open_next,
+    "table": rounds.my_table_cmd,
+    "report": reports.report,
+    "confirm": reports.confirm,
+    "dispute": reports.dispute,
+    "fix": reports.fix,
+    "penalty": discipline.penalty,
+    "forfeit": discipline.forfeit,
+    "dq": discipline.dq,
+    "standings": standings.standings,
+    "export": standings.export,
+    "lang": chat_events.lang,
+    "tz": chat_events.tz,
+    "grant": chat_events.grant,
+    "help": chat_events.help_cmd,
+    "start": chat_events.help_cmd,
+    "_migrate": chat_events.migrate,
+}
+
+CALLBACKS = {
+    "join": signup.join_button,
+    "confirm": reports.confirm_button,
+    "dispute": reports.dispute_button,
+}
+
+DEADLINE = rounds.deadline_passed

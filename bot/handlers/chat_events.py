@@ -1,0 +1,58 @@
+"""Chat settings and events: /lang, /tz, /grant, /help, and group→supergroup migration."""
+
+from __future__ import annotations
+
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.context import Ctx
+from bot.errors import UserError
+from bot.handlers.common import find_player
+from bot.i18n import LANGS
+
+
+async def lang(ctx: Ctx, args: str) -> None:
+    await ctx.require_organiser()
+    choice = args.strip().lower()
+    if choice not in LANGS:
+        raise UserError("usage.lang")
+    old = ctx.chat.lang
+    ctx.set_lang(choice)
+    ctx.audit("lang", None, {"lang": old}, {"lang": choice})
+    ctx.reply("lang.done")
+
+
+async def tz(ctx: Ctx, args: str) -> None:
+    await ctx.require_organiser()
+    zone = args.strip()
+    try:
+        ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise UserError("refuse.bad-tz", zone=zone or "—") from None
+    old = ctx.chat.tz
+    ctx.chat.tz = zone
+    ctx.audit("tz", None, {"tz": old}, {"tz": zone})
+    ctx.reply("tz.done", zone=zone)
+
+
+async def grant(ctx: Ctx, args: str) -> None:
+    """``/grant <player>``: make a signed-up player an organiser of this chat."""
+    await ctx.require_organiser()
+    t = await ctx.tournament()
+    player = find_player(ctx, t, args)
+    if await ctx.repo.is_granted(ctx.inc.chat_id, player.user_id):
+        raise UserError("refuse.already-granted", name=player.name)
+    ctx.repo.grant(ctx.inc.chat_id, player.user_id, ctx.actor)
+    ctx.audit("grant", t, None, {"user": player.user_id})
+    ctx.reply("grant.done", name=player.name)
+
+
+async def help_cmd(ctx: Ctx, args: str) -> None:
+    key = "help.organiser" if await ctx.is_organiser() else "help.player"
+    ctx.reply(key)
+
+
+async def migrate(ctx: Ctx, arg: str) -> None:
+    """The group became a supergroup: everything moves to the new chat id."""
+    new_id = int(arg)
+    await ctx.repo.migrate_chat(ctx.inc.chat_id, new_id)
+    ctx.audit("migrate", None, {"chat_id": ctx.inc.chat_id}, {"chat_id": new_id})

@@ -1,0 +1,115 @@
+"""Small pieces several use-cases share: reading a table number, finding a player,
+describing tables, and closing a round once every table is settled."""
+
+from __future__ import annotations
+
+import re
+
+from bot.context import Ctx
+from bot.errors import UserError
+from bot.tournament import format_of, latest_round, names, state_of
+from db.models import Player, Round, TableRow, Tournament
+from engine.model import SEAT_LETTERS, Finished, Standing
+
+
+def display_name(ctx: Ctx) -> str:
+    return ctx.inc.sender.name or (ctx.inc.sender.username or str(ctx.inc.sender.id))
+
+
+def table_number(token: str) -> int:
+    """``3``, ``T3``, ``#3``, ``3号``, ``3桌``, ``第3桌`` → 3."""
+    match = re.fullmatch(r"(?:[Tt#]|第)?(\d{1,3})(?:号桌|号|桌)?", token.strip())
+    if not match:
+        raise UserError("refuse.bad-table", token=token)
+    return int(match.group(1))
+
+
+def open_round(t: Tournament) -> Round:
+    r = latest_round(t)
+    if r is None or r.status != "open":
+        raise UserError("refuse.no-open-round")
+    return r
+
+
+def find_table(r: Round, number: int) -> TableRow:
+    for row in r.tables:
+        if row.number == number:
+            return row
+    raise UserError("refuse.no-such-table", table=number, round=r.number)
+
+
+def my_table(r: Round, user_id: int) -> TableRow | None:
+    return next((row for row in r.tables if user_id in row.seats), None)
+
+
+def find_player(ctx: Ctx, t: Tournament, ref: str) -> Player:
+    """A player by @username, user id, exact name, or seat (``3A``: table 3, seat A)."""
+    ref = ref.strip()
+    by_user = {p.user_id: p for p in t.players}
+    r = latest_round(t)
+    seat = re.fullmatch(r"(\d{1,3})([A-Da-d])", ref)
+    if seat and r is not None:
+        row = find_table(r, int(seat.group(1)))
+        idx = SEAT_LETTERS.index(seat.group(2).upper())
+        if idx < len(row.seats):
+            return by_user[row.seats[idx]]
+    for p in t.players:
+        if (
+            (ref.startswith("@") and p.username and p.username.lower() == ref[1:].lower())
+            or ref == str(p.user_id)
+            or ref == p.name
+        ):
+            return p
+    raise UserError("refuse.no-such-player", who=ref)
+
+
+def describe_tables(ctx: Ctx, t: Tournament, r: Round) -> str:
+    who = names(t)
+    lines = [
+        ctx.t(
+            "table.line",
+            table=row.number,
+            seats=" · ".join(f"{SEAT_LETTERS[i]} {who[u]}" for i, u in enumerate(row.seats)),
+        )
+        for row in r.tables
+    ]
+    if r.byes:
+        lines.append(ctx.t("table.byes", names=[who[u] for u in r.byes]))
+    return "\n".join(lines)
+
+
+def ranking_lines(ctx: Ctx, t: Tournament, rows: tuple[Standing, ...], limit: int = 10) -> str:
+    who = names(t)
+    lines = [
+        ctx.t("standings.line", rank=s.rank, name=who.get(s.player, s.player), points=s.points)
+        for s in rows[:limit]
+    ]
+    if len(rows) > limit:
+        lines.append(ctx.t("standings.more", count=len(rows) - limit))
+    return "\n".join(lines)
+
+
+def settle_round(ctx: Ctx, t: Tournament, r: Round) -> None:
+    """Close the round when every table is settled, and tell the chat what happens next:
+    the winner if the format has finished, otherwise who goes on."""
+    if r.status != "open" or any(row.status == "pending" for row in r.tables):
+        return
+    r.status = "closed"
+    ctx.audit("round-closed", t, {"round": r.number, "status": "open"}, {"status": "closed"})
+    outcome = format_of(t).plan(state_of(t))
+    if isinstance(outcome, Finished):
+        t.status = "finished"
+        ctx.audit("finished", t, {"status": "running"}, {"status": "finished"})
+        winner = outcome.ranking[0].player if outcome.ranking else None
+        ctx.reply(
+            "tournament.finished",
+            title=t.title,
+            winner=names(t).get(winner, "—") if winner is not None else "—",
+            ranking=ranking_lines(ctx, t, outcome.ranking),
+        )
+        return
+    who = names(t)
+    going_on = [who[u] for table in outcome.tables for u in table.players] + [
+        who[u] for u in outcome.byes
+    ]
+    ctx.reply("round.complete", round=r.number, players=going_on, next=r.number + 1)

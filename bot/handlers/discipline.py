@@ -1,0 +1,78 @@
+"""Organiser rulings: /penalty, /forfeit, /dq."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from bot.context import Ctx
+from bot.errors import UserError
+from bot.handlers.common import find_player, find_table, my_table, settle_round, table_number
+from bot.tournament import latest_round
+
+
+async def penalty(ctx: Ctx, args: str) -> None:
+    """``/penalty <player> <points> [reason]``: a deduction in 0.5 steps (seed 001 §七)."""
+    await ctx.require_organiser()
+    t = await ctx.tournament()
+    words = args.split()
+    if len(words) < 2:
+        raise UserError("usage.penalty")
+    player = find_player(ctx, t, words[0])
+    try:
+        points = abs(Decimal(words[1]))
+    except InvalidOperation:
+        raise UserError("refuse.bad-points", points=words[1]) from None
+    if points == 0 or points % Decimal("0.5") != 0:
+        raise UserError("refuse.bad-points", points=words[1])
+    r = latest_round(t)
+    reason = " ".join(words[2:])
+    ctx.repo.add_penalty(t, player.user_id, r.number if r else 0, points, reason, ctx.actor)
+    ctx.audit("penalty", t, None, {"user": player.user_id, "points": str(points), "reason": reason})
+    ctx.reply("penalty.done", name=player.name, points=points, reason=reason or "—")
+
+
+async def forfeit(ctx: Ctx, args: str) -> None:
+    """``/forfeit <table>`` forfeits the whole table; ``/forfeit <player>`` only them."""
+    await ctx.require_organiser()
+    t = await ctx.tournament()
+    r = latest_round(t)
+    if r is None or r.status != "open":
+        raise UserError("refuse.no-open-round")
+    ref = args.strip()
+    if not ref:
+        raise UserError("usage.forfeit")
+    try:
+        row = find_table(r, table_number(ref))
+        losers = list(row.seats)
+    except UserError:
+        player = find_player(ctx, t, ref)
+        found = my_table(r, player.user_id)
+        if found is None:
+            raise UserError("table.none", round=r.number) from None
+        row, losers = found, [player.user_id]
+    old = {"table": row.number, "status": row.status, "forfeited": list(row.forfeited)}
+    row.forfeited = sorted(set(row.forfeited) | set(losers))
+    if set(row.forfeited) == set(row.seats):
+        row.status = "forfeit"
+    ctx.audit("forfeit", t, old, {"status": row.status, "forfeited": row.forfeited})
+    ctx.reply("forfeit.done", table=row.number, count=len(losers))
+    settle_round(ctx, t, r)
+
+
+async def dq(ctx: Ctx, args: str) -> None:
+    """``/dq <player>``: removed from the event; never seated again (seed 001 §七.1)."""
+    await ctx.require_organiser()
+    t = await ctx.tournament()
+    if not args.strip():
+        raise UserError("usage.dq")
+    player = find_player(ctx, t, args)
+    if player.status == "removed":
+        raise UserError("refuse.already-removed", name=player.name)
+    player.status = "removed"
+    r = latest_round(t)
+    if r is not None and r.status == "open":
+        row = my_table(r, player.user_id)
+        if row is not None and row.status == "pending":
+            row.forfeited = sorted(set(row.forfeited) | {player.user_id})
+    ctx.audit("dq", t, {"user": player.user_id, "status": "active"}, {"status": "removed"})
+    ctx.reply("dq.done", name=player.name)

@@ -1,0 +1,60 @@
+"""Lot draws: /draw closes sign-up and seats round 1; /verify reveals the seed."""
+
+from __future__ import annotations
+
+from bot.context import Ctx
+from bot.errors import UserError
+from bot.handlers.common import describe_tables
+from bot.tournament import format_of, state_of
+from db.models import Round, TableRow, Tournament
+from engine.draw import commitment
+from engine.model import Finished, RoundPlan
+
+
+async def draw(ctx: Ctx, args: str) -> None:
+    await ctx.require_organiser()
+    t = await ctx.tournament()
+    if t.status != "signup":
+        raise UserError("refuse.already-drawn")
+    plan = format_of(t).plan(state_of(t))
+    if isinstance(plan, Finished):
+        raise UserError("refuse.too-few-players")
+    r = store_round(t, plan, 1)
+    t.status = "running"
+    ctx.audit("draw", t, {"status": "signup"}, {"status": "running", "tables": _seats(r)})
+    ctx.say(
+        ctx.t("draw.header", title=t.title, round=1, count=len(plan.tables))
+        + "\n"
+        + describe_tables(ctx, t, r)
+        + "\n\n"
+        + ctx.t("draw.footer", commitment=commitment(t.seed))
+    )
+
+
+def store_round(t: Tournament, plan: RoundPlan, number: int) -> Round:
+    r = Round(
+        number=number,
+        stage=plan.stage,
+        seed_label=plan.seed_label,
+        status="drawn",
+        byes=list(plan.byes),
+        notes=list(plan.notes),
+    )
+    r.tables = [TableRow(number=tb.number, seats=list(tb.players)) for tb in plan.tables]
+    t.rounds.append(r)
+    return r
+
+
+def _seats(r: Round) -> list[list[int]]:
+    return [list(row.seats) for row in r.tables]
+
+
+async def verify(ctx: Ctx, args: str) -> None:
+    t = await ctx.repo.latest_tournament(ctx.inc.chat_id, ctx.inc.thread_id)
+    if t is None:
+        raise UserError("refuse.no-tournament")
+    if not t.rounds:
+        ctx.reply("verify.before", commitment=commitment(t.seed))
+        return
+    labels = [f"{r.number}: {r.seed_label}" for r in t.rounds]
+    ctx.reply("verify.after", seed=t.seed, commitment=commitment(t.seed), labels=labels)

@@ -1,0 +1,113 @@
+"""Rounds and deadlines: /round opens the next round; a passed deadline settles it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.context import Ctx
+from bot.deadlines import DeadlineError, format_deadline, parse_deadline
+from bot.errors import UserError
+from bot.handlers.common import describe_tables, my_table, settle_round
+from bot.handlers.draw import store_round
+from bot.tournament import format_of, latest_round, names, policy, state_of
+from engine.model import SEAT_LETTERS, Finished
+
+
+async def open_next(ctx: Ctx, args: str) -> None:
+    """``/round [deadline]``: open the drawn round, or draw and open the next one."""
+    await ctx.require_organiser()
+    t = await ctx.tournament()
+    if t.status == "signup":
+        raise UserError("refuse.draw-first")
+    deadline = _deadline(ctx, args) if args.strip() else None
+    r = latest_round(t)
+    assert r is not None  # a running tournament has its first round drawn
+    if r.status == "open":
+        raise UserError("refuse.round-still-open", round=r.number)
+    if r.status == "closed":
+        plan = format_of(t).plan(state_of(t))
+        if isinstance(plan, Finished):  # settle_round already announced it
+            raise UserError("refuse.finished")
+        r = store_round(t, plan, r.number + 1)
+    r.status, r.deadline = "open", deadline
+    ctx.audit("round-open", t, None, {"round": r.number, "deadline": str(deadline)})
+    when = format_deadline(deadline, ctx.tz, ctx.t.lang) if deadline else ctx.t("round.no-deadline")
+    ctx.say(
+        ctx.t("round.opened", round=r.number, deadline=when)
+        + "\n"
+        + describe_tables(ctx, t, r)
+        + "\n\n"
+        + ctx.t("round.how-to-report")
+    )
+    if deadline is not None:
+        ctx.deadlines.append((t.id, r.number, deadline))
+
+
+def _deadline(ctx: Ctx, text: str) -> datetime:
+    try:
+        return parse_deadline(text, ctx.now.astimezone(ctx.tz), ctx.tz, ctx.t.lang)
+    except DeadlineError as exc:
+        raise UserError(f"refuse.{exc.code}", text=text, **exc.params) from None
+
+
+async def deadline_passed(ctx: Ctx, arg: str) -> None:
+    """Settle every table of the round that has no confirmed result, once (seed 000:
+    不在截止日期前上报，整桌作废). Pending, undisputed reports stand as reported."""
+    tournament_id, number = (int(x) for x in arg.split(":"))
+    t = await ctx.repo.tournament(tournament_id)
+    if t is None or t.status != "running":
+        return
+    r = next((x for x in t.rounds if x.number == number), None)
+    if r is None or r.status != "open" or r.deadline is None or r.deadline > ctx.now:
+        return
+    accepted, forfeited, disputed = [], [], []
+    for row in r.tables:
+        if row.status != "pending":
+            continue
+        live = next((rep for rep in row.reports if rep.live), None)
+        if live is not None and live.status == "pending":
+            live.status, row.status = "confirmed", "confirmed"
+            accepted.append(row.number)
+        elif live is not None and live.status == "disputed":
+            disputed.append(row.number)
+        elif policy(t, "late") == "forfeit":
+            row.status, row.forfeited = "forfeit", list(row.seats)
+            forfeited.append(row.number)
+        else:
+            disputed.append(row.number)
+    ctx.audit(
+        "deadline",
+        t,
+        {"round": number},
+        {"accepted": accepted, "forfeited": forfeited, "waiting": disputed},
+    )
+    ctx.reply(
+        "deadline.passed",
+        round=number,
+        accepted=accepted or "—",
+        forfeited=forfeited or "—",
+        waiting=disputed or "—",
+    )
+    settle_round(ctx, t, r)
+
+
+async def my_table_cmd(ctx: Ctx, args: str) -> None:
+    t = await ctx.tournament()
+    r = latest_round(t)
+    if r is None:
+        raise UserError("refuse.not-drawn")
+    row = my_table(r, ctx.actor)
+    if row is None:
+        key = "table.bye" if ctx.actor in r.byes else "table.none"
+        raise UserError(key, round=r.number)
+    who = names(t)
+    others = [f"{SEAT_LETTERS[i]} {who[u]}" for i, u in enumerate(row.seats) if u != ctx.actor]
+    when = format_deadline(r.deadline, ctx.tz, ctx.t.lang) if r.deadline else ctx.t("round.no-deadline")
+    ctx.reply(
+        "table.mine",
+        round=r.number,
+        table=row.number,
+        seat=SEAT_LETTERS[row.seats.index(ctx.actor)],
+        others=others,
+        deadline=when,
+    )

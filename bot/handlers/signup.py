@@ -1,0 +1,167 @@
+"""Creating a tournament and signing up: /new, /join, /leave, /players, /set, /rules."""
+
+from __future__ import annotations
+
+import secrets
+
+from bot.context import Ctx
+from bot.errors import UserError
+from bot.handlers.common import display_name
+from bot.tournament import POLICY_KNOBS, format_of, game_of, options_with, signed_up
+from db.models import Tournament
+from engine.draw import commitment
+from engine.errors import ConfigError
+from engine.formats import find_format
+from engine.games import find_game
+
+
+async def new(ctx: Ctx, args: str) -> None:
+    """``/new <game> [format] [title…]``: one active tournament per chat or topic."""
+    await ctx.require_organiser()
+    words = args.split()
+    if not words:
+        raise UserError("usage.new")
+    if await ctx.repo.active_tournament(ctx.inc.chat_id, ctx.inc.thread_id):
+        raise UserError("refuse.already-running")
+    game = find_game(words[0])
+    fmt_key, title_words = game.default_format, words[1:]
+    if title_words:
+        try:
+            fmt_key, title_words = find_format(title_words[0]).key, title_words[1:]
+        except ConfigError:
+            pass
+    if ctx.chat.lang is None and ctx.inc.sender.language_code:
+        lang = ctx.inc.sender.language_code.split("-")[0]
+        if lang in ("zh", "en"):
+            ctx.set_lang(lang)
+    seed = secrets.token_hex(32)
+    t = Tournament(
+        chat_id=ctx.inc.chat_id,
+        thread_id=ctx.inc.thread_id or 0,
+        game=game.key,
+        format=find_format(fmt_key).key,
+        title=" ".join(title_words) or ctx.t(f"game.{game.key}"),
+        options={},
+        status="signup",
+        seed=seed,
+        creator_id=ctx.actor,
+    )
+    await ctx.repo.add(t)
+    ctx.audit("new", t, None, {"game": t.game, "format": t.format, "title": t.title})
+    ctx.reply(
+        "tournament.created",
+        buttons=[[(ctx.t("button.join"), f"join:{t.id}")]],
+        title=t.title,
+        game=ctx.t(f"game.{t.game}"),
+        format=ctx.t(f"format.{t.format}"),
+        rules=rules_line(ctx, t),
+        commitment=commitment(seed),
+    )
+
+
+def rules_line(ctx: Ctx, t: Tournament) -> str:
+    game = game_of(t)
+    return ctx.t(f"rules.{t.game}", **{k: v for k, v in game.options.items()})
+
+
+async def join(ctx: Ctx, args: str) -> None:
+    t = await ctx.tournament()
+    await _join(ctx, t)
+
+
+async def join_button(ctx: Ctx, arg: str) -> None:
+    t = await ctx.tournament()
+    if str(t.id) != arg:
+        raise UserError("refuse.signup-closed")
+    await _join(ctx, t)
+
+
+async def _join(ctx: Ctx, t: Tournament) -> None:
+    if t.status != "signup":
+        raise UserError("refuse.signup-closed")
+    name = display_name(ctx)
+    existing = next((p for p in t.players if p.user_id == ctx.actor), None)
+    if existing is not None and existing.status == "active":
+        ctx.toast = ctx.t("signup.already", name=existing.name)
+        ctx.reply("signup.already", name=existing.name)
+        return
+    if existing is not None:
+        existing.status, existing.name = "active", name
+    else:
+        ctx.repo.new_player(t, ctx.actor, name).username = ctx.inc.sender.username
+    ctx.audit("join", t, None, {"user": ctx.actor, "name": name})
+    count = len([p for p in t.players if p.status == "active"])
+    ctx.toast = ctx.t("signup.joined", name=name, count=count)
+    ctx.reply("signup.joined", name=name, count=count)
+
+
+async def leave(ctx: Ctx, args: str) -> None:
+    t = await ctx.tournament()
+    if t.status != "signup":
+        raise UserError("refuse.leave-after-draw")
+    player = next((p for p in t.players if p.user_id == ctx.actor and p.status == "active"), None)
+    if player is None:
+        raise UserError("refuse.not-signed-up")
+    player.status = "left"
+    ctx.audit("leave", t, {"user": ctx.actor, "status": "active"}, {"status": "left"})
+    count = len([p for p in t.players if p.status == "active"])
+    ctx.reply("signup.left", name=player.name, count=count)
+
+
+async def players(ctx: Ctx, args: str) -> None:
+    t = await ctx.tournament()
+    listed = signed_up(t)
+    if not listed:
+        ctx.reply("players.none")
+        return
+    lines = [
+        ctx.t("players.line", n=i, name=p.name) + ("" if p.status == "active" else " ✗")
+        for i, p in enumerate(listed, 1)
+    ]
+    ctx.say(ctx.t("players.header", title=t.title, count=len(listed)) + "\n" + "\n".join(lines))
+
+
+async def set_knob(ctx: Ctx, args: str) -> None:
+    """``/set <knob> <value>``: a game, format or policy knob, before the draw."""
+    await ctx.require_organiser()
+    t = await ctx.tournament()
+    if t.status != "signup":
+        raise UserError("refuse.set-after-draw")
+    key, _, value = args.partition(" ")
+    if not key or not value.strip():
+        raise UserError("usage.set")
+    game, fmt = game_of(t), format_of(t)
+    if key in game.knob_names():
+        section = "game"
+    elif key in {k.name for k in fmt.knobs}:
+        section = "format"
+    elif key in {k.name for k in POLICY_KNOBS}:
+        section = "policy"
+        knob = next(k for k in POLICY_KNOBS if k.name == key)
+        knob.coerce(value)
+    else:
+        known = [*game.knob_names(), *(k.name for k in fmt.knobs), *(k.name for k in POLICY_KNOBS)]
+        raise UserError("refuse.unknown-knob", knob=key, known=known)
+    options = options_with(t, section, key, value.strip())
+    old = t.options
+    t.options = options
+    format_of(t)  # validates game and format knobs together; raises ConfigError
+    ctx.audit("set", t, {"options": old}, {"options": options})
+    ctx.reply("set.done", knob=key, value=value.strip())
+
+
+async def rules(ctx: Ctx, args: str) -> None:
+    t = await ctx.tournament()
+    fmt = format_of(t)
+    fmt_options = getattr(fmt, "options", {})
+    policies = {k.name: t.options.get("policy", {}).get(k.name, k.default) for k in POLICY_KNOBS}
+    ctx.reply(
+        "rules.text",
+        title=t.title,
+        game=ctx.t(f"game.{t.game}"),
+        rules=rules_line(ctx, t),
+        format=ctx.t(f"format.{t.format}"),
+        format_rules=ctx.t(f"format_rules.{t.format}", **fmt_options),
+        reporter=ctx.t(f"policy.reporter.{policies['reporter']}"),
+        late=ctx.t(f"policy.late.{policies['late']}"),
+    )

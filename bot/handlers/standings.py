@@ -1,0 +1,68 @@
+"""Standings: /standings (one picture and a short text) and /export (CSV)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from bot.context import Ctx, csv_bytes
+from bot.errors import UserError
+from bot.handlers.common import ranking_lines
+from bot.tournament import format_of, latest_round, names, state_of
+from charts.standings import StandingRow, standings_png
+from engine.model import SEAT_LETTERS
+
+EXPORT_HEADER = ["round", "table", "seat", "user_id", "name", "score", "penalty", "status"]
+
+
+async def standings(ctx: Ctx, args: str) -> None:
+    t = await ctx.repo.latest_tournament(ctx.inc.chat_id, ctx.inc.thread_id)
+    if t is None:
+        raise UserError("refuse.no-tournament")
+    if not t.rounds:
+        raise UserError("refuse.not-drawn")
+    rows = format_of(t).standings(state_of(t))
+    who = names(t)
+    png = standings_png(
+        [StandingRow(s.rank, who.get(s.player, str(s.player)), s.points, s.alive) for s in rows],
+        ctx.t("standings.chart-title", title=t.title),
+        {"points": ctx.t("standings.points"), "more": ctx.t("standings.chart-more")},
+    )
+    r = latest_round(t)
+    caption = ctx.t(
+        "standings.caption", title=t.title, round=r.number if r else 0
+    ) + "\n" + ranking_lines(ctx, t, rows)
+    ctx.photo(png, caption)
+
+
+async def export(ctx: Ctx, args: str) -> None:
+    """One row per player per round, as SPEC.md fixes the columns."""
+    await ctx.require_organiser()
+    t = await ctx.repo.latest_tournament(ctx.inc.chat_id, ctx.inc.thread_id)
+    if t is None:
+        raise UserError("refuse.no-tournament")
+    who = names(t)
+    removed = {p.user_id for p in t.players if p.status == "removed"}
+    penalty: dict[tuple[int, int], Decimal] = {}
+    for p in t.penalties:
+        key = (p.round_number, p.user_id)
+        penalty[key] = penalty.get(key, Decimal(0)) + Decimal(p.points)
+    rows: list[list[object]] = []
+    for r in t.rounds:
+        for table in r.tables:
+            live = next((rep for rep in table.reports if rep.live), None)
+            for i, user in enumerate(table.seats):
+                if user in table.forfeited or table.status == "forfeit":
+                    status, score = "forfeit", Decimal(0)
+                elif table.status == "confirmed" and live is not None:
+                    status, score = "confirmed", Decimal(live.scores[i])
+                else:
+                    status = live.status if live is not None else "pending"
+                    score = Decimal(0)
+                if user in removed:
+                    status = "dq"
+                pen = penalty.get((r.number, user), Decimal(0))
+                rows.append([r.number, table.number, SEAT_LETTERS[i], user, who[user], score, pen, status])
+        for user in r.byes:
+            pen = penalty.get((r.number, user), Decimal(0))
+            rows.append([r.number, "", "", user, who[user], 0, pen, "bye"])
+    ctx.document(csv_bytes(EXPORT_HEADER, rows), f"tourbot-{t.id}.csv", ctx.t("export.caption", title=t.title))

@@ -1,0 +1,101 @@
+"""From stored rows to engine objects: the game, the format and the tournament state.
+
+The database keeps facts; everything the engine decides (next round, standings) is
+recomputed from them here, so corrections and penalties always flow through.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from db.models import Player, Round, TableRow, Tournament
+from engine.formats import find_format
+from engine.formats.base import Format
+from engine.games import Game, find_game
+from engine.games.base import Knob
+from engine.model import (
+    SEAT_LETTERS,
+    Penalty,
+    RoundPlan,
+    RoundRecord,
+    Table,
+    TableResult,
+    TableStatus,
+    TournamentState,
+)
+
+# Tournament policies that are the bot's, not the game's or the format's.
+POLICY_KNOBS = (
+    Knob("reporter", "captain", ("captain", "winner", "any"), str, "SPEC"),
+    Knob("late", "forfeit", ("forfeit", "organiser"), str, "000"),
+)
+
+
+def game_of(t: Tournament) -> Game:  # type: ignore[type-arg]
+    return find_game(t.game)(t.options.get("game", {}))
+
+
+def format_of(t: Tournament) -> Format:
+    return find_format(t.format)(game_of(t), t.options.get("format", {}))
+
+
+def policy(t: Tournament, name: str) -> str:
+    knob = next(k for k in POLICY_KNOBS if k.name == name)
+    return str(t.options.get("policy", {}).get(name, knob.default))
+
+
+def signed_up(t: Tournament) -> list[Player]:
+    """Players who count: active or removed later (left-before-the-draw ones do not)."""
+    return [p for p in t.players if p.status != "left"]
+
+
+def names(t: Tournament) -> dict[int, str]:
+    return {p.user_id: p.name for p in t.players}
+
+
+def latest_round(t: Tournament) -> Round | None:
+    return t.rounds[-1] if t.rounds else None
+
+
+def table_result(row: TableRow) -> TableResult:
+    table = Table(row.number, tuple(row.seats))
+    forfeited = frozenset(row.forfeited)
+    if row.status == TableStatus.CONFIRMED:
+        live = next(r for r in row.reports if r.live)
+        scores = tuple(Decimal(s) for s in live.scores)
+        return TableResult(table, TableStatus.CONFIRMED, scores, forfeited)
+    status = TableStatus.FORFEIT if row.status == TableStatus.FORFEIT else TableStatus.PENDING
+    return TableResult(table, status, (), forfeited)
+
+
+def plan_of(r: Round) -> RoundPlan:
+    tables = tuple(Table(row.number, tuple(row.seats)) for row in r.tables)
+    return RoundPlan(tables, tuple(r.byes), r.stage, r.seed_label, tuple(r.notes))
+
+
+def state_of(t: Tournament) -> TournamentState:
+    rounds = tuple(
+        RoundRecord(r.number, plan_of(r), tuple(table_result(row) for row in r.tables))
+        for r in t.rounds
+    )
+    return TournamentState(
+        players=tuple(p.user_id for p in signed_up(t)),
+        seed=t.seed,
+        rounds=rounds,
+        penalties=tuple(
+            Penalty(p.user_id, Decimal(p.points), p.round_number) for p in t.penalties
+        ),
+        removed=frozenset(p.user_id for p in t.players if p.status == "removed"),
+    )
+
+
+def seat_of(row: TableRow, user_id: int) -> str:
+    return SEAT_LETTERS[row.seats.index(user_id)]
+
+
+def options_with(t: Tournament, section: str, key: str, value: str) -> dict[str, Any]:
+    """A copy of the options with one knob changed (the caller validates it)."""
+    options = {k: dict(v) for k, v in t.options.items()}
+    options.setdefault(section, {})[key] = value
+    return options

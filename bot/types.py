@@ -1,0 +1,91 @@
+"""What crosses between the transport adapters and the framework-free core.
+
+Adapters turn a library's update into an :class:`Incoming`, and deliver
+:class:`Outgoing` messages through :class:`Transport`; nothing else about aiogram or
+python-telegram-bot reaches the core.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+# Telegram's stand-in user for anonymous group admins.
+GROUP_ANONYMOUS_BOT = 1087968824
+
+Buttons = list[list[tuple[str, str]]]  # rows of (label, callback data)
+
+
+@dataclass(frozen=True)
+class Sender:
+    id: int
+    name: str
+    username: str | None = None
+    language_code: str | None = None
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """One update, reduced to what the use-cases need."""
+
+    update_id: int
+    chat_id: int
+    chat_type: str
+    sender: Sender
+    thread_id: int | None = None  # set only for messages inside a forum topic
+    sender_chat_id: int | None = None
+    text: str = ""
+    message_id: int | None = None
+    callback_id: str | None = None
+    callback_data: str | None = None
+    migrate_to_chat_id: int | None = None
+
+    @property
+    def is_callback(self) -> bool:
+        return self.callback_id is not None
+
+
+@dataclass
+class Outgoing:
+    """A message to deliver: text, photo (with caption) or document, or an edit."""
+
+    chat_id: int
+    kind: str = "text"  # text, photo, document, edit
+    text: str = ""
+    thread_id: int | None = None
+    buttons: Buttons | None = None
+    file: bytes | None = None
+    filename: str | None = None
+    edit_message_id: int | None = None
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+class RetryAfter(Exception):
+    """Telegram said 429: wait ``seconds`` and send the same message again."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
+
+
+class TransientError(Exception):
+    """A 5xx or network failure: retry later with backoff."""
+
+
+class PermanentError(Exception):
+    """Telegram refused the message (400/403): retrying cannot help."""
+
+
+class Transport(Protocol):
+    """What the core needs from a Bot API client library."""
+
+    bot_username: str
+
+    async def send(self, message: Outgoing) -> int:
+        """Deliver ``message``; return its message id (raises the errors above)."""
+
+    async def answer_callback(self, callback_id: str, text: str, alert: bool = False) -> None:
+        """Stop the button's spinner, optionally showing ``text``."""
+
+    async def chat_admins(self, chat_id: int) -> set[int]:
+        """User ids of the chat's administrators."""

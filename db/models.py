@@ -1,0 +1,222 @@
+"""Tables, as typed SQLAlchemy 2 models.
+
+The database stores facts (who joined, who sat where, what was reported, who was
+penalised); the engine derives rounds and standings from them. Seats and scores are
+small JSON lists because they are always read and written with their table.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    Numeric,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+    func,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware datetimes stored as UTC. SQLite keeps no zone and hands back naive values;
+    without this a deadline of 18:00 in Shanghai would come back eight hours late."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        return value.astimezone(UTC) if value is not None else None
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None or value.tzinfo is not None:
+            return value
+        return value.replace(tzinfo=UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+def _now() -> Mapped[datetime]:
+    return mapped_column(UTCDateTime(), server_default=func.now())
+
+
+class Chat(Base):
+    """Per-chat settings: language and time zone chosen with /lang and /tz."""
+
+    __tablename__ = "chats"
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    lang: Mapped[str | None] = mapped_column(String(8))
+    tz: Mapped[str | None] = mapped_column(String(64))
+
+
+class Grant(Base):
+    """A user an organiser made an organiser with /grant."""
+
+    __tablename__ = "grants"
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    granted_by: Mapped[int] = mapped_column(BigInteger)
+
+
+class Tournament(Base):
+    """One event in a chat (or forum topic). ``seeds`` holds one seed per draw, in order."""
+
+    __tablename__ = "tournaments"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    thread_id: Mapped[int] = mapped_column(BigInteger, default=0)  # 0: not in a topic
+    game: Mapped[str] = mapped_column(String(32))
+    format: Mapped[str] = mapped_column(String(32))
+    title: Mapped[str] = mapped_column(String(200))
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    status: Mapped[str] = mapped_column(String(16), default="signup")
+    seed: Mapped[str] = mapped_column(String(64))
+    signup_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    creator_id: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = _now()
+    players: Mapped[list[Player]] = relationship(
+        back_populates="tournament", order_by="Player.id", lazy="selectin"
+    )
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="tournament", order_by="Round.number", lazy="selectin"
+    )
+    penalties: Mapped[list[PenaltyRow]] = relationship(order_by="PenaltyRow.id", lazy="selectin")
+
+
+class Player(Base):
+    """A sign-up. ``status``: active, left (before the draw), removed (dq / withdrew)."""
+
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("tournament_id", "user_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    name: Mapped[str] = mapped_column(String(200))
+    username: Mapped[str | None] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    tournament: Mapped[Tournament] = relationship(back_populates="players")
+
+
+class Round(Base):
+    """A drawn round. ``status``: drawn (tables known), open (playing), closed."""
+
+    __tablename__ = "rounds"
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    stage: Mapped[str] = mapped_column(String(32), default="")
+    seed_label: Mapped[str] = mapped_column(String(64), default="")
+    status: Mapped[str] = mapped_column(String(16), default="drawn")
+    deadline: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    byes: Mapped[list[Any]] = mapped_column(default=list)
+    notes: Mapped[list[Any]] = mapped_column(default=list)
+    tournament: Mapped[Tournament] = relationship(back_populates="rounds")
+    tables: Mapped[list[TableRow]] = relationship(
+        back_populates="round", order_by="TableRow.number", lazy="selectin"
+    )
+
+
+class TableRow(Base):
+    """A table of a round: ``seats`` are user ids in seat order A, B, C, D."""
+
+    __tablename__ = "tables"
+    __table_args__ = (UniqueConstraint("round_id", "number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[list[Any]] = mapped_column()
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    forfeited: Mapped[list[Any]] = mapped_column(default=list)
+    round: Mapped[Round] = relationship(back_populates="tables")
+    reports: Mapped[list[Report]] = relationship(order_by="Report.id", lazy="selectin")
+
+
+class Report(Base):
+    """A reported result. At most one *live* report per table: ``live`` is True for the
+    current one and NULL for history, and (table_id, live) is unique, so two captains
+    reporting at the same instant cannot both be kept, whatever the database."""
+
+    __tablename__ = "reports"
+    __table_args__ = (UniqueConstraint("table_id", "live"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
+    text: Mapped[str] = mapped_column(Text)
+    scores: Mapped[list[Any]] = mapped_column()
+    status: Mapped[str] = mapped_column(String(16))  # pending, confirmed, disputed
+    live: Mapped[bool | None] = mapped_column(Boolean, default=True)
+    reporter_id: Mapped[int] = mapped_column(BigInteger)
+    confirmed_by: Mapped[int | None] = mapped_column(BigInteger)
+    reason: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = _now()
+
+
+class PenaltyRow(Base):
+    """A deduction recorded with /penalty (points positive, 0.5 steps)."""
+
+    __tablename__ = "penalties"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    round_number: Mapped[int] = mapped_column(Integer)
+    points: Mapped[float] = mapped_column(Numeric(10, 1))
+    reason: Mapped[str] = mapped_column(Text, default="")
+    by_id: Mapped[int] = mapped_column(BigInteger)
+
+
+class AuditEntry(Base):
+    """Who changed what, when: written in the same transaction as the change."""
+
+    __tablename__ = "audit_log"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = _now()
+    chat_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    tournament_id: Mapped[int | None] = mapped_column(Integer)
+    actor_id: Mapped[int] = mapped_column(BigInteger)
+    update_id: Mapped[int | None] = mapped_column(BigInteger)
+    action: Mapped[str] = mapped_column(String(32))
+    old: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    new: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+
+class ProcessedUpdate(Base):
+    """Telegram update ids already handled: an update redelivered after a crash is skipped."""
+
+    __tablename__ = "processed_updates"
+    update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    at: Mapped[datetime] = _now()
+
+
+class OutboxMessage(Base):
+    """A reply committed with the change that caused it; the sender delivers it later.
+
+    Because replies are rows of the same transaction, a crash can never lose a reply to
+    an acknowledged change, nor send one for a change that was rolled back."""
+
+    __tablename__ = "outbox"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    thread_id: Mapped[int | None] = mapped_column(BigInteger)
+    kind: Mapped[str] = mapped_column(String(16))  # text, photo, document, edit
+    text: Mapped[str] = mapped_column(Text, default="")
+    buttons: Mapped[list[Any] | None] = mapped_column(JSON)
+    file: Mapped[bytes | None] = mapped_column(LargeBinary)
+    filename: Mapped[str | None] = mapped_column(String(100))
+    edit_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    tournament_id: Mapped[int | None] = mapped_column(Integer)
+    purpose: Mapped[str] = mapped_column(String(32), default="")
+    status: Mapped[str] = mapped_column(String(16), default="queued", index=True)
+    message_id: Mapped[int | None] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = _now()

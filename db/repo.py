@@ -1,0 +1,168 @@
+"""One repository facade per update: the handler's only way to the database.
+
+Every method runs inside the caller's transaction; ``audit`` writes the audit-log row in
+that same transaction, so a change and its record commit or vanish together.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from db.models import (
+    AuditEntry,
+    Chat,
+    Grant,
+    OutboxMessage,
+    PenaltyRow,
+    Player,
+    ProcessedUpdate,
+    Report,
+    Round,
+    TableRow,
+    Tournament,
+)
+
+ACTIVE = ("signup", "running")
+
+
+class Repo:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    # --- updates and audit -------------------------------------------------------------
+    async def seen_update(self, update_id: int) -> bool:
+        return await self.session.get(ProcessedUpdate, update_id) is not None
+
+    def mark_update(self, update_id: int) -> None:
+        self.session.add(ProcessedUpdate(update_id=update_id))
+
+    def audit(
+        self,
+        *,
+        chat_id: int,
+        actor_id: int,
+        action: str,
+        tournament_id: int | None = None,
+        update_id: int | None = None,
+        old: dict[str, Any] | None = None,
+        new: dict[str, Any] | None = None,
+    ) -> None:
+        self.session.add(
+            AuditEntry(
+                chat_id=chat_id,
+                actor_id=actor_id,
+                action=action,
+                tournament_id=tournament_id,
+                update_id=update_id,
+                old=old,
+                new=new,
+            )
+        )
+
+    # --- chats ---------------------------------------------------------------------------
+    async def chat(self, chat_id: int) -> Chat:
+        chat = await self.session.get(Chat, chat_id)
+        if chat is None:
+            chat = Chat(id=chat_id)
+            self.session.add(chat)
+            await self.session.flush()
+        return chat
+
+    async def is_granted(self, chat_id: int, user_id: int) -> bool:
+        return await self.session.get(Grant, (chat_id, user_id)) is not None
+
+    def grant(self, chat_id: int, user_id: int, by: int) -> None:
+        self.session.add(Grant(chat_id=chat_id, user_id=user_id, granted_by=by))
+
+    async def migrate_chat(self, old: int, new: int) -> None:
+        """A group became a supergroup: carry settings, grants and events to the new id."""
+        for model in (Tournament, Grant, OutboxMessage, AuditEntry):
+            rows = await self.session.scalars(select(model).where(model.chat_id == old))
+            for row in rows:
+                row.chat_id = new
+        old_chat = await self.session.get(Chat, old)
+        if old_chat is not None:
+            new_chat = await self.chat(new)
+            new_chat.lang = new_chat.lang or old_chat.lang
+            new_chat.tz = new_chat.tz or old_chat.tz
+            await self.session.execute(delete(Chat).where(Chat.id == old))
+
+    # --- tournaments ---------------------------------------------------------------------
+    async def active_tournament(self, chat_id: int, thread_id: int | None) -> Tournament | None:
+        return await self.session.scalar(
+            select(Tournament)
+            .where(
+                Tournament.chat_id == chat_id,
+                Tournament.thread_id == (thread_id or 0),
+                Tournament.status.in_(ACTIVE),
+            )
+            .order_by(Tournament.id.desc())
+        )
+
+    async def latest_tournament(self, chat_id: int, thread_id: int | None) -> Tournament | None:
+        return await self.session.scalar(
+            select(Tournament)
+            .where(Tournament.chat_id == chat_id, Tournament.thread_id == (thread_id or 0))
+            .order_by(Tournament.id.desc())
+        )
+
+    async def tournament(self, tournament_id: int) -> Tournament | None:
+        return await self.session.get(Tournament, tournament_id)
+
+    async def add(self, row: Any) -> Any:
+        self.session.add(row)
+        await self.session.flush()
+        return row
+
+    async def report(self, report_id: int) -> Report | None:
+        return await self.session.get(Report, report_id)
+
+    async def table(self, table_id: int) -> TableRow | None:
+        return await self.session.get(TableRow, table_id)
+
+    async def rounds_with_deadlines(self) -> list[tuple[int, int, datetime]]:
+        """(tournament id, round number, deadline) of open rounds that have a deadline."""
+        rows = await self.session.execute(
+            select(Round.tournament_id, Round.number, Round.deadline).where(
+                Round.status == "open", Round.deadline.is_not(None)
+            )
+        )
+        return [(t, n, d) for t, n, d in rows.all()]
+
+    def add_penalty(
+        self, t: Tournament, user_id: int, round_number: int, points: Decimal, reason: str, by: int
+    ) -> PenaltyRow:
+        row = PenaltyRow(
+            tournament_id=t.id,
+            user_id=user_id,
+            round_number=round_number,
+            points=points,
+            reason=reason,
+            by_id=by,
+        )
+        self.session.add(row)
+        t.penalties.append(row)
+        return row
+
+    def new_player(self, t: Tournament, user_id: int, name: str) -> Player:
+        player = Player(user_id=user_id, name=name, status="active")
+        t.players.append(player)
+        return player
+
+    # --- outbox --------------------------------------------------------------------------
+    def enqueue(self, **fields: Any) -> None:
+        self.session.add(OutboxMessage(**fields))
+
+    async def queued(self, limit: int = 100) -> list[OutboxMessage]:
+        rows = await self.session.scalars(
+            select(OutboxMessage)
+            .where(OutboxMessage.status == "queued")
+            .order_by(OutboxMessage.id)
+            .limit(limit)
+        )
+        return list(rows)

@@ -1,0 +1,22 @@
+"""Every tournament format tourbot knows, found by key or Chinese alias (``find_format``)."""
+
+from __future__ import annotations
+
+from engine.errors import ConfigError
+from engine.formats.base import Format
+from engine.formats.knockout import Knockout
+from engine.formats.swiss import Swiss
+
+FORMATS: tuple[type[Format], ...] = (Knockout, Swiss)
+
+
+def find_format(name: str) -> type[Format]:
+    """Look a format up by key or alias (case-insensitive); refuse with the known list."""
+    wanted = name.strip().lower()
+    for fmt in FORMATS:
+        if wanted == fmt.key or wanted in (a.lower() for a in fmt.aliases):
+            return fmt
+    raise ConfigError("unknown-format", format=name, known=tuple(f.key for f in FORMATS))
+
+
+__all__ = ["FORMATS", "Format", "find_format"]

@@ -1,0 +1,291 @@
+"""Table knockout 分桌淘汰 (seeds 000 §一 and 001 §七–八).
+
+Rules as implemented, with their sources:
+
+* Every round everyone still in is drawn by lot into tables, seats A–D by lot
+  (seed 001 §八.1: 每4人一桌…分座抽签决定; seed 000 §一.1: 抽签决定每轮参赛选手).
+* The top ``advance`` players of each table go on (seed 001 §八.4: 最高分者胜出，进入下一轮).
+* A tie for an advancing place is broken by a verifiable card flip (翻牌, seed 001 §八.4:
+  预赛、复赛、半决赛中…翻牌决定胜负); the next plan carries the note ``tiebreak-flip``.
+* Leftovers: when the count does not fit the usual table, a short table the game allows
+  (Big Two of 3) is used before anybody sits out; only when no mix of allowed sizes seats
+  everyone do the leftovers get a bye into the next draw (seed 000 §一.1: 剩余选手不够4人
+  则轮空参加下轮抽签). Knob ``leftover=bye`` applies seed 000 literally (no short tables).
+  Byes go by lot to those who had the fewest.
+* A forfeited table: the players in ``forfeited`` are out; the others at that table go on to
+  the next draw (seed 000 §一.3: 视为弃权，余下选手轮空参加下轮抽签). A table not reported
+  by the deadline is recorded with everyone forfeited, so all of them are out (seed 000 §一.3:
+  逾期未上报者，视为所在组4人全部弃权).
+* When the players still in fit one table, that table is the final (stage ``final``). Its
+  top scorer wins; a tie at the top is played off in an extra game among the tied players
+  (stage ``extra``, seed 001 §八.4: 总决赛中…进行加时赛) when the game allows a table of
+  that size, otherwise by a flip (note ``final-flip``).
+* If fewer players remain than the smallest table (e.g. two Big Two winners), the best
+  losers of the last round by score (then by flip) fill the final (note ``lucky-loser``):
+  a final needs a table, and the next-best score is the least arbitrary way to fill it.
+* Everyone out by forfeits, or a single player left: finished with the standings as they are.
+
+Ranking: later round reached first, then not forfeited, then the score at the table in the
+last round played (penalties of that round deducted), then extra games, then a flip.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from engine.draw import flip_order, shuffled, stream
+from engine.errors import ConfigError, FormatError
+from engine.formats.base import AnyGame, Format
+from engine.games.base import Knob
+from engine.model import (
+    Finished,
+    PlayerId,
+    RoundPlan,
+    RoundRecord,
+    Standing,
+    Table,
+    TableResult,
+    TableStatus,
+    TournamentState,
+)
+from engine.seating import cut, partition, pick_byes
+from engine.standings import Line, flips, net_scores, penalties_by_round, rank, totals
+
+LOW = Decimal(-(10**12))
+
+
+@dataclass
+class Walk:
+    """What the history so far implies for the next round and for the ranking."""
+
+    pool: list[PlayerId] = field(default_factory=list)  # waiting for the next draw
+    out: set[PlayerId] = field(default_factory=set)
+    reached: dict[PlayerId, int] = field(default_factory=dict)
+    score_at: dict[PlayerId, Decimal] = field(default_factory=dict)
+    forfeit: set[PlayerId] = field(default_factory=set)
+    extras: dict[PlayerId, list[Decimal]] = field(default_factory=dict)
+    byes: Counter[PlayerId] = field(default_factory=Counter)
+    top: tuple[PlayerId, ...] = ()  # tied top of the final still to separate
+    final_played: bool = False
+    notes: list[str] = field(default_factory=list)
+    last_losers: list[PlayerId] = field(default_factory=list)
+
+
+class Knockout(Format):
+    """分桌淘汰: tables by lot, the top ``advance`` of each table go on, until a final."""
+
+    key = "knockout"
+    aliases = ("knockout", "分桌淘汰", "淘汰赛", "table knockout")
+    seeds = ("000", "001")
+    knobs = (
+        Knob("advance", "1", (), int, "001"),
+        Knob("leftover", "table", ("table", "bye"), str, "000"),
+    )
+    tiebreaks = ("reached", "forfeit", "round-score", "extra", "flip")
+
+    def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
+        super().__init__(game, options)
+        k = self.int_option("advance")
+        if not 1 <= k < min(self.sizes):
+            raise ConfigError(
+                "knob-range", knob="advance", value=k, low=1, high=min(self.sizes) - 1
+            )
+
+    # --- history ---------------------------------------------------------------------
+    def walk(self, state: TournamentState) -> Walk:
+        """Replay every round: who is still in, who went out where, what is undecided."""
+        active = set(self.active(state))
+        pens = penalties_by_round(state)
+        w = Walk(pool=[p for p in state.players if p in active])
+        k = self.int_option("advance")
+        for rec in state.rounds:
+            w.notes = []
+            results = {res.table.number: res for res in rec.results}
+            seated = [p for t in rec.plan.tables for p in t.players]
+            w.out.difference_update(seated)
+            for p in (*seated, *rec.plan.byes):
+                w.reached[p] = rec.number
+            w.byes.update(rec.plan.byes)
+            if rec.plan.stage == "extra":
+                self._extra(w, rec.number, rec.plan.tables[0], results, pens, state, active)
+                continue
+            going: list[PlayerId] = [p for p in rec.plan.byes if p in active]
+            losers: list[PlayerId] = []
+            for table in rec.plan.tables:
+                res = results.get(table.number)
+                if res is None or res.status is TableStatus.PENDING:
+                    going += [p for p in table.players if p in active]
+                    continue
+                if res.status is TableStatus.FORFEIT:
+                    w.forfeit.update(res.forfeited)
+                    w.out.update(res.forfeited)
+                    stayed = [p for p in table.players if p in active and p not in res.forfeited]
+                    if rec.plan.stage == "final":
+                        w.final_played = True
+                        w.top = tuple(stayed)
+                        self._settle_top(w, rec.number, state)
+                    else:
+                        going += stayed
+                    continue
+                net = net_scores(rec, res, pens)
+                w.score_at.update(net)
+                if rec.plan.stage == "final":
+                    w.final_played = True
+                    self._final(w, rec.number, table, net, state, active)
+                    continue
+                ahead = self._advancers(table, net, k, active, state.seed, rec.number, w)
+                going += ahead
+                losers += [p for p in table.players if p not in ahead]
+            w.out.update(p for p in seated if p not in going)
+            w.out.update(p for p in w.pool if p not in going and p not in seated and p in active)
+            if losers:
+                w.last_losers = losers
+            w.pool = [p for p in state.players if p in going] if not w.final_played else []
+        w.out.update(p for p in state.players if p not in active)
+        return w
+
+    def _advancers(
+        self,
+        table: Table,
+        net: Mapping[PlayerId, Decimal],
+        k: int,
+        active: set[PlayerId],
+        seed: str,
+        number: int,
+        w: Walk,
+    ) -> list[PlayerId]:
+        """The top ``k`` still-active players of a table; a tie at the cut by card flip."""
+        cands = sorted((p for p in table.players if p in active), key=lambda p: -net[p])
+        if len(cands) <= k:
+            return cands
+        line = net[cands[k - 1]]
+        above = [p for p in cands if net[p] > line]
+        tied = [p for p in cands if net[p] == line]
+        if len(above) + len(tied) <= k:
+            return above + tied
+        flip = flip_order(tied, seed, f"round{number}-table{table.number}-flip")
+        w.notes.append("tiebreak-flip")
+        return above + sorted(tied, key=lambda p: -flip[p])[: k - len(above)]
+
+    def _final(
+        self,
+        w: Walk,
+        number: int,
+        table: Table,
+        net: Mapping[PlayerId, Decimal],
+        state: TournamentState,
+        active: set[PlayerId],
+    ) -> None:
+        players = [p for p in table.players if p in active]
+        if not players:
+            w.top = ()
+            return
+        best = max(net[p] for p in players)
+        w.top = tuple(p for p in players if net[p] == best)
+        self._settle_top(w, number, state)
+
+    def _extra(
+        self,
+        w: Walk,
+        number: int,
+        table: Table,
+        results: Mapping[int, TableResult],
+        pens: Mapping[tuple[int, PlayerId], Decimal],
+        state: TournamentState,
+        active: set[PlayerId],
+    ) -> None:
+        """An extra game among the tied: its scores order them; a new top tie repeats."""
+        res = results.get(table.number)
+        if res is None or res.status is TableStatus.PENDING:
+            return
+        players = [p for p in table.players if p in active]
+        if res.status is TableStatus.FORFEIT:
+            scores = {p: (LOW if p in res.forfeited else Decimal(0)) for p in players}
+        else:
+            rec = RoundRecord(number, RoundPlan((table,)), (res,))
+            scores = dict(net_scores(rec, res, pens))
+        for p in players:
+            w.extras.setdefault(p, []).append(scores.get(p, LOW))
+        if not players:
+            w.top = ()
+            return
+        best = max(scores.get(p, LOW) for p in players)
+        w.top = tuple(p for p in players if scores.get(p, LOW) == best)
+        self._settle_top(w, number, state)
+
+    def _settle_top(self, w: Walk, number: int, state: TournamentState) -> None:
+        """One winner: done. A tie the game can seat: wait for an extra. Else flip."""
+        if len(w.top) > 1 and len(w.top) not in self.sizes:
+            flip = flip_order(w.top, state.seed, f"round{number}-final-flip")
+            for p in w.top:
+                w.extras.setdefault(p, []).append(Decimal(flip[p]))
+            w.notes.append("final-flip")
+            w.top = (max(w.top, key=lambda p: flip[p]),)
+
+    # --- the contract ------------------------------------------------------------------
+    def plan(self, state: TournamentState) -> RoundPlan | Finished:
+        self.require_closed(state)
+        if not state.rounds and len(self.active(state)) < min(self.sizes):
+            raise FormatError(
+                "too-few-players", players=len(self.active(state)), need=min(self.sizes)
+            )
+        w = self.walk(state)
+        label = self.label(state)
+        rng = stream(state.seed, label)
+        notes = tuple(dict.fromkeys(w.notes))  # the last round's decisions
+        if w.final_played:
+            if len(w.top) > 1:
+                seats = shuffled(sorted(w.top), rng)
+                return RoundPlan(
+                    (Table(1, tuple(seats)),), (), "extra", label, (*notes, "extra-game")
+                )
+            return Finished(self.standings(state))
+        pool = list(w.pool)
+        if len(pool) <= 1:
+            return Finished(self.standings(state))
+        if 1 < len(pool) < min(self.sizes):
+            pool += self._lucky(w, state, min(self.sizes) - len(pool))
+            notes = (*notes, "lucky-loser")
+            if len(pool) < min(self.sizes):
+                return Finished(self.standings(state))
+        if len(pool) in self.sizes and len(pool) <= self.sizes[0]:
+            seats = shuffled(pool, rng)
+            return RoundPlan((Table(1, tuple(seats)),), (), "final", label, notes)
+        short = self.str_option("leftover") == "table"
+        sizes, bye_count = partition(len(pool), self.sizes, short)
+        byes = pick_byes(pool, bye_count, w.byes, rng)
+        drawn = shuffled([p for p in pool if p not in byes], rng)
+        if bye_count:
+            notes = (*notes, "bye")
+        return RoundPlan(cut(drawn, sizes), tuple(byes), "", label, notes)
+
+    def _lucky(self, w: Walk, state: TournamentState, need: int) -> list[PlayerId]:
+        """Best losers of the last round by score, then by flip, to fill a final."""
+        cands = [p for p in w.last_losers if p not in state.removed and p not in w.forfeit]
+        flip = flips(state, f"round{len(state.rounds) + 1}-lucky-flip")
+        cands.sort(key=lambda p: (-w.score_at.get(p, LOW), -flip[p]))
+        return cands[:need]
+
+    def standings(self, state: TournamentState) -> tuple[Standing, ...]:
+        w = self.walk(state)
+        active = set(self.active(state))
+        points = totals(state)
+        flip = flips(state)
+        depth = max((len(v) for v in w.extras.values()), default=0)
+        lines = []
+        for p in state.players:
+            extra = w.extras.get(p, [])
+            keys = (
+                ("removed", Decimal(p in active)),
+                ("reached", Decimal(w.reached.get(p, 0))),
+                ("forfeit", Decimal(p not in w.forfeit)),
+                ("round-score", w.score_at.get(p, Decimal(0))),
+                *(("extra", v) for v in extra + [LOW] * (depth - len(extra))),
+                ("flip", flip[p]),
+            )
+            alive = p in active and (p in w.top if w.final_played else p not in w.out)
+            lines.append(Line(p, points.get(p, Decimal(0)), alive, keys))
+        return rank(lines)

@@ -1,0 +1,86 @@
+"""Swiss-style rounds 瑞士移位 for tables of 2–4 (issue 4; seed 000's 工会 event: every
+round re-seated, five rounds, total points decide).
+
+Each round everyone still in is re-seated: with ``by=score`` players are ordered by their
+standings and cut into tables, then swapped to avoid earlier opponents (a repeat costs far
+more than sitting one place further down the score order); with ``by=mix`` the seating
+only avoids repeats (a stored design when one fits: 16 players in tables of 4 meet nobody
+twice in 5 rounds). Seats A–D rotate so everyone's count per seat stays level. When the
+count does not fit the tables, byes go to those with the fewest byes, lowest score first.
+After ``rounds`` rounds the standings are final: points, then Buchholz (opponents'
+points), then tables won, then a flip.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from engine.draw import stream
+from engine.formats.base import Format
+from engine.games.base import Knob
+from engine.model import Finished, PlayerId, RoundPlan, Standing, Table, TournamentState
+from engine.seating import balance_seats, mix, partition
+from engine.standings import Line, flips, opponents, rank, table_wins, totals
+
+
+class Swiss(Format):
+    """瑞士移位: re-seated by score each round, fewest repeat opponents."""
+
+    key = "swiss"
+    aliases = ("swiss", "瑞士移位", "瑞士制", "积分循环")
+    seeds = ("000",)
+    knobs = (
+        Knob("rounds", "5", (), int, "000"),
+        Knob("by", "score", ("score", "mix"), str, ""),
+    )
+    tiebreaks = ("removed", "points", "buchholz", "wins", "flip")
+
+    def plan(self, state: TournamentState) -> RoundPlan | Finished:
+        self.require_closed(state)
+        if len(state.rounds) >= self.int_option("rounds"):
+            return Finished(self.standings(state))
+        label = self.label(state)
+        rng = stream(state.seed, label)
+        ranking = [s.player for s in self.standings(state) if s.player not in state.removed]
+        sizes, bye_count = partition(len(ranking), self.sizes)
+        had: dict[PlayerId, int] = {}
+        for rec in state.rounds:
+            for p in rec.plan.byes:
+                had[p] = had.get(p, 0) + 1
+        place = {p: i for i, p in enumerate(ranking)}
+        byes = sorted(ranking, key=lambda p: (had.get(p, 0), -place[p]))[:bye_count]
+        seated = [p for p in ranking if p not in byes]
+        history = [[t.players for t in rec.plan.tables] for rec in state.rounds]
+        by_score = self.str_option("by") == "score"
+        tables = mix(
+            seated,
+            sizes,
+            history,
+            rng,
+            groups=dict(state.teams) or None,
+            order=seated if by_score else None,
+            design_rng=None if by_score else stream(state.seed, "design"),
+        )
+        seats = balance_seats(tables, history, rng)
+        notes = ("bye",) if byes else ()
+        return RoundPlan(
+            tuple(Table(i + 1, t) for i, t in enumerate(seats)), tuple(byes), "", label, notes
+        )
+
+    def standings(self, state: TournamentState) -> tuple[Standing, ...]:
+        points = totals(state)
+        opp = opponents(state.rounds)
+        wins = table_wins(state)
+        flip = flips(state)
+        lines = []
+        for p in state.players:
+            buchholz = sum((points.get(q, Decimal(0)) for q in opp.get(p, [])), Decimal(0))
+            keys = (
+                ("removed", Decimal(p not in state.removed)),
+                ("points", points.get(p, Decimal(0))),
+                ("buchholz", buchholz),
+                ("wins", wins.get(p, Decimal(0))),
+                ("flip", flip[p]),
+            )
+            lines.append(Line(p, points.get(p, Decimal(0)), p not in state.removed, keys))
+        return rank(lines)

@@ -1,0 +1,127 @@
+"""Ranking by a tie-break chain, and the sums every format needs.
+
+Each format describes a player by a chain of criteria, most important first, each a
+``(code, value)`` pair where a larger value ranks higher (``points``, ``head-to-head``,
+``previous-stage``, ``best-individual``, ``buchholz``, ``wins``, ``flip``…). Ranking sorts
+by the chain; the code of the first criterion where a player differs from the next one
+down is stored in ``Standing.tiebreak``, so ``/standings`` can say *why* a place was won.
+The chain always ends with a verifiable card flip (翻牌, seed 001 §八.4) so places are
+never shared; formats that want an extra game instead ask for it before finishing.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from engine.draw import flip_order
+from engine.model import (
+    PlayerId,
+    RoundRecord,
+    Standing,
+    TableResult,
+    TableStatus,
+    TournamentState,
+)
+
+Key = tuple[str, Decimal]
+
+
+@dataclass(frozen=True)
+class Line:
+    """A player's unranked line: displayed points, alive flag and the criteria chain."""
+
+    player: PlayerId
+    points: Decimal
+    alive: bool
+    keys: tuple[Key, ...]
+
+
+def rank(lines: Iterable[Line]) -> tuple[Standing, ...]:
+    """Sort by the chains (larger first) and name the criterion that split each pair."""
+    ordered = sorted(lines, key=lambda ln: tuple(-v for _, v in ln.keys))
+    out: list[Standing] = []
+    for i, line in enumerate(ordered):
+        decided: tuple[str, ...] = ()
+        if i + 1 < len(ordered):
+            below = ordered[i + 1]
+            for (code, value), (_, other) in zip(line.keys, below.keys, strict=False):
+                if value != other:
+                    decided = (code,)
+                    break
+        out.append(Standing(i + 1, line.player, line.points, line.alive, decided))
+    return tuple(out)
+
+
+def flips(state: TournamentState, label: str = "standings-flip") -> dict[PlayerId, Decimal]:
+    """The last link of every chain: one verifiable flip over all signed-up players."""
+    return {p: Decimal(v) for p, v in flip_order(state.players, state.seed, label).items()}
+
+
+def penalties_by_round(state: TournamentState) -> dict[tuple[int, PlayerId], Decimal]:
+    """Penalty points per (round, player), to deduct from that round's table score."""
+    out: dict[tuple[int, PlayerId], Decimal] = defaultdict(Decimal)
+    for pen in state.penalties:
+        out[pen.round_number, pen.player] += pen.points
+    return out
+
+
+def net_scores(
+    record: RoundRecord, result: TableResult, pens: Mapping[tuple[int, PlayerId], Decimal]
+) -> dict[PlayerId, Decimal]:
+    """A confirmed table's scores per player, that round's penalties deducted."""
+    if result.status is not TableStatus.CONFIRMED or not result.scores:
+        return {}
+    return {
+        p: s - pens.get((record.number, p), Decimal(0))
+        for p, s in zip(result.table.players, result.scores, strict=True)
+    }
+
+
+def totals(
+    state: TournamentState, rounds: Sequence[RoundRecord] | None = None
+) -> dict[PlayerId, Decimal]:
+    """Sum of confirmed scores minus all penalties (over ``rounds``, default all)."""
+    pens = penalties_by_round(state)
+    chosen = state.rounds if rounds is None else rounds
+    numbers = {r.number for r in chosen}
+    out: dict[PlayerId, Decimal] = {p: Decimal(0) for p in state.players}
+    for rec in chosen:
+        for res in rec.results:
+            for p, s in net_scores(rec, res, {}).items():
+                out[p] = out.get(p, Decimal(0)) + s
+    for (rnd, p), pts in pens.items():
+        if rnd in numbers or rounds is None:
+            out[p] = out.get(p, Decimal(0)) - pts
+    return out
+
+
+def opponents(rounds: Iterable[RoundRecord]) -> dict[PlayerId, list[PlayerId]]:
+    """Everyone each player has shared a table with, once per meeting (for Buchholz)."""
+    out: dict[PlayerId, list[PlayerId]] = defaultdict(list)
+    for rec in rounds:
+        for table in rec.plan.tables:
+            for p in table.players:
+                out[p].extend(q for q in table.players if q != p)
+    return out
+
+
+def table_wins(state: TournamentState) -> dict[PlayerId, Decimal]:
+    """Tables topped (a shared top counts for each): the ``wins`` criterion (seed 004 §6)."""
+    pens = penalties_by_round(state)
+    out: dict[PlayerId, Decimal] = defaultdict(Decimal)
+    for rec in state.rounds:
+        for res in rec.results:
+            net = net_scores(rec, res, pens)
+            if net:
+                best = max(net.values())
+                for p, s in net.items():
+                    if s == best:
+                        out[p] += 1
+            elif res.status is TableStatus.FORFEIT:
+                for p in res.table.players:
+                    if p not in res.forfeited and res.forfeited:
+                        out[p] += 1
+    return out

@@ -1,0 +1,87 @@
+"""A local Telegram Bot API server for end-to-end tests.
+
+The bot under test talks real Bot API HTTP to it, through unmodified aiogram or
+python-telegram-bot clients; the test plays the users and reads what the bot sent.
+
+Start and point a client at it::
+
+    server = BotAPIServer(token="123456:TEST", bot_id=123456, bot_username="tourbot_bot",
+                          *, bot_first_name="TourBot", privacy_mode=True, clock=time.time)
+    await server.start()            # 127.0.0.1, random free port; or `async with server:`
+    server.url                      # "http://127.0.0.1:PORT"
+    # aiogram: Bot(token, session=AiohttpSession(api=TelegramAPIServer.from_base(server.url)))
+    # PTB:     telegram.Bot(token, base_url=server.url + "/bot",
+    #                       base_file_url=server.url + "/file/bot")
+    await server.stop()             # pending long polls return [] first
+
+Set up the world (synchronous)::
+
+    server.add_user(uid, first_name, last_name=None, username=None, language_code="zh")
+    server.add_chat(chat_id, title="...", type="supergroup", admins=[uid, ...],
+                    is_forum=False, *, bot_is_admin=True, username=None, members=None)
+        # admins[0] is the creator. Unknown users get the placeholder name "User<uid>".
+
+Act as users (synchronous; each queues an update for getUpdates)::
+
+    msg = server.user_says(chat_id, uid, "/join", thread_id=None, sender_chat_id=None,
+                           *, reply_to=None)        # -> the Message dict
+    cb_id = server.user_presses(chat_id, uid, message_id, data)  # -> callback query id
+    server.migrate_chat(old_id, new_id, *, by=None)  # group -> supergroup upgrade
+
+``user_says(uid, uid, ...)`` writes in the user's private chat. ``sender_chat_id=chat_id``
+is an anonymous admin (``from`` = GroupAnonymousBot). With ``privacy_mode=True`` (the
+default, as on Telegram) a bot that is *not* an admin of a group only receives commands
+for it, replies to its messages and mentions; the message is still stored and returned.
+``user_presses`` refuses data that is not on one of the message's buttons.
+
+Read what the bot did::
+
+    sent = await server.wait_for(predicate_or_substring, timeout=10.0)  # -> SentMessage
+    server.skip_outputs()                     # consume everything sent so far
+    await server.wait_idle(quiet=0.5, timeout=10.0)
+    server.outbox(chat_id=None)               # -> list[SentMessage], send order
+    server.answered_callbacks                 # dict[query id, CallbackAnswer]
+    await server.wait_for_callback_answer(cb_id, timeout=10.0)
+    server.calls, server.calls_to("sendMessage")  # every request: Call(method, params, ...)
+    server.unknown_methods                    # names of methods the server does not know
+    server.my_commands                        # {(scope key, language_code): [commands]}
+    server.fail_next(method, status=429, retry_after=1, times=1, description=None)
+
+``SentMessage`` (``records.py``): ``method, chat_id, message_id, text, caption,
+reply_markup, photo, document, filename, thread_id, parse_mode, sent_text,
+reply_to_message_id, edits, deleted, pinned``; ``body`` (text or caption), ``buttons``
+(inline buttons, flattened) and ``button(label)`` (first button whose text contains it),
+e.g. ``server.user_presses(chat, uid, sent.message_id, sent.button("Join")["callback_data"])``.
+
+``wait_for`` semantics: the server keeps one list of outputs, where every send and every
+edit is an entry (an edit re-lists the same :class:`SentMessage`). ``wait_for`` scans the
+entries after its cursor in order, returns the first whose *current* state matches, and
+moves the cursor just past it, waiting for new entries until ``timeout``. A string
+matches when it occurs in ``SentMessage.body`` (text or caption). On timeout it raises
+``TimeoutError`` that lists the unconsumed outputs.
+
+``wait_idle`` returns once every queued update has been handed to a getUpdates call and
+no other request has arrived for ``quiet`` seconds.
+
+Behaviour checked like Telegram: unknown chat (400 "Bad Request: chat not found"), text
+over 4096 / caption over 1024 UTF-16 units, empty text, HTML ``parse_mode`` (tags are
+stripped from ``SentMessage.text``; unsupported or unbalanced tags are refused), inline
+keyboards (``callback_data`` 1-64 bytes), "message is not modified", edits without
+``reply_markup`` drop the keyboard, unknown forum topic, photos must be PNG/JPEG,
+callback answers at most once, sends to a migrated group (400 with
+``migrate_to_chat_id``), a newer getUpdates ends an older one with 409, wrong token 401,
+unknown method 404. Markdown parse modes are not parsed.
+
+Modules: ``server`` (HTTP and this API), ``world`` (users, chats, Telegram objects),
+``updates`` (getUpdates queue), ``methods`` (the Bot API methods), ``outbox`` (what the
+bot sent), ``wire`` (request decoding and Telegram's content checks), ``records``.
+Supported methods: getMe, getUpdates, deleteWebhook, getWebhookInfo, sendMessage,
+sendPhoto, sendDocument, sendChatAction, editMessageText, editMessageCaption,
+editMessageReplyMarkup, deleteMessage, pinChatMessage, answerCallbackQuery, getChat,
+getChatMember, getChatAdministrators, setMyCommands, getMyCommands, getFile.
+"""
+
+from tests.botapi.records import Call, CallbackAnswer, Edit, SentMessage, Upload
+from tests.botapi.server import BotAPIServer
+
+__all__ = ["BotAPIServer", "Call", "CallbackAnswer", "Edit", "SentMessage", "Upload"]

@@ -1,0 +1,64 @@
+"""Runs the real bot (aiogram or PTB) against the local Bot API server, in-process.
+
+The clock is real time plus an offset the test may move forward, so a deadline can pass
+while the bot is stopped and must fire when it starts again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+
+from bot.app import App
+from bot.config import Settings
+from tests.botapi import BotAPIServer, SentMessage
+
+TOKEN = "123456:TEST"
+
+
+@dataclass
+class Clock:
+    offset: timedelta = field(default_factory=timedelta)
+
+    def __call__(self) -> datetime:
+        return datetime.now(UTC) + self.offset
+
+
+class Harness:
+    def __init__(self, server: BotAPIServer, backend: str, database_url: str) -> None:
+        self.server = server
+        self.clock = Clock()
+        self.settings = Settings(
+            bot_token=TOKEN,
+            bot_api_url=server.url,
+            backend=backend,
+            database_url=database_url,
+            per_chat_per_minute=100_000,
+            poll_timeout=1,
+        )
+        self.app: App | None = None
+
+    async def start(self) -> None:
+        self.app = App(self.settings, clock=self.clock)
+        await self.app.start()
+
+    async def stop(self) -> None:
+        if self.app is not None:
+            await self.app.stop()
+            self.app = None
+
+    async def restart(self) -> None:
+        await self.stop()
+        await self.start()
+
+    def with_settings(self, **changes: object) -> None:
+        self.settings = replace(self.settings, **changes)  # type: ignore[arg-type]
+
+    async def says(self, chat: int, uid: int, text: str, expect: str, timeout: float = 15) -> SentMessage:
+        """User ``uid`` sends ``text``; return the bot's next output containing ``expect``."""
+        self.server.user_says(chat, uid, text)
+        return await self.server.wait_for(expect, timeout=timeout)
+
+    async def presses(self, chat: int, uid: int, message: SentMessage, data: str, expect: str) -> SentMessage:
+        self.server.user_presses(chat, uid, message.message_id, data)
+        return await self.server.wait_for(expect, timeout=15)
