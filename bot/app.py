@@ -52,14 +52,18 @@ class App:
         sessionmaker = make_sessionmaker(self.engine)
         self.runner = make_runner(self.settings)
         await self.runner.prepare()
-        self.core = Core(self.settings, sessionmaker, Catalogue(), self.runner.transport, self.clock)
+        self.core = Core(
+            self.settings, sessionmaker, Catalogue(), self.runner.transport, self.clock
+        )
         self.sender = Sender(sessionmaker, self.runner.transport, self.settings.per_chat_per_minute)
         self.core.on_outbox = self.sender.wake
         self.deadlines = Deadlines(self.core)
         self.sender.start()  # first: replies left queued by a crash go out now
         await self.deadlines.start()
         self._poll = asyncio.create_task(self.runner.poll(self.core.handle), name="polling")
-        log.info("tourbot started as @%s (%s)", self.runner.transport.bot_username, self.settings.backend)
+        log.info(
+            "tourbot started as @%s (%s)", self.runner.transport.bot_username, self.settings.backend
+        )
 
     async def stop(self) -> None:
         self.deadlines.stop()

@@ -106,7 +106,9 @@ class Ctx:
         for i, page in enumerate(pages):
             last = i == len(pages) - 1
             self.outgoing.append(
-                Outgoing(self.inc.chat_id, "text", page, self.inc.thread_id, buttons if last else None)
+                Outgoing(
+                    self.inc.chat_id, "text", page, self.inc.thread_id, buttons if last else None
+                )
             )
 
     def reply(self, key: str, buttons: Buttons | None = None, **params: object) -> None:
@@ -115,7 +117,14 @@ class Ctx:
     def photo(self, png: bytes, caption: str) -> None:
         caption, rest = caption[:TELEGRAM_CAPTION_LIMIT], caption[TELEGRAM_CAPTION_LIMIT:]
         self.outgoing.append(
-            Outgoing(self.inc.chat_id, "photo", caption, self.inc.thread_id, file=png, filename="standings.png")
+            Outgoing(
+                self.inc.chat_id,
+                "photo",
+                caption,
+                self.inc.thread_id,
+                file=png,
+                filename="standings.png",
+            )
         )
         if rest:
             self.say(rest)

@@ -105,7 +105,9 @@ class Core:
 
     async def _answer(self, inc: Incoming, text: str | None) -> None:
         try:
-            await self.transport.answer_callback(inc.callback_id or "", text or "", alert=bool(text))
+            await self.transport.answer_callback(
+                inc.callback_id or "", text or "", alert=bool(text)
+            )
         except Exception:  # a late answer only leaves a spinner; never fail the update for it
             log.warning("could not answer callback of update %s", inc.update_id, exc_info=True)
 
@@ -185,10 +187,9 @@ class Core:
     async def system(self, chat_id: int, thread_id: int | None, work: Handler, arg: str) -> None:
         """Run scheduled work (a deadline) through the same transaction and outbox path."""
         inc = Incoming(0, chat_id, "supergroup", Sender(0, "tourbot"), thread_id=thread_id or None)
-        async with self._lock(chat_id):
-            async with self.sessionmaker() as session, session.begin():
-                repo = Repo(session)
-                ctx = await self._ctx(repo, inc)
-                await work(ctx, arg)
-                self._enqueue(repo, ctx.outgoing)
+        async with self._lock(chat_id), self.sessionmaker() as session, session.begin():
+            repo = Repo(session)
+            ctx = await self._ctx(repo, inc)
+            await work(ctx, arg)
+            self._enqueue(repo, ctx.outgoing)
         self.on_outbox()

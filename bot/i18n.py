@@ -42,7 +42,9 @@ def show(value: object) -> str:
     if isinstance(value, (tuple, list, set, frozenset)):
         return ", ".join(show(v) for v in value)
     if isinstance(value, Decimal):
-        return str(value.quantize(Decimal(1)) if value == value.to_integral() else value.normalize())
+        return str(
+            value.quantize(Decimal(1)) if value == value.to_integral() else value.normalize()
+        )
     return str(value)
 
 

@@ -10,6 +10,7 @@ accepts it, so a message is delivered once even across retries and restarts.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import defaultdict, deque
@@ -17,7 +18,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
-from bot.types import Outgoing, PermanentError, RetryAfter, Transport, TransientError
+from bot.types import Outgoing, PermanentError, RetryAfter, TransientError, Transport
 from db.models import OutboxMessage
 from db.repo import Repo
 
@@ -35,6 +36,7 @@ class Sender:
         self.per_minute = per_minute
         self._sent_at: dict[int, deque[float]] = defaultdict(deque)
         self._blocked_until: dict[int, float] = {}
+        self._failures: dict[int, int] = defaultdict(int)  # outbox id -> transient failures
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -47,10 +49,8 @@ class Sender:
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-            except asyncio.CancelledError:
-                pass
 
     def _ready_at(self, chat_id: int, now: float) -> float:
         """When the next message to this chat may go, given the window and any 429."""
@@ -66,10 +66,8 @@ class Sender:
         while True:
             self._wake.clear()
             wait = await self.flush_once()
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=wait)
-            except TimeoutError:
-                pass
 
     async def flush_once(self) -> float:
         """Send what may be sent now; return how long to sleep before trying again."""
@@ -113,9 +111,8 @@ class Sender:
             log.warning("429 for chat %s: waiting %ss", row.chat_id, exc.seconds)
             return exc.seconds
         except TransientError:
-            attempts = getattr(row, "_attempts", 0) + 1
-            row._attempts = attempts  # type: ignore[attr-defined]
-            backoff = min(MAX_BACKOFF, 0.5 * 2**attempts)
+            self._failures[row.id] += 1
+            backoff = min(MAX_BACKOFF, 0.5 * 2 ** self._failures[row.id])
             self._blocked_until[row.chat_id] = time.monotonic() + backoff
             log.warning("transient error sending outbox %s; retry in %.1fs", row.id, backoff)
             return backoff
@@ -124,6 +121,7 @@ class Sender:
             await self._mark(row.id, "failed", None)
             return 0.0
         self._sent_at[row.chat_id].append(time.monotonic())
+        self._failures.pop(row.id, None)
         await self._mark(row.id, "sent", message_id)
         return 0.0
 

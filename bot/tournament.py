@@ -83,9 +83,7 @@ def state_of(t: Tournament) -> TournamentState:
         players=tuple(p.user_id for p in signed_up(t)),
         seed=t.seed,
         rounds=rounds,
-        penalties=tuple(
-            Penalty(p.user_id, Decimal(p.points), p.round_number) for p in t.penalties
-        ),
+        penalties=tuple(Penalty(p.user_id, Decimal(p.points), p.round_number) for p in t.penalties),
         removed=frozenset(p.user_id for p in t.players if p.status == "removed"),
     )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.session.aiohttp import AiohttpSession
@@ -110,7 +110,10 @@ class AiogramTransport:
                 )
             elif m.kind == "edit":
                 edited = await self.bot.edit_message_text(
-                    text=m.text, chat_id=m.chat_id, message_id=m.edit_message_id, reply_markup=markup
+                    text=m.text,
+                    chat_id=m.chat_id,
+                    message_id=m.edit_message_id,
+                    reply_markup=markup,
                 )
                 return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
             else:
@@ -119,7 +122,7 @@ class AiogramTransport:
                 )
         except TelegramRetryAfter as exc:
             raise RetryAfter(exc.retry_after) from exc
-        except (TelegramServerError, TelegramNetworkError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, TelegramServerError, TelegramNetworkError) as exc:
             raise TransientError(str(exc)) from exc
         except TelegramAPIError as exc:
             raise PermanentError(str(exc)) from exc
@@ -167,8 +170,6 @@ class AiogramRunner:
         )
 
     async def stop(self) -> None:
-        try:
+        with contextlib.suppress(RuntimeError):  # polling had not started
             await self.dp.stop_polling()
-        except RuntimeError:
-            pass  # polling had not started
         await self.bot.session.close()

@@ -69,7 +69,9 @@ async def report(ctx: Ctx, args: str) -> None:
     )
     row.reports.append(rep)
     await ctx.repo.session.flush()  # the (table, live) unique key settles a race here
-    ctx.audit("report", t, None, {"table": number, "round": r.number, "text": rep.text, "status": status})
+    ctx.audit(
+        "report", t, None, {"table": number, "round": r.number, "text": rep.text, "status": status}
+    )
     lines = _score_lines(ctx, t, row, list(outcome.scores))
     if organiser:
         row.status = "confirmed"
@@ -146,7 +148,10 @@ async def _dispute(ctx: Ctx, arg: str, button: bool) -> None:
     t, row, rep = await _pending_for(ctx, table_arg, button)
     rep.status, rep.reason = "disputed", reason
     ctx.audit(
-        "dispute", t, {"table": row.number, "status": "pending"}, {"status": "disputed", "reason": reason}
+        "dispute",
+        t,
+        {"table": row.number, "status": "pending"},
+        {"status": "disputed", "reason": reason},
     )
     ctx.toast = ctx.t("report.disputed-short", table=row.number)
     ctx.reply("report.disputed", table=row.number, name=display_name(ctx), reason=reason or "—")

@@ -102,7 +102,11 @@ async def my_table_cmd(ctx: Ctx, args: str) -> None:
         raise UserError(key, round=r.number)
     who = names(t)
     others = [f"{SEAT_LETTERS[i]} {who[u]}" for i, u in enumerate(row.seats) if u != ctx.actor]
-    when = format_deadline(r.deadline, ctx.tz, ctx.t.lang) if r.deadline else ctx.t("round.no-deadline")
+    when = (
+        format_deadline(r.deadline, ctx.tz, ctx.t.lang)
+        if r.deadline
+        else ctx.t("round.no-deadline")
+    )
     ctx.reply(
         "table.mine",
         round=r.number,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 
 from bot.context import Ctx
@@ -26,10 +27,8 @@ async def new(ctx: Ctx, args: str) -> None:
     game = find_game(words[0])
     fmt_key, title_words = game.default_format, words[1:]
     if title_words:
-        try:
+        with contextlib.suppress(ConfigError):
             fmt_key, title_words = find_format(title_words[0]).key, title_words[1:]
-        except ConfigError:
-            pass
     if ctx.chat.lang is None and ctx.inc.sender.language_code:
         lang = ctx.inc.sender.language_code.split("-")[0]
         if lang in ("zh", "en"):

@@ -28,9 +28,11 @@ async def standings(ctx: Ctx, args: str) -> None:
         {"points": ctx.t("standings.points"), "more": ctx.t("standings.chart-more")},
     )
     r = latest_round(t)
-    caption = ctx.t(
-        "standings.caption", title=t.title, round=r.number if r else 0
-    ) + "\n" + ranking_lines(ctx, t, rows)
+    caption = (
+        ctx.t("standings.caption", title=t.title, round=r.number if r else 0)
+        + "\n"
+        + ranking_lines(ctx, t, rows)
+    )
     ctx.photo(png, caption)
 
 
@@ -61,8 +63,14 @@ async def export(ctx: Ctx, args: str) -> None:
                 if user in removed:
                     status = "dq"
                 pen = penalty.get((r.number, user), Decimal(0))
-                rows.append([r.number, table.number, SEAT_LETTERS[i], user, who[user], score, pen, status])
+                rows.append(
+                    [r.number, table.number, SEAT_LETTERS[i], user, who[user], score, pen, status]
+                )
         for user in r.byes:
             pen = penalty.get((r.number, user), Decimal(0))
             rows.append([r.number, "", "", user, who[user], 0, pen, "bye"])
-    ctx.document(csv_bytes(EXPORT_HEADER, rows), f"tourbot-{t.id}.csv", ctx.t("export.caption", title=t.title))
+    ctx.document(
+        csv_bytes(EXPORT_HEADER, rows),
+        f"tourbot-{t.id}.csv",
+        ctx.t("export.caption", title=t.title),
+    )

@@ -54,11 +54,15 @@ class Harness:
     def with_settings(self, **changes: object) -> None:
         self.settings = replace(self.settings, **changes)  # type: ignore[arg-type]
 
-    async def says(self, chat: int, uid: int, text: str, expect: str, timeout: float = 15) -> SentMessage:
+    async def says(
+        self, chat: int, uid: int, text: str, expect: str, timeout: float = 15
+    ) -> SentMessage:
         """User ``uid`` sends ``text``; return the bot's next output containing ``expect``."""
         self.server.user_says(chat, uid, text)
         return await self.server.wait_for(expect, timeout=timeout)
 
-    async def presses(self, chat: int, uid: int, message: SentMessage, data: str, expect: str) -> SentMessage:
+    async def presses(
+        self, chat: int, uid: int, message: SentMessage, data: str, expect: str
+    ) -> SentMessage:
         self.server.user_presses(chat, uid, message.message_id, data)
         return await self.server.wait_for(expect, timeout=15)

@@ -116,7 +116,11 @@ async def test_big_two_knockout_runs_from_signup_to_winner(bot: Harness) -> None
     assert "4" in settled.body.split("整桌弃权：")[1].splitlines()[0]
     complete = await server.wait_for("第 1 轮结束", timeout=20)
     winners = [ids_name for ids_name in NAMES if ids_name in complete.body.split("晋级：")[1]]
-    expected = {NAMES[PLAYERS.index(t1[2])], NAMES[PLAYERS.index(t2[1])], NAMES[PLAYERS.index(t3[2])]}
+    expected = {
+        NAMES[PLAYERS.index(t1[2])],
+        NAMES[PLAYERS.index(t2[1])],
+        NAMES[PLAYERS.index(t3[2])],
+    }
     assert set(winners) == expected
     await server.wait_idle()
     assert sum("⏰" in m.body for m in server.outbox(GROUP)) == 1  # told once
@@ -136,7 +140,16 @@ async def test_big_two_knockout_runs_from_signup_to_winner(bot: Harness) -> None
     exported = await bot.says(GROUP, ADMIN, "/export", "CSV")
     assert exported.document is not None
     rows = list(csv.DictReader(io.StringIO(exported.document.decode("utf-8"))))
-    assert list(rows[0]) == ["round", "table", "seat", "user_id", "name", "score", "penalty", "status"]
+    assert list(rows[0]) == [
+        "round",
+        "table",
+        "seat",
+        "user_id",
+        "name",
+        "score",
+        "penalty",
+        "status",
+    ]
     assert len([r for r in rows if r["round"] == "1"]) == 16
     t1_a = next(r for r in rows if r["round"] == "1" and r["table"] == "1" and r["seat"] == "A")
     assert (t1_a["score"], t1_a["status"]) == ("37", "confirmed")

@@ -1,0 +1,72 @@
+"""The outgoing queue's per-chat rate limit, without Telegram: a fake transport records sends."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import select
+
+from bot.outbox import Sender
+from bot.types import Outgoing
+from db.migrate import upgrade
+from db.models import OutboxMessage
+from db.repo import Repo
+from db.session import make_engine, make_sessionmaker
+
+CHAT = -100777
+OTHER = -100888
+
+
+class RecordingTransport:
+    bot_username = "tourbot_bot"
+
+    def __init__(self) -> None:
+        self.sent: list[Outgoing] = []
+
+    async def send(self, message: Outgoing) -> int:
+        self.sent.append(message)
+        return len(self.sent)
+
+    async def answer_callback(self, callback_id: str, text: str, alert: bool = False) -> None:
+        raise AssertionError("the sender never answers callbacks")
+
+    async def chat_admins(self, chat_id: int) -> set[int]:
+        raise AssertionError("the sender never asks for admins")
+
+
+async def test_sender_sends_at_most_per_minute_to_one_chat(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'outbox.db'}")
+    try:
+        await upgrade(engine)
+        sessionmaker = make_sessionmaker(engine)
+        async with sessionmaker() as session, session.begin():
+            repo = Repo(session)
+            for i in range(5):
+                repo.enqueue(chat_id=CHAT, kind="text", text=f"message {i}")
+            repo.enqueue(chat_id=OTHER, kind="text", text="elsewhere")
+
+        transport = RecordingTransport()
+        sender = Sender(sessionmaker, transport, per_minute=3)
+        wait = await sender.flush_once()
+
+        to_chat = [m.text for m in transport.sent if m.chat_id == CHAT]
+        assert to_chat == ["message 0", "message 1", "message 2"]  # three, in order
+        assert [m.text for m in transport.sent if m.chat_id == OTHER] == ["elsewhere"]
+        assert 0 < wait <= 60
+
+        async with sessionmaker() as session:
+            rows = list(await session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
+        assert [(r.text, r.status) for r in rows if r.chat_id == CHAT] == [
+            ("message 0", "sent"),
+            ("message 1", "sent"),
+            ("message 2", "sent"),
+            ("message 3", "queued"),
+            ("message 4", "queued"),
+        ]
+        assert [r.message_id for r in rows if r.status == "sent"] == [1, 2, 3, 4]
+
+        # Still inside the minute: another pass sends nothing more to that chat.
+        assert await sender.flush_once() > 0
+        assert len(transport.sent) == 4
+    finally:
+        await engine.dispose()
