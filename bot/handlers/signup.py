@@ -25,7 +25,7 @@ async def new(ctx: Ctx, args: str) -> None:
     if await ctx.repo.active_tournament(ctx.inc.chat_id, ctx.inc.thread_id):
         raise UserError("refuse.already-running")
     game = find_game(words[0])
-    fmt_key, title_words = game.default_format, words[1:]
+    fmt_key, title_words = _usual_format(game.default_format), words[1:]
     if title_words:
         with contextlib.suppress(ConfigError):
             fmt_key, title_words = find_format(title_words[0]).key, title_words[1:]
@@ -56,6 +56,14 @@ async def new(ctx: Ctx, args: str) -> None:
         rules=rules_line(ctx, t),
         commitment=commitment(seed),
     )
+
+
+def _usual_format(key: str) -> str:
+    """The seed's usual format for the game, or table knockout while that one is not built."""
+    try:
+        return find_format(key).key
+    except ConfigError:
+        return "knockout"
 
 
 def rules_line(ctx: Ctx, t: Tournament) -> str:
