@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
+from collections.abc import Awaitable, Callable
 
-from aiogram import Bot, Dispatcher
+from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import (
@@ -23,6 +23,7 @@ from aiogram.types import (
 )
 
 from bot.config import Settings
+from bot.polling import poll_forever
 from bot.types import (
     Buttons,
     Incoming,
@@ -137,39 +138,37 @@ class AiogramTransport:
 
 
 class AiogramRunner:
-    """Long polling through aiogram's Dispatcher; every update goes to ``handle``."""
+    """Long polling with aiogram's client; see ``bot.polling`` for why not its Dispatcher."""
 
     def __init__(self, settings: Settings) -> None:
         session = AiohttpSession(api=TelegramAPIServer.from_base(settings.bot_api_url))
         self.bot = Bot(settings.bot_token, session=session)
         self.transport = AiogramTransport(self.bot)
         self.settings = settings
-        self.dp = Dispatcher()
 
     async def prepare(self) -> None:
         me = await self.bot.get_me()
         self.transport.bot_username = me.username or ""
 
-    async def poll(self, handle) -> None:  # type: ignore[no-untyped-def]
-        @self.dp.message()
-        async def on_message(message: Message, event_update: Update) -> None:
-            await handle(message_incoming(event_update.update_id, message))
-
-        @self.dp.callback_query()
-        async def on_callback(query: CallbackQuery, event_update: Update) -> None:
-            incoming = callback_incoming(event_update.update_id, query)
-            if incoming is not None:
-                await handle(incoming)
-
-        await self.dp.start_polling(
-            self.bot,
-            handle_signals=False,
-            close_bot_session=False,
+    async def fetch(self, offset: int | None) -> list[tuple[int, Incoming | None]]:
+        updates = await self.bot.get_updates(
+            offset=offset,
+            timeout=self.settings.poll_timeout,
             allowed_updates=UPDATES,
-            polling_timeout=self.settings.poll_timeout,
+            request_timeout=self.settings.poll_timeout + 10,
         )
+        return [(u.update_id, update_incoming(u)) for u in updates]
+
+    async def poll(self, handle: Callable[[Incoming], Awaitable[None]]) -> None:
+        await poll_forever(self.fetch, handle)
 
     async def stop(self) -> None:
-        with contextlib.suppress(RuntimeError):  # polling had not started
-            await self.dp.stop_polling()
         await self.bot.session.close()
+
+
+def update_incoming(update: Update) -> Incoming | None:
+    if update.message is not None:
+        return message_incoming(update.update_id, update.message)
+    if update.callback_query is not None:
+        return callback_incoming(update.update_id, update.callback_query)
+    return None

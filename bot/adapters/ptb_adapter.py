@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError, TimedOut
 from telegram.error import RetryAfter as PTBRetryAfter
-from telegram.ext import Application, ContextTypes, TypeHandler
 
 from bot.config import Settings
+from bot.polling import poll_forever
 from bot.types import (
     Buttons,
     Incoming,
@@ -78,8 +79,8 @@ def _seconds(value: int | float | timedelta) -> float:
 
 
 class PTBTransport:
-    def __init__(self, application: Application) -> None:  # type: ignore[type-arg]
-        self.bot = application.bot
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
         self.bot_username = ""
 
     async def send(self, m: Outgoing) -> int:
@@ -130,42 +131,29 @@ class PTBTransport:
 
 
 class PTBRunner:
-    """Long polling through PTB's Application and Updater."""
+    """Long polling with PTB's ``Bot``; see ``bot.polling`` for why not its Updater."""
 
     def __init__(self, settings: Settings) -> None:
         base = settings.bot_api_url
-        self.app = (
-            Application.builder()
-            .token(settings.bot_token)
-            .base_url(f"{base}/bot")
-            .base_file_url(f"{base}/file/bot")
-            .concurrent_updates(True)
-            .get_updates_read_timeout(settings.poll_timeout + 10)
-            .build()
-        )
-        self.transport = PTBTransport(self.app)
+        self.bot = Bot(settings.bot_token, base_url=f"{base}/bot", base_file_url=f"{base}/file/bot")
+        self.transport = PTBTransport(self.bot)
         self.settings = settings
-        self._started = False
 
     async def prepare(self) -> None:
-        await self.app.initialize()
-        self.transport.bot_username = self.app.bot.username or ""
+        await self.bot.initialize()
+        self.transport.bot_username = self.bot.username or ""
 
-    async def poll(self, handle) -> None:  # type: ignore[no-untyped-def]
-        async def on_update(update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
-            incoming = update_incoming(update)
-            if incoming is not None:
-                await handle(incoming)
-
-        self.app.add_handler(TypeHandler(Update, on_update))
-        await self.app.start()
-        await self.app.updater.start_polling(  # type: ignore[union-attr]
-            timeout=self.settings.poll_timeout, allowed_updates=UPDATES
+    async def fetch(self, offset: int | None) -> list[tuple[int, Incoming | None]]:
+        updates = await self.bot.get_updates(
+            offset=offset,
+            timeout=self.settings.poll_timeout,
+            allowed_updates=UPDATES,
+            read_timeout=self.settings.poll_timeout + 10,
         )
-        self._started = True
+        return [(u.update_id, update_incoming(u)) for u in updates]
+
+    async def poll(self, handle: Callable[[Incoming], Awaitable[None]]) -> None:
+        await poll_forever(self.fetch, handle)
 
     async def stop(self) -> None:
-        if self._started:
-            await self.app.updater.stop()  # type: ignore[union-attr]
-            await self.app.stop()
-        await self.app.shutdown()
+        await self.bot.shutdown()

@@ -1,0 +1,40 @@
+"""Long polling that confirms an update only after it has been handled.
+
+Both libraries' own pollers ask for the next batch (which tells Telegram to forget the
+last one) while the previous batch may still be in flight, so a crash there would drop
+updates. Here the offset moves past an update only once ``handle`` has committed it;
+after a crash Telegram sends it again and the core's processed-update table skips it
+if it had in fact been committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.types import Incoming
+
+log = logging.getLogger(__name__)
+Fetch = Callable[[int | None], Awaitable[list[tuple[int, Incoming | None]]]]
+MAX_BACKOFF = 30.0
+
+
+async def poll_forever(fetch: Fetch, handle: Callable[[Incoming], Awaitable[None]]) -> None:
+    offset: int | None = None
+    failures = 0
+    while True:
+        try:
+            batch = await fetch(offset)
+            for update_id, incoming in batch:
+                if incoming is not None:
+                    await handle(incoming)
+                offset = update_id + 1
+            failures = 0
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            failures += 1
+            delay = min(MAX_BACKOFF, 0.5 * 2**failures)
+            log.exception("polling failed; retrying in %.1fs", delay)
+            await asyncio.sleep(delay)
