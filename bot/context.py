@@ -3,8 +3,6 @@ and a place to put replies. Replies become outbox rows of the same transaction."
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -69,8 +67,12 @@ class Ctx:
         return self.inc.sender.id
 
     async def is_organiser(self) -> bool:
-        """Group admins (anonymous admins too) and users granted the role with /grant."""
+        """Group admins (anonymous admins too) and users granted the role with /grant.
+
+        Tournaments live in groups: in a private chat nobody organises anything."""
         inc = self.inc
+        if inc.chat_type == "private":
+            return False
         if inc.sender.id == GROUP_ANONYMOUS_BOT or inc.sender_chat_id == inc.chat_id:
             return True
         if await self.repo.is_granted(inc.chat_id, inc.sender.id):
@@ -140,11 +142,3 @@ class Ctx:
                 filename=filename,
             )
         )
-
-
-def csv_bytes(header: list[str], rows: list[list[object]]) -> bytes:
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return buf.getvalue().encode("utf-8")

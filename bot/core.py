@@ -68,7 +68,11 @@ class Core:
         cached = self._admin_cache.get(chat_id)
         if cached and time.monotonic() - cached[0] < ADMIN_CACHE_SECONDS:
             return cached[1]
-        ids = await self.transport.chat_admins(chat_id)
+        try:
+            ids = await self.transport.chat_admins(chat_id)
+        except Exception:  # Telegram unreachable: nobody is an admin until it answers
+            log.warning("could not fetch the admins of chat %s", chat_id, exc_info=True)
+            return set()
         self._admin_cache[chat_id] = (time.monotonic(), ids)
         return ids
 

@@ -7,7 +7,7 @@ python-telegram-bot reaches the core.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 # Telegram's stand-in user for anonymous group admins.
@@ -57,7 +57,6 @@ class Outgoing:
     file: bytes | None = None
     filename: str | None = None
     edit_message_id: int | None = None
-    extra: dict[str, object] = field(default_factory=dict)
 
 
 class RetryAfter(Exception):

@@ -83,7 +83,6 @@ class Tournament(Base):
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
     status: Mapped[str] = mapped_column(String(16), default="signup")
     seed: Mapped[str] = mapped_column(String(64))
-    signup_message_id: Mapped[int | None] = mapped_column(BigInteger)
     creator_id: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = _now()
     players: Mapped[list[Player]] = relationship(
@@ -215,8 +214,6 @@ class OutboxMessage(Base):
     file: Mapped[bytes | None] = mapped_column(LargeBinary)
     filename: Mapped[str | None] = mapped_column(String(100))
     edit_message_id: Mapped[int | None] = mapped_column(BigInteger)
-    tournament_id: Mapped[int | None] = mapped_column(Integer)
-    purpose: Mapped[str] = mapped_column(String(32), default="")
     status: Mapped[str] = mapped_column(String(16), default="queued", index=True)
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = _now()

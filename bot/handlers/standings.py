@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from decimal import Decimal
 
-from bot.context import Ctx, csv_bytes
+from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import ranking_lines
 from bot.tournament import format_of, latest_round, names, state_of
@@ -74,3 +76,11 @@ async def export(ctx: Ctx, args: str) -> None:
         f"tourbot-{t.id}.csv",
         ctx.t("export.caption", title=t.title),
     )
+
+
+def csv_bytes(header: list[str], rows: list[list[object]]) -> bytes:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buf.getvalue().encode("utf-8")

@@ -61,8 +61,6 @@ def upgrade() -> None:
         sa.Column("file", sa.LargeBinary(), nullable=True),
         sa.Column("filename", sa.String(length=100), nullable=True),
         sa.Column("edit_message_id", sa.BigInteger(), nullable=True),
-        sa.Column("tournament_id", sa.Integer(), nullable=True),
-        sa.Column("purpose", sa.String(length=32), nullable=False),
         sa.Column("status", sa.String(length=16), nullable=False),
         sa.Column("message_id", sa.BigInteger(), nullable=True),
         sa.Column(
@@ -99,7 +97,6 @@ def upgrade() -> None:
         sa.Column("options", sa.JSON(), nullable=False),
         sa.Column("status", sa.String(length=16), nullable=False),
         sa.Column("seed", sa.String(length=64), nullable=False),
-        sa.Column("signup_message_id", sa.BigInteger(), nullable=True),
         sa.Column("creator_id", sa.BigInteger(), nullable=False),
         sa.Column(
             "created_at",
