@@ -15,13 +15,13 @@ from aiogram.exceptions import (
 )
 from aiogram.types import (
     BufferedInputFile,
-    CallbackQuery,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
     Update,
 )
 
+from bot.adapters.convert import callback_incoming, message_incoming
 from bot.config import Settings
 from bot.polling import poll_forever
 from bot.types import (
@@ -30,7 +30,6 @@ from bot.types import (
     Outgoing,
     PermanentError,
     RetryAfter,
-    Sender,
     TransientError,
 )
 
@@ -45,44 +44,6 @@ def _markup(buttons: Buttons | None) -> InlineKeyboardMarkup | None:
             [InlineKeyboardButton(text=label, callback_data=data) for label, data in row]
             for row in buttons
         ]
-    )
-
-
-def _sender(message: Message) -> Sender:
-    user = message.from_user
-    if user is None:
-        return Sender(0, message.sender_chat.title or "" if message.sender_chat else "")
-    return Sender(user.id, user.full_name, user.username, user.language_code)
-
-
-def message_incoming(update_id: int, message: Message) -> Incoming:
-    return Incoming(
-        update_id=update_id,
-        chat_id=message.chat.id,
-        chat_type=message.chat.type,
-        sender=_sender(message),
-        thread_id=message.message_thread_id if message.is_topic_message else None,
-        sender_chat_id=message.sender_chat.id if message.sender_chat else None,
-        text=message.text or message.caption or "",
-        message_id=message.message_id,
-        migrate_to_chat_id=message.migrate_to_chat_id,
-    )
-
-
-def callback_incoming(update_id: int, query: CallbackQuery) -> Incoming | None:
-    message = query.message
-    if not isinstance(message, Message):
-        return None  # too old to be accessible: nothing to act on
-    user = query.from_user
-    return Incoming(
-        update_id=update_id,
-        chat_id=message.chat.id,
-        chat_type=message.chat.type,
-        sender=Sender(user.id, user.full_name, user.username, user.language_code),
-        thread_id=message.message_thread_id if message.is_topic_message else None,
-        message_id=message.message_id,
-        callback_id=query.id,
-        callback_data=query.data or "",
     )
 
 
@@ -169,6 +130,7 @@ class AiogramRunner:
 def update_incoming(update: Update) -> Incoming | None:
     if update.message is not None:
         return message_incoming(update.update_id, update.message)
-    if update.callback_query is not None:
-        return callback_incoming(update.update_id, update.callback_query)
+    query = update.callback_query
+    if query is not None and isinstance(query.message, Message):  # else too old to act on
+        return callback_incoming(update.update_id, query)
     return None

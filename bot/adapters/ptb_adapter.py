@@ -9,6 +9,7 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, U
 from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError, TimedOut
 from telegram.error import RetryAfter as PTBRetryAfter
 
+from bot.adapters.convert import callback_incoming, message_incoming
 from bot.config import Settings
 from bot.polling import poll_forever
 from bot.types import (
@@ -17,7 +18,6 @@ from bot.types import (
     Outgoing,
     PermanentError,
     RetryAfter,
-    Sender,
     TransientError,
 )
 
@@ -36,42 +36,12 @@ def _markup(buttons: Buttons | None) -> InlineKeyboardMarkup | None:
 
 
 def update_incoming(update: Update) -> Incoming | None:
-    if update.callback_query is not None:
-        query = update.callback_query
-        message = query.message
-        if not isinstance(message, Message):
-            return None
-        user = query.from_user
-        return Incoming(
-            update_id=update.update_id,
-            chat_id=message.chat.id,
-            chat_type=message.chat.type,
-            sender=Sender(user.id, user.full_name, user.username, user.language_code),
-            thread_id=message.message_thread_id if message.is_topic_message else None,
-            message_id=message.message_id,
-            callback_id=query.id,
-            callback_data=query.data or "",
-        )
-    message = update.message
-    if message is None:
-        return None
-    user = message.from_user
-    sender = (
-        Sender(user.id, user.full_name, user.username, user.language_code)
-        if user is not None
-        else Sender(0, message.sender_chat.title or "" if message.sender_chat else "")
-    )
-    return Incoming(
-        update_id=update.update_id,
-        chat_id=message.chat.id,
-        chat_type=message.chat.type,
-        sender=sender,
-        thread_id=message.message_thread_id if message.is_topic_message else None,
-        sender_chat_id=message.sender_chat.id if message.sender_chat else None,
-        text=message.text or message.caption or "",
-        message_id=message.message_id,
-        migrate_to_chat_id=message.migrate_to_chat_id,
-    )
+    if update.message is not None:
+        return message_incoming(update.update_id, update.message)
+    query = update.callback_query
+    if query is not None and isinstance(query.message, Message):  # else too old to act on
+        return callback_incoming(update.update_id, query)
+    return None
 
 
 def _seconds(value: int | float | timedelta) -> float:
