@@ -31,16 +31,22 @@ async def open_next(ctx: Ctx, args: str) -> None:
         r = store_round(t, plan, r.number + 1)
     r.status, r.deadline = "open", deadline
     ctx.audit("round-open", t, None, {"round": r.number, "deadline": str(deadline)})
-    when = format_deadline(deadline, ctx.tz, ctx.t.lang) if deadline else ctx.t("round.no-deadline")
     ctx.say(
-        ctx.t("round.opened", round=r.number, deadline=when)
+        ctx.t("round.opened", round=r.number, deadline=deadline_text(ctx, deadline))
         + "\n"
         + describe_tables(ctx, t, r)
         + "\n\n"
-        + ctx.t("round.how-to-report")
+        + ctx.t("round.how-to-report", example=ctx.t(f"report.example.{t.game}"))
     )
     if deadline is not None:
         ctx.deadlines.append((t.id, r.number, deadline))
+
+
+def deadline_text(ctx: Ctx, deadline: datetime | None) -> str:
+    """The deadline as the chat reads it: its zone, its language."""
+    if deadline is None:
+        return ctx.t("round.no-deadline")
+    return format_deadline(deadline, ctx.tz, ctx.t.lang)
 
 
 def _deadline(ctx: Ctx, text: str) -> datetime:
@@ -102,16 +108,11 @@ async def my_table_cmd(ctx: Ctx, args: str) -> None:
         raise UserError(key, round=r.number)
     who = names(t)
     others = [f"{SEAT_LETTERS[i]} {who[u]}" for i, u in enumerate(row.seats) if u != ctx.actor]
-    when = (
-        format_deadline(r.deadline, ctx.tz, ctx.t.lang)
-        if r.deadline
-        else ctx.t("round.no-deadline")
-    )
     ctx.reply(
         "table.mine",
         round=r.number,
         table=row.number,
         seat=SEAT_LETTERS[row.seats.index(ctx.actor)],
         others=others,
-        deadline=when,
+        deadline=deadline_text(ctx, r.deadline),
     )
