@@ -50,7 +50,8 @@ class Ctx:
     admins: Callable[[int], Awaitable[set[int]]]
     catalogue: Catalogue
     outgoing: list[Outgoing] = field(default_factory=list)
-    toast: str | None = None
+    toast: str | None = None  # the answer to a button press
+    toast_alert: bool = False  # refusals pop up; confirmations just flash
     deadlines: list[tuple[int, int, datetime]] = field(default_factory=list)
 
     @property
@@ -116,7 +117,8 @@ class Ctx:
     def reply(self, key: str, buttons: Buttons | None = None, **params: object) -> None:
         self.say(self.t(key, **params), buttons)
 
-    def photo(self, png: bytes, caption: str) -> None:
+    def photo(self, png: bytes, caption: str, filename: str = "picture.png") -> None:
+        """One picture; a caption over Telegram's 1024 limit continues as text."""
         caption, rest = caption[:TELEGRAM_CAPTION_LIMIT], caption[TELEGRAM_CAPTION_LIMIT:]
         self.outgoing.append(
             Outgoing(
@@ -125,7 +127,7 @@ class Ctx:
                 caption,
                 self.inc.thread_id,
                 file=png,
-                filename="standings.png",
+                filename=filename,
             )
         )
         if rest:

@@ -103,15 +103,15 @@ class Core:
         async with self._lock(inc.chat_id):
             ctx = await self._run(inc, handler, arg)
         if ctx is not None:
+            for tournament_id, number, deadline in ctx.deadlines:  # committed: schedule them
+                self.on_deadline(tournament_id, number, deadline)
             if inc.callback_id:
-                await self._answer(inc, ctx.toast)
+                await self._answer(inc, ctx.toast, ctx.toast_alert)
             self.on_outbox()
 
-    async def _answer(self, inc: Incoming, text: str | None) -> None:
+    async def _answer(self, inc: Incoming, text: str | None, alert: bool = False) -> None:
         try:
-            await self.transport.answer_callback(
-                inc.callback_id or "", text or "", alert=bool(text)
-            )
+            await self.transport.answer_callback(inc.callback_id or "", text or "", alert=alert)
         except Exception:  # a late answer only leaves a spinner; never fail the update for it
             log.warning("could not answer callback of update %s", inc.update_id, exc_info=True)
 
@@ -134,16 +134,14 @@ class Core:
                 await session.rollback()
                 refusal = ctx.t("apology")
             else:
-                for tournament_id, number, deadline in ctx.deadlines:
-                    self.on_deadline(tournament_id, number, deadline)
                 return ctx
         # The change was rolled back: store only the mark and the refusal.
         async with self.sessionmaker() as session, session.begin():
             repo = Repo(session)
             repo.mark_update(inc.update_id)
-            ctx.outgoing = []
+            ctx.outgoing, ctx.deadlines = [], []
             if inc.callback_id:
-                ctx.toast = refusal
+                ctx.toast, ctx.toast_alert = refusal, True
             else:
                 ctx.say(refusal)
             self._enqueue(repo, ctx.outgoing)

@@ -160,7 +160,6 @@ async def set_knob(ctx: Ctx, args: str) -> None:
 async def rules(ctx: Ctx, args: str) -> None:
     t = await ctx.tournament()
     fmt = format_of(t)
-    fmt_options = getattr(fmt, "options", {})
     policies = {k.name: t.options.get("policy", {}).get(k.name, k.default) for k in POLICY_KNOBS}
     ctx.reply(
         "rules.text",
@@ -168,7 +167,7 @@ async def rules(ctx: Ctx, args: str) -> None:
         game=ctx.t(f"game.{t.game}"),
         rules=rules_line(ctx, t),
         format=ctx.t(f"format.{t.format}"),
-        format_rules=ctx.t(f"format_rules.{t.format}", **fmt_options),
+        format_rules=ctx.t(f"format_rules.{t.format}", **fmt.options),
         reporter=ctx.t(f"policy.reporter.{policies['reporter']}"),
         late=ctx.t(f"policy.late.{policies['late']}"),
     )

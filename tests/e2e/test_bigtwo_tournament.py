@@ -60,6 +60,9 @@ async def test_big_two_knockout_runs_from_signup_to_winner(bot: Harness) -> None
     for uid in PLAYERS[8:]:
         await bot.presses(GROUP, uid, created, created.buttons[0]["callback_data"], "报名成功")
     await bot.says(GROUP, 101, "/join", "已经报过名")
+    answers = list(server.answered_callbacks.values())
+    assert len(answers) == 8 and all("报名成功" in (a.text or "") for a in answers)
+    assert not any(a.show_alert for a in answers)  # success flashes; refusals pop up
     await bot.says(GROUP, 999, "/join", "共 17 人")
     await bot.says(GROUP, 999, "/leave", "共 16 人")
     listing = await bot.says(GROUP, 101, "/players", "报名 16 人")
@@ -85,6 +88,11 @@ async def test_big_two_knockout_runs_from_signup_to_winner(bot: Harness) -> None
     assert "+37" in pending.body and "-87" in pending.body  # seed 001's worked example
     await bot.says(GROUP, t1[0], "/report 1 A0 B8 C5 D12", "已有一份结果等待确认")
     await bot.says(GROUP, t1[0], "/confirm", "不能确认自己")
+    refused = server.user_presses(
+        GROUP, 999, pending.message_id, pending.buttons[0]["callback_data"]
+    )
+    alert = await server.wait_for_callback_answer(refused)
+    assert alert.show_alert and "不在第 1 桌" in (alert.text or "")
     await bot.presses(GROUP, t1[2], pending, pending.buttons[0]["callback_data"], "结果确认")
     await bot.says(GROUP, t1[2], "/report 1 A5 B8 C0 D12", "/fix")  # already confirmed
 
