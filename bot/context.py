@@ -18,6 +18,17 @@ from db.repo import Repo
 
 TELEGRAM_TEXT_LIMIT = 4096
 TELEGRAM_CAPTION_LIMIT = 1024
+PAGE_LIMIT = TELEGRAM_TEXT_LIMIT  # one page of a paged message
+
+
+def page_buttons(source: str, page: int, count: int) -> Buttons:
+    """◀ 2/5 ▶ under a paged message; the middle button just shows where you are."""
+    row = [(f"{page + 1}/{count}", f"pg:{source}:{page}")]
+    if page > 0:
+        row.insert(0, ("◀", f"pg:{source}:{page - 1}"))
+    if page < count - 1:
+        row.append(("▶", f"pg:{source}:{page + 1}"))
+    return [row]
 
 
 def paginate(text: str, limit: int = TELEGRAM_TEXT_LIMIT) -> list[str]:
@@ -103,14 +114,29 @@ class Ctx:
         )
 
     # --- replies -------------------------------------------------------------------------
-    def say(self, text: str, buttons: Buttons | None = None) -> None:
-        """Queue a text reply; long text becomes several pages, buttons on the last."""
-        pages = paginate(text)
-        for i, page in enumerate(pages):
-            last = i == len(pages) - 1
+    def say(self, text: str, buttons: Buttons | None = None, pages: str | None = None) -> None:
+        """Queue a text reply.
+
+        Text longer than one Telegram message becomes ONE paged message when ``pages``
+        names a source that can rebuild it (see ``bot/handlers/paging.py``): its buttons
+        turn the page by editing the message. Otherwise it is cut into pieces."""
+        chunks = paginate(text, PAGE_LIMIT)
+        if len(chunks) > 1 and pages:
             self.outgoing.append(
                 Outgoing(
-                    self.inc.chat_id, "text", page, self.inc.thread_id, buttons if last else None
+                    self.inc.chat_id,
+                    "text",
+                    chunks[0],
+                    self.inc.thread_id,
+                    page_buttons(pages, 0, len(chunks)),
+                )
+            )
+            return
+        for i, chunk in enumerate(chunks):
+            last = i == len(chunks) - 1
+            self.outgoing.append(
+                Outgoing(
+                    self.inc.chat_id, "text", chunk, self.inc.thread_id, buttons if last else None
                 )
             )
 

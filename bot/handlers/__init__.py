@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from bot.handlers import chat_events, discipline, draw, reports, rounds, signup, standings
+from bot.handlers import (
+    chat_events,
+    discipline,
+    draw,
+    paging,
+    reports,
+    rounds,
+    signup,
+    standings,
+)
 
 COMMANDS = {
     "new": signup.new,
@@ -36,6 +45,7 @@ CALLBACKS = {
     "join": signup.join_button,
     "confirm": reports.confirm_button,
     "dispute": reports.dispute_button,
+    "pg": paging.turn_page,
 }
 
 DEADLINE = rounds.deadline_passed

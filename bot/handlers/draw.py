@@ -22,8 +22,13 @@ async def draw(ctx: Ctx, args: str) -> None:
     r = store_round(t, plan, 1)
     t.status = "running"
     ctx.audit("draw", t, {"status": "signup"}, {"status": "running", "tables": _seats(r)})
-    ctx.say(
-        ctx.t("draw.header", title=t.title, round=1, count=len(plan.tables))
+    ctx.say(draw_text(ctx, t, r), pages=f"draw.{r.number}")
+
+
+def draw_text(ctx: Ctx, t: Tournament, r: Round) -> str:
+    """The draw announcement: every table and seat, in one (paged) message."""
+    return (
+        ctx.t("draw.header", title=t.title, round=r.number, count=len(r.tables))
         + "\n"
         + describe_tables(ctx, t, r)
         + "\n\n"

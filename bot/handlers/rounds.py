@@ -10,6 +10,7 @@ from bot.errors import UserError
 from bot.handlers.common import describe_tables, my_table, settle_round
 from bot.handlers.draw import store_round
 from bot.tournament import format_of, latest_round, names, policy, state_of
+from db.models import Round, Tournament
 from engine.model import SEAT_LETTERS, Finished
 
 
@@ -31,15 +32,20 @@ async def open_next(ctx: Ctx, args: str) -> None:
         r = store_round(t, plan, r.number + 1)
     r.status, r.deadline = "open", deadline
     ctx.audit("round-open", t, None, {"round": r.number, "deadline": str(deadline)})
-    ctx.say(
-        ctx.t("round.opened", round=r.number, deadline=deadline_text(ctx, deadline))
+    ctx.say(opened_text(ctx, t, r), pages=f"open.{r.number}")
+    if deadline is not None:
+        ctx.deadlines.append((t.id, r.number, deadline))
+
+
+def opened_text(ctx: Ctx, t: Tournament, r: Round) -> str:
+    """The round announcement: deadline, tables and how to report."""
+    return (
+        ctx.t("round.opened", round=r.number, deadline=deadline_text(ctx, r.deadline))
         + "\n"
         + describe_tables(ctx, t, r)
         + "\n\n"
         + ctx.t("round.how-to-report", example=ctx.t(f"report.example.{t.game}"))
     )
-    if deadline is not None:
-        ctx.deadlines.append((t.id, r.number, deadline))
 
 
 def deadline_text(ctx: Ctx, deadline: datetime | None) -> str:

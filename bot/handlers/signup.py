@@ -121,11 +121,16 @@ async def players(ctx: Ctx, args: str) -> None:
     if not listed:
         ctx.reply("players.none")
         return
+    ctx.say(players_text(ctx, t), pages="players")
+
+
+def players_text(ctx: Ctx, t: Tournament) -> str:
+    listed = signed_up(t)
     lines = [
         ctx.t("players.line", n=i, name=p.name) + ("" if p.status == "active" else " ✗")
         for i, p in enumerate(listed, 1)
     ]
-    ctx.say(ctx.t("players.header", title=t.title, count=len(listed)) + "\n" + "\n".join(lines))
+    return ctx.t("players.header", title=t.title, count=len(listed)) + "\n" + "\n".join(lines)
 
 
 async def set_knob(ctx: Ctx, args: str) -> None:
