@@ -2,7 +2,8 @@
 
 Replies are outbox rows committed with the change that caused them. This sender
 delivers them in order per chat, at most ``per_minute`` messages a minute to one chat
-(Telegram allows about 20 in a group), waits out 429s for exactly as long as Telegram
+(Telegram allows about 20 in a group), sends only the newest of several queued edits
+of one message, waits out 429s for exactly as long as Telegram
 says, backs off on 5xx and network errors, and marks each row sent as soon as Telegram
 accepts it, so a message is delivered once even across retries and restarts.
 """
@@ -75,8 +76,12 @@ class Sender:
             rows = await Repo(session).queued()
         next_try = 3600.0
         held: set[int] = set()  # chats whose earlier message is waiting: keep their order
+        latest_edit = {(r.chat_id, r.edit_message_id): r.id for r in rows if r.kind == "edit"}
         for row in rows:
             if row.chat_id in held:
+                continue
+            if row.kind == "edit" and latest_edit[(row.chat_id, row.edit_message_id)] != row.id:
+                await self._mark(row.id, "superseded", None)  # a later edit shows more
                 continue
             now = time.monotonic()
             ready = self._ready_at(row.chat_id, now)

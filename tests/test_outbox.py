@@ -70,3 +70,28 @@ async def test_sender_sends_at_most_per_minute_to_one_chat(tmp_path: Path) -> No
         assert len(transport.sent) == 4
     finally:
         await engine.dispose()
+
+
+async def test_queued_edits_of_one_message_collapse_to_the_newest(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'outbox.db'}")
+    try:
+        await upgrade(engine)
+        sessionmaker = make_sessionmaker(engine)
+        async with sessionmaker() as session, session.begin():
+            repo = Repo(session)
+            for count in range(1, 6):  # five Join presses before the sender got to run
+                repo.enqueue(chat_id=CHAT, kind="edit", text=f"{count} joined", edit_message_id=7)
+            repo.enqueue(chat_id=CHAT, kind="edit", text="other message", edit_message_id=8)
+
+        transport = RecordingTransport()
+        await Sender(sessionmaker, transport, per_minute=20).flush_once()
+
+        assert [(m.edit_message_id, m.text) for m in transport.sent] == [
+            (7, "5 joined"),
+            (8, "other message"),
+        ]
+        async with sessionmaker() as session:
+            statuses = [r.status for r in await session.scalars(select(OutboxMessage))]
+        assert statuses.count("superseded") == 4 and statuses.count("sent") == 2
+    finally:
+        await engine.dispose()

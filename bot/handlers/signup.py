@@ -9,6 +9,7 @@ from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import display_name
 from bot.tournament import POLICY_KNOBS, format_of, game_of, options_with, signed_up
+from bot.types import Buttons, Outgoing
 from db.models import Tournament
 from engine.draw import commitment
 from engine.errors import ConfigError
@@ -44,18 +45,31 @@ async def new(ctx: Ctx, args: str) -> None:
         status="signup",
         seed=seed,
         creator_id=ctx.actor,
+        players=[],  # a new event has none; saying so spares a lazy load
+        rounds=[],
+        penalties=[],
     )
     await ctx.repo.add(t)
     ctx.audit("new", t, None, {"game": t.game, "format": t.format, "title": t.title})
-    ctx.reply(
+    ctx.say(signup_text(ctx, t), buttons=join_keyboard(ctx, t))
+
+
+def join_keyboard(ctx: Ctx, t: Tournament) -> Buttons:
+    return [[(ctx.t("button.join"), f"join:{t.id}")]]
+
+
+def signup_text(ctx: Ctx, t: Tournament) -> str:
+    """The sign-up announcement; once people join it also says how many have."""
+    text = ctx.t(
         "tournament.created",
-        buttons=[[(ctx.t("button.join"), f"join:{t.id}")]],
         title=t.title,
         game=ctx.t(f"game.{t.game}"),
         format=ctx.t(f"format.{t.format}"),
         rules=rules_line(ctx, t),
-        commitment=commitment(seed),
+        commitment=commitment(t.seed),
     )
+    count = sum(p.status == "active" for p in t.players)
+    return text + ("\n" + ctx.t("signup.count", count=count) if count else "")
 
 
 def _usual_format(key: str) -> str:
@@ -84,22 +98,40 @@ async def join_button(ctx: Ctx, arg: str) -> None:
 
 
 async def _join(ctx: Ctx, t: Tournament) -> None:
+    """Sign up. A button press answers with a toast and updates the count on the sign-up
+    message instead of posting: a hundred presses must not flood the group."""
     if t.status != "signup":
         raise UserError("refuse.signup-closed")
     name = display_name(ctx)
     existing = next((p for p in t.players if p.user_id == ctx.actor), None)
     if existing is not None and existing.status == "active":
-        ctx.toast = ctx.t("signup.already", name=existing.name)
-        ctx.reply("signup.already", name=existing.name)
+        _answer(ctx, t, ctx.t("signup.already", name=existing.name), changed=False)
         return
     if existing is not None:
         existing.status, existing.name = "active", name
     else:
         ctx.repo.new_player(t, ctx.actor, name).username = ctx.inc.sender.username
     ctx.audit("join", t, None, {"user": ctx.actor, "name": name})
-    count = len([p for p in t.players if p.status == "active"])
-    ctx.toast = ctx.t("signup.joined", name=name, count=count)
-    ctx.reply("signup.joined", name=name, count=count)
+    count = sum(p.status == "active" for p in t.players)
+    _answer(ctx, t, ctx.t("signup.joined", name=name, count=count), changed=True)
+
+
+def _answer(ctx: Ctx, t: Tournament, text: str, changed: bool) -> None:
+    if not ctx.inc.is_callback:
+        ctx.say(text)
+        return
+    ctx.toast = text
+    if changed:
+        ctx.outgoing.append(
+            Outgoing(
+                ctx.inc.chat_id,
+                "edit",
+                signup_text(ctx, t),
+                ctx.inc.thread_id,
+                join_keyboard(ctx, t),
+                edit_message_id=ctx.inc.message_id,
+            )
+        )
 
 
 async def leave(ctx: Ctx, args: str) -> None:

@@ -57,8 +57,16 @@ async def test_big_two_knockout_runs_from_signup_to_winner(bot: Harness) -> None
     # Sixteen sign-ups: half by command, half by the button; a double join is harmless.
     for uid in PLAYERS[:8]:
         await bot.says(GROUP, uid, "/join", "报名成功")
-    for uid in PLAYERS[8:]:
-        await bot.presses(GROUP, uid, created, created.buttons[0]["callback_data"], "报名成功")
+    await server.wait_idle()
+    posted = len(server.outbox(GROUP))
+    for uid in PLAYERS[8:]:  # presses answer with a toast and update the sign-up message
+        press = server.user_presses(
+            GROUP, uid, created.message_id, created.buttons[0]["callback_data"]
+        )
+        await server.wait_for_callback_answer(press)
+    await server.wait_idle()
+    assert len(server.outbox(GROUP)) == posted  # no new messages: no flood
+    assert "已报名 16 人" in created.body and created.buttons  # edited in place, button kept
     await bot.says(GROUP, 101, "/join", "已经报过名")
     answers = list(server.answered_callbacks.values())
     assert len(answers) == 8 and all("报名成功" in (a.text or "") for a in answers)
