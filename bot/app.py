@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.config import Settings
 from bot.core import Core
-from bot.i18n import Catalogue
+from bot.i18n import LANGS, Catalogue
 from bot.outbox import Sender
 from bot.scheduler import Deadlines
 from db.migrate import upgrade
@@ -36,6 +36,22 @@ def make_runner(settings: Settings) -> Any:
 
         return AiogramRunner(settings)
     raise SystemExit(f"BOT_BACKEND must be 'aiogram' or 'ptb', not {settings.backend!r}")
+
+
+MENU = (
+    "new", "join", "leave", "players", "rules", "table", "report", "confirm", "dispute",
+    "standings", "bracket", "verify", "export", "help",
+)  # fmt: skip
+
+
+async def publish_menu(transport: Any, catalogue: Catalogue, default_lang: str) -> None:
+    """The "/" menu in each language; the default language for everyone else."""
+    for lang, code in ((default_lang, None), *((lang, lang) for lang in LANGS)):
+        t = catalogue[lang]
+        try:
+            await transport.set_commands([(c, t(f"menu.{c}")) for c in MENU], code)
+        except Exception:  # a missing menu is cosmetic; never keep the bot from starting
+            log.warning("could not publish the %s command menu", lang, exc_info=True)
 
 
 class App:
@@ -58,6 +74,7 @@ class App:
         self.sender = Sender(sessionmaker, self.runner.transport, self.settings.per_chat_per_minute)
         self.core.on_outbox = self.sender.wake
         self.deadlines = Deadlines(self.core)
+        await publish_menu(self.runner.transport, self.core.catalogue, self.settings.default_lang)
         self.sender.start()  # first: replies left queued by a crash go out now
         await self.deadlines.start()
         self._poll = asyncio.create_task(self.runner.poll(self.core.handle), name="polling")

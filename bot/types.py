@@ -88,3 +88,6 @@ class Transport(Protocol):
 
     async def chat_admins(self, chat_id: int) -> set[int]:
         """User ids of the chat's administrators."""
+
+    async def set_commands(self, commands: list[tuple[str, str]], language: str | None) -> None:
+        """Publish the command menu (``language`` None: for every other language)."""

@@ -14,6 +14,7 @@ from aiogram.exceptions import (
     TelegramServerError,
 )
 from aiogram.types import (
+    BotCommand,
     BufferedInputFile,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
@@ -96,6 +97,12 @@ class AiogramTransport:
     async def chat_admins(self, chat_id: int) -> set[int]:
         admins = await self.bot.get_chat_administrators(chat_id)
         return {member.user.id for member in admins}
+
+    async def set_commands(self, commands: list[tuple[str, str]], language: str | None) -> None:
+        await self.bot.set_my_commands(
+            [BotCommand(command=name, description=text) for name, text in commands],
+            language_code=language,
+        )
 
 
 class AiogramRunner:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import Bot, BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError, TimedOut
 from telegram.error import RetryAfter as PTBRetryAfter
 
@@ -98,6 +98,11 @@ class PTBTransport:
     async def chat_admins(self, chat_id: int) -> set[int]:
         admins = await self.bot.get_chat_administrators(chat_id)
         return {member.user.id for member in admins}
+
+    async def set_commands(self, commands: list[tuple[str, str]], language: str | None) -> None:
+        await self.bot.set_my_commands(
+            [BotCommand(name, text) for name, text in commands], language_code=language
+        )
 
 
 class PTBRunner:
