@@ -149,6 +149,28 @@ class Repo:
         t.penalties.append(row)
         return row
 
+    async def remove_penalty(self, t: Tournament, penalty_id: int) -> None:
+        row = next(p for p in t.penalties if p.id == penalty_id)
+        t.penalties.remove(row)
+        await self.session.delete(row)
+
+    async def last_undoable(
+        self, tournament_id: int, actions: tuple[str, ...]
+    ) -> AuditEntry | None:
+        """The newest audited action of these kinds that no ``undo`` entry has taken back."""
+        rows = list(
+            await self.session.scalars(
+                select(AuditEntry)
+                .where(
+                    AuditEntry.tournament_id == tournament_id,
+                    AuditEntry.action.in_((*actions, "undo")),
+                )
+                .order_by(AuditEntry.id.desc())
+            )
+        )
+        undone = {r.new["undone"] for r in rows if r.action == "undo" and r.new}
+        return next((r for r in rows if r.action != "undo" and r.id not in undone), None)
+
     def new_player(self, t: Tournament, user_id: int, name: str) -> Player:
         player = Player(user_id=user_id, name=name, status="active")
         t.players.append(player)

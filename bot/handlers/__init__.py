@@ -11,6 +11,7 @@ from bot.handlers import (
     rounds,
     signup,
     standings,
+    undo,
 )
 
 COMMANDS = {
@@ -28,6 +29,7 @@ COMMANDS = {
     "confirm": reports.confirm,
     "dispute": reports.dispute,
     "fix": reports.fix,
+    "undo": undo.undo,
     "penalty": discipline.penalty,
     "forfeit": discipline.forfeit,
     "dq": discipline.dq,

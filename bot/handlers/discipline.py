@@ -26,8 +26,14 @@ async def penalty(ctx: Ctx, args: str) -> None:
         raise UserError("refuse.bad-points", points=words[1])
     r = latest_round(t)
     reason = " ".join(words[2:])
-    ctx.repo.add_penalty(t, player.user_id, r.number if r else 0, points, reason, ctx.actor)
-    ctx.audit("penalty", t, None, {"user": player.user_id, "points": str(points), "reason": reason})
+    row = ctx.repo.add_penalty(t, player.user_id, r.number if r else 0, points, reason, ctx.actor)
+    await ctx.repo.session.flush()
+    ctx.audit(
+        "penalty",
+        t,
+        None,
+        {"penalty_id": row.id, "user": player.user_id, "points": str(points), "reason": reason},
+    )
     ctx.reply("penalty.done", name=player.name, points=points, reason=reason or "—")
 
 
@@ -50,7 +56,12 @@ async def forfeit(ctx: Ctx, args: str) -> None:
         if found is None:
             raise UserError("table.none", round=r.number) from None
         row, losers = found, [player.user_id]
-    old = {"table": row.number, "status": row.status, "forfeited": list(row.forfeited)}
+    old = {
+        "table_id": row.id,
+        "table": row.number,
+        "status": row.status,
+        "forfeited": list(row.forfeited),
+    }
     row.forfeited = sorted(set(row.forfeited) | set(losers))
     if set(row.forfeited) == set(row.seats):
         row.status = "forfeit"
@@ -68,11 +79,13 @@ async def dq(ctx: Ctx, args: str) -> None:
     player = find_player(ctx, t, args)
     if player.status == "removed":
         raise UserError("refuse.already-removed", name=player.name)
+    old: dict[str, object] = {"user": player.user_id, "status": player.status}
     player.status = "removed"
     r = latest_round(t)
     if r is not None and r.status == "open":
         row = my_table(r, player.user_id)
         if row is not None and row.status == "pending":
+            old.update(table_id=row.id, forfeited=list(row.forfeited))
             row.forfeited = sorted(set(row.forfeited) | {player.user_id})
-    ctx.audit("dq", t, {"user": player.user_id, "status": "active"}, {"status": "removed"})
+    ctx.audit("dq", t, old, {"status": "removed"})
     ctx.reply("dq.done", name=player.name)

@@ -1,0 +1,77 @@
+"""/undo: take back the organiser's last ruling, read from the audit log.
+
+Each undoable action records, in its audit row, what it changed; undoing restores that
+and writes an ``undo`` row naming the entry, so repeated /undo walks further back and
+the history stays complete. Results can only be taken back while their round is the
+latest one: a later draw was made from them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from bot.context import Ctx
+from bot.errors import UserError
+from bot.tournament import latest_round
+from db.models import AuditEntry, Round, Tournament
+
+
+def _reopen(t: Tournament, r: Round) -> None:
+    """A table is unsettled again: its round (and the event) are not over after all."""
+    if r is not latest_round(t):
+        raise UserError("refuse.undo-too-late")
+    if r.status == "closed":
+        r.status = "open"
+        t.status = "running"
+
+
+async def _penalty(ctx: Ctx, t: Tournament, entry: AuditEntry) -> None:
+    assert entry.new is not None
+    await ctx.repo.remove_penalty(t, int(entry.new["penalty_id"]))
+
+
+async def _forfeit(ctx: Ctx, t: Tournament, entry: AuditEntry) -> None:
+    assert entry.old is not None
+    row = await ctx.repo.table(int(entry.old["table_id"]))
+    assert row is not None
+    _reopen(t, row.round)
+    row.status, row.forfeited = entry.old["status"], entry.old["forfeited"]
+
+
+async def _dq(ctx: Ctx, t: Tournament, entry: AuditEntry) -> None:
+    assert entry.old is not None
+    player = next(p for p in t.players if p.user_id == entry.old["user"])
+    player.status = entry.old["status"]
+    if "table_id" in entry.old:
+        row = await ctx.repo.table(int(entry.old["table_id"]))
+        assert row is not None
+        _reopen(t, row.round)
+        row.forfeited = entry.old["forfeited"]
+
+
+async def _set(ctx: Ctx, t: Tournament, entry: AuditEntry) -> None:
+    assert entry.old is not None
+    if t.status != "signup":
+        raise UserError("refuse.undo-too-late")
+    t.options = entry.old["options"]
+
+
+REVERSE: dict[str, Callable[[Ctx, Tournament, AuditEntry], Awaitable[None]]] = {
+    "penalty": _penalty,
+    "forfeit": _forfeit,
+    "dq": _dq,
+    "set": _set,
+}
+
+
+async def undo(ctx: Ctx, args: str) -> None:
+    await ctx.require_organiser()
+    t = await ctx.repo.latest_tournament(ctx.inc.chat_id, ctx.inc.thread_id)
+    if t is None:
+        raise UserError("refuse.no-tournament")
+    entry = await ctx.repo.last_undoable(t.id, tuple(REVERSE))
+    if entry is None:
+        raise UserError("refuse.nothing-to-undo")
+    await REVERSE[entry.action](ctx, t, entry)
+    ctx.audit("undo", t, {"action": entry.action, "entry": entry.old}, {"undone": entry.id})
+    ctx.reply("undo.done", what=ctx.t(f"undo.what.{entry.action}"))
