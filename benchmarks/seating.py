@@ -2,17 +2,24 @@
 
 Repeats = Σ over pairs of max(0, meetings − 1). Each instance seats ``n`` players in
 tables of ``s`` for ``R`` rounds, one round at a time with the history so far, exactly as
-the ``swiss`` format with ``by=mix`` does. Not a timed test: run ``python -m benchmarks.seating``.
+the ``swiss`` format with ``by=mix`` does (:func:`engine.seating.seat_round`). Seat spread
+is the largest gap, over players, between their most and least used seat (target ≤ 1).
+The last lines time a 1,000-player round 10 and a 200-player Swiss-by-score round.
+Not a timed test: run ``python -m benchmarks.seating``.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from decimal import Decimal
 from math import comb
 
 from engine.draw import stream
-from engine.seating import balance_seats, mix, repeats, seat_spread
+from engine.formats.swiss import Swiss
+from engine.games import find_game
+from engine.model import RoundPlan, RoundRecord, TableResult, TableStatus, TournamentState
+from engine.seating import repeats, seat_round, seat_spread
 
 EXACT = [
     (16, 4, 5, 0),
@@ -35,8 +42,9 @@ def schedule(n: int, s: int, rounds: int, seed: str) -> list[list[tuple[int, ...
     for r in range(rounds):
         rng = stream(seed, f"round{r + 1}")
         sitting = players if g * s == n else rng.sample(players, g * s)
-        tables = mix(sitting, [s] * g, history, rng, design_rng=stream(seed, "design"))
-        history.append(balance_seats(tables, history, rng))
+        history.append(
+            seat_round(sitting, [s] * g, history, rng, design_rng=stream(seed, "design"))
+        )
     return history
 
 
@@ -83,12 +91,41 @@ def main() -> None:
         for r in range(rounds):
             rng = stream("bench", f"round{r + 1}")
             t0 = time.perf_counter()
-            tables = mix(players, [4] * (n // 4), history, rng)
-            history.append(balance_seats(tables, history, rng))
+            history.append(seat_round(players, [4] * (n // 4), history, rng))
             dt = time.perf_counter() - t0
         print(
             f"1000 players, round 10: {dt:.2f} s (target < 2 s), repeats so far {repeats(history)}"
         )
+    swiss_round(200, 6)
+
+
+def swiss_round(n: int, rounds: int) -> None:
+    """Time the ``swiss`` format planning round ``rounds`` of ``n`` Big Two players by score."""
+    fmt = Swiss(find_game("bigtwo")(), {"rounds": str(rounds)})
+    state = TournamentState(players=tuple(range(1, n + 1)), seed="bench")
+    dt = 0.0
+    for number in range(1, rounds + 1):
+        t0 = time.perf_counter()
+        plan = fmt.plan(state)
+        dt = time.perf_counter() - t0
+        assert isinstance(plan, RoundPlan)
+        rng = random.Random(number)
+        results = tuple(
+            TableResult(
+                t, TableStatus.CONFIRMED, tuple(Decimal(rng.randint(-20, 20)) for _ in t.players)
+            )
+            for t in plan.tables
+        )
+        state = TournamentState(
+            players=state.players,
+            seed=state.seed,
+            rounds=(*state.rounds, RoundRecord(number, plan, results)),
+        )
+    history = [[t.players for t in r.plan.tables] for r in state.rounds]
+    print(
+        f"{n}-player Swiss round {rounds} (by score): {dt:.2f} s (target < 1 s), "
+        f"repeats {repeats(history)}, seat spread {seat_spread(history)}"
+    )
 
 
 if __name__ == "__main__":

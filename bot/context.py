@@ -95,9 +95,17 @@ class Ctx:
         if not await self.is_organiser():
             raise UserError("refuse.not-organiser")
 
-    async def tournament(self) -> Tournament:
-        """The chat's (or topic's) active tournament, or a refusal saying there is none."""
-        found = await self.repo.active_tournament(self.inc.chat_id, self.inc.thread_id)
+    async def tournament(self, finished: bool = False) -> Tournament:
+        """The chat's (or topic's) active tournament, or a refusal saying there is none.
+
+        ``finished=True`` also accepts the latest one that has ended: its standings,
+        export and draw stay readable, and an organiser may still correct it."""
+        repo, chat, thread = self.repo, self.inc.chat_id, self.inc.thread_id
+        found = await (
+            repo.latest_tournament(chat, thread)
+            if finished
+            else repo.active_tournament(chat, thread)
+        )
         if found is None:
             raise UserError("refuse.no-tournament")
         return found

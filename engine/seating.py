@@ -76,34 +76,42 @@ def cut(
 
 # --- seating without repeat opponents ------------------------------------------------
 # Known resolvable designs: (players, table size) -> rounds, each round the players 0..n-1
-# listed table after table in base-36 digits. Every pair meets at most once. Sources:
-# affine planes AG(2,3) and AG(2,4) (built over GF(3), GF(4)); Kirkman's schoolgirls KTS(15);
-# KTS(21); the social golfer schedules 5-4-5, 7-4-9 and 8-4-10 (CSPLib prob010, the
-# literature collected in fpvandoorn/Dagstuhl-tables).
+# listed table after table, seat after seat, in base-36 digits. Every pair meets at most
+# once. Sources: affine planes AG(2,3) and AG(2,4) (built over GF(3), GF(4)); Kirkman's
+# schoolgirls KTS(15); KTS(21); the social golfer schedules 5-4-5, 7-4-9 and 8-4-10
+# (CSPLib prob010). 6-4-7 (24 players) is a 1-rotational design built offline: points
+# Z7 × {0,1,2} ∪ {∞0,∞1,∞2}; a base round of three blocks {∞k, one point of each class}
+# and three blocks of finite points, chosen so that all 36 of its pairs lie in distinct
+# difference orbits, developed over Z7 (round r adds r to every finite point).
+# Seat orders inside each table were searched offline so that every player's count per
+# seat differs by at most 1 after every round (24 players: after every round too; 32:
+# after the tenth round), so these rounds are used with their seats as stored.
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 DESIGNS: dict[tuple[int, int], str] = {
-    (9, 3): "036147258 048156237 057138246 012345678",
-    (16, 4): "048c159d26ae37bf 05af14be278d369c 06bd17ac249f358e 079e168f25bc34ad 0123456789abcdef",
-    (15, 3): "0123456789abcde 03614925c7ad8be 04d13e27b58a69c 08c16b23a47e59d 0791ac2483bd56e "
-    "05b18d29e37c46a 0ae15726d3894bc",
-    (21, 3): "01546c3ah8df29j7ekbgi 34978a1de0gh2bk5ci6fj 07b9ae48g2dh16i3cj5fk "
-    "12357d4bf6eg0aj8ck9hi 45a68b2ce1fh09k3di7gj 189abc56h0ef27i4dj3gk 02438e59g7ch1bj6dkafi "
-    "35b6790cd2fg1ak4ei8hj 26a9bd37f1cg08i5ej4hk ijk0361472589cfadgbeh",
-    (20, 4): "01eg589b27acdfhj346i 7bgh06cf18ai39de245j 023b4aeh79fi68gj15cd "
-    "137j6abd49cg05hi28ef 169hbcej35af04782dgi",
-    (
-        28,
-        4,
-    ): "0123456789abcdefghijklmnopqr 04ko15cgdhlp68iq79em2afr3bjn 05nr14eifjmq7agp6bcl28do39hk "
-    "08gm19dr4acn5bhqfikp26ej37lo 06fh17kq4bdmeglr5ajo29in38cp 0ail1bfo58ek49jpdgnq27ch36mr "
-    "07dj16np59flcimo48hr2bgk3aeq 0bep1ahm69gocjkr78fn24lq35di 09cq18jl25mp34fg6adk7birehno",
-    (32, 4): "0123456789abcdefghijklmnopqrstuv 048s17im35avfjlqcgko26hnbdpu9ert "
-    "0lru1nqs36do5beg7ach29fk4ipv8jmt 0bio1ajp39hq5fmu6elv28gr4cnt7dks "
-    "0adm14fr378uejnobhkv2lps59ci6gqt 09nv15ot3eis8dhl6akr2cju4bmq7fgp "
-    "05jk169u34gldinrafos27btehmp8cqv 0fht1dgv3cmrikqu79lo24ae58np6bjs "
-    "06cp18ek3bfn9gmsailt25dq4hou7jrv 07eq1bcl3kpt5hrs68fi2mov49djagnu",
+    (9, 3): "603714852 048165237 570381426 021453687",
+    (16, 4): "840c9d15ae263fb7 5af0b1e4d87269c3 0b6dc7a1f249e538 709e168f2c5b43da 20134657b89adcef",
+    (15, 3): "2015348769abdce 360419c527daeb8 04d1e3b27a8569c c8016b32ae745d9 097ac1248db365e "
+    "b0581d9e273c4a6 a0e1576d2938c4b",
+    (21, 3): "501c46ha3fd89j27kebig 439a871edgh02bki5cj6f 07be9a8g4d2h61i3cjkf5 "
+    "1237d5f4be6gj0akc8ih9 5a4b86ce2h1f9k0d3ig7j 891abc65h0fe2i74jd3gk 20438e95ghc7bj1k6difa "
+    "53b796cd0g2fa1ke4i8hj 6a2db9f731gc0i8je54kh kij6304178529cfagdbeh",
+    (20, 4): "g10e9b58c2a7dfjhi364 hg7b6cf01a8i3ed9254j b023e4ha7i9f8jg65d1c "
+    "j731a6bd49cg0hi5f8e2 6h91ecbj5fa340872dgi",
+    (24, 4): "ah2lf3m96knb0475gdc8e1ji lib3ma4gnce0158679hdj2kf cjl4hb5mdf1n960287iakg3e "
+    "5ldkim6c2ng730a1b89j4efh 7le6md0jh8n3b2419kca5gif 8fl01mk74n9ic352dabejh6g "
+    "l1g92e8mnja536d4fc7b0ihk",
+    (28, 4): "2013567489abefdcihjgnklmropq k40o1gc5dphl6q8i7me9arf2bn3j "
+    "05nr4ei1mjqfp7galcb6od28h39k g8m091rdca4nqb5hfikpj26e3lo7 fh60kq714mbdgerlajo5n29i3cp8 "
+    "0liaob1f8k5e9pj4dnqg27hcr3m6 jd0716npl5f9iocmh84rbg2kea3q p0ebm1ah69gocrkj7f8nq4l25id3 "
+    "0q9c8l1jp52m4g3fad6kib7roenh",
+    (32, 4): "203174568a9bfedcighjkmnlpqorustv s840m17i35avqfljcogkn62hudbpetr9 "
+    "lru01qsnd36o5geb7hac29fkv4pitjm8 oi0bjp1ah9q3mu5f6lvegr82cnt4ksd7 "
+    "da0m41fr378uojenkbvhp2slic95gq6t 9vn05o1t3sie8lhd6kraj2cum4bqfp7g "
+    "0kj56u9143glnridaosf7b2tehpmqcv8 0fthgd1vrc3muikql7o9ae42pn58sb6j "
+    "06cp18kebfn39mgsltia5d2qhuo4rvj7 e0q7b1lctpk3r5hs8if6v2modj49anug",
 }
 
+WINDOW = 6  # Swiss swaps look this many tables up and down the score order
 REPEAT = 10  # cost of seating two players together again, per earlier meeting
 SAME_GROUP = 1000  # teammates / same department: only when nothing else fits
 Rounds = Sequence[Sequence[Sequence[PlayerId]]]
@@ -199,6 +207,14 @@ def mix(
         return w
 
     start = list(order) if order is not None else shuffled_copy(players, rng)
+    reach = WINDOW * max(sizes, default=1)
+
+    def near(p: PlayerId) -> list[PlayerId]:
+        """Swiss swaps stay within a window of score places: far swaps cost more than
+        a repeat saves, and skipping them keeps a 200-player round well under a second."""
+        i = place[p]
+        return start[max(0, i - reach) : i + reach + 1]
+
     tables: list[list[PlayerId]] = []
     pos = 0
     for size in sizes:
@@ -207,10 +223,11 @@ def mix(
     where = {p: i for i, t in enumerate(tables) for p in t}
 
     def hard(p: PlayerId) -> bool:
-        t = tables[where[p]]
+        """Shares a table with an earlier opponent or a teammate."""
         row = met.get(p, {})
         return any(
-            q != p and (q in row or (team and team.get(q, -1) == team.get(p, -2))) for q in t
+            q != p and (q in row or (team and team.get(q, -1) == team.get(p, -2)))
+            for q in tables[where[p]]
         )
 
     tabu: dict[PlayerId, int] = {}
@@ -225,7 +242,9 @@ def mix(
         p = bad[rng.randrange(len(bad))]
         tp = where[p]
         mates_p = [x for x in tables[tp] if x != p]
-        cands = everyone if len(everyone) <= 240 else rng.sample(everyone, 240)
+        cands = near(p) if order is not None else everyone
+        if len(cands) > 240:
+            cands = rng.sample(cands, 240)
         best: tuple[float, float] | None = None
         best_q: PlayerId | None = None
         for q in cands:
@@ -305,3 +324,119 @@ def seat_spread(history: Rounds) -> int:
         ),
         default=0,
     )
+
+
+def seat_round(
+    players: Sequence[PlayerId],
+    sizes: Sequence[int],
+    history: Rounds,
+    rng: random.Random,
+    *,
+    groups: Mapping[PlayerId, int] | None = None,
+    order: Sequence[PlayerId] | None = None,
+    design_rng: random.Random | None = None,
+) -> list[tuple[PlayerId, ...]]:
+    """One round's tables with seats in order (A, B, C, D).
+
+    A stored design's round keeps its stored seats (searched so that seat counts stay
+    level); otherwise :func:`mix` groups the players, :func:`level_tables` swaps
+    equivalent players between tables whose seats cannot all be level, and
+    :func:`balance_seats` orders each table.
+    """
+    if design_rng is not None and groups is None and order is None:
+        planned = _from_design(players, sizes, history, design_rng)
+        if planned is not None:
+            return [tuple(t) for t in planned]
+    tables = mix(players, sizes, history, rng, groups=groups, order=order)
+    level_tables(tables, history, groups or {}, order, rng)
+    return balance_seats(tables, history, rng)
+
+
+def seat_counts(history: Rounds) -> dict[tuple[PlayerId, int], int]:
+    """How often each player sat in each seat so far."""
+    counts: dict[tuple[PlayerId, int], int] = {}
+    for rnd in history:
+        for table in rnd:
+            for i, p in enumerate(table):
+                counts[p, i] = counts.get((p, i), 0) + 1
+    return counts
+
+
+def level_seating(table: Sequence[PlayerId], counts: Mapping[tuple[PlayerId, int], int]) -> bool:
+    """Whether every player at the table can take one of their least-used seats."""
+    width = len(table)
+    allowed = []
+    for p in table:
+        row = [counts.get((p, i), 0) for i in range(width)]
+        allowed.append({i for i in range(width) if row[i] == min(row)})
+    return any(
+        all(i in allowed[k] for k, i in enumerate(perm)) for perm in permutations(range(width))
+    )
+
+
+def level_tables(
+    tables: list[list[PlayerId]],
+    history: Rounds,
+    groups: Mapping[PlayerId, int],
+    order: Sequence[PlayerId] | None,
+    rng: random.Random,
+    effort: int = 3000,
+) -> None:
+    """Swap players between tables until every table can be seated level.
+
+    A table is level when each player can take one of their least-used seats
+    (:func:`level_seating`); otherwise someone's seat count would drift two apart. A swap
+    is considered only when it adds no repeat meeting and no teammate pair (the count of
+    pairs who met before or are teammates does not grow, then nor do their meetings),
+    and, in Swiss rounds, stays within a window of score places, so the grouping
+    :func:`mix` found keeps its quality. Swaps that level more
+    tables are taken, sideways ones sometimes (to wander), worse ones never.
+    """
+    counts = seat_counts(history)
+    unlevel = {i for i, t in enumerate(tables) if not level_seating(t, counts)}
+    if not unlevel:
+        return
+    met = meetings(history)
+    place = {p: i for i, p in enumerate(order)} if order is not None else {}
+    where = {p: i for i, t in enumerate(tables) for p in t}
+    everyone = [p for t in tables for p in t]
+    reach = WINDOW * max(len(t) for t in tables)
+
+    def clash(p: PlayerId, mates: Sequence[PlayerId]) -> int:
+        row = met.get(p, {})
+        return sum(
+            SAME_GROUP**2 * (p in groups and groups.get(q) == groups[p])
+            + SAME_GROUP * (q in row)
+            + row.get(q, 0)
+            for q in mates
+        )
+
+    for _ in range(effort):
+        if not unlevel:
+            return
+        i = rng.choice(sorted(unlevel))
+        p = rng.choice(tables[i])
+        if order is not None:
+            k = place[p]
+            q = order[rng.randrange(max(0, k - reach), min(len(order), k + reach + 1))]
+        else:
+            q = rng.choice(everyone)
+        j = where[q]
+        if j == i:
+            continue
+        mates_p = [x for x in tables[i] if x != p]
+        mates_q = [y for y in tables[j] if y != q]
+        if clash(q, mates_p) + clash(p, mates_q) > clash(p, mates_p) + clash(q, mates_q):
+            continue
+        new_i = [q if x == p else x for x in tables[i]]
+        new_j = [p if y == q else y for y in tables[j]]
+        before = (i in unlevel) + (j in unlevel)
+        after = (not level_seating(new_i, counts)) + (not level_seating(new_j, counts))
+        if after < before or (after == before and rng.random() < 0.3):
+            tables[i], tables[j] = new_i, new_j
+            where[p], where[q] = j, i
+            for t in (i, j):
+                if level_seating(tables[t], counts):
+                    unlevel.discard(t)
+                else:
+                    unlevel.add(t)

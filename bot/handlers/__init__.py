@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from bot.handlers import (
+    bracket,
     chat_events,
     discipline,
     draw,
     paging,
+    report_flow,
     reports,
     rounds,
     signup,
@@ -25,7 +27,7 @@ COMMANDS = {
     "verify": draw.verify,
     "round": rounds.open_next,
     "table": rounds.my_table_cmd,
-    "report": reports.report,
+    "report": report_flow.report,
     "confirm": reports.confirm,
     "dispute": reports.dispute,
     "fix": reports.fix,
@@ -34,6 +36,7 @@ COMMANDS = {
     "forfeit": discipline.forfeit,
     "dq": discipline.dq,
     "standings": standings.standings,
+    "bracket": bracket.bracket,
     "export": standings.export,
     "lang": chat_events.lang,
     "tz": chat_events.tz,
@@ -48,6 +51,7 @@ CALLBACKS = {
     "confirm": reports.confirm_button,
     "dispute": reports.dispute_button,
     "pg": paging.turn_page,
+    "rf": report_flow.press,
 }
 
 DEADLINE = rounds.deadline_passed

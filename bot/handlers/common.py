@@ -79,11 +79,18 @@ def describe_tables(ctx: Ctx, t: Tournament, r: Round) -> str:
 
 
 def ranking_lines(ctx: Ctx, t: Tournament, rows: tuple[Standing, ...], limit: int = 10) -> str:
+    """The top of a ranking, each place with the tie-break that put it above the next
+    (``Standing.tiebreak`` codes → ``[tiebreak]`` labels; issue 4: show the chain)."""
     who = names(t)
-    lines = [
-        ctx.t("standings.line", rank=s.rank, name=who.get(s.player, s.player), points=s.points)
-        for s in rows[:limit]
-    ]
+    lines = []
+    for s in rows[:limit]:
+        line = ctx.t(
+            "standings.line", rank=s.rank, name=who.get(s.player, s.player), points=s.points
+        )
+        labels = [ctx.t(f"tiebreak.{c}") for c in s.tiebreak if ctx.t.has(f"tiebreak.{c}")]
+        if labels:
+            line = ctx.t("standings.decided-by", line=line, label=" / ".join(labels))
+        lines.append(line)
     if len(rows) > limit:
         lines.append(ctx.t("standings.more", count=len(rows) - limit))
     return "\n".join(lines)

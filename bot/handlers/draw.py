@@ -55,9 +55,7 @@ def _seats(r: Round) -> list[list[int]]:
 
 
 async def verify(ctx: Ctx, args: str) -> None:
-    t = await ctx.repo.latest_tournament(ctx.inc.chat_id, ctx.inc.thread_id)
-    if t is None:
-        raise UserError("refuse.no-tournament")
+    t = await ctx.tournament(finished=True)
     if not t.rounds:
         ctx.reply("verify.before", commitment=commitment(t.seed))
         return

@@ -13,6 +13,7 @@ from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import display_name, find_table, open_round, settle_round, table_number
 from bot.tournament import game_of, latest_round, names, policy
+from bot.types import Buttons, Outgoing
 from db.models import Report, TableRow, Tournament
 from engine.games.base import fmt_points
 from engine.model import SEAT_LETTERS
@@ -29,7 +30,15 @@ def _split(args: str, usage: str) -> tuple[int, str]:
     return table_number(head), rest.strip()
 
 
-def _score_lines(ctx: Ctx, t: Tournament, row: TableRow, scores: list[Decimal]) -> str:
+def stored(scores: tuple[Decimal, ...]) -> list[str]:
+    """Scores as the database keeps them: ``3`` not ``3.0``, ``0.5`` not ``0.50``.
+
+    The engine may compute ``2 × 0.5 = 1.0``; /export shows these strings as they are.
+    """
+    return [str(s.quantize(Decimal(1)) if s == s.to_integral() else s.normalize()) for s in scores]
+
+
+def score_lines(ctx: Ctx, t: Tournament, row: TableRow, scores: list[Decimal]) -> str:
     who = names(t)
     return "\n".join(
         ctx.t("report.seat", seat=SEAT_LETTERS[i], name=who[u], points=fmt_points(scores[i]))
@@ -38,31 +47,47 @@ def _score_lines(ctx: Ctx, t: Tournament, row: TableRow, scores: list[Decimal]) 
 
 
 async def report(ctx: Ctx, args: str) -> None:
-    """``/report <table> <result…>``: check, store as pending (or confirmed for organisers)."""
-    if not args.strip():
-        raise UserError("usage.report")
+    """``/report <table> <result…>`` typed (a bare ``/report`` is the button flow's)."""
     t = await ctx.tournament()
     number, text = _split(args, "usage.report")
+    await file_report(ctx, t, number, text)
+
+
+def reportable(row: TableRow) -> None:
+    """Refuse a table that already has a result or a report waiting."""
+    live = _live(row)
+    if row.status == "confirmed" or (live is not None and live.status == "confirmed"):
+        raise UserError("refuse.already-confirmed", table=row.number)
+    if row.status == "forfeit":
+        raise UserError("refuse.table-forfeited", table=row.number)
+    if live is not None:
+        raise UserError(f"refuse.already-{live.status}", table=row.number)
+
+
+async def file_report(
+    ctx: Ctx, t: Tournament, number: int, text: str, edit: int | None = None
+) -> None:
+    """Check a report and store it: pending for a player, confirmed for an organiser.
+
+    The one path for the typed ``/report`` and the button flow's Submit, so both are
+    checked and stored alike; ``edit`` is the flow message to turn into the announcement.
+    """
     r = open_round(t)
     row = find_table(r, number)
     organiser = await ctx.is_organiser()
     if not organiser and ctx.actor not in row.seats:
         raise UserError("refuse.not-at-table", table=number)
-    live = _live(row)
-    if row.status == "confirmed" or (live is not None and live.status == "confirmed"):
-        raise UserError("refuse.already-confirmed", table=number)
-    if row.status == "forfeit":
-        raise UserError("refuse.table-forfeited", table=number)
-    if live is not None:
-        raise UserError(f"refuse.already-{live.status}", table=number)
-    outcome = game_of(t).parse(text, len(row.seats))
+    reportable(row)
+    game = game_of(t)
+    outcome = game.parse(text, len(row.seats))
+    scores = game.round_scores(outcome, len(row.seats))
     if not organiser:
-        _check_reporter(ctx, t, row, outcome.scores)
+        check_reporter(ctx, t, row, scores)
     status = "confirmed" if organiser else "pending"
     rep = Report(
         table_id=row.id,
         text=outcome.text,
-        scores=[str(s) for s in outcome.scores],
+        scores=stored(scores),
         status=status,
         live=True,
         reporter_id=ctx.actor,
@@ -70,37 +95,62 @@ async def report(ctx: Ctx, args: str) -> None:
     row.reports.append(rep)
     await ctx.repo.session.flush()  # the (table, live) unique key settles a race here
     ctx.audit(
-        "report", t, None, {"table": number, "round": r.number, "text": rep.text, "status": status}
+        "report" if not organiser else "report-by-organiser",  # only the latter is /undo-able
+        t,
+        None,
+        {"table": number, "round": r.number, "text": rep.text, "status": status}
+        | {"report_id": rep.id, "table_id": row.id},
     )
-    lines = _score_lines(ctx, t, row, list(outcome.scores))
+    lines = score_lines(ctx, t, row, list(scores))
     if organiser:
         row.status = "confirmed"
-        ctx.reply("report.confirmed", table=number, text=rep.text, scores=lines)
+        announce(ctx, edit, ctx.t("report.confirmed", table=number, text=rep.text, scores=lines))
         settle_round(ctx, t, r)
         return
-    ctx.reply(
-        "report.pending",
-        buttons=[
+    announce(
+        ctx,
+        edit,
+        ctx.t(
+            "report.pending",
+            table=number,
+            text=rep.text,
+            scores=lines,
+            reporter=display_name(ctx),
+        ),
+        [
             [
                 (ctx.t("button.confirm"), f"confirm:{rep.id}"),
                 (ctx.t("button.dispute"), f"dispute:{rep.id}"),
             ]
         ],
-        table=number,
-        text=rep.text,
-        scores=lines,
-        reporter=display_name(ctx),
     )
 
 
-def _check_reporter(ctx: Ctx, t: Tournament, row: TableRow, scores: tuple[Decimal, ...]) -> None:
-    """Seat A reports by default; "winner reports" (seed: 由获胜者上报结果) is a policy."""
+def announce(ctx: Ctx, edit: int | None, text: str, buttons: Buttons | None = None) -> None:
+    """A new message, or (from the button flow) the flow's own message edited in place."""
+    if edit is None:
+        ctx.say(text, buttons)
+    else:
+        ctx.outgoing.append(
+            Outgoing(
+                ctx.inc.chat_id, "edit", text, ctx.inc.thread_id, buttons, edit_message_id=edit
+            )
+        )
+
+
+def check_reporter(
+    ctx: Ctx, t: Tournament, row: TableRow, scores: tuple[Decimal, ...] | None
+) -> None:
+    """Seat A reports by default; "winner reports" (seed: 由获胜者上报结果) is a policy.
+
+    Without ``scores`` (the button flow before any tap) only the captain rule can be checked.
+    """
     rule = policy(t, "reporter")
     seat = row.seats.index(ctx.actor)
     who = names(t)
     if rule == "captain" and seat != 0:
         raise UserError("refuse.not-captain", table=row.number, captain=who[row.seats[0]])
-    if rule == "winner" and scores[seat] != max(scores):
+    if rule == "winner" and scores is not None and scores[seat] != max(scores):
         raise UserError("refuse.not-winner", table=row.number)
 
 
@@ -136,7 +186,7 @@ async def _confirm(ctx: Ctx, arg: str, button: bool) -> None:
         "report.confirmed",
         table=row.number,
         text=rep.text,
-        scores=_score_lines(ctx, t, row, [Decimal(s) for s in rep.scores]),
+        scores=score_lines(ctx, t, row, [Decimal(s) for s in rep.scores]),
     )
     r = latest_round(t)
     assert r is not None
@@ -186,33 +236,46 @@ async def dispute_button(ctx: Ctx, arg: str) -> None:
 async def fix(ctx: Ctx, args: str) -> None:
     """``/fix <table> <result…>``: replace a table's result in the latest round."""
     await ctx.require_organiser()
-    t = await ctx.tournament()
+    t = await ctx.tournament(finished=True)
     number, text = _split(args, "usage.fix")
     r = latest_round(t)
     if r is None:
         raise UserError("refuse.not-drawn")
     row = find_table(r, number)
-    outcome = game_of(t).parse(text, len(row.seats))
+    if r.status == "closed":  # settled already: settle again below, from the new result
+        r.status, t.status = "open", "running"
+    game = game_of(t)
+    outcome = game.parse(text, len(row.seats))
+    scores = game.round_scores(outcome, len(row.seats))
     old = _live(row)
+    old_state = {
+        "table_id": row.id,
+        "table": number,
+        "status": row.status,
+        "forfeited": list(row.forfeited),
+        "report_id": old.id if old else None,
+        "report_status": old.status if old else None,
+        "text": old.text if old else None,
+    }
     if old is not None:
         old.live, old.status = None, "replaced"
         await ctx.repo.session.flush()
     rep = Report(
         table_id=row.id,
         text=outcome.text,
-        scores=[str(s) for s in outcome.scores],
+        scores=stored(scores),
         status="confirmed",
         live=True,
         reporter_id=ctx.actor,
     )
     row.reports.append(rep)
-    old_state = {"table": number, "status": row.status, "text": old.text if old else None}
+    await ctx.repo.session.flush()
     row.status, row.forfeited = "confirmed", []
-    ctx.audit("fix", t, old_state, {"text": rep.text, "status": "confirmed"})
+    ctx.audit("fix", t, old_state, {"text": rep.text, "status": "confirmed", "report_id": rep.id})
     ctx.reply(
         "report.fixed",
         table=number,
         text=rep.text,
-        scores=_score_lines(ctx, t, row, list(outcome.scores)),
+        scores=score_lines(ctx, t, row, list(scores)),
     )
     settle_round(ctx, t, r)

@@ -26,7 +26,7 @@ async def new(ctx: Ctx, args: str) -> None:
     if await ctx.repo.active_tournament(ctx.inc.chat_id, ctx.inc.thread_id):
         raise UserError("refuse.already-running")
     game = find_game(words[0])
-    fmt_key, title_words = _usual_format(game.default_format), words[1:]
+    fmt_key, title_words = game.default_format, words[1:]
     if title_words:
         with contextlib.suppress(ConfigError):
             fmt_key, title_words = find_format(title_words[0]).key, title_words[1:]
@@ -70,14 +70,6 @@ def signup_text(ctx: Ctx, t: Tournament) -> str:
     )
     count = sum(p.status == "active" for p in t.players)
     return text + ("\n" + ctx.t("signup.count", count=count) if count else "")
-
-
-def _usual_format(key: str) -> str:
-    """The seed's usual format for the game, or table knockout while that one is not built."""
-    try:
-        return find_format(key).key
-    except ConfigError:
-        return "knockout"
 
 
 def rules_line(ctx: Ctx, t: Tournament) -> str:

@@ -11,15 +11,14 @@ from bot.errors import UserError
 from bot.handlers.common import ranking_lines
 from bot.tournament import format_of, latest_round, names, state_of
 from charts.standings import StandingRow, standings_png
+from db.models import Tournament
 from engine.model import SEAT_LETTERS
 
 EXPORT_HEADER = ["round", "table", "seat", "user_id", "name", "score", "penalty", "status"]
 
 
 async def standings(ctx: Ctx, args: str) -> None:
-    t = await ctx.repo.latest_tournament(ctx.inc.chat_id, ctx.inc.thread_id)
-    if t is None:
-        raise UserError("refuse.no-tournament")
+    t = await ctx.tournament(finished=True)
     if not t.rounds:
         raise UserError("refuse.not-drawn")
     rows = format_of(t).standings(state_of(t))
@@ -34,16 +33,35 @@ async def standings(ctx: Ctx, args: str) -> None:
         ctx.t("standings.caption", title=t.title, round=r.number if r else 0)
         + "\n"
         + ranking_lines(ctx, t, rows)
+        + team_lines(ctx, t)
     )
-    ctx.photo(png, caption)
+    ctx.photo(png, caption, "standings.png")
+
+
+def team_lines(ctx: Ctx, t: Tournament) -> str:
+    """The team table under the individual one, for team events (seed 000 §五)."""
+    team_standings = getattr(format_of(t), "team_standings", None)
+    if team_standings is None:  # not a team event
+        return ""
+    who = names(t)
+    lines = [
+        ctx.t(
+            "standings.team-line",
+            rank=s.rank,
+            team=s.team,
+            members=[who.get(p, str(p)) for p in s.members],
+            points=s.points,
+        )
+        + "".join(f" ({ctx.t(f'tiebreak.{c}')})" for c in s.tiebreak if c != "points")
+        for s in team_standings(state_of(t))
+    ]
+    return "\n\n" + ctx.t("standings.team-header") + "\n" + "\n".join(lines)
 
 
 async def export(ctx: Ctx, args: str) -> None:
     """One row per player per round, as SPEC.md fixes the columns."""
     await ctx.require_organiser()
-    t = await ctx.repo.latest_tournament(ctx.inc.chat_id, ctx.inc.thread_id)
-    if t is None:
-        raise UserError("refuse.no-tournament")
+    t = await ctx.tournament(finished=True)
     who = names(t)
     removed = {p.user_id for p in t.players if p.status == "removed"}
     penalty: dict[tuple[int, int], Decimal] = {}

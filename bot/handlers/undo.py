@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.context import Ctx
 from bot.errors import UserError
+from bot.handlers.common import settle_round
 from bot.tournament import latest_round
 from db.models import AuditEntry, Round, Tournament
 
@@ -49,6 +50,38 @@ async def _dq(ctx: Ctx, t: Tournament, entry: AuditEntry) -> None:
         row.forfeited = entry.old["forfeited"]
 
 
+async def _withdraw(ctx: Ctx, report_id: int) -> None:
+    """Take a report off its table (kept in the history as undone)."""
+    rep = await ctx.repo.report(report_id)
+    assert rep is not None
+    rep.live, rep.status = None, "undone"
+    await ctx.repo.session.flush()  # frees the table's one live slot
+
+
+async def _report(ctx: Ctx, t: Tournament, entry: AuditEntry) -> None:
+    """The organiser's own report: the table waits for a result again."""
+    assert entry.new is not None
+    row = await ctx.repo.table(int(entry.new["table_id"]))
+    assert row is not None
+    _reopen(t, row.round)
+    await _withdraw(ctx, int(entry.new["report_id"]))
+    row.status = "pending"
+
+
+async def _fix(ctx: Ctx, t: Tournament, entry: AuditEntry) -> None:
+    """A correction: the replaced report (if any) and the table's state come back."""
+    assert entry.old is not None and entry.new is not None
+    row = await ctx.repo.table(int(entry.old["table_id"]))
+    assert row is not None
+    _reopen(t, row.round)
+    await _withdraw(ctx, int(entry.new["report_id"]))
+    if entry.old["report_id"] is not None:
+        previous = await ctx.repo.report(int(entry.old["report_id"]))
+        assert previous is not None
+        previous.live, previous.status = True, entry.old["report_status"]
+    row.status, row.forfeited = entry.old["status"], entry.old["forfeited"]
+
+
 async def _set(ctx: Ctx, t: Tournament, entry: AuditEntry) -> None:
     assert entry.old is not None
     if t.status != "signup":
@@ -61,17 +94,20 @@ REVERSE: dict[str, Callable[[Ctx, Tournament, AuditEntry], Awaitable[None]]] = {
     "forfeit": _forfeit,
     "dq": _dq,
     "set": _set,
+    "report-by-organiser": _report,
+    "fix": _fix,
 }
 
 
 async def undo(ctx: Ctx, args: str) -> None:
     await ctx.require_organiser()
-    t = await ctx.repo.latest_tournament(ctx.inc.chat_id, ctx.inc.thread_id)
-    if t is None:
-        raise UserError("refuse.no-tournament")
+    t = await ctx.tournament(finished=True)
     entry = await ctx.repo.last_undoable(t.id, tuple(REVERSE))
     if entry is None:
         raise UserError("refuse.nothing-to-undo")
     await REVERSE[entry.action](ctx, t, entry)
     ctx.audit("undo", t, {"action": entry.action, "entry": entry.old}, {"undone": entry.id})
     ctx.reply("undo.done", what=ctx.t(f"undo.what.{entry.action}"))
+    r = latest_round(t)
+    if r is not None:
+        settle_round(ctx, t, r)  # every table settled again: close it and say what follows

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from engine.errors import ConfigError
 from engine.formats.base import Format
+from engine.formats.bracket import Bracket
+from engine.formats.groups import Groups
 from engine.formats.knockout import Knockout
+from engine.formats.pairs import Pairs
+from engine.formats.stages import Stages
 from engine.formats.swiss import Swiss
+from engine.formats.teams import Teams
 
-FORMATS: tuple[type[Format], ...] = (Knockout, Swiss)
+FORMATS: tuple[type[Format], ...] = (Knockout, Swiss, Bracket, Groups, Stages, Teams, Pairs)
 
 
 def find_format(name: str) -> type[Format]:

@@ -9,7 +9,10 @@ penalty re-plays consistently and the same seed always gives the same plan.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
+from dataclasses import replace
+from decimal import Decimal
 from typing import Any, ClassVar
 
 from engine.errors import ConfigError, FormatError
@@ -18,12 +21,18 @@ from engine.model import (
     Finished,
     PlayerId,
     RoundPlan,
+    RoundRecord,
     Standing,
+    TableResult,
     TableStatus,
     TournamentState,
 )
 
 AnyGame = Game[Any]
+
+# Seed 002 §四.1 (赛场纪律): 迟到 15 分钟以弃权论，弃权 2 局者取消全部比赛成绩.
+# ``0`` turns the rule off (a forfeit then only loses that game).
+FORFEITS_KNOB = Knob("forfeits", "2", (), int, "002")
 
 
 class Format:
@@ -70,6 +79,12 @@ class Format:
         raise NotImplementedError
 
     # --- shared checks ---------------------------------------------------------------
+    def require_players(self, state: TournamentState, need: int) -> None:
+        """The first draw needs ``need`` active players; later rounds go on with fewer."""
+        players = len(self.active(state))
+        if not state.rounds and players < need:
+            raise FormatError("too-few-players", players=players, need=need)
+
     @staticmethod
     def require_closed(state: TournamentState) -> None:
         """Planning needs every table of every round confirmed or forfeited."""
@@ -88,7 +103,43 @@ class Format:
         """Signed-up players not removed, in sign-up order."""
         return [p for p in state.players if p not in state.removed]
 
+    def disciplined(self, state: TournamentState) -> TournamentState:
+        """The state as the discipline rule sees it (seed 002 §四.1: 弃权 2 局者取消全部比赛成绩).
+
+        A player who forfeited ``forfeits`` games (knob; a whole-table forfeit at the
+        deadline counts for everyone at it) is removed from the event and every score they
+        made is struck (set to 0), so totals, Buchholz and team sums forget them; their
+        opponents keep what they scored. Formats without the knob see the state unchanged.
+        """
+        limit = self.options.get("forfeits", 0)
+        if not isinstance(limit, int) or limit <= 0:
+            return state
+        counts: Counter[PlayerId] = Counter(
+            p for rec in state.rounds for res in rec.results for p in res.forfeited
+        )
+        struck = frozenset(p for p, c in counts.items() if c >= limit)
+        if not struck:
+            return state
+        rounds = tuple(
+            RoundRecord(rec.number, rec.plan, tuple(strike(res, struck) for res in rec.results))
+            for rec in state.rounds
+        )
+        return replace(state, rounds=rounds, removed=state.removed | struck)
+
     @staticmethod
     def label(state: TournamentState) -> str:
         """The stream label of the next round's draw (``round<n>``)."""
         return f"round{len(state.rounds) + 1}"
+
+
+def strike(result: TableResult, struck: frozenset[PlayerId]) -> TableResult:
+    """A confirmed result with the struck players' scores cancelled (set to 0)."""
+    if result.status is not TableStatus.CONFIRMED or not result.scores:
+        return result
+    if not struck & set(result.table.players):
+        return result
+    scores = tuple(
+        Decimal(0) if p in struck else s
+        for p, s in zip(result.table.players, result.scores, strict=True)
+    )
+    return replace(result, scores=scores)

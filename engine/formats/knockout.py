@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from engine.draw import flip_order, shuffled, stream
-from engine.errors import ConfigError, FormatError
+from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format
 from engine.games.base import Knob
 from engine.model import (
@@ -228,10 +228,7 @@ class Knockout(Format):
     # --- the contract ------------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
         self.require_closed(state)
-        if not state.rounds and len(self.active(state)) < min(self.sizes):
-            raise FormatError(
-                "too-few-players", players=len(self.active(state)), need=min(self.sizes)
-            )
+        self.require_players(state, min(self.sizes))
         w = self.walk(state)
         label = self.label(state)
         rng = stream(state.seed, label)

@@ -9,17 +9,23 @@ twice in 5 rounds). Seats A–D rotate so everyone's count per seat stays level.
 count does not fit the tables, byes go to those with the fewest byes, lowest score first.
 After ``rounds`` rounds the standings are final: points, then Buchholz (opponents'
 points), then tables won, then a flip.
+
+Discipline (seed 002 §四.1): a player with ``forfeits`` forfeited games is removed and
+their scores are struck (:meth:`Format.disciplined`); a removed player is never seated
+again, so a withdrawal only shrinks the next draw. When too few remain for one table the
+event is over.
 """
 
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import ClassVar
 
 from engine.draw import stream
-from engine.formats.base import Format
+from engine.formats.base import FORFEITS_KNOB, Format
 from engine.games.base import Knob
 from engine.model import Finished, PlayerId, RoundPlan, Standing, Table, TournamentState
-from engine.seating import balance_seats, mix, partition
+from engine.seating import partition, seat_round
 from engine.standings import Line, flips, opponents, rank, table_wins, totals
 
 
@@ -27,13 +33,18 @@ class Swiss(Format):
     """瑞士移位: re-seated by score each round, fewest repeat opponents."""
 
     key = "swiss"
-    aliases = ("swiss", "瑞士移位", "瑞士制", "积分循环")
+    aliases: ClassVar[tuple[str, ...]] = ("swiss", "瑞士移位", "瑞士制", "积分循环")
     seeds = ("000",)
-    knobs = (
+    knobs: ClassVar[tuple[Knob, ...]] = (
         Knob("rounds", "5", (), int, "000"),
         Knob("by", "score", ("score", "mix"), str, ""),
+        FORFEITS_KNOB,
     )
     tiebreaks = ("removed", "points", "buchholz", "wins", "flip")
+
+    def groups(self, state: TournamentState) -> dict[PlayerId, int]:
+        """Players who must not share a table (teammates, departments)."""
+        return dict(state.teams)
 
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
         self.require_closed(state)
@@ -41,8 +52,12 @@ class Swiss(Format):
             return Finished(self.standings(state))
         label = self.label(state)
         rng = stream(state.seed, label)
+        groups = self.groups(state)
+        state = self.disciplined(state)
         ranking = [s.player for s in self.standings(state) if s.player not in state.removed]
         sizes, bye_count = partition(len(ranking), self.sizes)
+        if not sizes:
+            return Finished(self.standings(state))
         had: dict[PlayerId, int] = {}
         for rec in state.rounds:
             for p in rec.plan.byes:
@@ -52,22 +67,22 @@ class Swiss(Format):
         seated = [p for p in ranking if p not in byes]
         history = [[t.players for t in rec.plan.tables] for rec in state.rounds]
         by_score = self.str_option("by") == "score"
-        tables = mix(
+        seats = seat_round(
             seated,
             sizes,
             history,
             rng,
-            groups=dict(state.teams) or None,
+            groups=groups or None,
             order=seated if by_score else None,
             design_rng=None if by_score else stream(state.seed, "design"),
         )
-        seats = balance_seats(tables, history, rng)
         notes = ("bye",) if byes else ()
         return RoundPlan(
             tuple(Table(i + 1, t) for i, t in enumerate(seats)), tuple(byes), "", label, notes
         )
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
+        state = self.disciplined(state)
         points = totals(state)
         opp = opponents(state.rounds)
         wins = table_wins(state)

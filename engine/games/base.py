@@ -206,6 +206,16 @@ class Game(Generic[H]):
         """
         return None
 
+    def round_scores(self, outcome: Outcome, seats: int) -> tuple[Decimal, ...]:
+        """What the standings add for one table's round, from its whole report.
+
+        SPEC.md (/export ``score``): points in point games, match points in level and
+        two-player games. Point games and the two-player games (whose per-game 1/0.5/0 is
+        already the match score, seed 004 (一)) add ``outcome.scores``; the level games
+        override this to turn the replayed match into match points.
+        """
+        return outcome.scores
+
     def flow(self, seats: int) -> tuple[Step, ...]:
         """The button flow for one hand (empty: this game is reported by text only)."""
         return ()

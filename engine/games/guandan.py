@@ -135,6 +135,10 @@ class Guandan(Game[FinishOrder]):
         _, winner = self.state(outcomes)
         return None if winner is None else SIDES[winner]
 
+    def round_scores(self, outcome: Outcome, seats: int) -> tuple[Decimal, ...]:
+        """SPEC.md: a level game's round counts as match points, not level steps."""
+        return self.match_points([outcome])
+
     def match_points(self, outcomes: Sequence[Outcome]) -> tuple[Decimal, ...]:
         """Per-seat match points once the match ends (or at time: games, then level)."""
         state, winner = self.state(outcomes)

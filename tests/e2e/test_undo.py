@@ -14,6 +14,19 @@ ADMIN = 1
 PLAYERS = [401, 402, 403, 404]
 
 
+def rows(document: bytes | None) -> list[dict[str, str]]:
+    assert document is not None
+    return list(csv.DictReader(io.StringIO(document.decode("utf-8"))))
+
+
+def scores(document: bytes | None) -> list[str]:
+    return [row["score"] for row in rows(document)]
+
+
+def statuses(document: bytes | None) -> list[str]:
+    return [row["status"] for row in rows(document)]
+
+
 def penalties(document: bytes | None) -> dict[str, str]:
     assert document is not None
     rows = csv.DictReader(io.StringIO(document.decode("utf-8")))
@@ -53,4 +66,15 @@ async def test_undo_walks_back_penalty_forfeit_and_rule_change(bot: Harness) -> 
     await bot.says(GROUP, ADMIN, "/report 1 A0 B3 C5 D7", "Table 1 confirmed")
     done = await server.wait_for("is over! Winner")
     assert seat_a in done.body.split("Winner:")[1].splitlines()[0]
+
+    before_fix = scores((await bot.says(GROUP, ADMIN, "/export", "CSV")).document)
+    await bot.says(GROUP, ADMIN, "/fix 1 total A-3 B+3 C0 D0", "corrected table 1")
+    fixed = await bot.says(GROUP, ADMIN, "/export", "CSV")
+    assert "-3" in scores(fixed.document)
+    await bot.says(GROUP, ADMIN, "/undo", "Undone: the last correction")
+    restored = await bot.says(GROUP, ADMIN, "/export", "CSV")
+    assert scores(restored.document) == before_fix  # the organiser's report is back
+    await bot.says(GROUP, ADMIN, "/undo", "Undone: the organiser's last reported result")
+    reopened = await bot.says(GROUP, ADMIN, "/export", "CSV")
+    assert set(statuses(reopened.document)) == {"pending"}  # the table waits again
     await bot.says(GROUP, ADMIN, "/undo", "no organiser action to undo")

@@ -258,3 +258,23 @@ def test_every_active_player_is_seated_once_or_has_a_bye_every_round(
     for rec in final_state.rounds:
         assert not set(seated_once(rec.plan)) & st0.removed
         assert len(set(seated_once(rec.plan))) == len(seated_once(rec.plan))
+
+
+def test_a_winner_who_withdraws_after_the_round_is_replaced_by_the_next_at_the_table() -> None:
+    fmt = Knockout(BIGTWO)
+    st0 = state(16)
+    after = record(st0, first(fmt, st0), by_id)
+    table = after.rounds[0].plan.tables[0]
+    winner, runner_up = sorted(table.players, reverse=True)[:2]
+    plan = fmt.plan(replace(after, removed=frozenset({winner})))
+    assert isinstance(plan, RoundPlan)
+    assert winner not in seated_once(plan) and runner_up in seated_once(plan)
+
+
+def test_a_withdrawal_that_empties_the_final_finishes_without_a_crash() -> None:
+    fmt = Knockout(BIGTWO)
+    st0 = state(4)
+    plan = first(fmt, st0)
+    assert plan.stage == "final"
+    done = fmt.plan(replace(record(st0, plan, by_id), removed=frozenset(plan.tables[0].players)))
+    assert isinstance(done, Finished) and not any(s.alive for s in done.ranking)

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 from engine.formats import find_format
 from engine.formats.swiss import Swiss
 from engine.games import find_game
-from engine.model import RoundPlan, RoundRecord, Table, TableResult, TableStatus, TournamentState
+from engine.model import (
+    Finished,
+    RoundPlan,
+    RoundRecord,
+    Table,
+    TableResult,
+    TableStatus,
+    TournamentState,
+)
 from engine.seating import repeats
 from engine.standings import Line, rank
-from tests.engine.test_formats_support import play, seated_once
+from tests.engine.test_formats_support import Scorer, by_id, play, record, seated_once
 
 BIGTWO = find_game("bigtwo")()
 
@@ -72,3 +81,51 @@ def test_rank_names_the_first_criterion_that_differs() -> None:
         (1, 2, ("points",)),
         (3, 3, ()),
     ]
+
+
+def forfeiting(victim: int) -> Scorer:
+    """Tables scored by id, with ``victim`` forfeiting wherever they sit."""
+
+    def scorer(number: int, plan: RoundPlan, table: Table) -> TableResult:
+        return replace(
+            by_id(number, plan, table), forfeited=frozenset({victim} & set(table.players))
+        )
+
+    return scorer
+
+
+def test_two_forfeits_remove_the_player_and_cancel_all_their_results() -> None:
+    """Seed 002 §四.1: 弃权 2 局者取消全部比赛成绩."""
+    fmt = Swiss(BIGTWO, {"rounds": "4"})
+    state = TournamentState(players=tuple(range(1, 9)), seed="s")
+    for _ in range(2):
+        plan = fmt.plan(state)
+        assert isinstance(plan, RoundPlan)
+        state = record(state, plan, forfeiting(8))  # the top scorer forfeits twice
+    last = fmt.standings(state)[-1]
+    assert (last.player, last.points, last.alive) == (8, Decimal(0), False)
+    plan = fmt.plan(state)
+    assert isinstance(plan, RoundPlan) and 8 not in seated_once(plan)
+
+
+def test_one_forfeit_keeps_the_player_and_the_knob_can_turn_the_rule_off() -> None:
+    state = TournamentState(players=tuple(range(1, 9)), seed="s")
+    for knob in ("2", "0"):
+        fmt = Swiss(BIGTWO, {"rounds": "4", "forfeits": knob})
+        st = state
+        for _ in range(1 if knob == "2" else 2):
+            plan = fmt.plan(st)
+            assert isinstance(plan, RoundPlan)
+            st = record(st, plan, forfeiting(8))
+        top = fmt.standings(st)[0]
+        assert top.player == 8 and top.points > 0
+
+
+def test_a_withdrawal_mid_event_shrinks_the_draw_and_finishes_when_no_table_is_left() -> None:
+    fmt = Swiss(BIGTWO, {"rounds": "5"})
+    state = TournamentState(players=tuple(range(1, 5)), seed="s")
+    plan = fmt.plan(state)
+    assert isinstance(plan, RoundPlan)
+    state = replace(record(state, plan, by_id), removed=frozenset({2, 3}))
+    assert isinstance(fmt.plan(state), Finished)  # two left: no Big Two table
+    assert [s.player for s in fmt.standings(state)][-2:] in ([2, 3], [3, 2])

@@ -1,0 +1,444 @@
+"""Groups then playoffs 小组循环 (seed 004 §三.6①; seed 000 斗地主比赛赛制及规则 §三).
+
+Rules as implemented, with their sources:
+
+* Groups by lot (seed 004: 由抽签分为A.B两组): the players of round 1 are shuffled with
+  the stream ``groups`` and dealt into ``groups`` groups (default 2, seed 004 for ≤9
+  players) like cards, so sizes differ by at most one.
+* Round robin inside each group (组内循环赛): for two-player games the circle method, so
+  everyone meets everyone once (an odd group gives one bye per round); for tables of 3–4,
+  ⌈(g−1)/(s−1)⌉ rounds seated to avoid repeat opponents (``engine.seating.mix``). Stage
+  names ``group1``, ``group2``… say which round of the schedule a stored round played.
+* Group ranking: two-player games by matches won (a draw half each, a walkover a win),
+  then games won (seed 004: 查胜负场次), then head-to-head among the tied, then a flip;
+  games with tables of 3–4 by points first, then tables won.
+* The top 2 of each group advance (每组前2名晋级). Two-player games cross over: A1–B2 and
+  B1–A2 (复赛阶段：A组第一VS B组第二；A组第二VS B组第一), the winners meet in the final
+  (胜出2人进行决赛); with 4 or 8 groups the pairs of groups cross the same way and the
+  bracket continues. Games with tables of 3–4 have no crossover: the final table takes the
+  group winners, then the runners-up by points, until the usual table is full (seed 000:
+  积分前三名进入总决赛).
+* Best of N per stage (knobs ``group_best_of`` 1, ``playoff_best_of`` 5, ``final_best_of``
+  7: seed 000 一局定胜负 / 五局三胜制 / 七局四胜制). The captain reports the series' games
+  separated by ``;`` and the format reads the table's total: in the two-player games that
+  is games won (a draw half each), so the higher total is the one who won more games; when
+  the clock stopped the series early the score so far decides (seed 000: 若比分未达到三局，
+  则以当前比分决出胜负). The stage's N goes into the plan's notes (``best-of-5``) for the
+  chat. Equal totals in a playoff or the final → an extra round for that pair.
+* Forfeits and removed players: a forfeited player loses the game; a removed player's later
+  games are not scheduled (the opponent has a bye) and they rank last.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+
+from engine.draw import flip_order, shuffled, stream
+from engine.formats.base import AnyGame, Format
+from engine.formats.bracket import BracketRound, Ladder, tree
+from engine.games.base import Knob
+from engine.model import (
+    Finished,
+    PlayerId,
+    RoundPlan,
+    RoundRecord,
+    Standing,
+    Table,
+    TableStatus,
+    TournamentState,
+)
+from engine.seating import balance_seats, mix, partition, pick_byes
+from engine.standings import Line, flips, net_scores, penalties_by_round, rank, totals
+
+LETTERS = "ABCDEFGH"
+BEST_OF = ("1", "3", "5", "7")
+GROUP_EFFORT = 300  # a group is small: a few hundred swaps find its best seating
+Slot = tuple[tuple[tuple[PlayerId, ...], ...], tuple[PlayerId, ...]]  # tables, byes
+
+
+def circle(players: Sequence[PlayerId]) -> list[Slot]:
+    """Round robin by the circle method: one player fixed, the rest rotate; colours
+    (seat A) alternate by round so nobody always moves first (seed 004 (一).4)."""
+    ring: list[PlayerId | None] = [*players, None] if len(players) % 2 else list(players)
+    out: list[Slot] = []
+    for r in range(len(ring) - 1):
+        tables: list[tuple[PlayerId, ...]] = []
+        byes: list[PlayerId] = []
+        for i in range(len(ring) // 2):
+            a, b = ring[i], ring[-1 - i]
+            if a is None or b is None:
+                byes += [p for p in (a, b) if p is not None]
+            else:
+                tables.append((a, b) if r % 2 == 0 else (b, a))
+        out.append((tuple(tables), tuple(byes)))
+        ring = [ring[0], ring[-1], *ring[1:-1]]
+    return out
+
+
+@dataclass
+class GroupLine:
+    """A player's group-stage record."""
+
+    points: Decimal = Decimal(0)
+    wins: Decimal = Decimal(0)
+    beat: dict[PlayerId, Decimal] = field(default_factory=dict)
+
+
+@dataclass
+class Walk:
+    groups: list[list[PlayerId]] = field(default_factory=list)
+    schedule: list[list[Slot]] = field(default_factory=list)
+    group_rounds: list[int] = field(default_factory=list)  # schedule indexes played
+    record: dict[PlayerId, GroupLine] = field(default_factory=dict)
+    place: dict[PlayerId, int] = field(default_factory=dict)
+    group_keys: dict[PlayerId, tuple[tuple[str, Decimal], ...]] = field(default_factory=dict)
+    group_tiebreak: dict[PlayerId, tuple[str, ...]] = field(default_factory=dict)
+    ladder: Ladder = field(default_factory=Ladder)
+    final: tuple[PlayerId, ...] = ()  # tables of 3–4: the final's players
+    final_scores: dict[PlayerId, list[Decimal]] = field(default_factory=dict)
+    top: tuple[PlayerId, ...] = ()  # tables of 3–4: still tied for first after the final
+    final_done: bool = False
+
+
+class Groups(Format):
+    """小组循环: groups by lot, round robin inside, top 2 cross over, then the final."""
+
+    key = "groups"
+    aliases = ("groups", "小组循环", "小组赛", "分组循环", "group stage")
+    seeds = ("000", "004")
+    knobs = (
+        Knob("groups", "2", ("1", "2", "4", "8"), int, "004"),
+        Knob("group_best_of", "1", BEST_OF, int, "000"),
+        Knob("playoff_best_of", "5", BEST_OF, int, "000"),
+        Knob("final_best_of", "7", BEST_OF, int, "000"),
+    )
+    tiebreaks = (
+        "removed",
+        "reached",
+        "round-score",
+        "group-place",
+        "wins",
+        "points",
+        "head-to-head",
+        "flip",
+    )
+
+    def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
+        super().__init__(game, options)
+        self.pairs = self.sizes[0] == 2
+
+    # --- the draw and the schedule -----------------------------------------------------
+    def entrants(self, state: TournamentState) -> list[PlayerId]:
+        """Round 1's players (seated or on a bye); before the draw, the active ones."""
+        if not state.rounds:
+            return self.active(state)
+        first = state.rounds[0].plan
+        there = {p for t in first.tables for p in t.players} | set(first.byes)
+        return [p for p in state.players if p in there]
+
+    def draw_groups(self, state: TournamentState) -> list[list[PlayerId]]:
+        order = shuffled(self.entrants(state), stream(state.seed, "groups"))
+        count = self.int_option("groups")
+        return [order[i::count] for i in range(count)]
+
+    def group_schedule(self, members: Sequence[PlayerId], seed: str, letter: str) -> list[Slot]:
+        if self.pairs:
+            return circle(members)
+        size = self.sizes[0]
+        rng = stream(seed, f"group{letter}")
+        history: list[list[list[PlayerId]]] = []
+        had: dict[PlayerId, int] = {}
+        out: list[Slot] = []
+        for _ in range(max(1, math.ceil((len(members) - 1) / (size - 1)))):
+            sizes, bye_count = partition(len(members), self.sizes)
+            byes = pick_byes(members, bye_count, had, rng)
+            for p in byes:
+                had[p] = had.get(p, 0) + 1
+            rest = [p for p in members if p not in byes]
+            tables = mix(rest, sizes, history, rng, effort=GROUP_EFFORT)
+            seats = balance_seats(tables, history, rng)
+            history.append([list(t) for t in seats])
+            out.append((tuple(seats), tuple(byes)))
+        return out
+
+    # --- history -------------------------------------------------------------------------
+    def walk(self, state: TournamentState) -> Walk:
+        active = set(self.active(state))
+        pens = penalties_by_round(state)
+        w = Walk(groups=self.draw_groups(state))
+        w.schedule = [
+            self.group_schedule(g, state.seed, LETTERS[i]) for i, g in enumerate(w.groups)
+        ]
+        w.record = {p: GroupLine() for g in w.groups for p in g}
+        for rec in state.rounds:
+            if rec.plan.stage.startswith("group"):
+                w.group_rounds.append(int(rec.plan.stage[5:]))
+                self._group_round(w, rec, pens)
+            elif self.pairs:
+                w.ladder.play(rec, pens, active)
+            else:
+                self._final_round(w, rec, pens, active, state.seed)
+        self._rank_groups(w, state, active)
+        return w
+
+    def _group_round(
+        self, w: Walk, rec: RoundRecord, pens: Mapping[tuple[int, PlayerId], Decimal]
+    ) -> None:
+        """Points, tables won (shared tops share the win) and who beat whom."""
+        for res in rec.results:
+            players = res.table.players
+            net = net_scores(rec, res, pens)
+            stayed = [p for p in players if p not in res.forfeited]
+            if res.status is TableStatus.CONFIRMED and stayed:
+                best = max(net[p] for p in stayed)
+                top = [p for p in stayed if net[p] == best]
+            else:
+                top = stayed if res.status is TableStatus.FORFEIT and res.forfeited else []
+            for p in players:
+                line = w.record.setdefault(p, GroupLine())
+                line.points += net.get(p, Decimal(0))
+                if p in top:
+                    line.wins += Decimal(1) / len(top)
+                for q in players:
+                    if q == p or p in res.forfeited:
+                        continue
+                    if q in res.forfeited:
+                        gain = Decimal(1)
+                    elif net:
+                        gain = (
+                            Decimal(1)
+                            if net[p] > net[q]
+                            else Decimal("0.5")
+                            if net[p] == net[q]
+                            else Decimal(0)
+                        )
+                    else:
+                        gain = Decimal(0)
+                    line.beat[q] = line.beat.get(q, Decimal(0)) + gain
+
+    def _rank_groups(self, w: Walk, state: TournamentState, active: set[PlayerId]) -> None:
+        flip = flips(state, "groups-flip")
+        for members in w.groups:
+            first = "wins" if self.pairs else "points"
+            second = "points" if self.pairs else "wins"
+
+            def base(p: PlayerId, a: str = first, b: str = second) -> tuple[Decimal, ...]:
+                line = w.record[p]
+                main = {"wins": line.wins, "points": line.points}
+                return (Decimal(p in active), main[a], main[b])
+
+            lines = []
+            for p in members:
+                tied = [q for q in members if q != p and base(q) == base(p)]
+                h2h = sum((w.record[p].beat.get(q, Decimal(0)) for q in tied), Decimal(0))
+                keys = (
+                    ("removed", base(p)[0]),
+                    (first, base(p)[1]),
+                    (second, base(p)[2]),
+                    ("head-to-head", h2h),
+                    ("flip", flip[p]),
+                )
+                w.group_keys[p] = keys[1:4]
+                lines.append(Line(p, w.record[p].points, p in active, keys))
+            for s in rank(lines):
+                w.place[s.player] = s.rank
+                w.group_tiebreak[s.player] = s.tiebreak
+
+    def _final_round(
+        self,
+        w: Walk,
+        rec: RoundRecord,
+        pens: Mapping[tuple[int, PlayerId], Decimal],
+        active: set[PlayerId],
+        seed: str,
+    ) -> None:
+        """Tables of 3–4: the final table, then extra games among a tie for first."""
+        table = rec.plan.tables[0]
+        if rec.plan.stage == "final":
+            w.final = table.players
+        res = next((r for r in rec.results if r.table.number == table.number), None)
+        if res is None:
+            return
+        net = net_scores(rec, res, pens)
+        players = [p for p in table.players if p in active and p not in res.forfeited]
+        low = Decimal(-(10**12))
+        for p in table.players:
+            w.final_scores.setdefault(p, []).append(net.get(p, low) if p in players else low)
+        w.final_done = True
+        if not players:
+            w.top = ()
+            return
+        best = max(net.get(p, Decimal(0)) for p in players)
+        w.top = tuple(p for p in players if net.get(p, Decimal(0)) == best)
+        if len(w.top) > 1 and len(w.top) not in self.sizes:
+            flip = flip_order(w.top, seed, f"round{rec.number}-final-flip")
+            for p in w.top:
+                w.final_scores[p].append(Decimal(flip[p]))
+            w.top = (max(w.top, key=lambda p: flip[p]),)
+
+    def advancers(self, w: Walk, active: set[PlayerId]) -> list[PlayerId]:
+        """Who leaves the groups, in playoff order (crossover for two-player games)."""
+        by_place = [
+            sorted((p for p in g if p in active), key=lambda p: w.place[p]) for g in w.groups
+        ]
+        top2: list[list[PlayerId | None]] = [[*g[:2], None, None][:2] for g in by_place]
+        if not self.pairs:
+            order = sorted(
+                (p for g in top2 for p in g if p is not None),
+                key=lambda p: (w.place[p], -w.record[p].points, -w.record[p].wins),
+            )
+            return order[: self.sizes[0]]
+        slots: list[PlayerId | None] = []
+        if len(top2) == 1:
+            slots = list(top2[0])
+        for i in range(0, len(top2) - 1, 2):
+            x, y = top2[i], top2[i + 1]
+            slots += [x[0], y[1], y[0], x[1]]
+        return [p for p in slots if p is not None]
+
+    # --- the contract --------------------------------------------------------------------
+    def plan(self, state: TournamentState) -> RoundPlan | Finished:
+        self.require_closed(state)
+        active = set(self.active(state))
+        count = self.int_option("groups")
+        need = count * max(2, min(self.sizes))
+        self.require_players(state, need)
+        w = self.walk(state)
+        label = self.label(state)
+        nxt = self._next_group_round(w, active, label)
+        if nxt is not None:
+            return nxt
+        if not self.pairs:
+            return self._next_final(w, state, active, label)
+        ties = w.ladder.ties()
+        if ties:
+            tables = tuple(Table(i + 1, m.players) for i, m in enumerate(ties))
+            return RoundPlan(tables, (), "extra", label, ("extra-game",))
+        alive = w.ladder.alive(active) if w.ladder.rounds else self.advancers(w, active)
+        if len(alive) <= 1:
+            return Finished(self.standings(state))
+        if len(alive) == 2:
+            best = f"best-of-{self.int_option('final_best_of')}"
+            return RoundPlan((Table(1, tuple(alive)),), (), "final", label, (best,))
+        byes = tuple(alive[-1:]) if len(alive) % 2 else ()
+        rest = alive[: len(alive) - len(byes)]
+        tables = tuple(Table(i // 2 + 1, (rest[i], rest[i + 1])) for i in range(0, len(rest), 2))
+        notes = (f"best-of-{self.int_option('playoff_best_of')}", *(("bye",) if byes else ()))
+        return RoundPlan(tables, byes, "playoff", label, notes)
+
+    def _next_group_round(self, w: Walk, active: set[PlayerId], label: str) -> RoundPlan | None:
+        """The next round of the group schedules with someone to play; ``None`` when done."""
+        start = max(w.group_rounds, default=0)
+        longest = max((len(s) for s in w.schedule), default=0)
+        for k in range(start, longest):
+            tables: list[tuple[PlayerId, ...]] = []
+            byes: list[PlayerId] = []
+            for sched in w.schedule:
+                if k >= len(sched):
+                    continue
+                slot_tables, slot_byes = sched[k]
+                byes += [p for p in slot_byes if p in active]
+                for t in slot_tables:
+                    seated = tuple(p for p in t if p in active)
+                    if len(seated) in self.sizes:
+                        tables.append(seated)
+                    else:
+                        byes += seated
+            if tables:
+                idle = active - {p for t in tables for p in t} - set(byes)
+                byes += sorted(p for p in idle if p in w.record)
+                best = f"best-of-{self.int_option('group_best_of')}"
+                notes = (best, *(("bye",) if byes else ()))
+                return RoundPlan(
+                    tuple(Table(i + 1, t) for i, t in enumerate(tables)),
+                    tuple(byes),
+                    f"group{k + 1}",
+                    label,
+                    notes,
+                )
+        return None
+
+    def _next_final(
+        self, w: Walk, state: TournamentState, active: set[PlayerId], label: str
+    ) -> RoundPlan | Finished:
+        best = (f"best-of-{self.int_option('final_best_of')}",)
+        if not w.final_done:
+            players = self.advancers(w, active)
+            size = max((s for s in self.sizes if s <= len(players)), default=0)
+            if size == 0:
+                return Finished(self.standings(state))
+            seats = shuffled(players[:size], stream(state.seed, label))
+            return RoundPlan((Table(1, tuple(seats)),), (), "final", label, best)
+        if len(w.top) > 1:
+            seats = shuffled(sorted(w.top), stream(state.seed, label))
+            return RoundPlan((Table(1, tuple(seats)),), (), "extra", label, ("extra-game",))
+        return Finished(self.standings(state))
+
+    def standings(self, state: TournamentState) -> tuple[Standing, ...]:
+        w = self.walk(state)
+        active = set(self.active(state))
+        points = totals(state)
+        flip = flips(state)
+        depth = max((len(v) for v in w.final_scores.values()), default=0)
+        low = Decimal(-(10**12))
+        still = self._still_in(w, active)
+        lines = []
+        for p in state.players:
+            if self.pairs:
+                level = w.ladder.level.get(p, Decimal(0))
+                finals: tuple[tuple[str, Decimal], ...] = (
+                    ("round-score", w.ladder.score_at.get(p, Decimal(0))),
+                )
+            else:
+                level = Decimal(p in w.final) + (Decimal("0.5") if w.top == (p,) else 0)
+                got = w.final_scores.get(p, [])
+                finals = tuple(("round-score", v) for v in got + [low] * (depth - len(got)))
+            keys = (
+                ("removed", Decimal(p in active)),
+                ("reached", level),
+                *finals,
+                ("group-place", Decimal(-w.place.get(p, 99))),
+                *w.group_keys.get(p, ()),
+                ("flip", flip[p]),
+            )
+            lines.append(Line(p, points.get(p, Decimal(0)), p in still, keys))
+        return self._explain(w, rank(lines))
+
+    @staticmethod
+    def _explain(w: Walk, ranked: tuple[Standing, ...]) -> tuple[Standing, ...]:
+        """A place decided by the group ranking against a groupmate shows the group's
+        own reason (head-to-head, games won…) rather than just "place in the group"."""
+        group_of = {p: i for i, g in enumerate(w.groups) for p in g}
+        out = list(ranked)
+        for i, s in enumerate(out[:-1]):
+            below = out[i + 1].player
+            same = group_of.get(s.player, -1) == group_of.get(below, -2)
+            if (
+                s.tiebreak == ("group-place",)
+                and same
+                and w.place.get(below) == w.place[s.player] + 1
+            ):
+                out[i] = replace(s, tiebreak=w.group_tiebreak[s.player])
+        return tuple(out)
+
+    def _still_in(self, w: Walk, active: set[PlayerId]) -> set[PlayerId]:
+        """Who can still win: everyone in the groups, then the playoff's survivors."""
+        if self._group_rounds_left(w, active):
+            return set(active)
+        if not self.pairs:
+            return set(w.top) if w.final_done else set(self.advancers(w, active))
+        if not w.ladder.rounds:
+            return set(self.advancers(w, active))
+        tied = {p for m in w.ladder.ties() for p in m.players if p in active}
+        return set(w.ladder.alive(active)) | tied
+
+    def bracket(self, state: TournamentState) -> tuple[BracketRound, ...]:
+        """The playoff tree (crossovers, final) once the groups are over; empty before,
+        and for tables of 3–4, whose playoff is a single final table."""
+        return tree(self.walk(state).ladder) if self.pairs else ()
+
+    def _group_rounds_left(self, w: Walk, active: set[PlayerId]) -> bool:
+        return self._next_group_round(w, active, "") is not None

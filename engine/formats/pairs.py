@@ -1,0 +1,341 @@
+"""Pairs 双人赛 for 2v2 games (seed 002: 第三篇 §四 and §六, 第四篇 §七).
+
+Rules as implemented, with their sources:
+
+* Pairs are drawn by lot (第四篇 §七.3: 初赛组合以抽签的方式形成): the sign-up list, sorted
+  by id, is shuffled with the stream ``pairs`` and cut into twos. Pairs given by the bot
+  (``state.teams``, signed up together: 自由组队) are used as they are.
+* Opponents are drawn by cards (第三篇 §六: 抽到同样花色、牌面值同样大小的为竞争对手 — ♦A meets
+  ♥A, ♣A meets ♠A): for m tables the couples ♦A/♥A, ♣A/♠A, ♦2/♥2 … are taken in that
+  order, shuffled with the round's stream and dealt to the pairs in pair-number order; each
+  couple is a table, in couple order. The ♦/♣ holder sits A and C, the other pair B and D,
+  so partners always sit opposite (the games' sides A&C against B&D).
+* An odd number of pairs adds a joker (大王). Its pair has a bye into the next draw, or,
+  with ``lucky=on``, goes straight to the final, once per event (第三篇 §四.2: 抽到大、小王的
+  幸运组直接入围总决赛).
+* Knockout: the pair with more points at its table goes on (both members' scores, this
+  round's penalties deducted); a tie by a verifiable flip. A pair with a member forfeited
+  or removed loses the table (第四篇 §七.3: 如因故不能继续比赛，视为弃权); both: both out.
+* When the pairs left (with the lucky one) fit the final (``final`` pairs, 第三篇: 4组的
+  总决赛), they play ``final_rounds`` rounds (第三篇: 连续2轮的角逐) drawn by cards again,
+  the first draw of the round's stream that repeats no earlier final pairing being used.
+  They rank by tables won, then points in the final, then a flip.
+* Discipline: ``forfeits`` forfeited games remove a player and strike their results
+  (seed 002 §四.1: 弃权 2 局者取消全部比赛成绩).
+
+Ranking: reached the final first (then final wins, final points), others by the round they
+went out in (later is better), then the pair's score at its last table, then a flip.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+
+from engine.draw import JOKERS, RANKS, SUPERSCRIPTS, flip_order, shuffled, stream
+from engine.errors import FormatError
+from engine.formats.base import FORFEITS_KNOB, Format
+from engine.games.base import Knob
+from engine.model import (
+    Finished,
+    PlayerId,
+    RoundPlan,
+    RoundRecord,
+    Standing,
+    Table,
+    TableResult,
+    TableStatus,
+    TournamentState,
+)
+from engine.standings import Line, net_scores, penalties_by_round, rank, totals
+
+Pair = tuple[PlayerId, PlayerId]
+FINAL_STAGE = "final"
+LUCKY = "lucky-pair"
+FINAL_DRAWS = 50  # draws tried for a final round without a repeat pairing
+
+
+def couples(count: int) -> list[tuple[str, str]]:
+    """The first ``count`` same-rank-and-colour couples: (♦A, ♥A), (♣A, ♠A), (♦2, ♥2)…"""
+    out: list[tuple[str, str]] = []
+    deck = 1
+    while len(out) < count:
+        mark = SUPERSCRIPTS[deck] if deck > 1 else ""
+        for r in RANKS:
+            out += [(f"♦{r}{mark}", f"♥{r}{mark}"), (f"♣{r}{mark}", f"♠{r}{mark}")]
+        deck += 1
+    return out[:count]
+
+
+def card_draw(
+    units: Sequence[int], rng: random.Random
+) -> tuple[list[tuple[int, int]], int | None, dict[int, str]]:
+    """Deal one card per pair; holders of a couple meet. Returns the matches (♦/♣ holder
+    first), the joker holder (odd count) and every pair's card, to show or to replay."""
+    pairs_of = couples(len(units) // 2)
+    cards = [c for couple in pairs_of for c in couple]
+    if len(units) % 2:
+        cards.append(JOKERS[0])
+    rng.shuffle(cards)
+    held = dict(zip(sorted(units), cards, strict=True))
+    holder = {card: unit for unit, card in held.items()}
+    matches = [(holder[a], holder[b]) for a, b in pairs_of]
+    joker = holder.get(JOKERS[0])
+    return matches, joker, held
+
+
+@dataclass
+class PairWalk:
+    """What the history implies: who waits for the next draw, the final, the ranking."""
+
+    pool: list[int] = field(default_factory=list)
+    lucky: list[int] = field(default_factory=list)
+    lucky_used: bool = False
+    reached: dict[int, int] = field(default_factory=dict)
+    last_score: dict[int, Decimal] = field(default_factory=dict)
+    finalists: list[int] = field(default_factory=list)
+    finals_played: int = 0
+    wins: Counter[int] = field(default_factory=Counter)
+    final_points: dict[int, Decimal] = field(default_factory=dict)
+    met: set[frozenset[int]] = field(default_factory=set)
+    byes: Counter[int] = field(default_factory=Counter)
+    notes: list[str] = field(default_factory=list)
+
+
+class Pairs(Format):
+    """双人赛: pairs by lot, opponents by cards, knockout to a final of a few pairs."""
+
+    key = "pairs"
+    aliases = ("pairs", "双人赛", "双人", "对抗赛", "pair")
+    seeds = ("002",)
+    knobs = (
+        Knob("final", "4", (), int, "002", minimum=2),
+        Knob("final_rounds", "2", (), int, "002", minimum=1),
+        Knob("lucky", "off", (), bool, "002"),
+        FORFEITS_KNOB,
+    )
+    tiebreaks = ("removed", "reached", "final-wins", "final-points", "round-score", "flip")
+
+    # --- who plays with whom -----------------------------------------------------------
+    def pairs(self, state: TournamentState) -> list[Pair]:
+        """Pair number ``i + 1`` is ``pairs[i]``; by lot unless the bot gives them."""
+        if state.teams:
+            members: dict[int, list[PlayerId]] = {}
+            for p in state.players:
+                if p in state.teams:
+                    members.setdefault(state.teams[p], []).append(p)
+            for team, who in sorted(members.items()):
+                if len(who) != 2:
+                    raise FormatError("pair-size", team=team, size=len(who))
+            return [(w[0], w[1]) for _, w in sorted(members.items())]
+        if len(state.players) % 2:
+            raise FormatError("pairs-odd", players=len(state.players))
+        order = shuffled(sorted(state.players), stream(state.seed, "pairs"))
+        return [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
+
+    def groups(self, state: TournamentState) -> dict[PlayerId, int]:
+        """Player → pair number (for /standings, as teams are shown)."""
+        return {p: i + 1 for i, pair in enumerate(self.pairs(state)) for p in pair}
+
+    # --- history -------------------------------------------------------------------------
+    def walk(self, state: TournamentState) -> PairWalk:
+        pairs = self.pairs(state)
+        number = {p: i + 1 for i, pair in enumerate(pairs) for p in pair}
+        out = {i + 1 for i, pair in enumerate(pairs) if set(pair) & state.removed}
+        pens = penalties_by_round(state)
+        w = PairWalk(pool=[i + 1 for i in range(len(pairs))])
+        for rec in state.rounds:
+            w.notes = []
+            final = rec.plan.stage == FINAL_STAGE
+            if final and not w.finalists:
+                w.finalists = sorted(set(w.pool) | set(w.lucky))
+                w.lucky = []
+            bye_units = sorted({number[p] for p in rec.plan.byes})
+            w.byes.update(bye_units)
+            results = {res.table.number: res for res in rec.results}
+            going: list[int] = []
+            if LUCKY in rec.plan.notes:
+                w.lucky += bye_units
+                w.lucky_used = True
+            else:
+                going += bye_units
+            for table in rec.plan.tables:
+                x, y = number[table.players[0]], number[table.players[1]]
+                res = results.get(table.number)
+                scores = pair_scores(rec, table, res, (x, y), pens)
+                winner = self._winner(rec, table, res, (x, y), scores, out, state, w)
+                for unit in (x, y):
+                    w.reached[unit] = rec.number
+                if final:
+                    w.met.add(frozenset((x, y)))
+                    if winner is not None:
+                        w.wins[winner] += 1
+                    for unit, score in scores.items():
+                        w.final_points[unit] = w.final_points.get(unit, Decimal(0)) + score
+                    continue
+                w.last_score.update(scores)
+                if winner is not None:
+                    going.append(winner)
+            if final:
+                w.finals_played += 1
+                w.pool = []
+            else:
+                w.pool = sorted(u for u in going if u not in out)
+            w.lucky = [u for u in w.lucky if u not in out]
+        return w
+
+    def _winner(
+        self,
+        rec: RoundRecord,
+        table: Table,
+        res: TableResult | None,
+        units: tuple[int, int],
+        scores: Mapping[int, Decimal],
+        out: set[int],
+        state: TournamentState,
+        w: PairWalk,
+    ) -> int | None:
+        """The pair that goes on from a table, or ``None`` when both fail."""
+        if res is None or res.status is TableStatus.PENDING:
+            return None
+        players = table.players
+        sides = ((players[0], players[2]), (players[1], players[3]))
+        failed = [
+            units[i] in out
+            or bool(set(sides[i]) & res.forfeited)
+            or (res.status is TableStatus.FORFEIT and not res.forfeited)
+            for i in (0, 1)
+        ]
+        if failed[0] or failed[1]:
+            return None if failed[0] and failed[1] else units[1 if failed[0] else 0]
+        a, b = scores.get(units[0], Decimal(0)), scores.get(units[1], Decimal(0))
+        if a != b:
+            return units[0] if a > b else units[1]
+        flip = flip_order(units, state.seed, f"round{rec.number}-table{table.number}-flip")
+        w.notes.append("tiebreak-flip")
+        return max(units, key=lambda u: flip[u])
+
+    # --- the contract --------------------------------------------------------------------
+    def _prepare(self, state: TournamentState) -> tuple[TournamentState, list[Pair], PairWalk]:
+        state = self.disciplined(state)
+        return state, self.pairs(state), self.walk(state)
+
+    def plan(self, state: TournamentState) -> RoundPlan | Finished:
+        self.require_closed(state)
+        if 4 not in self.sizes:
+            raise FormatError("pairs-need-four", seats=self.sizes)
+        state, pairs, w = self._prepare(state)
+        if not state.rounds and len(pairs) < 2:
+            raise FormatError("too-few-players", players=len(state.players), need=4)
+        notes = list(dict.fromkeys(w.notes))
+        label = self.label(state)
+        rng = stream(state.seed, label)
+        if w.finalists or w.finals_played:
+            if w.finals_played >= self.int_option("final_rounds"):
+                return Finished(self.standings(state))
+            alive = [u for u in w.finalists if not set(pairs[u - 1]) & state.removed]
+            return self._final_round(alive, pairs, w, rng, label, notes, state)
+        waiting = len(w.pool) + len(w.lucky)
+        if waiting <= 1:
+            return Finished(self.standings(state))
+        if waiting <= self.int_option("final"):
+            final = sorted(w.pool + w.lucky)
+            return self._final_round(final, pairs, w, rng, label, notes, state)
+        matches, joker, _ = card_draw(w.pool, rng)
+        byes: tuple[PlayerId, ...] = ()
+        if joker is not None:
+            byes = pairs[joker - 1]
+            lucky = bool(self.options["lucky"]) and not w.lucky_used
+            notes.append(LUCKY if lucky else "bye")
+        return RoundPlan(self._tables(matches, pairs), byes, "", label, tuple(notes))
+
+    def _final_round(
+        self,
+        alive: list[int],
+        pairs: list[Pair],
+        w: PairWalk,
+        rng: random.Random,
+        label: str,
+        notes: list[str],
+        state: TournamentState,
+    ) -> RoundPlan | Finished:
+        """A final round drawn by cards, avoiding pairings already played in the final."""
+        if len(alive) < 2:
+            return Finished(self.standings_of(w, pairs, state))
+        best: tuple[int, list[tuple[int, int]], int | None] | None = None
+        for _ in range(FINAL_DRAWS):
+            matches, joker, _ = card_draw(alive, rng)
+            again = sum(frozenset(m) in w.met for m in matches)
+            if best is None or again < best[0]:
+                best = (again, matches, joker)
+            if again == 0:
+                break
+        assert best is not None
+        _, matches, joker = best
+        byes = pairs[joker - 1] if joker is not None else ()
+        if joker is not None:
+            notes.append("bye")
+        return RoundPlan(self._tables(matches, pairs), byes, FINAL_STAGE, label, tuple(notes))
+
+    @staticmethod
+    def _tables(matches: Sequence[tuple[int, int]], pairs: Sequence[Pair]) -> tuple[Table, ...]:
+        """Partners opposite: the first pair sits A and C, the second B and D."""
+        out = []
+        for i, (x, y) in enumerate(matches):
+            a, c = pairs[x - 1]
+            b, d = pairs[y - 1]
+            out.append(Table(i + 1, (a, b, c, d)))
+        return tuple(out)
+
+    def standings(self, state: TournamentState) -> tuple[Standing, ...]:
+        state, pairs, w = self._prepare(state)
+        return self.standings_of(w, pairs, state)
+
+    def standings_of(
+        self, w: PairWalk, pairs: list[Pair], st: TournamentState
+    ) -> tuple[Standing, ...]:
+        """Partners share every criterion, so they stand next to each other."""
+        points = totals(st)
+        flip = flip_order(range(1, len(pairs) + 1), st.seed, "pairs-flip")
+        in_final = set(w.finalists)
+        playing = w.finals_played < self.int_option("final_rounds")
+        alive_units = set(w.pool) | set(w.lucky) | (in_final if playing else set())
+        lines = []
+        for i, pair in enumerate(pairs):
+            unit = i + 1
+            out = bool(set(pair) & st.removed)
+            reached = 10**6 if unit in in_final or unit in w.lucky else w.reached.get(unit, 0)
+            for p in pair:
+                keys = (
+                    ("removed", Decimal(p not in st.removed)),
+                    ("reached", Decimal(reached) - Decimal(out)),
+                    ("final-wins", Decimal(w.wins.get(unit, 0))),
+                    ("final-points", w.final_points.get(unit, Decimal(0))),
+                    ("round-score", w.last_score.get(unit, Decimal(0))),
+                    ("flip", Decimal(flip[unit])),
+                )
+                alive = unit in alive_units and not out
+                lines.append(Line(p, points.get(p, Decimal(0)), alive, keys))
+        ranked = rank(lines)
+        if w.finalists and not playing and ranked:
+            champions = set(pairs[self.groups(st)[ranked[0].player] - 1])
+            ranked = tuple(replace(s, alive=s.player in champions) for s in ranked)
+        return ranked
+
+
+def pair_scores(
+    rec: RoundRecord,
+    table: Table,
+    res: TableResult | None,
+    units: tuple[int, int],
+    pens: Mapping[tuple[int, PlayerId], Decimal],
+) -> dict[int, Decimal]:
+    """Each pair's points at its table: seats A+C and B+D, that round's penalties deducted."""
+    net = net_scores(rec, res, pens) if res is not None else {}
+    if not net:
+        return {}
+    seats = table.players
+    return {units[0]: net[seats[0]] + net[seats[2]], units[1]: net[seats[1]] + net[seats[3]]}

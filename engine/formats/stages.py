@@ -1,0 +1,269 @@
+"""Score stages 积分晋级 (seed 000, 斗地主比赛竞赛规则 §三).
+
+Rules as implemented, with their sources:
+
+* Every stage everyone still in is drawn by lot into tables; each table plays ``hands``
+  hands (seed 000: 初赛、复赛、决赛均进行十局比赛) and reports them, separated by ``;``.
+* Stage score: with ``base`` > 0 everyone starts the stage from that base and the stage's
+  hands are added (每人基础积分30分; 复赛每人初赛积分清零，且每人基础分30分); with
+  ``base=0`` scores carry over from stage to stage.
+* The top ``advance`` go on: of each table (``per=table``, seed 000: 每队积分高者晋级) or of
+  the whole stage (``per=overall``). Players left over when the count does not fill the
+  tables sit in a short table when the game allows one, else get a bye into the next stage.
+* Ties at the cut go to the previous stage's score (若积分相同，则按初赛积分高者晋级), then
+  to an extra hand among the tied only (再进行五局加赛: a round of stage ``extra`` whose
+  tables seat only the tied players); when the game cannot seat that many, a card flip.
+* When the players still in fit one table, that stage is the final (stage ``final``): the
+  ranking is the final's score, then the previous stage's (若有积分相同，则按复赛积分高者名次
+  列前); a tie for first still standing plays an extra hand.
+* A forfeited player is out; the others at a forfeited table go on to the next stage.
+
+Ranking: stage reached, then the score of the last stage played, then the previous stage's
+score, then extra hands, then a flip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from engine.draw import flip_order, shuffled, stream
+from engine.errors import ConfigError
+from engine.formats.base import AnyGame, Format
+from engine.games.base import Knob
+from engine.model import (
+    Finished,
+    PlayerId,
+    RoundPlan,
+    RoundRecord,
+    Standing,
+    Table,
+    TableStatus,
+    TournamentState,
+)
+from engine.seating import cut, partition, pick_byes
+from engine.standings import Line, flips, net_scores, penalties_by_round, rank
+
+LOW = Decimal(-(10**12))
+
+
+@dataclass
+class Tie:
+    """``slots`` places to give among ``tied`` players (by extra hands, else a flip)."""
+
+    slots: int
+    tied: tuple[PlayerId, ...]
+
+
+@dataclass
+class Walk:
+    pool: list[PlayerId] = field(default_factory=list)
+    going: list[PlayerId] = field(default_factory=list)
+    score: dict[PlayerId, Decimal] = field(default_factory=dict)  # last stage played
+    prev: dict[PlayerId, Decimal] = field(default_factory=dict)  # the stage before it
+    reached: dict[PlayerId, int] = field(default_factory=dict)
+    extras: dict[PlayerId, list[Decimal]] = field(default_factory=dict)
+    pending: list[Tie] = field(default_factory=list)
+    byes: dict[PlayerId, int] = field(default_factory=dict)
+    stages: int = 0
+    final: bool = False
+    seated: list[PlayerId] = field(default_factory=list)  # the last stage's tables
+    forfeit: set[PlayerId] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)
+
+
+class Stages(Format):
+    """积分晋级: N hands per stage from a base score; the top of each table goes on."""
+
+    key = "stages"
+    aliases = ("stages", "积分晋级", "积分晋级制", "score stages")
+    seeds = ("000",)
+    knobs = (
+        Knob("hands", "10", (), int, "000", 1),
+        Knob("base", "30", (), int, "000"),
+        Knob("advance", "1", (), int, "000", 1),
+        Knob("per", "table", ("table", "overall"), str, "000"),
+    )
+    tiebreaks = ("removed", "reached", "stage-score", "previous-stage", "extra", "flip")
+
+    def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
+        super().__init__(game, options)
+        k = self.int_option("advance")
+        if self.str_option("per") == "table" and k >= min(self.sizes):
+            raise ConfigError(
+                "knob-range", knob="advance", value=k, low=1, high=min(self.sizes) - 1
+            )
+
+    # --- history -----------------------------------------------------------------------
+    def walk(self, state: TournamentState) -> Walk:
+        active = set(self.active(state))
+        pens = penalties_by_round(state)
+        w = Walk(pool=self.active(state))
+        for rec in state.rounds:
+            for p in (*(q for t in rec.plan.tables for q in t.players), *rec.plan.byes):
+                if rec.plan.stage != "extra":
+                    w.reached[p] = rec.number
+            if rec.plan.stage == "extra":
+                self._extra(w, rec, pens, state.seed)
+            else:
+                self._stage(w, rec, pens, active, state.seed)
+            if not w.pending and not w.final:
+                w.pool = [p for p in state.players if p in w.going and p in active]
+        return w
+
+    def _stage(
+        self,
+        w: Walk,
+        rec: RoundRecord,
+        pens: Mapping[tuple[int, PlayerId], Decimal],
+        active: set[PlayerId],
+        seed: str,
+    ) -> None:
+        w.stages += 1
+        w.final = rec.plan.stage == "final"
+        w.notes = []
+        base = Decimal(self.int_option("base"))
+        seated = [p for t in rec.plan.tables for p in t.players]
+        w.seated = seated
+        w.prev.update({p: w.score.get(p, Decimal(0)) for p in seated})
+        for p in rec.plan.byes:
+            w.byes[p] = w.byes.get(p, 0) + 1
+        w.going = [p for p in rec.plan.byes if p in active]
+        ranked: list[list[PlayerId]] = []
+        for res in rec.results:
+            net = net_scores(rec, res, pens)
+            for p in res.table.players:
+                start = base if base else w.score.get(p, Decimal(0))
+                w.score[p] = start + net.get(p, Decimal(0))
+            stayed = [p for p in res.table.players if p in active and p not in res.forfeited]
+            w.forfeit.update(res.forfeited)
+            if res.status is TableStatus.FORFEIT:
+                w.going += stayed
+            else:
+                ranked.append(stayed)
+        k = self.int_option("advance")
+        if w.final:
+            groups, k = [[p for g in ranked for p in g]], 1
+        elif self.str_option("per") == "overall":
+            groups = [[p for g in ranked for p in g]]
+        else:
+            groups = ranked
+        for i, group in enumerate(groups):
+            self._cut(w, group, k, seed, f"round{rec.number}-table{i + 1}-flip")
+
+    def _cut(self, w: Walk, group: Sequence[PlayerId], k: int, seed: str, label: str) -> None:
+        """The top ``k`` by stage score, then previous stage; a tie left → extra or flip."""
+
+        def key(p: PlayerId) -> tuple[Decimal, Decimal]:
+            return (w.score[p], w.prev.get(p, Decimal(0)))
+
+        order = sorted(group, key=key, reverse=True)
+        if len(order) <= k:
+            w.going += order
+            return
+        line = key(order[k - 1])
+        above = [p for p in order if key(p) > line]
+        tied = [p for p in order if key(p) == line]
+        if len(above) + len(tied) <= k:
+            w.going += above + tied
+            return
+        w.going += above
+        self._settle(w, Tie(k - len(above), tuple(tied)), seed, label)
+
+    def _settle(self, w: Walk, tie: Tie, seed: str, label: str) -> None:
+        """An extra hand when the game can seat the tied players, else a card flip."""
+        if len(tie.tied) in self.sizes:
+            w.pending.append(tie)
+            return
+        flip = flip_order(tie.tied, seed, label)
+        for p in tie.tied:
+            w.extras.setdefault(p, []).append(Decimal(flip[p]))
+        w.notes.append("tiebreak-flip")
+        w.going += sorted(tie.tied, key=lambda p: -flip[p])[: tie.slots]
+
+    def _extra(
+        self, w: Walk, rec: RoundRecord, pens: Mapping[tuple[int, PlayerId], Decimal], seed: str
+    ) -> None:
+        """Extra hands among the tied: their scores order them; a new tie repeats."""
+        ties, w.pending = w.pending, []
+        for tie in ties:
+            res = next((r for r in rec.results if set(r.table.players) == set(tie.tied)), None)
+            if res is None:
+                w.pending.append(tie)
+                continue
+            net = net_scores(rec, res, pens)
+            scores = {p: (LOW if p in res.forfeited else net.get(p, Decimal(0))) for p in tie.tied}
+            for p in tie.tied:
+                w.extras.setdefault(p, []).append(scores[p])
+            order = sorted(tie.tied, key=lambda p: -scores[p])
+            line = scores[order[tie.slots - 1]]
+            above = [p for p in order if scores[p] > line]
+            tied = tuple(p for p in order if scores[p] == line)
+            w.going += above
+            if len(above) + len(tied) <= tie.slots:
+                w.going += tied
+            else:
+                label = f"round{rec.number}-extra-flip"
+                self._settle(w, Tie(tie.slots - len(above), tied), seed, label)
+
+    # --- the contract ----------------------------------------------------------------
+    def plan(self, state: TournamentState) -> RoundPlan | Finished:
+        self.require_closed(state)
+        self.require_players(state, min(self.sizes))
+        w = self.walk(state)
+        label = self.label(state)
+        rng = stream(state.seed, label)
+        notes = tuple(dict.fromkeys(w.notes))
+        if w.pending:
+            tables = tuple(
+                Table(i + 1, tuple(shuffled(sorted(t.tied), rng))) for i, t in enumerate(w.pending)
+            )
+            return RoundPlan(tables, (), "extra", label, (*notes, "extra-hand"))
+        pool = list(w.pool)
+        if 1 < len(pool) < min(self.sizes) and state.rounds:
+            pool += self._lucky(w, state, min(self.sizes) - len(pool))
+            notes = (*notes, "lucky-loser")
+        if w.final or len(pool) < min(self.sizes):
+            return Finished(self.standings(state))
+        if len(pool) in self.sizes and len(pool) <= self.sizes[0]:
+            return RoundPlan((Table(1, tuple(shuffled(pool, rng))),), (), "final", label, notes)
+        sizes, bye_count = partition(len(pool), self.sizes)
+        byes = pick_byes(pool, bye_count, w.byes, rng)
+        drawn = shuffled([p for p in pool if p not in byes], rng)
+        if byes:
+            notes = (*notes, "bye")
+        return RoundPlan(cut(drawn, sizes), tuple(byes), "stage", label, notes)
+
+    def _lucky(self, w: Walk, state: TournamentState, need: int) -> list[PlayerId]:
+        """Too few went on to seat a table: the best of the rest of the last stage (by
+        stage score, then previous stage, then a flip) fill it."""
+        flip = flips(state, f"round{len(state.rounds) + 1}-lucky-flip")
+        cands = [
+            p for p in w.seated if p not in w.pool and p not in state.removed and p not in w.forfeit
+        ]
+        cands.sort(key=lambda p: (w.score[p], w.prev.get(p, Decimal(0)), flip[p]), reverse=True)
+        return cands[:need]
+
+    def standings(self, state: TournamentState) -> tuple[Standing, ...]:
+        w = self.walk(state)
+        active = set(self.active(state))
+        flip = flips(state)
+        depth = max((len(v) for v in w.extras.values()), default=0)
+        still = set(w.going) | {p for t in w.pending for p in t.tied}
+        if not state.rounds:
+            still = active
+        lines = []
+        for p in state.players:
+            extra = w.extras.get(p, [])
+            keys = (
+                ("removed", Decimal(p in active)),
+                ("reached", Decimal(w.reached.get(p, 0))),
+                ("stage-score", w.score.get(p, Decimal(0))),
+                ("previous-stage", w.prev.get(p, Decimal(0))),
+                *(("extra", v) for v in extra + [LOW] * (depth - len(extra))),
+                ("flip", flip[p]),
+            )
+            alive = p in active and p in still
+            lines.append(Line(p, w.score.get(p, Decimal(0)), alive, keys))
+        return rank(lines)

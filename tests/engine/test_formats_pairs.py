@@ -1,0 +1,178 @@
+"""Pairs 双人赛 (seed 002): pairs by lot, opponents by cards, the joker, partners opposite."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.draw import card_colour
+from engine.errors import FormatError
+from engine.formats import find_format
+from engine.formats.pairs import Pairs, card_draw
+from engine.games import find_game
+from engine.model import (
+    Finished,
+    RoundPlan,
+    RoundRecord,
+    Table,
+    TableResult,
+    TableStatus,
+    TournamentState,
+)
+from tests.engine.test_formats_support import by_id, play, record, seated_once
+
+GUANDAN = find_game("guandan")()
+
+
+def sides(table: Table) -> set[frozenset[int]]:
+    return {frozenset(table.players[0::2]), frozenset(table.players[1::2])}
+
+
+def test_pairs_is_found_by_its_chinese_name() -> None:
+    assert find_format("双人赛") is Pairs
+
+
+def test_holders_of_the_same_rank_and_colour_meet() -> None:
+    matches, joker, held = card_draw(list(range(1, 10)), random.Random(5))
+    assert joker is not None and held[joker] == "大王"
+    assert len(matches) == 4
+    for a, b in matches:
+        assert held[a][1:] == held[b][1:]  # same rank
+        assert card_colour(held[a]) == card_colour(held[b])  # same colour
+        assert held[a][0] in "♦♣"  # the ♦/♣ holder is listed first (seats A and C)
+
+
+def test_partners_always_sit_opposite() -> None:
+    fmt = Pairs(GUANDAN)
+    state = TournamentState(players=tuple(range(1, 17)), seed="s")
+    pairs = {frozenset(p) for p in fmt.pairs(state)}
+    final, _ = play(fmt, state)
+    for rec in final.rounds:
+        for table in rec.plan.tables:
+            assert sides(table) <= pairs
+
+
+def test_fourteen_pairs_follow_the_seed_with_a_lucky_joker_pair() -> None:
+    """Seed 002 第三篇: 14 pairs → 7; the joker's pair goes to the final; 6 → 3; final of 4."""
+    fmt = Pairs(GUANDAN, {"lucky": "on"})
+    final, done = play(fmt, TournamentState(players=tuple(range(1, 29)), seed="s"))
+    stages = [(len(r.plan.tables), len(r.plan.byes), r.plan.stage) for r in final.rounds]
+    assert stages == [(7, 0, ""), (3, 2, ""), (2, 0, "final"), (2, 0, "final")]
+    assert "lucky-pair" in final.rounds[1].plan.notes
+    lucky = set(final.rounds[1].plan.byes)
+    assert lucky <= set(seated_once(final.rounds[2].plan))
+    met = [
+        frozenset(frozenset(s) for s in sides(t)) for r in final.rounds[2:] for t in r.plan.tables
+    ]
+    assert len(set(met)) == 4  # the final's two rounds repeat no pairing
+    assert done.ranking[0].alive and not done.ranking[2].alive
+
+
+def test_without_lucky_the_joker_is_a_bye_into_the_next_draw() -> None:
+    fmt = Pairs(GUANDAN, {"final": "2", "final_rounds": "1"})
+    state = TournamentState(players=tuple(range(1, 11)), seed="s")  # five pairs
+    plan = fmt.plan(state)
+    assert isinstance(plan, RoundPlan) and len(plan.byes) == 2 and "bye" in plan.notes
+    after = record(state, plan, by_id)
+    second = fmt.plan(after)
+    assert isinstance(second, RoundPlan) and set(plan.byes) <= set(seated_once(second))
+
+
+def one_table(plan: RoundPlan, result: TableResult) -> TournamentState:
+    """Round 1 of eight players: ``result`` at table 1, A&C win table 2."""
+    other = plan.tables[1]
+    rec = RoundRecord(
+        1, plan, (result, TableResult(other, TableStatus.CONFIRMED, (Decimal(1), 0, 1, 0)))
+    )
+    return TournamentState(players=tuple(range(1, 9)), seed="s", rounds=(rec,))
+
+
+def first_round(fmt: Pairs) -> RoundPlan:
+    plan = fmt.plan(TournamentState(players=tuple(range(1, 9)), seed="s"))
+    assert isinstance(plan, RoundPlan)
+    return plan
+
+
+def test_a_pair_with_a_forfeited_member_loses_and_both_forfeited_are_both_out() -> None:
+    fmt = Pairs(GUANDAN, {"final": "2", "final_rounds": "1"})
+    first = first_round(fmt)
+    table = first.tables[0]
+    a = table.players[0]
+    forfeited = frozenset({a})
+    lost = one_table(first, TableResult(table, TableStatus.CONFIRMED, (3, 0, 3, 0), forfeited))
+    plan = fmt.plan(lost)
+    assert isinstance(plan, RoundPlan) and plan.stage == "final"
+    assert set(table.players[1::2]) <= set(seated_once(plan))
+    assert a not in seated_once(plan)
+    both = one_table(first, TableResult(table, TableStatus.FORFEIT, (), frozenset(table.players)))
+    plan = fmt.plan(both)
+    assert isinstance(plan, Finished)  # only the other table's winner is left
+
+
+def test_a_tied_table_is_decided_by_a_flip_and_noted() -> None:
+    fmt = Pairs(GUANDAN, {"final": "2", "final_rounds": "1"})
+    first = first_round(fmt)
+    table = first.tables[0]
+    tied = one_table(first, TableResult(table, TableStatus.CONFIRMED, (Decimal(0),) * 4))
+    plan = fmt.plan(tied)
+    assert isinstance(plan, RoundPlan) and "tiebreak-flip" in plan.notes
+    assert len(sides(table) & sides(plan.tables[0])) == 1
+    assert fmt.plan(tied) == plan  # the flip is the seed's, not chance
+
+
+def test_a_withdrawn_player_takes_the_pair_out_and_the_opponents_go_on() -> None:
+    fmt = Pairs(GUANDAN, {"final": "2", "final_rounds": "1"})
+    first = first_round(fmt)
+    table = first.tables[0]
+    a = table.players[0]
+    won = one_table(first, TableResult(table, TableStatus.CONFIRMED, (3, 0, 3, 0)))
+    plan = fmt.plan(replace(won, removed=frozenset({a})))  # withdrew after winning
+    assert isinstance(plan, RoundPlan)
+    assert a not in seated_once(plan) and set(table.players[1::2]) <= set(seated_once(plan))
+    ranking = fmt.standings(replace(won, removed=frozenset({a})))
+    assert ranking[-1].player == a
+
+
+def test_two_forfeits_remove_a_player_and_cancel_their_results() -> None:
+    fmt = Pairs(GUANDAN, {"final": "4", "final_rounds": "3"})
+    state = TournamentState(players=tuple(range(1, 9)), seed="s")
+    for _ in range(2):
+        plan = fmt.plan(state)
+        assert isinstance(plan, RoundPlan)
+
+        def scorer(_n: int, _p: RoundPlan, t: Table) -> TableResult:
+            base = by_id(_n, _p, t)
+            return replace(base, forfeited=frozenset({1} & set(t.players)))
+
+        state = record(state, plan, scorer)
+    ranking = fmt.standings(state)
+    assert ranking[-1].player == 1 and ranking[-1].points == 0
+    plan = fmt.plan(state)
+    assert isinstance(plan, RoundPlan) and 1 not in seated_once(plan)
+
+
+def test_an_odd_number_of_players_cannot_be_paired() -> None:
+    with pytest.raises(FormatError) as err:
+        Pairs(GUANDAN).plan(TournamentState(players=tuple(range(1, 8)), seed="s"))
+    assert err.value.code == "pairs-odd"
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(min_value=4, max_value=20), st.text(min_size=1, max_size=6), st.booleans())
+def test_any_even_field_finishes_and_every_pair_is_placed_once_per_round(
+    n_pairs: int, seed: str, lucky: bool
+) -> None:
+    fmt = Pairs(GUANDAN, {"lucky": "on" if lucky else "off"})
+    state = TournamentState(players=tuple(range(1, 2 * n_pairs + 1)), seed=seed)
+    pairs = {frozenset(p) for p in fmt.pairs(state)}
+    final, done = play(fmt, state)
+    for rec in final.rounds:
+        placed = seated_once(rec.plan)
+        assert len(placed) == len(set(placed))
+        assert {frozenset(rec.plan.byes)} <= pairs | {frozenset()}
+    assert len(done.ranking) == 2 * n_pairs

@@ -1,0 +1,137 @@
+"""Score stages 积分晋级 (seed 000 斗地主比赛竞赛规则 §三): base 30 per stage or carried
+scores, the top of each table (or overall) advance, ties to the previous stage, then an
+extra hand among the tied only."""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.errors import ConfigError
+from engine.formats import find_format
+from engine.formats.stages import Stages
+from engine.games import find_game
+from engine.model import Finished, RoundPlan, Table, TableResult, TableStatus, TournamentState
+from tests.engine.test_formats_support import by_id, play, record, seated_once
+
+DOUDIZHU = find_game("doudizhu")()
+BIGTWO = find_game("bigtwo")()
+
+
+def state(n: int, seed: str = "seed") -> TournamentState:
+    return TournamentState(players=tuple(range(1, n + 1)), seed=seed)
+
+
+def result(table: Table, *scores: int) -> TableResult:
+    return TableResult(table, TableStatus.CONFIRMED, tuple(Decimal(s) for s in scores))
+
+
+def level(_n: int, _p: RoundPlan, table: Table) -> TableResult:
+    return result(table, *(0 for _ in table.players))
+
+
+def test_stages_by_chinese_name_and_advance_must_leave_someone_out() -> None:
+    assert find_format("积分晋级") is Stages
+    with pytest.raises(ConfigError):
+        Stages(DOUDIZHU, {"advance": "3"})
+
+
+def test_nine_players_three_tables_then_the_winners_final_from_base_thirty() -> None:
+    fmt = Stages(DOUDIZHU)
+    final, finished = play(fmt, state(9))
+    assert [r.plan.stage for r in final.rounds] == ["stage", "final"]
+    winners = {max(t.players) for t in final.rounds[0].plan.tables}
+    assert set(final.rounds[1].plan.tables[0].players) == winners
+    top = finished.ranking[0]
+    assert top.player == 9 and top.points == Decimal(30 + 9)  # the base is reset each stage
+
+
+def test_base_zero_carries_scores_into_the_next_stage() -> None:
+    fmt = Stages(DOUDIZHU, {"base": "0"})
+    _, finished = play(fmt, state(9))
+    assert finished.ranking[0].points == Decimal(9 + 9)
+
+
+def test_tie_at_the_cut_goes_to_an_extra_hand_among_the_tied_only() -> None:
+    fmt = Stages(DOUDIZHU)
+    s = state(9)
+    first = fmt.plan(s)
+    assert isinstance(first, RoundPlan)
+    s = record(s, first, level)  # every table level: 30, 30, 30
+    extra = fmt.plan(s)
+    assert isinstance(extra, RoundPlan) and extra.stage == "extra"
+    assert "extra-hand" in extra.notes
+    assert sorted(set(t.players) for t in extra.tables) == sorted(
+        set(t.players) for t in first.tables
+    )
+    s = record(s, extra, by_id)
+    final = fmt.plan(s)
+    assert isinstance(final, RoundPlan) and final.stage == "final"
+    assert set(final.tables[0].players) == {max(t.players) for t in first.tables}
+
+
+def test_final_tie_goes_to_the_previous_stage_score() -> None:
+    fmt = Stages(DOUDIZHU)
+
+    def scorer(n: int, plan: RoundPlan, table: Table) -> TableResult:
+        return by_id(n, plan, table) if plan.stage == "stage" else level(n, plan, table)
+
+    _, finished = play(fmt, state(9), scorer)
+    top = finished.ranking[0]
+    assert top.player == 9 and top.tiebreak == ("previous-stage",)
+
+
+def test_a_tie_the_game_cannot_seat_is_decided_by_a_card_flip() -> None:
+    fmt = Stages(BIGTWO, {"advance": "2"})
+    s = state(8)
+    plan = fmt.plan(s)
+    assert isinstance(plan, RoundPlan)
+    s = record(s, plan, lambda _n, _p, t: result(t, 5, 1, 1, -7))  # B and C tie for 2nd
+    final = fmt.plan(s)
+    assert isinstance(final, RoundPlan) and final.stage == "final"
+    assert "tiebreak-flip" in final.notes and len(final.tables[0].players) == 4
+
+
+def test_overall_cut_takes_the_best_of_the_whole_stage() -> None:
+    fmt = Stages(DOUDIZHU, {"per": "overall", "advance": "3"})
+    s = state(9)
+    plan = fmt.plan(s)
+    assert isinstance(plan, RoundPlan)
+    s = record(s, plan, by_id)
+    final = fmt.plan(s)
+    assert isinstance(final, RoundPlan) and set(final.tables[0].players) == {7, 8, 9}
+
+
+def random_scorer(seed: int):  # type: ignore[no-untyped-def]
+    rng = random.Random(seed)
+
+    def scorer(_n: int, _p: RoundPlan, table: Table) -> TableResult:
+        if rng.random() < 0.1:
+            return TableResult(table, TableStatus.FORFEIT, (), frozenset(table.players[:1]))
+        return result(table, *(rng.randrange(-2, 3) for _ in table.players))
+
+    return scorer
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(3, 40), st.integers(0, 10**6), st.sampled_from(("doudizhu", "bigtwo")))
+def test_every_stage_seats_each_player_once_and_the_event_ends(
+    n: int, seed: int, game: str
+) -> None:
+    fmt = Stages(find_game(game)())
+    s = state(n, str(seed))
+    assert fmt.plan(s) == fmt.plan(s)
+    scorer = random_scorer(seed)
+    for _ in range(80):
+        plan = fmt.plan(s)
+        if isinstance(plan, Finished):
+            break
+        placed = seated_once(plan)
+        assert len(placed) == len(set(placed)) and plan.tables
+        s = record(s, plan, scorer)
+    assert isinstance(plan, Finished)
+    assert sorted(x.player for x in plan.ranking) == list(range(1, n + 1))
