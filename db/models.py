@@ -171,6 +171,8 @@ class PenaltyRow(Base):
     user_id: Mapped[int] = mapped_column(BigInteger)
     round_number: Mapped[int] = mapped_column(Integer)
     points: Mapped[float] = mapped_column(Numeric(10, 1))
+    # points, cards (0.5 a card) or ladder (seed 001's warning → −1 → disqualification)
+    kind: Mapped[str] = mapped_column(String(16), default="points", server_default="points")
     reason: Mapped[str] = mapped_column(Text, default="")
     by_id: Mapped[int] = mapped_column(BigInteger)
 

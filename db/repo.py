@@ -135,13 +135,21 @@ class Repo:
         return [(t, n, d) for t, n, d in rows.all()]
 
     def add_penalty(
-        self, t: Tournament, user_id: int, round_number: int, points: Decimal, reason: str, by: int
+        self,
+        t: Tournament,
+        user_id: int,
+        round_number: int,
+        points: Decimal,
+        reason: str,
+        by: int,
+        kind: str = "points",
     ) -> PenaltyRow:
         row = PenaltyRow(
             tournament_id=t.id,
             user_id=user_id,
             round_number=round_number,
             points=points,
+            kind=kind,
             reason=reason,
             by_id=by,
         )

@@ -2,39 +2,63 @@
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
-
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import find_player, find_table, my_table, settle_round, table_number
 from bot.tournament import latest_round
+from db.models import Player, Tournament
+from engine.games.penalties import Rung, deduction, ladder, per_card
+
+WARN_WORDS = ("warn", "warning", "警告")
+CARD_WORDS = ("cards", "card", "张", "暴露张")
 
 
 async def penalty(ctx: Ctx, args: str) -> None:
-    """``/penalty <player> <points> [reason]``: a deduction in 0.5 steps (seed 001 §七)."""
+    """Seed 001 §七, three ways:
+
+    - ``/penalty <player> <points> [reason]``: a deduction in 0.5 steps;
+    - ``/penalty <player> cards <n> [reason]``: 0.5 for each exposed or misplayed card;
+    - ``/penalty <player> warn [reason]``: the ladder, warning → −1 → disqualification.
+    """
     await ctx.require_organiser()
     t = await ctx.tournament()
     words = args.split()
     if len(words) < 2:
         raise UserError("usage.penalty")
     player = find_player(ctx, t, words[0])
-    try:
-        points = abs(Decimal(words[1]))
-    except InvalidOperation:
-        raise UserError("refuse.bad-points", points=words[1]) from None
-    if points == 0 or points % Decimal("0.5") != 0:
-        raise UserError("refuse.bad-points", points=words[1])
+    how, rest = words[1].lower(), words[2:]
+    kind = "points"
+    if how in WARN_WORDS:
+        offence = 1 + sum(p.kind == "ladder" for p in t.penalties if p.user_id == player.user_id)
+        step = ladder(offence)
+        if step.rung is Rung.DISQUALIFY:
+            disqualify(ctx, t, player)
+            ctx.reply("penalty.ladder-dq", name=player.name, offence=offence)
+            return
+        kind, points = "ladder", step.points
+    elif how in CARD_WORDS:
+        if not rest or not rest[0].isdigit():
+            raise UserError("usage.penalty")
+        kind, points, rest = "cards", per_card(int(rest[0])), rest[1:]
+    else:
+        points = deduction(words[1])
+    reason = " ".join(rest)
     r = latest_round(t)
-    reason = " ".join(words[2:])
-    row = ctx.repo.add_penalty(t, player.user_id, r.number if r else 0, points, reason, ctx.actor)
+    row = ctx.repo.add_penalty(
+        t, player.user_id, r.number if r else 0, points, reason, ctx.actor, kind
+    )
     await ctx.repo.session.flush()
     ctx.audit(
         "penalty",
         t,
         None,
-        {"penalty_id": row.id, "user": player.user_id, "points": str(points), "reason": reason},
+        {"penalty_id": row.id, "user": player.user_id, "points": str(points), "kind": kind}
+        | {"reason": reason},
     )
-    ctx.reply("penalty.done", name=player.name, points=points, reason=reason or "—")
+    if points == 0:
+        ctx.reply("penalty.warning", name=player.name, offence=1, reason=reason or "—")
+    else:
+        ctx.reply("penalty.done", name=player.name, points=points, reason=reason or "—")
 
 
 async def forfeit(ctx: Ctx, args: str) -> None:
@@ -77,6 +101,13 @@ async def dq(ctx: Ctx, args: str) -> None:
     if not args.strip():
         raise UserError("usage.dq")
     player = find_player(ctx, t, args)
+    disqualify(ctx, t, player)
+    ctx.reply("dq.done", name=player.name)
+
+
+def disqualify(ctx: Ctx, t: Tournament, player: Player) -> None:
+    """Remove a player; their open table loses them. Audited as ``dq``, so /undo can
+    bring them back whether it came from /dq or the third rung of the ladder."""
     if player.status == "removed":
         raise UserError("refuse.already-removed", name=player.name)
     old: dict[str, object] = {"user": player.user_id, "status": player.status}
@@ -88,4 +119,3 @@ async def dq(ctx: Ctx, args: str) -> None:
             old.update(table_id=row.id, forfeited=list(row.forfeited))
             row.forfeited = sorted(set(row.forfeited) | {player.user_id})
     ctx.audit("dq", t, old, {"status": "removed"})
-    ctx.reply("dq.done", name=player.name)

@@ -9,6 +9,7 @@ from decimal import Decimal
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import ranking_lines
+from bot.i18n import show
 from bot.tournament import format_of, latest_round, names, state_of
 from charts.standings import StandingRow, standings_png
 from db.models import Tournament
@@ -82,12 +83,21 @@ async def export(ctx: Ctx, args: str) -> None:
                     score = Decimal(0)
                 if user in removed:
                     status = "dq"
-                pen = penalty.get((r.number, user), Decimal(0))
+                pen = show(penalty.get((r.number, user), Decimal(0)))
                 rows.append(
-                    [r.number, table.number, SEAT_LETTERS[i], user, who[user], score, pen, status]
+                    [
+                        r.number,
+                        table.number,
+                        SEAT_LETTERS[i],
+                        user,
+                        who[user],
+                        show(score),
+                        pen,
+                        status,
+                    ]
                 )
         for user in r.byes:
-            pen = penalty.get((r.number, user), Decimal(0))
+            pen = show(penalty.get((r.number, user), Decimal(0)))
             rows.append([r.number, "", "", user, who[user], 0, pen, "bye"])
     ctx.document(
         csv_bytes(EXPORT_HEADER, rows),
