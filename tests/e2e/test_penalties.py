@@ -6,6 +6,7 @@ import csv
 import io
 
 import pytest
+from sqlalchemy import text
 
 from tests.e2e.harness import Harness
 
@@ -44,3 +45,18 @@ async def test_penalties_cards_and_the_warning_ladder(bot: Harness) -> None:
     rows = list(csv.DictReader(io.StringIO(exported.document.decode("utf-8"))))
     penalty = {row["seat"]: row["penalty"] for row in rows}
     assert (penalty["A"], penalty["B"]) == ("1.5", "1")  # the warning itself costs nothing
+
+    # Every ruling is in the audit log: who, which update, what it was before and after.
+    assert bot.app is not None
+    async with bot.app.engine.connect() as conn:
+        audit = (
+            await conn.execute(
+                text("SELECT action, actor_id, update_id, old, new, at FROM audit_log ORDER BY id")
+            )
+        ).all()
+    actions = [row.action for row in audit]
+    assert actions.count("penalty") == 3 and actions[-2:] == ["dq", "undo"]
+    rulings = [row for row in audit if row.action in ("penalty", "dq", "undo")]
+    assert all(row.actor_id == ADMIN and row.update_id and row.at for row in rulings)
+    dq = next(row for row in audit if row.action == "dq")
+    assert '"status": "active"' in str(dq.old).replace("'", '"')  # the state before
