@@ -3,7 +3,8 @@
 Repeats = Σ over pairs of max(0, meetings − 1). Each instance seats ``n`` players in
 tables of ``s`` for ``R`` rounds, one round at a time with the history so far, exactly as
 the ``swiss`` format with ``by=mix`` does (:func:`engine.seating.seat_round`). Seat spread
-is the largest gap, over players, between their most and least used seat (target ≤ 1).
+is the largest gap, over players, between their most and least used seat (target ≤ 1,
+marked ``seats ok`` / ``seats MISSED``).
 The last lines time a 1,000-player round 10 and a 200-player Swiss-by-score round.
 Not a timed test: run ``python -m benchmarks.seating``.
 """
@@ -48,6 +49,10 @@ def schedule(n: int, s: int, rounds: int, seed: str) -> list[list[tuple[int, ...
     return history
 
 
+def seats(hist: list[list[tuple[int, ...]]]) -> str:
+    return "seats ok" if seat_spread(hist) <= 1 else "seats MISSED"
+
+
 def random_repeats(n: int, s: int, rounds: int) -> float:
     total = 0
     for seed in range(20):
@@ -70,7 +75,7 @@ def main() -> None:
         label = f"{n}x{rounds} (tables of {s})"
         print(
             f"{label:<18}{'≤' + str(target):>10}{repeats(hist):>9}"
-            f"{seat_spread(hist):>13}{dt:>7.2f} {ok}"
+            f"{seat_spread(hist):>13}{dt:>7.2f} {ok} {seats(hist)}"
         )
     for n, s, rounds in OTHERS:
         g = n // s
@@ -83,7 +88,7 @@ def main() -> None:
         label = f"{n}x{rounds} (tables of {s})"
         print(
             f"{label:<18}{'≤' + format(target, '.1f'):>10}{repeats(hist):>9}"
-            f"{seat_spread(hist):>13}{dt:>7.2f} {ok}"
+            f"{seat_spread(hist):>13}{dt:>7.2f} {ok} {seats(hist)}"
         )
     for n, rounds in ((1000, 10),):
         players = list(range(n))

@@ -5,7 +5,10 @@ fit, a short table (a smaller size the game allows, e.g. Big Two of 3) is prefer
 sending players away, and byes are left only when no mix of allowed sizes seats everyone
 (seed 000 §一.1: 剩余选手不够4人则轮空参加下轮抽签 — the game there has no short table).
 ``cut`` deals a drawn order into tables; ``pick_byes`` gives byes to those who had fewest.
-Repeat-avoiding seating lives in ``engine.mixing``-style helpers below (``mix``).
+Below them, seating without repeat opponents: stored designs, the :func:`mix` search, and
+seat balance (A–D, the winds: everyone's count per seat within one), kept by levelling
+tables and, when that is not enough, by choosing seats and tables together
+(:func:`level_mix`), never at the price of a repeat meeting.
 """
 
 from __future__ import annotations
@@ -178,6 +181,8 @@ def mix(
     order: Sequence[PlayerId] | None = None,
     design_rng: random.Random | None = None,
     effort: int = 3000,
+    start: Sequence[Sequence[PlayerId]] | None = None,
+    classes: Mapping[PlayerId, int] | None = None,
 ) -> list[list[PlayerId]]:
     """Tables for one round with as few repeat opponents as possible.
 
@@ -188,6 +193,8 @@ def mix(
     start (random, or cut in ``order``) is improved by swapping a conflicted player with
     the best partner from another table (a tabu search: a moved player rests a few steps).
     ``effort`` bounds the steps, so the result depends only on the inputs and ``rng``.
+    Given ``start`` tables and seat ``classes`` (:func:`level_mix`), the search begins
+    there and swaps only players of one class, who trade places seat for seat.
     """
     if design_rng is not None and groups is None and order is None:
         planned = _from_design(players, sizes, history, design_rng)
@@ -206,20 +213,28 @@ def mix(
             w += abs(place[p] - place[q]) * scale
         return w
 
-    start = list(order) if order is not None else shuffled_copy(players, rng)
+    line = list(order) if order is not None else shuffled_copy(players, rng)
     reach = WINDOW * max(sizes, default=1)
+    kind = classes or {}
+    members: dict[int, list[PlayerId]] = {}
+    for p in players:
+        if p in kind:
+            members.setdefault(kind[p], []).append(p)
 
     def near(p: PlayerId) -> list[PlayerId]:
         """Swiss swaps stay within a window of score places: far swaps cost more than
         a repeat saves, and skipping them keeps a 200-player round well under a second."""
         i = place[p]
-        return start[max(0, i - reach) : i + reach + 1]
+        return line[max(0, i - reach) : i + reach + 1]
 
     tables: list[list[PlayerId]] = []
-    pos = 0
-    for size in sizes:
-        tables.append(start[pos : pos + size])
-        pos += size
+    if start is not None:
+        tables = [list(t) for t in start]
+    else:
+        pos = 0
+        for size in sizes:
+            tables.append(line[pos : pos + size])
+            pos += size
     where = {p: i for i, t in enumerate(tables) for p in t}
 
     def hard(p: PlayerId) -> bool:
@@ -243,6 +258,8 @@ def mix(
         tp = where[p]
         mates_p = [x for x in tables[tp] if x != p]
         cands = near(p) if order is not None else everyone
+        if kind:
+            cands = [q for q in cands if kind[q] == kind[p]] if order else members[kind[p]]
         if len(cands) > 240:
             cands = rng.sample(cands, 240)
         best: tuple[float, float] | None = None
@@ -341,7 +358,11 @@ def seat_round(
     A stored design's round keeps its stored seats (searched so that seat counts stay
     level); otherwise :func:`mix` groups the players, :func:`level_tables` swaps
     equivalent players between tables whose seats cannot all be level, and
-    :func:`balance_seats` orders each table.
+    :func:`balance_seats` orders each table. If some table is still not level (typical
+    in every fourth round, when each player has one least-used seat left), tables and
+    seats are chosen together (:func:`level_mix`); that grouping is kept only when it
+    costs no teammate pair and no repeat meeting more, since repeats are the weightier
+    target (issue 4 lists both; 40 players × 12 rounds can have only one of them).
     """
     if design_rng is not None and groups is None and order is None:
         planned = _from_design(players, sizes, history, design_rng)
@@ -349,7 +370,114 @@ def seat_round(
             return [tuple(t) for t in planned]
     tables = mix(players, sizes, history, rng, groups=groups, order=order)
     level_tables(tables, history, groups or {}, order, rng)
+    counts = seat_counts(history)
+    if len(set(sizes)) == 1 and any(not level_seating(t, counts) for t in tables):
+        joint = level_mix(players, sizes, history, rng, groups=groups, order=order)
+        if _quality(joint, history, groups or {}) <= _quality(tables, history, groups or {}):
+            tables = joint
     return balance_seats(tables, history, rng)
+
+
+def _quality(
+    tables: Sequence[Sequence[PlayerId]], history: Rounds, groups: Mapping[PlayerId, int]
+) -> tuple[int, int, int]:
+    """How a round's grouping compares: teammate pairs, then repeat meetings (both as
+    :func:`mix` weighs them, so the seat pass never trades a repeat for a level seat),
+    then tables that cannot be seated level."""
+    met = meetings(history)
+    counts = seat_counts(history)
+    teammates = clashes = 0
+    for t in tables:
+        for i, p in enumerate(t):
+            for q in t[i + 1 :]:
+                teammates += p in groups and groups.get(q) == groups[p]
+                clashes += met.get(p, {}).get(q, 0)
+    return teammates, clashes, sum(not level_seating(t, counts) for t in tables)
+
+
+def seat_classes(
+    players: Sequence[PlayerId],
+    width: int,
+    per_seat: int,
+    counts: Mapping[tuple[PlayerId, int], int],
+    rng: random.Random,
+) -> dict[PlayerId, int]:
+    """Give every player a seat, ``per_seat`` players to each, drifting as little as possible.
+
+    Cost of a seat for a player: (times in it − times in their least-used seat)², so 0 on a
+    least-used seat. A greedy start (players with the fewest cheap seats first, ties by
+    lot) is made optimal by cancelling negative cycles in the graph of seats, where
+    the edge X→Y is the cheapest move of one player from X to Y; with at most four seats
+    the cycles are few. When everyone played every round at full tables a zero-cost
+    assignment exists (each seat is least-used for the same number of players, a regular
+    bipartite graph), so every player gets one of their least-used seats.
+    """
+    cost: dict[PlayerId, list[int]] = {}
+    for p in players:
+        row = [counts.get((p, i), 0) for i in range(width)]
+        cost[p] = [(c - min(row)) ** 2 for c in row]
+    order = shuffled_copy(players, rng)
+    order.sort(key=lambda p: cost[p].count(0))
+    load = [0] * width
+    seat: dict[PlayerId, int] = {}
+    for p in order:
+        x = min(
+            (x for x in range(width) if load[x] < per_seat),
+            key=lambda x: (cost[p][x], load[x]),
+        )
+        seat[p] = x
+        load[x] += 1
+    cycles = [
+        c for k in range(2, width + 1) for c in permutations(range(width), k) if min(c) == c[0]
+    ]
+    while True:
+        move: dict[tuple[int, int], tuple[int, PlayerId]] = {}
+        for p in order:
+            x = seat[p]
+            for y in range(width):
+                if y != x:
+                    gain = cost[p][y] - cost[p][x]
+                    if (x, y) not in move or gain < move[x, y][0]:
+                        move[x, y] = (gain, p)
+        best: tuple[int, tuple[int, ...]] | None = None
+        for c in cycles:
+            edges = [(c[i], c[(i + 1) % len(c)]) for i in range(len(c))]
+            if all(e in move for e in edges):
+                total = sum(move[e][0] for e in edges)
+                if total < 0 and (best is None or total < best[0]):
+                    best = (total, c)
+        if best is None:
+            return seat
+        c = best[1]
+        for i in range(len(c)):
+            seat[move[c[i], c[(i + 1) % len(c)]][1]] = c[(i + 1) % len(c)]
+
+
+def level_mix(
+    players: Sequence[PlayerId],
+    sizes: Sequence[int],
+    history: Rounds,
+    rng: random.Random,
+    *,
+    groups: Mapping[PlayerId, int] | None = None,
+    order: Sequence[PlayerId] | None = None,
+) -> list[list[PlayerId]]:
+    """Tables and seats chosen together, for rounds where grouping first leaves some
+    table unable to seat everyone on a least-used seat (in a round where each player
+    has one such seat left, a table needs one player short of each seat).
+
+    Seats come first (:func:`seat_classes`); table ``t`` starts with the ``t``-th player
+    of every seat's class (in score order for Swiss rounds, else by lot), and :func:`mix`
+    then avoids repeats swapping only players of one class, so each keeps their seat.
+    """
+    width, count = sizes[0], len(sizes)
+    classes = seat_classes(players, width, count, seat_counts(history), rng)
+    line = list(order) if order is not None else shuffled_copy(players, rng)
+    by_seat = [[p for p in line if classes[p] == x] for x in range(width)]
+    start = [[by_seat[x][t] for x in range(width)] for t in range(count)]
+    return mix(
+        players, sizes, history, rng, groups=groups, order=order, start=start, classes=classes
+    )
 
 
 def seat_counts(history: Rounds) -> dict[tuple[PlayerId, int], int]:

@@ -75,6 +75,9 @@ def describe_tables(ctx: Ctx, t: Tournament, r: Round) -> str:
     ]
     if r.byes:
         lines.append(ctx.t("table.byes", names=[who[u] for u in r.byes]))
+    # What the draw decided beyond seating (a flip, an extra game…), in plain words.
+    notes = [f"note.{code}" for code in dict.fromkeys(r.notes)]
+    lines += [f"ℹ️ {ctx.t(key)}" for key in notes if ctx.t.has(key)]
     return "\n".join(lines)
 
 

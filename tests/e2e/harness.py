@@ -6,6 +6,7 @@ while the bot is stopped and must fire when it starts again.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
@@ -66,3 +67,24 @@ class Harness:
     ) -> SentMessage:
         self.server.user_presses(chat, uid, message.message_id, data)
         return await self.server.wait_for(expect, timeout=15)
+
+
+TABLE_LINE = re.compile(r"^(?:第(\d+)桌：|Table (\d+): )(.+)$")
+
+
+def tables_of(text: str, ids: dict[str, int]) -> dict[int, list[int]]:
+    """Read a draw or round message back (zh or en): '第1桌：A 甲 · B 乙' or
+    'Table 1: A x · B y' lines → user ids per table, in seat order (``ids``: name → id)."""
+    tables: dict[int, list[int]] = {}
+    for line in text.splitlines():
+        m = TABLE_LINE.match(line)
+        if m:
+            number = int(m.group(1) or m.group(2))
+            tables[number] = [ids[seat.split(" ", 1)[1]] for seat in m.group(3).split(" · ")]
+    return tables
+
+
+def byes_of(text: str, ids: dict[str, int]) -> list[int]:
+    """The '轮空：甲, 乙' line of a draw or round message, as user ids."""
+    line = next((x for x in text.splitlines() if x.startswith("轮空：")), "轮空：")
+    return [ids[n] for n in line.removeprefix("轮空：").split(", ") if n]

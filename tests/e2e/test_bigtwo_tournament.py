@@ -12,7 +12,7 @@ import io
 from datetime import timedelta
 
 from tests.botapi import BotAPIServer
-from tests.e2e.harness import Harness
+from tests.e2e.harness import Harness, tables_of
 
 GROUP = -100500
 ADMIN = 1
@@ -29,17 +29,6 @@ def setup_group(server: BotAPIServer) -> None:
         server.add_user(uid, name, username=f"p{uid}", language_code="zh")
     server.add_user(999, "路人", language_code="zh")
     server.add_chat(GROUP, "锄大地群", admins=[ADMIN])
-
-
-def seats_by_table(draw_text: str, names: dict[str, int]) -> dict[int, list[int]]:
-    """Read '第1桌：A 张伟 · B 王芳 …' lines back into user ids per table, seat order."""
-    tables: dict[int, list[int]] = {}
-    for line in draw_text.splitlines():
-        if line.startswith("第") and "桌：" in line:
-            number = int(line[1 : line.index("桌")])
-            seats = line.split("：", 1)[1].split(" · ")
-            tables[number] = [names[s.split(" ", 1)[1]] for s in seats]
-    return tables
 
 
 async def test_big_two_knockout_runs_from_signup_to_winner(bot: Harness) -> None:
@@ -79,7 +68,7 @@ async def test_big_two_knockout_runs_from_signup_to_winner(bot: Harness) -> None
     # The draw: one message, four tables of four, seats A–D.
     await bot.says(GROUP, 101, "/draw", "只有组织者")
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
-    tables = seats_by_table(drawn.body, ids)
+    tables = tables_of(drawn.body, ids)
     assert sorted(tables) == [1, 2, 3, 4]
     assert sorted(u for seats in tables.values() for u in seats) == PLAYERS
     verify = await bot.says(GROUP, 101, "/verify", "种子")
@@ -143,7 +132,7 @@ async def test_big_two_knockout_runs_from_signup_to_winner(bot: Harness) -> None
 
     # Round 2: the final of three (a short Big Two table).
     final = await bot.says(GROUP, ADMIN, "/round", "第 2 轮开始")
-    final_seats = seats_by_table(final.body, ids)[1]
+    final_seats = tables_of(final.body, ids)[1]
     assert sorted(final_seats) == sorted(ids[n] for n in expected)
     await bot.says(GROUP, final_seats[0], "/report 1 A0 B3 C10", "请同桌另一位选手确认")
     await bot.says(GROUP, final_seats[1], "/confirm", "结果确认")

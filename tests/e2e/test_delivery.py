@@ -11,8 +11,7 @@ import re
 import time
 
 from tests.botapi import BotAPIServer, SentMessage
-from tests.e2e.harness import Harness
-from tests.e2e.test_bigtwo_tournament import seats_by_table
+from tests.e2e.harness import Harness, tables_of
 
 GROUP = -100600
 OTHER_GROUP = -100601
@@ -147,7 +146,7 @@ async def test_two_captains_reporting_at_once_keep_one_report(bot: Harness) -> N
     await signed_up(bot, GROUP, "周五", "报名成功", players)
     await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     opened = await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
-    captain = seats_by_table(opened.body, ids)[1][0]
+    captain = tables_of(opened.body, ids)[1][0]
     await server.wait_idle()
     before = len(server.outbox(GROUP))
 

@@ -13,19 +13,17 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from dataclasses import dataclass, field
 
 import pytest
 
 from tests.botapi import SentMessage
-from tests.e2e.harness import Harness
+from tests.e2e.harness import Harness, tables_of
 
 GROUP = -100700
 ADMIN = 1
 NAMES = ["张伟", "王芳", "李娜", "刘洋", "陈静", "杨磊"]
 PLAYERS = list(range(201, 207))
-TABLE_LINE = re.compile(r"^(?:第(\d+)桌：|Table (\d+): )(.+)$")
 
 
 @dataclass(frozen=True)
@@ -136,17 +134,6 @@ CASES = [
 ]
 
 
-def seats_by_table(text: str, ids: dict[str, int]) -> dict[int, list[int]]:
-    """Read the table lines of a draw or round message (zh or en) back into user ids."""
-    tables: dict[int, list[int]] = {}
-    for line in text.splitlines():
-        m = TABLE_LINE.match(line)
-        if m:
-            number = int(m.group(1) or m.group(2))
-            tables[number] = [ids[s.split(" ", 1)[1]] for s in m.group(3).split(" · ")]
-    return tables
-
-
 def button_data(message: SentMessage, label: str) -> str:
     """The button whose label is ``label``, or a seat button ``"<label> <name>"``."""
     for button in message.buttons:
@@ -208,7 +195,7 @@ async def run_case(bot: Harness, case: Case) -> None:
     for uid in PLAYERS[: case.players]:
         await bot.says(GROUP, uid, "/join", "报名成功")
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
-    tables = seats_by_table(drawn.body, ids)
+    tables = tables_of(drawn.body, ids)
     await bot.says(GROUP, ADMIN, f"/set {knob} {value}", "比赛已开始，规则不能再改")
     await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
 
@@ -224,7 +211,7 @@ async def run_case(bot: Harness, case: Case) -> None:
     for number, plays in enumerate(case.rounds, start=1):
         if number > 1:
             opened = await bot.says(GROUP, ADMIN, "/round", f"Round {number} is open")
-            tables = seats_by_table(opened.body, ids)
+            tables = tables_of(opened.body, ids)
             expected = {first[int(f[0])]["ABCD".index(f[1])] for f in case.finalists}
             assert set(tables[1]) == expected
         for p in plays:

@@ -11,7 +11,7 @@ from datetime import timedelta
 
 import pytest
 
-from tests.e2e.harness import Harness
+from tests.e2e.harness import Harness, byes_of, tables_of
 
 GROUP = -100700
 ADMIN = 1
@@ -26,21 +26,6 @@ def setup(bot: Harness, count: int) -> dict[str, int]:
         ids[name] = 201 + i
     bot.server.add_chat(GROUP, "比赛群", admins=[ADMIN])
     return ids
-
-
-def tables_of(text: str, ids: dict[str, int]) -> dict[int, list[int]]:
-    """'第1桌：A 甲 · B 乙' lines → user ids per table in seat order."""
-    out: dict[int, list[int]] = {}
-    for line in text.splitlines():
-        if line.startswith("第") and "桌：" in line:
-            seats = line.split("：", 1)[1].split(" · ")
-            out[int(line[1 : line.index("桌")])] = [ids[s.split(" ", 1)[1]] for s in seats]
-    return out
-
-
-def byes_of(text: str, ids: dict[str, int]) -> list[int]:
-    line = next((x for x in text.splitlines() if x.startswith("轮空：")), "轮空：")
-    return [ids[n] for n in line.removeprefix("轮空：").split(", ") if n]
 
 
 async def sign_up(bot: Harness, ids: dict[str, int], new: str) -> None:

@@ -14,7 +14,7 @@ from engine.formats.pairs import Pairs
 from engine.formats.teams import Teams
 from engine.games import find_game
 from engine.model import TournamentState
-from tests.e2e.harness import Harness
+from tests.e2e.harness import Harness, byes_of, tables_of
 
 GROUP = -100800
 ADMIN = 1
@@ -27,21 +27,6 @@ def setup(bot: Harness, count: int) -> dict[str, int]:
         bot.server.add_user(uid, name, language_code="zh")
     bot.server.add_chat(GROUP, "团体群", admins=[ADMIN])
     return ids
-
-
-def tables_of(text: str, ids: dict[str, int]) -> dict[int, list[int]]:
-    """'第1桌：A 选手1 · B 选手2' lines → user ids per table in seat order."""
-    out: dict[int, list[int]] = {}
-    for line in text.splitlines():
-        if line.startswith("第") and "桌：" in line:
-            seats = line.split("：", 1)[1].split(" · ")
-            out[int(line[1 : line.index("桌")])] = [ids[s.split(" ", 1)[1]] for s in seats]
-    return out
-
-
-def byes_of(text: str, ids: dict[str, int]) -> list[int]:
-    line = next((x for x in text.splitlines() if x.startswith("轮空：")), "轮空：")
-    return [ids[n] for n in line.removeprefix("轮空：").split(", ") if n]
 
 
 async def start(bot: Harness, ids: dict[str, int], new: str, knobs: list[str]) -> str:

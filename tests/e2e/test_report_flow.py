@@ -18,8 +18,8 @@ from bot.errors import UserError
 from bot.handlers.report_flow import CALLBACK_LIMIT, DONE, SHOW, SYMBOLS, FlowState, replay
 from engine.games import GAMES, find_game
 from tests.botapi import SentMessage
-from tests.e2e.harness import Harness
-from tests.e2e.test_games import button_data, seats_by_table
+from tests.e2e.harness import Harness, tables_of
+from tests.e2e.test_games import button_data
 
 GROUP = -100800
 ADMIN = 1
@@ -104,7 +104,7 @@ async def big_two_round(bot: Harness, players: int) -> dict[int, list[int]]:
         await bot.says(GROUP, uid, "/join", "报名成功")
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
-    return seats_by_table(drawn.body, dict(zip(NAMES, PLAYERS, strict=False)))
+    return tables_of(drawn.body, dict(zip(NAMES, PLAYERS, strict=False)))
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
