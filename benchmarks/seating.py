@@ -2,7 +2,8 @@
 
 Repeats = Σ over pairs of max(0, meetings − 1). Each instance seats ``n`` players in
 tables of ``s`` for ``R`` rounds, one round at a time with the history so far, exactly as
-the ``swiss`` format with ``by=mix`` does (:func:`engine.seating.seat_round`). Seat spread
+the ``swiss`` format with ``by=mix`` does (:func:`engine.seating.seat_round`, told the
+planned number of rounds). Seat spread
 is the largest gap, over players, between their most and least used seat (target ≤ 1,
 marked ``seats ok`` / ``seats MISSED``).
 The last lines time a 1,000-player round 10 and a 200-player Swiss-by-score round.
@@ -44,7 +45,9 @@ def schedule(n: int, s: int, rounds: int, seed: str) -> list[list[tuple[int, ...
         rng = stream(seed, f"round{r + 1}")
         sitting = players if g * s == n else rng.sample(players, g * s)
         history.append(
-            seat_round(sitting, [s] * g, history, rng, design_rng=stream(seed, "design"))
+            seat_round(
+                sitting, [s] * g, history, rng, design_rng=stream(seed, "design"), rounds=rounds
+            )
         )
     return history
 

@@ -75,6 +75,7 @@ class Swiss(Format):
             groups=groups or None,
             order=seated if by_score else None,
             design_rng=None if by_score else stream(state.seed, "design"),
+            rounds=self.int_option("rounds"),
         )
         notes = ("bye",) if byes else ()
         return RoundPlan(
