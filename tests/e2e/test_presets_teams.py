@@ -138,3 +138,27 @@ async def test_pairs_draw_opponents_by_cards_send_the_joker_to_the_final_and_fli
     done = await bot.server.wait_for("结束！冠军", timeout=20)
     champion = done.body.split("冠军：")[1].splitlines()[0]
     assert champion.strip() in {name[final_seats[1]], name[final_seats[3]]}
+
+
+@pytest.mark.parametrize("backend", ["ptb"])
+async def test_team_event_gives_the_player_who_does_not_fit_a_table_a_bye(bot: Harness) -> None:
+    ids = setup(bot, 10)  # teams of 3, 3 and 4; tables of 3 seat nine, one sits out
+    out = await start(bot, ids, "/new doudizhu teams 十人团体", ["rounds 2"])
+    drawn, _ = out.split("\n@@")
+    byes, tables = byes_of(drawn, ids), tables_of(drawn, ids)
+    assert len(byes) == 1 and len(tables) == 3
+    assert byes[0] not in {p for seats in tables.values() for p in seats}
+    seen_byes = []
+    for round_number in (1, 2):
+        opened = await bot.says(GROUP, ADMIN, "/round", f"第 {round_number} 轮开始")
+        seen_byes += byes_of(opened.body, ids)
+        for number in tables_of(opened.body, ids):
+            await bot.says(GROUP, ADMIN, f"/report {number} total A+2 B-1 C-1", "结果确认")
+        if round_number == 1:
+            await bot.server.wait_for("第 1 轮结束", timeout=20)
+    assert len(seen_byes) == 2 and seen_byes[0] == byes[0]
+    assert seen_byes[1] != seen_byes[0]  # nobody sits out twice while others have not
+    done = await bot.server.wait_for("结束！冠军", timeout=20)
+    assert done.body
+    standings = await bot.says(GROUP, ADMIN, "/standings", "积分")
+    assert "队" in standings.body  # the team table is shown for a team event
