@@ -1,4 +1,4 @@
-"""Assembles the bot: database (migrated), core, outgoing queue, deadlines, transport.
+"""Assembles the bot: database (migrated), core, outgoing queue, timers, transport.
 
 The adapter chosen by ``BOT_BACKEND`` is the only part that knows a Telegram library;
 everything it receives goes to ``Core.handle`` and everything sent goes through the
@@ -19,7 +19,7 @@ from bot.config import Settings
 from bot.core import Core
 from bot.i18n import LANGS, Catalogue
 from bot.outbox import Sender
-from bot.scheduler import Deadlines
+from bot.scheduler import Timers
 from db.migrate import upgrade
 from db.session import make_engine, make_sessionmaker
 
@@ -39,7 +39,7 @@ def make_runner(settings: Settings) -> Any:
 
 
 MENU = (
-    "new", "join", "leave", "players", "rules", "table", "report", "confirm", "dispute",
+    "new", "join", "leave", "players", "rules", "table", "here", "report", "confirm", "dispute",
     "standings", "bracket", "verify", "export", "help",
 )  # fmt: skip
 
@@ -73,17 +73,17 @@ class App:
         )
         self.sender = Sender(sessionmaker, self.runner.transport, self.settings.per_chat_per_minute)
         self.core.on_outbox = self.sender.wake
-        self.deadlines = Deadlines(self.core)
+        self.timers = Timers(self.core)
         await publish_menu(self.runner.transport, self.core.catalogue, self.settings.default_lang)
         self.sender.start()  # first: replies left queued by a crash go out now
-        await self.deadlines.start()
+        await self.timers.start()
         self._poll = asyncio.create_task(self.runner.poll(self.core.handle), name="polling")
         log.info(
             "tourbot started as @%s (%s)", self.runner.transport.bot_username, self.settings.backend
         )
 
     async def stop(self) -> None:
-        self.deadlines.stop()
+        self.timers.stop()
         await self.runner.stop()
         if self._poll is not None:
             self._poll.cancel()

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 from bot.config import Settings
 from bot.errors import UserError
 from bot.i18n import Catalogue, Translator
-from bot.types import GROUP_ANONYMOUS_BOT, Buttons, Incoming, Outgoing
+from bot.types import GROUP_ANONYMOUS_BOT, Buttons, Incoming, Outgoing, Timer
 from db.models import Chat, Tournament
 from db.repo import Repo
 
@@ -63,7 +63,7 @@ class Ctx:
     outgoing: list[Outgoing] = field(default_factory=list)
     toast: str | None = None  # the answer to a button press
     toast_alert: bool = False  # refusals pop up; confirmations just flash
-    deadlines: list[tuple[int, int, datetime]] = field(default_factory=list)
+    timers: list[Timer] = field(default_factory=list)  # scheduled once committed
 
     @property
     def tz(self) -> ZoneInfo:

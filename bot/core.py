@@ -24,7 +24,7 @@ from bot.config import Settings
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.i18n import Catalogue, Translator
-from bot.types import Incoming, Outgoing, Sender, Transport
+from bot.types import Incoming, Outgoing, Sender, Timer, Transport
 from db.models import Chat
 from db.repo import Repo
 from engine.errors import EngineError
@@ -53,7 +53,7 @@ class Core:
         self.commands: dict[str, Handler] = COMMANDS
         self.callbacks: dict[str, Handler] = CALLBACKS
         self.on_outbox: Callable[[], None] = lambda: None
-        self.on_deadline: Callable[[int, int, datetime], None] = lambda t, n, d: None
+        self.on_timer: Callable[[Timer], None] = lambda timer: None
         self._admin_cache: dict[int, tuple[float, set[int]]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._sqlite = settings.database_url.startswith("sqlite")
@@ -103,8 +103,8 @@ class Core:
         async with self._lock(inc.chat_id):
             ctx = await self._run(inc, handler, arg)
         if ctx is not None:
-            for tournament_id, number, deadline in ctx.deadlines:  # committed: schedule them
-                self.on_deadline(tournament_id, number, deadline)
+            for timer in ctx.timers:  # committed: schedule them
+                self.on_timer(timer)
             if inc.callback_id:
                 await self._answer(inc, ctx.toast, ctx.toast_alert)
             self.on_outbox()
@@ -139,7 +139,7 @@ class Core:
         async with self.sessionmaker() as session, session.begin():
             repo = Repo(session)
             repo.mark_update(inc.update_id)
-            ctx.outgoing, ctx.deadlines = [], []
+            ctx.outgoing, ctx.timers = [], []
             if inc.callback_id:
                 ctx.toast, ctx.toast_alert = refusal, True
             else:
@@ -187,7 +187,8 @@ class Core:
 
     # --- time-driven work ----------------------------------------------------------------
     async def system(self, chat_id: int, thread_id: int | None, work: Handler, arg: str) -> None:
-        """Run scheduled work (a deadline) through the same transaction and outbox path."""
+        """Run scheduled work (a deadline, a check-in cut-off) through the same
+        transaction and outbox path."""
         inc = Incoming(0, chat_id, "supergroup", Sender(0, "tourbot"), thread_id=thread_id or None)
         async with self._lock(chat_id), self.sessionmaker() as session, session.begin():
             repo = Repo(session)

@@ -29,7 +29,13 @@ from engine.model import (
 POLICY_KNOBS = (
     Knob("reporter", "captain", ("captain", "winner", "any"), str, "SPEC"),
     Knob("late", "forfeit", ("forfeit", "organiser"), str, "000"),
+    # Minutes from a round's opening to its check-in cut-off; 0 = no check-in. Off by
+    # default: most chat events play over days, and a cut-off only means something when
+    # a round starts at a set time in one room (seeds 000, 001, 002 §四: 15; 002 §六: 10).
+    Knob("noshow", "0", (), int, "000 001 002"),
 )
+# Policies that may change mid-event: they take effect from the next round opened.
+RUNNING_KNOBS = frozenset({"noshow"})
 
 
 def game_of(t: Tournament) -> Game:  # type: ignore[type-arg]
@@ -43,6 +49,10 @@ def format_of(t: Tournament) -> Format:
 def policy(t: Tournament, name: str) -> str:
     knob = next(k for k in POLICY_KNOBS if k.name == name)
     return str(t.options.get("policy", {}).get(name, knob.default))
+
+
+def noshow_minutes(t: Tournament) -> int:
+    return int(policy(t, "noshow"))
 
 
 def signed_up(t: Tournament) -> list[Player]:

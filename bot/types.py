@@ -8,7 +8,8 @@ python-telegram-bot reaches the core.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from datetime import datetime
+from typing import NamedTuple, Protocol
 
 # Telegram's stand-in user for anonymous group admins.
 GROUP_ANONYMOUS_BOT = 1087968824
@@ -57,6 +58,15 @@ class Outgoing:
     file: bytes | None = None
     filename: str | None = None
     edit_message_id: int | None = None
+
+
+class Timer(NamedTuple):
+    """Work a round waits for: ``kind`` names the handler (``deadline``, ``noshow``)."""
+
+    kind: str
+    tournament_id: int
+    round: int
+    at: datetime
 
 
 class RetryAfter(Exception):

@@ -120,6 +120,9 @@ class Round(Base):
     seed_label: Mapped[str] = mapped_column(String(64), default="")
     status: Mapped[str] = mapped_column(String(16), default="drawn")
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # While set, players check in (/here) until this moment; then no-shows forfeit and it
+    # is cleared, so a restart does not rule twice (seeds 000-002: 迟到15分钟以弃权论).
+    checkin_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
     byes: Mapped[list[Any]] = mapped_column(default=list)
     notes: Mapped[list[Any]] = mapped_column(default=list)
     tournament: Mapped[Tournament] = relationship(back_populates="rounds")
@@ -139,6 +142,7 @@ class TableRow(Base):
     seats: Mapped[list[Any]] = mapped_column()
     status: Mapped[str] = mapped_column(String(16), default="pending")
     forfeited: Mapped[list[Any]] = mapped_column(default=list)
+    present: Mapped[list[Any]] = mapped_column(default=list)  # checked in with /here
     round: Mapped[Round] = relationship(back_populates="tables")
     reports: Mapped[list[Report]] = relationship(order_by="Report.id", lazy="selectin")
 

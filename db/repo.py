@@ -125,14 +125,19 @@ class Repo:
     async def table(self, table_id: int) -> TableRow | None:
         return await self.session.get(TableRow, table_id)
 
-    async def rounds_with_deadlines(self) -> list[tuple[int, int, datetime]]:
-        """(tournament id, round number, deadline) of open rounds that have a deadline."""
+    async def round_timers(self) -> list[tuple[str, int, int, datetime]]:
+        """(kind, tournament id, round number, moment) of what open rounds still wait
+        for: their ``deadline`` and their check-in cut-off (``noshow``)."""
         rows = await self.session.execute(
-            select(Round.tournament_id, Round.number, Round.deadline).where(
-                Round.status == "open", Round.deadline.is_not(None)
+            select(Round.tournament_id, Round.number, Round.deadline, Round.checkin_until).where(
+                Round.status == "open"
             )
         )
-        return [(t, n, d) for t, n, d in rows.all()]
+        timers = []
+        for t, n, deadline, checkin in rows.all():
+            timers += [("deadline", t, n, deadline)] if deadline is not None else []
+            timers += [("noshow", t, n, checkin)] if checkin is not None else []
+        return timers
 
     def add_penalty(
         self,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.handlers import (
     bracket,
     chat_events,
+    checkin,
     discipline,
     draw,
     paging,
@@ -27,6 +28,7 @@ COMMANDS = {
     "verify": draw.verify,
     "round": rounds.open_next,
     "table": rounds.my_table_cmd,
+    "here": checkin.here,
     "report": report_flow.report,
     "confirm": reports.confirm,
     "dispute": reports.dispute,
@@ -50,8 +52,10 @@ CALLBACKS = {
     "join": signup.join_button,
     "confirm": reports.confirm_button,
     "dispute": reports.dispute_button,
+    "here": checkin.here_button,
     "pg": paging.turn_page,
     "rf": report_flow.press,
 }
 
-DEADLINE = rounds.deadline_passed
+# Scheduled work, by Timer.kind (bot/scheduler.py).
+TIMERS = {"deadline": rounds.deadline_passed, "noshow": checkin.noshow_passed}

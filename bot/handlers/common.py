@@ -4,8 +4,10 @@ describing tables, and closing a round once every table is settled."""
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from bot.context import Ctx
+from bot.deadlines import format_deadline
 from bot.errors import UserError
 from bot.tournament import format_of, latest_round, names, state_of
 from db.models import Player, Round, TableRow, Tournament
@@ -61,6 +63,13 @@ def find_player(ctx: Ctx, t: Tournament, ref: str) -> Player:
         ):
             return p
     raise UserError("refuse.no-such-player", who=ref)
+
+
+def deadline_text(ctx: Ctx, deadline: datetime | None) -> str:
+    """The deadline as the chat reads it: its zone, its language."""
+    if deadline is None:
+        return ctx.t("round.no-deadline")
+    return format_deadline(deadline, ctx.tz, ctx.t.lang)
 
 
 def describe_tables(ctx: Ctx, t: Tournament, r: Round) -> str:

@@ -45,7 +45,10 @@ def store_round(t: Tournament, plan: RoundPlan, number: int) -> Round:
         byes=list(plan.byes),
         notes=list(plan.notes),
     )
-    r.tables = [TableRow(number=tb.number, seats=list(tb.players)) for tb in plan.tables]
+    r.tables = [
+        TableRow(number=tb.number, seats=list(tb.players), forfeited=[], present=[])
+        for tb in plan.tables
+    ]
     t.rounds.append(r)
     return r
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.context import Ctx
-from bot.deadlines import DeadlineError, format_deadline, parse_deadline
+from bot.deadlines import DeadlineError, parse_deadline
 from bot.errors import UserError
-from bot.handlers.common import describe_tables, my_table, settle_round
+from bot.handlers.checkin import checkin_line, start_checkin
+from bot.handlers.common import deadline_text, describe_tables, my_table, settle_round
 from bot.handlers.draw import store_round
 from bot.tournament import format_of, latest_round, names, policy, state_of
+from bot.types import Timer
 from db.models import Round, Tournament
 from engine.model import SEAT_LETTERS, Finished
 
@@ -34,7 +36,8 @@ async def open_next(ctx: Ctx, args: str) -> None:
     ctx.audit("round-open", t, None, {"round": r.number, "deadline": str(deadline)})
     ctx.say(opened_text(ctx, t, r), pages=f"open.{r.number}")
     if deadline is not None:
-        ctx.deadlines.append((t.id, r.number, deadline))
+        ctx.timers.append(Timer("deadline", t.id, r.number, deadline))
+    start_checkin(ctx, t, r)
 
 
 def opened_text(ctx: Ctx, t: Tournament, r: Round) -> str:
@@ -46,13 +49,6 @@ def opened_text(ctx: Ctx, t: Tournament, r: Round) -> str:
         + "\n\n"
         + ctx.t("round.how-to-report", example=ctx.t(f"report.example.{t.game}"))
     )
-
-
-def deadline_text(ctx: Ctx, deadline: datetime | None) -> str:
-    """The deadline as the chat reads it: its zone, its language."""
-    if deadline is None:
-        return ctx.t("round.no-deadline")
-    return format_deadline(deadline, ctx.tz, ctx.t.lang)
 
 
 def _deadline(ctx: Ctx, text: str) -> datetime:
@@ -114,7 +110,7 @@ async def my_table_cmd(ctx: Ctx, args: str) -> None:
         raise UserError(key, round=r.number)
     who = names(t)
     others = [f"{SEAT_LETTERS[i]} {who[u]}" for i, u in enumerate(row.seats) if u != ctx.actor]
-    ctx.reply(
+    mine = ctx.t(
         "table.mine",
         round=r.number,
         table=row.number,
@@ -122,3 +118,5 @@ async def my_table_cmd(ctx: Ctx, args: str) -> None:
         others=others,
         deadline=deadline_text(ctx, r.deadline),
     )
+    checkin = checkin_line(ctx, r, row, ctx.actor)
+    ctx.say(f"{mine}\n{checkin}" if checkin else mine)

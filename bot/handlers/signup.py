@@ -8,7 +8,15 @@ import secrets
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import display_name
-from bot.tournament import POLICY_KNOBS, format_of, game_of, options_with, signed_up
+from bot.tournament import (
+    POLICY_KNOBS,
+    RUNNING_KNOBS,
+    format_of,
+    game_of,
+    noshow_minutes,
+    options_with,
+    signed_up,
+)
 from bot.types import Buttons, Outgoing
 from db.models import Tournament
 from engine.draw import commitment
@@ -158,12 +166,13 @@ def players_text(ctx: Ctx, t: Tournament) -> str:
 
 
 async def set_knob(ctx: Ctx, args: str) -> None:
-    """``/set <knob> <value>``: a game, format or policy knob, before the draw."""
+    """``/set <knob> <value>``: a game, format or policy knob, before the draw (a few
+    policies, :data:`RUNNING_KNOBS`, also later: they apply from the next round)."""
     await ctx.require_organiser()
     t = await ctx.tournament()
-    if t.status != "signup":
-        raise UserError("refuse.set-after-draw")
     key, _, value = args.partition(" ")
+    if t.status != "signup" and key not in RUNNING_KNOBS:
+        raise UserError("refuse.set-after-draw")
     if not key or not value.strip():
         raise UserError("usage.set")
     game, fmt = game_of(t), format_of(t)
@@ -182,7 +191,7 @@ async def set_knob(ctx: Ctx, args: str) -> None:
     old = t.options
     t.options = options
     format_of(t)  # validates game and format knobs together; raises ConfigError
-    ctx.audit("set", t, {"options": old}, {"options": options})
+    ctx.audit("set", t, {"options": old}, {"options": options, "knob": key})
     ctx.reply("set.done", knob=key, value=value.strip())
 
 
@@ -199,4 +208,7 @@ async def rules(ctx: Ctx, args: str) -> None:
         format_rules=ctx.t(f"format_rules.{t.format}", **fmt.options),
         reporter=ctx.t(f"policy.reporter.{policies['reporter']}"),
         late=ctx.t(f"policy.late.{policies['late']}"),
+        noshow=ctx.t("policy.noshow", minutes=noshow_minutes(t))
+        if noshow_minutes(t)
+        else ctx.t("policy.no-checkin"),
     )

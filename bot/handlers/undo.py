@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import settle_round
-from bot.tournament import latest_round
+from bot.tournament import RUNNING_KNOBS, latest_round
 from db.models import AuditEntry, Round, Tournament
 
 
@@ -82,9 +82,20 @@ async def _fix(ctx: Ctx, t: Tournament, entry: AuditEntry) -> None:
     row.status, row.forfeited = entry.old["status"], entry.old["forfeited"]
 
 
+async def _noshow(ctx: Ctx, t: Tournament, entry: AuditEntry) -> None:
+    """The cut-off's ruling: the tables it forfeited wait for a result again (the
+    check-in stays closed; whoever was wrongly ruled absent simply plays)."""
+    assert entry.old is not None
+    for table in entry.old["tables"]:
+        row = await ctx.repo.table(int(table["table_id"]))
+        assert row is not None
+        _reopen(t, row.round)
+        row.status, row.forfeited = table["status"], table["forfeited"]
+
+
 async def _set(ctx: Ctx, t: Tournament, entry: AuditEntry) -> None:
     assert entry.old is not None
-    if t.status != "signup":
+    if t.status != "signup" and (entry.new or {}).get("knob") not in RUNNING_KNOBS:
         raise UserError("refuse.undo-too-late")
     t.options = entry.old["options"]
 
@@ -93,6 +104,7 @@ REVERSE: dict[str, Callable[[Ctx, Tournament, AuditEntry], Awaitable[None]]] = {
     "penalty": _penalty,
     "forfeit": _forfeit,
     "dq": _dq,
+    "noshow": _noshow,
     "set": _set,
     "report-by-organiser": _report,
     "fix": _fix,

@@ -1,0 +1,161 @@
+"""Check-in and no-shows: /here, the "I'm here" button, and the cut-off that rules.
+
+Seeds 000-002 all say it: 比赛开始后迟到15分钟未参加的选手，视为弃权 (002 §六: 10 minutes).
+The bot cannot see who sat down, so with the policy knob ``noshow`` set to N minutes,
+opening a round opens a check-in: each player presses "I'm here" or sends ``/here`` (a
+referee may send ``/here <player>`` for someone without a phone) within N minutes.
+
+At the cut-off, every player of a table without a result who has not checked in forfeits
+that game. The table is settled as forfeited by them, so the format treats the players who
+came as the players left at any forfeited table (seed 000: 余下选手轮空参加下轮抽签), and
+each no-show counts toward the ``forfeits`` removal rule (seed 002 §四.1: 弃权 2 局者取消
+全部比赛成绩). A mistaken ruling is taken back with /undo.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot.context import Ctx
+from bot.errors import UserError
+from bot.handlers.common import deadline_text, find_player, my_table, open_round, settle_round
+from bot.tournament import names, noshow_minutes
+from bot.types import Buttons, Outgoing, Timer
+from db.models import Round, TableRow, Tournament
+from engine.model import SEAT_LETTERS
+
+
+def start_checkin(ctx: Ctx, t: Tournament, r: Round) -> None:
+    """Called as a round opens: post the check-in and schedule its cut-off (if any)."""
+    minutes = noshow_minutes(t)
+    if not minutes:
+        return
+    r.checkin_until = ctx.now + timedelta(minutes=minutes)
+    ctx.timers.append(Timer("noshow", t.id, r.number, r.checkin_until))
+    ctx.say(checkin_text(ctx, r), buttons=here_keyboard(ctx, t, r))
+
+
+def checkin_text(ctx: Ctx, r: Round) -> str:
+    seated = sum(len(row.seats) for row in r.tables)
+    present = sum(len(row.present) for row in r.tables)
+    return ctx.t(
+        "checkin.open",
+        round=r.number,
+        until=deadline_text(ctx, r.checkin_until),
+        count=present,
+        total=seated,
+    )
+
+
+def here_keyboard(ctx: Ctx, t: Tournament, r: Round) -> Buttons:
+    return [[(ctx.t("button.here"), f"here:{t.id}:{r.number}")]]
+
+
+def checkin_line(ctx: Ctx, r: Round, row: TableRow, user_id: int) -> str:
+    """For /table: whether the caller has checked in, while the check-in is open."""
+    if r.checkin_until is None:
+        return ""
+    if user_id in row.present:
+        return ctx.t("checkin.status-present")
+    return ctx.t("checkin.status-absent", until=deadline_text(ctx, r.checkin_until))
+
+
+async def here(ctx: Ctx, args: str) -> None:
+    """``/here``: I am at my table. ``/here <player>`` (organiser): they are."""
+    t = await ctx.tournament()
+    r = _checkin_round(ctx, t)
+    if args.strip():
+        await ctx.require_organiser()
+        player = find_player(ctx, t, args)
+    else:
+        player = next((p for p in t.players if p.user_id == ctx.actor), None)
+        if player is None:
+            raise UserError("refuse.not-signed-up")
+    _check_in(ctx, t, r, player.user_id)
+
+
+async def here_button(ctx: Ctx, arg: str) -> None:
+    t = await ctx.tournament()
+    r = _checkin_round(ctx, t)
+    if arg != f"{t.id}:{r.number}":  # a button of an earlier round's check-in
+        raise UserError("refuse.checkin-closed")
+    _check_in(ctx, t, r, ctx.actor)
+
+
+def _checkin_round(ctx: Ctx, t: Tournament) -> Round:
+    r = open_round(t)
+    if r.checkin_until is None or r.checkin_until <= ctx.now:
+        raise UserError("refuse.checkin-closed", round=r.number)
+    return r
+
+
+def _check_in(ctx: Ctx, t: Tournament, r: Round, user_id: int) -> None:
+    """Mark one player present. A button press answers with a toast and updates the
+    count on the check-in message, so a room full of presses does not flood the group."""
+    name = names(t).get(user_id, str(user_id))
+    row = my_table(r, user_id)
+    if row is None:
+        raise UserError("refuse.no-seat", name=name, round=r.number)
+    if user_id in row.present:
+        _answer(ctx, t, r, ctx.t("checkin.already", name=name), changed=False)
+        return
+    row.present = sorted({*row.present, user_id})
+    ctx.audit("checkin", t, None, {"round": r.number, "table": row.number, "user": user_id})
+    seat = SEAT_LETTERS[row.seats.index(user_id)]
+    done = ctx.t("checkin.done", name=name, table=row.number, seat=seat)
+    _answer(ctx, t, r, done, changed=True)
+
+
+def _answer(ctx: Ctx, t: Tournament, r: Round, text: str, changed: bool) -> None:
+    if not ctx.inc.is_callback:
+        ctx.say(text)
+        return
+    ctx.toast = text
+    if changed:
+        ctx.outgoing.append(
+            Outgoing(
+                ctx.inc.chat_id,
+                "edit",
+                checkin_text(ctx, r),
+                ctx.inc.thread_id,
+                here_keyboard(ctx, t, r),
+                edit_message_id=ctx.inc.message_id,
+            )
+        )
+
+
+async def noshow_passed(ctx: Ctx, arg: str) -> None:
+    """The cut-off: absent players of unreported tables forfeit, once.
+
+    Clearing ``checkin_until`` closes the check-in, so a restart does not rule again."""
+    tournament_id, number = (int(x) for x in arg.split(":"))
+    t = await ctx.repo.tournament(tournament_id)
+    if t is None or t.status != "running":
+        return
+    r = next((x for x in t.rounds if x.number == number), None)
+    if r is None or r.status != "open" or r.checkin_until is None or r.checkin_until > ctx.now:
+        return
+    old, new, lines = [], [], []
+    who = names(t)
+    for row in r.tables:
+        if row.status != "pending" or any(rep.live for rep in row.reports):
+            continue  # settled, or played and reported: they were there
+        absent = [u for u in row.seats if u not in row.present and u not in row.forfeited]
+        if not absent:
+            continue
+        old.append({"table_id": row.id, "status": row.status, "forfeited": list(row.forfeited)})
+        row.status, row.forfeited = "forfeit", sorted({*row.forfeited, *absent})
+        new.append({"table": row.number, "absent": absent})
+        lines.append(ctx.t("checkin.absent-line", table=row.number, names=[who[u] for u in absent]))
+    ctx.audit(
+        "noshow" if old else "checkin-closed",
+        t,
+        {"round": number, "checkin_until": r.checkin_until.isoformat(), "tables": old},
+        {"tables": new},
+    )
+    r.checkin_until = None
+    if lines:
+        ctx.reply("checkin.ruled", round=number, lines="\n".join(lines))
+    else:
+        ctx.reply("checkin.all-present", round=number)
+    settle_round(ctx, t, r)

@@ -1,0 +1,108 @@
+"""Issue 4's no-show rule, end to end: with ``/set noshow N`` a round opens a check-in, and
+N minutes later every player of an unreported table who has not checked in forfeits the
+game (seeds 000-002: 迟到15分钟以弃权论; 余下选手轮空参加下轮抽签). The cut-off passes while
+the bot is down, so it must be rebuilt from the database and rule exactly once.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from tests.e2e.harness import Harness, tables_of
+
+GROUP = -104000
+ADMIN = 1
+STRANGER = 999
+NAMES = ["甲", "乙", "丙", "丁", "戊", "己", "庚", "辛"]
+
+
+def setup(bot: Harness, names: list[str]) -> dict[str, int]:
+    bot.server.add_user(ADMIN, "组织者", language_code="zh")
+    bot.server.add_user(STRANGER, "路人", language_code="zh")
+    ids = {name: 601 + i for i, name in enumerate(names)}
+    for name, uid in ids.items():
+        bot.server.add_user(uid, name, language_code="zh")
+    bot.server.add_chat(GROUP, "棋牌群", admins=[ADMIN])
+    return ids
+
+
+async def cut_off_passes(bot: Harness, minutes: int) -> str:
+    """Stop the bot, move the clock past the check-in cut-off, start again: it rules."""
+    await bot.server.wait_idle()
+    await bot.stop()
+    bot.clock.offset = timedelta(minutes=minutes)
+    await bot.start()
+    return (await bot.server.wait_for("签到截止", timeout=20)).body
+
+
+async def test_players_who_do_not_check_in_forfeit_and_their_tablemates_go_on(
+    bot: Harness,
+) -> None:
+    server = bot.server
+    ids = setup(bot, NAMES)
+    name = {v: k for k, v in ids.items()}
+    await bot.says(GROUP, ADMIN, "/new bigtwo knockout 签到赛", "SHA-256")
+    await bot.says(GROUP, ADMIN, "/set noshow soon", "noshow 不能设为 soon")
+    await bot.says(GROUP, ADMIN, "/set noshow 15", "已设置 noshow = 15")
+    rules = await bot.says(GROUP, STRANGER, "/rules", "迟到：")
+    assert "开赛 15 分钟内未签到" in rules.body
+    for uid in ids.values():
+        await bot.says(GROUP, uid, "/join", "报名成功")
+    drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    t1, t2 = tables_of(drawn.body, ids)[1], tables_of(drawn.body, ids)[2]
+
+    await bot.says(GROUP, t1[0], "/here", "没有进行中")  # no round open yet
+    await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
+    checkin = await server.wait_for("第 1 轮签到")
+    assert "已到 0/8" in checkin.body
+
+    # Table 1 all come: two press the button, one sends /here, the referee checks in one.
+    posted = len(server.outbox(GROUP))
+    for uid in t1[:2]:
+        press = server.user_presses(
+            GROUP, uid, checkin.message_id, checkin.button("到场")["callback_data"]
+        )
+        answer = await server.wait_for_callback_answer(press)
+        assert "已签到（第 1 桌" in (answer.text or "") and not answer.show_alert
+    again = server.user_presses(
+        GROUP, t1[0], checkin.message_id, checkin.button("到场")["callback_data"]
+    )
+    assert "已经签到过了" in ((await server.wait_for_callback_answer(again)).text or "")
+    await server.wait_idle()
+    assert len(server.outbox(GROUP)) == posted  # presses edit the count, they do not post
+    assert "已到 2/8" in checkin.body and checkin.buttons
+    await bot.says(GROUP, t1[2], "/here", "已签到（第 1 桌 C 座）")
+    await bot.says(GROUP, t1[2], f"/here {name[t1[3]]}", "只有组织者")
+    await bot.says(GROUP, ADMIN, f"/here {name[t1[3]]}", f"{name[t1[3]]} 已签到")
+    await bot.says(GROUP, STRANGER, "/here", "还没有报名")
+
+    # Table 2: A and B come; C and D never check in.
+    await bot.says(GROUP, t2[0], "/here", "已签到（第 2 桌 A 座）")
+    await bot.says(GROUP, t2[1], "/here", "已签到（第 2 桌 B 座）")
+    mine = await bot.says(GROUP, t2[2], "/table", "第 2 桌 C 座")
+    assert "还没签到" in mine.body
+    mine = await bot.says(GROUP, t2[0], "/table", "第 2 桌 A 座")
+    assert "已到 ✅" in mine.body
+
+    # The cut-off passes while the bot is down: C and D of table 2 forfeit; table 1 had
+    # everyone and is untouched.
+    ruled = await cut_off_passes(bot, 16)
+    absent = ruled.split("第 2 桌：", 1)[1].splitlines()[0]
+    assert absent == f"{name[t2[2]]}, {name[t2[3]]}"
+    assert "第 1 桌" not in ruled
+    await bot.says(GROUP, t2[2], "/here", "已截止")  # too late now
+    await bot.says(GROUP, t2[0], "/report 2 total A+1 B+1 C-1 D-1", "已判弃权")
+    await bot.restart()  # the ruling is stored: a restart does not rule again
+    await server.wait_idle()
+    assert sum("签到截止" in m.body for m in server.outbox(GROUP)) == 1
+
+    # Table 1 reports; its winner and table 2's two who came go on to a final of three.
+    await bot.says(GROUP, ADMIN, "/report 1 total A+9 B-3 C-3 D-3", "结果确认")
+    complete = await server.wait_for("第 1 轮结束", timeout=20)
+    going_on = complete.body.split("晋级：", 1)[1].splitlines()[0]
+    assert {n for n in NAMES if n in going_on} == {name[t1[0]], name[t2[0]], name[t2[1]]}
+    final = await bot.says(GROUP, ADMIN, "/round", "第 2 轮开始")
+    assert sorted(tables_of(final.body, ids)[1]) == sorted([t1[0], t2[0], t2[1]])
+    assert "已到 0/3" in (await server.wait_for("第 2 轮签到")).body
