@@ -5,10 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import text
 
 from db.migrate import alembic_config, upgrade
+from db.models import Base
 from db.session import make_engine
+
+HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 async def test_upgrade_from_the_first_revision_keeps_penalties_and_fills_their_kind(
@@ -36,6 +42,56 @@ async def test_upgrade_from_the_first_revision_keeps_penalties_and_fills_their_k
             row = (await conn.execute(text("SELECT points, kind FROM penalties"))).one()
             version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar()
         assert (float(row.points), row.kind) == (1.5, "points")
-        assert version == "0002"
+        assert version == HEAD
+    finally:
+        await engine.dispose()
+
+
+async def test_upgrade_to_checkin_keeps_rounds_and_tables_and_nobody_is_present(
+    tmp_path: Path,
+) -> None:
+    """0003 adds the check-in columns to a database with a round in play."""
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'old.db'}")
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(lambda c: command.upgrade(alembic_config(c), "0002"))
+            await conn.execute(
+                text(
+                    "INSERT INTO tournaments (id, chat_id, thread_id, game, format, title, options,"
+                    " status, seed, creator_id) VALUES (1, -1, 0, 'xiangqi', 'swiss', 'Old',"
+                    " '{}', 'running', 'ab', 7)"
+                )
+            )
+            await conn.execute(
+                text(
+                    "INSERT INTO rounds (id, tournament_id, number, stage, seed_label, status,"
+                    " byes, notes) VALUES (1, 1, 1, '', 'round1', 'open', '[]', '[]')"
+                )
+            )
+            await conn.execute(
+                text(
+                    "INSERT INTO tables (round_id, number, seats, status, forfeited)"
+                    " VALUES (1, 1, '[5, 6]', 'pending', '[]')"
+                )
+            )
+        await upgrade(engine)
+        async with engine.connect() as conn:
+            table = (await conn.execute(text("SELECT seats, present FROM tables"))).one()
+            until = (await conn.execute(text("SELECT checkin_until FROM rounds"))).scalar()
+        assert (table.seats, table.present, until) == ("[5, 6]", "[]", None)
+    finally:
+        await engine.dispose()
+
+
+async def test_the_migrations_build_exactly_the_models_schema(tmp_path: Path) -> None:
+    """A model change without its revision (or a revision that differs) fails here."""
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'new.db'}")
+    try:
+        await upgrade(engine)
+        async with engine.connect() as conn:
+            diff = await conn.run_sync(
+                lambda c: compare_metadata(MigrationContext.configure(c), Base.metadata)
+            )
+        assert diff == []
     finally:
         await engine.dispose()

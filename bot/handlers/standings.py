@@ -60,11 +60,17 @@ def team_lines(ctx: Ctx, t: Tournament) -> str:
 
 
 async def export(ctx: Ctx, args: str) -> None:
-    """One row per player per round, as SPEC.md fixes the columns."""
+    """One row per player per round, as SPEC.md fixes the columns.
+
+    A player removed by the forfeits rule has every score struck (seed 002 §四.1), so
+    their rows show 0, as the standings add them; the others at a table forfeited by
+    no-shows went through as if on a bye (seed 000: 余下选手轮空)."""
     await ctx.require_organiser()
     t = await ctx.tournament(finished=True)
     who = names(t)
     removed = {p.user_id for p in t.players if p.status == "removed"}
+    state = state_of(t)
+    struck = format_of(t).disciplined(state).removed - state.removed
     penalty: dict[tuple[int, int], Decimal] = {}
     for p in t.penalties:
         key = (p.round_number, p.user_id)
@@ -74,8 +80,10 @@ async def export(ctx: Ctx, args: str) -> None:
         for table in r.tables:
             live = next((rep for rep in table.reports if rep.live), None)
             for i, user in enumerate(table.seats):
-                if user in table.forfeited or table.status == "forfeit":
+                if user in table.forfeited:
                     status, score = "forfeit", Decimal(0)
+                elif table.status == "forfeit":
+                    status, score = "bye", Decimal(0)
                 elif table.status == "confirmed" and live is not None:
                     status, score = "confirmed", Decimal(live.scores[i])
                 else:
@@ -83,6 +91,8 @@ async def export(ctx: Ctx, args: str) -> None:
                     score = Decimal(0)
                 if user in removed:
                     status = "dq"
+                if user in struck:
+                    status, score = "dq", Decimal(0)
                 pen = show(penalty.get((r.number, user), Decimal(0)))
                 rows.append(
                     [

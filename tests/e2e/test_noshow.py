@@ -6,6 +6,8 @@ the bot is down, so it must be rebuilt from the database and rule exactly once.
 
 from __future__ import annotations
 
+import csv
+import io
 from datetime import timedelta
 
 import pytest
@@ -106,3 +108,61 @@ async def test_players_who_do_not_check_in_forfeit_and_their_tablemates_go_on(
     final = await bot.says(GROUP, ADMIN, "/round", "第 2 轮开始")
     assert sorted(tables_of(final.body, ids)[1]) == sorted([t1[0], t2[0], t2[1]])
     assert "已到 0/3" in (await server.wait_for("第 2 轮签到")).body
+
+
+async def play_round(bot: Harness, ids: dict[str, int], number: int, absent: int) -> None:
+    """Open round ``number``; everyone checks in but ``absent``; full tables report."""
+    opened = await bot.says(GROUP, ADMIN, "/round", f"第 {number} 轮开始")
+    for table, seats in tables_of(opened.body, ids).items():
+        for uid in seats:
+            if uid != absent:
+                await bot.says(GROUP, uid, "/here", "已签到")
+        if absent not in seats:
+            await bot.says(GROUP, ADMIN, f"/report {table} 1-0", "结果确认")
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("backend", ["aiogram"])
+async def test_two_no_shows_remove_a_player_and_undo_takes_a_ruling_back(bot: Harness) -> None:
+    """Seed 002 §四.1: 迟到 15 分钟以弃权论，弃权 2 局者取消全部比赛成绩. The check-in is switched
+    on after the draw (a policy that may change mid-event); one player never checks in."""
+    server = bot.server
+    ids = setup(bot, NAMES[:4])
+    name = {v: k for k, v in ids.items()}
+    await bot.says(GROUP, ADMIN, "/new xiangqi swiss 象棋积分赛", "SHA-256")
+    await bot.says(GROUP, ADMIN, "/set rounds 4", "已设置")
+    for uid in ids.values():
+        await bot.says(GROUP, uid, "/join", "报名成功")
+    drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    await bot.says(GROUP, ADMIN, "/set rounds 5", "规则不能再改")
+    await bot.says(GROUP, ADMIN, "/set noshow 10", "已设置 noshow = 10")
+    late = tables_of(drawn.body, ids)[1][0]  # seat A of table 1 never checks in
+
+    # Round 1: ruled a no-show, then the organiser takes the ruling back and reports the
+    # game they did play (the latecomer won), so it is not a forfeit after all.
+    await play_round(bot, ids, 1, late)
+    ruled = await cut_off_passes(bot, 11)
+    assert ruled.split("第 1 桌：", 1)[1].splitlines()[0] == name[late]
+    await server.wait_for("第 1 轮结束", timeout=20)
+    await bot.says(GROUP, ADMIN, "/undo", "已撤销：上一次迟到弃权判定")
+    await bot.says(GROUP, ADMIN, "/report 1 1-0", "结果确认")
+    await server.wait_for("第 1 轮结束", timeout=20)
+
+    # Rounds 2 and 3: two real no-shows. The second removes the player.
+    for number, minutes in ((2, 22), (3, 33)):
+        await play_round(bot, ids, number, late)
+        ruled = await cut_off_passes(bot, minutes)
+        assert name[late] in ruled
+        await server.wait_for(f"第 {number} 轮结束", timeout=20)
+
+    # Round 4 seats only the three others, and the removed player's round-1 win is struck.
+    final = await bot.says(GROUP, ADMIN, "/round", "第 4 轮开始")
+    assert name[late] not in final.body
+    export = await bot.says(GROUP, ADMIN, "/export", "CSV")
+    assert export.document is not None
+    rows = list(csv.DictReader(io.StringIO(export.document.decode("utf-8"))))
+    first = next(r for r in rows if r["round"] == "1" and r["user_id"] == str(late))
+    assert (first["score"], first["status"]) == ("0", "dq")  # their win, struck
+    round2 = {r["user_id"]: r["status"] for r in rows if r["round"] == "2"}
+    assert round2.pop(str(late)) == "dq"  # removed: every row of theirs says so
+    assert sorted(round2.values()) == ["bye", "confirmed", "confirmed"]  # their opponent
