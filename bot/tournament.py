@@ -84,6 +84,23 @@ def plan_of(r: Round) -> RoundPlan:
     return RoundPlan(tables, tuple(r.byes), r.stage, r.seed_label, tuple(r.notes))
 
 
+TEAM_FORMATS = frozenset({"teams", "pairs"})  # formats whose players sign up together
+
+
+def given_teams(t: Tournament) -> dict[int, int]:
+    """Teams signed up together: player → label (the smallest member id).
+
+    A team stands when every member, still signed up, named exactly the others; until
+    then its members are dealt by lot like everyone else."""
+    active = {p.user_id: p for p in t.players if p.status != "left"}
+    teams: dict[int, int] = {}
+    for p in active.values():
+        group = {p.user_id, *p.partners}
+        if len(group) > 1 and all(q in active and {q, *active[q].partners} == group for q in group):
+            teams[p.user_id] = min(group)
+    return teams
+
+
 def state_of(t: Tournament) -> TournamentState:
     rounds = tuple(
         RoundRecord(r.number, plan_of(r), tuple(table_result(row) for row in r.tables))
@@ -95,6 +112,7 @@ def state_of(t: Tournament) -> TournamentState:
         rounds=rounds,
         penalties=tuple(Penalty(p.user_id, Decimal(p.points), p.round_number) for p in t.penalties),
         removed=frozenset(p.user_id for p in t.players if p.status == "removed"),
+        teams=given_teams(t),
     )
 
 

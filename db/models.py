@@ -105,6 +105,9 @@ class Player(Base):
     name: Mapped[str] = mapped_column(String(200))
     username: Mapped[str | None] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16), default="active")
+    # Who this player asked to team up with (/join @partner); a team or pair stands when
+    # every member names the others (``bot.tournament.given_teams``).
+    partners: Mapped[list[Any]] = mapped_column(default=list)
     tournament: Mapped[Tournament] = relationship(back_populates="players")
 
 

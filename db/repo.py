@@ -185,7 +185,7 @@ class Repo:
         return next((r for r in rows if r.action != "undo" and r.id not in undone), None)
 
     def new_player(self, t: Tournament, user_id: int, name: str) -> Player:
-        player = Player(user_id=user_id, name=name, status="active")
+        player = Player(user_id=user_id, name=name, status="active", partners=[])
         t.players.append(player)
         return player
 

@@ -47,10 +47,11 @@ async def test_upgrade_from_the_first_revision_keeps_penalties_and_fills_their_k
         await engine.dispose()
 
 
-async def test_upgrade_to_checkin_keeps_rounds_and_tables_and_nobody_is_present(
+async def test_upgrade_from_0002_gives_a_round_in_play_check_in_and_partner_columns(
     tmp_path: Path,
 ) -> None:
-    """0003 adds the check-in columns to a database with a round in play."""
+    """0003 (check-in) and 0004 (partners) upgrade a database with a round in play:
+    nobody is present yet and nobody has asked for a partner."""
     engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'old.db'}")
     try:
         async with engine.begin() as conn:
@@ -74,11 +75,18 @@ async def test_upgrade_to_checkin_keeps_rounds_and_tables_and_nobody_is_present(
                     " VALUES (1, 1, '[5, 6]', 'pending', '[]')"
                 )
             )
+            await conn.execute(
+                text(
+                    "INSERT INTO players (tournament_id, user_id, name, status)"
+                    " VALUES (1, 5, 'Ann', 'active')"
+                )
+            )
         await upgrade(engine)
         async with engine.connect() as conn:
             table = (await conn.execute(text("SELECT seats, present FROM tables"))).one()
             until = (await conn.execute(text("SELECT checkin_until FROM rounds"))).scalar()
-        assert (table.seats, table.present, until) == ("[5, 6]", "[]", None)
+            partners = (await conn.execute(text("SELECT partners FROM players"))).scalar()
+        assert (table.seats, table.present, until, partners) == ("[5, 6]", "[]", None, "[]")
     finally:
         await engine.dispose()
 

@@ -8,6 +8,7 @@ import secrets
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import display_name
+from bot.handlers.partners import name_partners, read_partners, team_lines
 from bot.tournament import (
     POLICY_KNOBS,
     RUNNING_KNOBS,
@@ -18,7 +19,7 @@ from bot.tournament import (
     signed_up,
 )
 from bot.types import Buttons, Outgoing
-from db.models import Tournament
+from db.models import Player, Tournament
 from engine.draw import commitment
 from engine.errors import ConfigError
 from engine.formats import find_format
@@ -86,8 +87,14 @@ def rules_line(ctx: Ctx, t: Tournament) -> str:
 
 
 async def join(ctx: Ctx, args: str) -> None:
+    """``/join``, or ``/join @partner…`` to sign up together in a team or pair event."""
     t = await ctx.tournament()
-    await _join(ctx, t)
+    if not args.strip():
+        await _join(ctx, t)
+        return
+    partners = read_partners(ctx, t, args)
+    player, joined = _sign_up(ctx, t)
+    _answer(ctx, t, "\n".join(filter(None, [joined, name_partners(ctx, t, player, partners)])))
 
 
 async def join_button(ctx: Ctx, arg: str) -> None:
@@ -100,23 +107,31 @@ async def join_button(ctx: Ctx, arg: str) -> None:
 async def _join(ctx: Ctx, t: Tournament) -> None:
     """Sign up. A button press answers with a toast and updates the count on the sign-up
     message instead of posting: a hundred presses must not flood the group."""
+    player, joined = _sign_up(ctx, t)
+    _answer(ctx, t, joined or ctx.t("signup.already", name=player.name), changed=bool(joined))
+
+
+def _sign_up(ctx: Ctx, t: Tournament) -> tuple[Player, str]:
+    """The caller's sign-up (made, or back after /leave) and its confirmation; the
+    confirmation is empty when they were already signed up."""
     if t.status != "signup":
         raise UserError("refuse.signup-closed")
     name = display_name(ctx)
     existing = next((p for p in t.players if p.user_id == ctx.actor), None)
     if existing is not None and existing.status == "active":
-        _answer(ctx, t, ctx.t("signup.already", name=existing.name), changed=False)
-        return
+        return existing, ""
     if existing is not None:
         existing.status, existing.name = "active", name
+        player = existing
     else:
-        ctx.repo.new_player(t, ctx.actor, name).username = ctx.inc.sender.username
+        player = ctx.repo.new_player(t, ctx.actor, name)
+        player.username = ctx.inc.sender.username
     ctx.audit("join", t, None, {"user": ctx.actor, "name": name})
     count = sum(p.status == "active" for p in t.players)
-    _answer(ctx, t, ctx.t("signup.joined", name=name, count=count), changed=True)
+    return player, ctx.t("signup.joined", name=name, count=count)
 
 
-def _answer(ctx: Ctx, t: Tournament, text: str, changed: bool) -> None:
+def _answer(ctx: Ctx, t: Tournament, text: str, changed: bool = False) -> None:
     if not ctx.inc.is_callback:
         ctx.say(text)
         return
@@ -141,8 +156,14 @@ async def leave(ctx: Ctx, args: str) -> None:
     player = next((p for p in t.players if p.user_id == ctx.actor and p.status == "active"), None)
     if player is None:
         raise UserError("refuse.not-signed-up")
-    player.status = "left"
-    ctx.audit("leave", t, {"user": ctx.actor, "status": "active"}, {"status": "left"})
+    player.status, partners = "left", player.partners
+    player.partners = []
+    ctx.audit(
+        "leave",
+        t,
+        {"user": ctx.actor, "status": "active", "partners": partners},
+        {"status": "left", "partners": []},
+    )
     count = len([p for p in t.players if p.status == "active"])
     ctx.reply("signup.left", name=player.name, count=count)
 
@@ -162,7 +183,8 @@ def players_text(ctx: Ctx, t: Tournament) -> str:
         ctx.t("players.line", n=i, name=p.name) + ("" if p.status == "active" else " ✗")
         for i, p in enumerate(listed, 1)
     ]
-    return ctx.t("players.header", title=t.title, count=len(listed)) + "\n" + "\n".join(lines)
+    header = ctx.t("players.header", title=t.title, count=len(listed))
+    return header + "\n" + "\n".join(lines) + team_lines(ctx, t)
 
 
 async def set_knob(ctx: Ctx, args: str) -> None:

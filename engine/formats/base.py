@@ -132,6 +132,15 @@ class Format:
         return f"round{len(state.rounds) + 1}"
 
 
+def members_by_label(state: TournamentState) -> dict[int, list[PlayerId]]:
+    """The teams given in ``state.teams`` (label → members in sign-up order), by label."""
+    members: dict[int, list[PlayerId]] = {}
+    for p in state.players:
+        if p in state.teams:
+            members.setdefault(state.teams[p], []).append(p)
+    return dict(sorted(members.items()))
+
+
 def strike(result: TableResult, struck: frozenset[PlayerId]) -> TableResult:
     """A confirmed result with the struck players' scores cancelled (set to 0)."""
     if result.status is not TableStatus.CONFIRMED or not result.scores:

@@ -3,8 +3,8 @@
 Rules as implemented, with their sources:
 
 * Pairs are drawn by lot (第四篇 §七.3: 初赛组合以抽签的方式形成): the sign-up list, sorted
-  by id, is shuffled with the stream ``pairs`` and cut into twos. Pairs given by the bot
-  (``state.teams``, signed up together: 自由组队) are used as they are.
+  by id, is shuffled with the stream ``pairs`` and cut into twos. Pairs signed up
+  together (``state.teams``: 自由组队) come first, as they are; the lot pairs the rest.
 * Opponents are drawn by cards (第三篇 §六: 抽到同样花色、牌面值同样大小的为竞争对手 — ♦A meets
   ♥A, ♣A meets ♠A): for m tables the couples ♦A/♥A, ♣A/♠A, ♦2/♥2 … are taken in that
   order, shuffled with the round's stream and dealt to the pairs in pair-number order; each
@@ -37,7 +37,7 @@ from decimal import Decimal
 
 from engine.draw import JOKERS, RANKS, SUPERSCRIPTS, flip_order, shuffled, stream
 from engine.errors import FormatError
-from engine.formats.base import FORFEITS_KNOB, Format
+from engine.formats.base import FORFEITS_KNOB, Format, members_by_label
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -121,20 +121,18 @@ class Pairs(Format):
 
     # --- who plays with whom -----------------------------------------------------------
     def pairs(self, state: TournamentState) -> list[Pair]:
-        """Pair number ``i + 1`` is ``pairs[i]``; by lot unless the bot gives them."""
-        if state.teams:
-            members: dict[int, list[PlayerId]] = {}
-            for p in state.players:
-                if p in state.teams:
-                    members.setdefault(state.teams[p], []).append(p)
-            for team, who in sorted(members.items()):
-                if len(who) != 2:
-                    raise FormatError("pair-size", team=team, size=len(who))
-            return [(w[0], w[1]) for _, w in sorted(members.items())]
-        if len(state.players) % 2:
+        """Pair number ``i + 1`` is ``pairs[i]``: pairs signed up together
+        (``state.teams``) first, then the others drawn by lot."""
+        given = members_by_label(state)
+        for team, who in given.items():
+            if len(who) != 2:
+                raise FormatError("pair-size", team=team, size=len(who))
+        free = sorted(p for p in state.players if p not in state.teams)
+        if len(free) % 2:
             raise FormatError("pairs-odd", players=len(state.players))
-        order = shuffled(sorted(state.players), stream(state.seed, "pairs"))
-        return [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
+        order = shuffled(free, stream(state.seed, "pairs"))
+        drawn = [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
+        return [(w[0], w[1]) for w in given.values()] + drawn
 
     def groups(self, state: TournamentState) -> dict[PlayerId, int]:
         """Player → pair number (for /standings, as teams are shown)."""

@@ -5,8 +5,8 @@ Rules as implemented, with their sources:
 * Teams are formed by lot (§二 组队方式: 抽签产生各队，每队由三人组成，抽到相同数字的三名
   选手为一队): the sign-up list, sorted by id, is shuffled with the stream ``teams`` and
   lot numbers 1, 2, … T are dealt round the shuffled list, T = ⌈players / size⌉, so team
-  sizes differ by at most one. Teams given by the bot (``state.teams``, signed up
-  together) are used as they are.
+  sizes differ by at most one. Teams signed up together (``state.teams``, possibly short)
+  keep their members; the lot deals everyone else, filling the smallest teams first.
 * Every round everyone still in is re-seated like a ``swiss`` round (by lot, ``by=mix``,
   or by score), teammates never sharing a table when any seating avoids it (issue 4), and
   earlier opponents avoided. ``rounds`` defaults to 3 (工会方案 §四.3: 团体赛进行3轮).
@@ -26,7 +26,8 @@ from decimal import Decimal
 from math import ceil
 
 from engine.draw import flip_order, shuffled, stream
-from engine.formats.base import FORFEITS_KNOB
+from engine.errors import FormatError
+from engine.formats.base import FORFEITS_KNOB, members_by_label
 from engine.formats.swiss import Swiss
 from engine.games.base import Knob
 from engine.model import PlayerId, TournamentState
@@ -60,12 +61,26 @@ class Teams(Swiss):
     team_tiebreaks = ("points", "best-individual", "flip")
 
     def groups(self, state: TournamentState) -> dict[PlayerId, int]:
-        """Team number of every signed-up player (1-based), by lot unless given."""
-        if state.teams:
-            return dict(state.teams)
-        order = shuffled(sorted(state.players), stream(state.seed, "teams"))
-        count = max(1, ceil(len(order) / self.int_option("size")))
-        return {p: i % count + 1 for i, p in enumerate(order)}
+        """Team number of every signed-up player (1-based).
+
+        Teams signed up together (``state.teams``) keep their members and come first;
+        everyone else is dealt by lot, each to the team with the fewest members so far
+        (lowest number on a tie), so with nobody signed up together this is the plain
+        lot: the shuffled list dealt round the teams."""
+        size = self.int_option("size")
+        given = members_by_label(state)
+        for label, who in given.items():
+            if len(who) > size:
+                raise FormatError("team-size", team=label, size=len(who), limit=size)
+        free = shuffled(
+            sorted(p for p in state.players if p not in state.teams), stream(state.seed, "teams")
+        )
+        count = max(1, len(given), ceil(len(state.players) / size))
+        teams = [*given.values(), *([] for _ in range(count - len(given)))]
+        for p in free:
+            smallest = min(range(count), key=lambda i: (len(teams[i]), i))
+            teams[smallest].append(p)
+        return {p: i + 1 for i, who in enumerate(teams) for p in who}
 
     def team_standings(self, state: TournamentState) -> tuple[TeamStanding, ...]:
         """Teams ranked by summed points, then best individual, then a flip."""

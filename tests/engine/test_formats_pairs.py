@@ -176,3 +176,20 @@ def test_any_even_field_finishes_and_every_pair_is_placed_once_per_round(
         assert len(placed) == len(set(placed))
         assert {frozenset(rec.plan.byes)} <= pairs | {frozenset()}
     assert len(done.ranking) == 2 * n_pairs
+
+
+def test_pairs_signed_up_together_come_first_and_the_lot_pairs_the_rest() -> None:
+    """第三篇: 自由组队 or by lot, in one event: 3 and 8 signed up together, 5 and 6 too."""
+    players = tuple(range(1, 11))
+    state = TournamentState(players=players, seed="s", teams={3: 7, 8: 7, 5: 9, 6: 9})
+    pairs = Pairs(GUANDAN).pairs(state)
+    assert pairs[:2] == [(3, 8), (5, 6)]
+    lot = Pairs(GUANDAN).pairs(TournamentState(players=(1, 2, 4, 7, 9, 10), seed="s"))
+    assert pairs[2:] == lot  # the others: the plain lot over just them
+
+
+def test_a_lone_player_left_by_pairs_signed_up_together_cannot_be_paired() -> None:
+    state = TournamentState(players=tuple(range(1, 8)), seed="s", teams={1: 1, 2: 1, 3: 2})
+    with pytest.raises(FormatError) as err:
+        Pairs(GUANDAN).pairs(state)
+    assert err.value.code == "pair-size"

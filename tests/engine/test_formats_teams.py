@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from decimal import Decimal
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.draw import shuffled, stream
+from engine.errors import FormatError
 from engine.formats import find_format
 from engine.formats.teams import Teams
 from engine.games import find_game
@@ -96,3 +99,39 @@ def test_every_player_is_seated_once_or_has_a_bye_and_teammates_sit_apart(
     if len(set(teams.values())) >= 4:
         for table in plan.tables:
             assert len({teams[p] for p in table.players}) == len(table.players)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=6, max_value=30), st.data())
+def test_teams_signed_up_together_stay_together_and_the_lot_fills_the_rest(
+    n: int, data: st.DataObject
+) -> None:
+    """自由组队 or by lot: given teams keep their members (first numbers), the lot deals the
+    others to the smallest teams, and nobody is left out or counted twice."""
+    players = list(range(1, n + 1))
+    chosen = data.draw(st.lists(st.sampled_from(players), unique=True, max_size=n // 2))
+    given_teams = {p: 10 + i // 3 for i, p in enumerate(chosen)}  # labels 10, 11 …
+    state = TournamentState(players=tuple(players), seed="s", teams=given_teams)
+    teams = Teams(BIGTWO).groups(state)
+    assert sorted(teams) == players
+    for label in set(given_teams.values()):
+        members = {p for p, x in given_teams.items() if x == label}
+        assert len({teams[p] for p in members}) == 1  # kept together …
+        assert sum(t == teams[next(iter(members))] for t in teams.values()) <= 3  # … ≤ size
+    assert sorted(set(teams.values())) == list(range(1, len(set(teams.values())) + 1))
+
+
+def test_with_nobody_signed_up_together_the_lot_is_unchanged() -> None:
+    """The mixed lot deals round the teams exactly as the plain lot always did."""
+    state = TournamentState(players=tuple(range(1, 11)), seed="s")
+    order = shuffled(sorted(state.players), stream("s", "teams"))
+    assert Teams(BIGTWO).groups(state) == {p: i % 4 + 1 for i, p in enumerate(order)}
+
+
+def test_a_team_signed_up_larger_than_the_team_size_is_refused() -> None:
+    state = TournamentState(
+        players=tuple(range(1, 9)), seed="s", teams=dict.fromkeys(range(1, 5), 1)
+    )
+    with pytest.raises(FormatError) as err:
+        Teams(BIGTWO).groups(state)
+    assert err.value.code == "team-size"

@@ -1,0 +1,87 @@
+"""Signing up together: ``/join @partner…`` in team and pair events, and how teams read.
+
+Seed 000 forms teams by lot (抽签产生各队) and seed 002 pairs either way (自由组队 or 抽签);
+issue 4 wants both. A player names their partners with ``/join @a @b``; the team stands
+once every member has named the others (nobody is put in a team by someone else's
+word), and the draw deals everyone else by lot around it
+(``engine/formats/teams.py``, ``engine/formats/pairs.py``).
+"""
+
+from __future__ import annotations
+
+from bot.context import Ctx
+from bot.errors import UserError
+from bot.handlers.common import find_player
+from bot.tournament import TEAM_FORMATS, format_of, given_teams, names, state_of
+from db.models import Player, Tournament
+
+
+def read_partners(ctx: Ctx, t: Tournament, args: str) -> list[int]:
+    """The partners named in ``/join``'s arguments, checked before anything is stored."""
+    if t.format not in TEAM_FORMATS:
+        raise UserError("refuse.no-teams", format=ctx.t(f"format.{t.format}"))
+    if t.status != "signup":
+        raise UserError("refuse.signup-closed")
+    partners: set[int] = set()
+    own = {str(ctx.actor), f"@{ctx.inc.sender.username or ctx.actor}".lower()}
+    for ref in args.split():
+        if ref.lower() in own:
+            raise UserError("refuse.partner-self")
+        try:
+            player = find_player(ctx, t, ref)
+        except UserError:  # not among the sign-ups: most likely they have not joined yet
+            raise UserError("refuse.partner-not-signed-up", who=ref) from None
+        if player.status != "active":
+            raise UserError("refuse.partner-not-signed-up", who=ref)
+        if player.user_id == ctx.actor:
+            raise UserError("refuse.partner-self")
+        partners.add(player.user_id)
+    size = int(format_of(t).options.get("size", 2)) if t.format == "teams" else 2
+    if len(partners) > size - 1:
+        raise UserError(f"refuse.too-many-partners.{t.format}", size=size, others=size - 1)
+    return sorted(partners)
+
+
+def name_partners(ctx: Ctx, t: Tournament, player: Player, partners: list[int]) -> str:
+    """Store the request and say where it stands: formed, or waiting for whom."""
+    old = list(player.partners)
+    player.partners = partners
+    ctx.audit("partners", t, {"user": player.user_id, "partners": old}, {"partners": partners})
+    who = names(t)
+    members = [who[u] for u in sorted({player.user_id, *partners})]
+    if player.user_id in given_teams(t):
+        return ctx.t(f"partners.formed.{t.format}", names=members)
+    by_id = {p.user_id: p for p in t.players}
+    waiting = [
+        who[u] for u in partners if set(by_id[u].partners) != {player.user_id, *partners} - {u}
+    ]
+    return ctx.t(
+        f"partners.waiting.{t.format}",
+        name=player.name,
+        waiting=waiting,
+        handle=f"@{player.username}" if player.username else player.name,
+    )
+
+
+def team_lines(ctx: Ctx, t: Tournament) -> str:
+    """Teams for /players and the draw: signed up together (before the draw), or every
+    team as the draw formed it. Empty outside team and pair events."""
+    if t.format not in TEAM_FORMATS:
+        return ""
+    who = names(t)
+    if t.status == "signup":
+        teams = given_teams(t)
+        header = "partners.together"
+    else:
+        teams = format_of(t).groups(state_of(t))
+        header = f"partners.header.{t.format}"
+    members: dict[int, list[str]] = {}
+    for user, team in teams.items():
+        members.setdefault(team, []).append(who[user])
+    if not members:
+        return ""
+    lines = [
+        ctx.t(f"partners.line.{t.format}", n=i, names=team)
+        for i, team in enumerate((members[k] for k in sorted(members)), 1)
+    ]
+    return "\n\n" + ctx.t(header) + "\n" + "\n".join(lines)
