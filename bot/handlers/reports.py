@@ -14,8 +14,9 @@ from bot.errors import UserError
 from bot.handlers.common import display_name, find_table, open_round, settle_round, table_number
 from bot.tournament import game_of, latest_round, names, policy
 from bot.types import Buttons, Outgoing
-from db.models import Report, TableRow, Tournament
-from engine.games.base import fmt_points
+from db.models import Report, Round, TableRow, Tournament
+from engine.formats.series import check_series, series_length
+from engine.games.base import Outcome, fmt_points
 from engine.model import SEAT_LETTERS
 
 
@@ -80,6 +81,7 @@ async def file_report(
     reportable(row)
     game = game_of(t)
     outcome = game.parse(text, len(row.seats))
+    fits_series(r, row, outcome)
     scores = game.round_scores(outcome, len(row.seats))
     if not organiser:
         check_reporter(ctx, t, row, scores)
@@ -124,6 +126,13 @@ async def file_report(
             ]
         ],
     )
+
+
+def fits_series(r: Round, row: TableRow, outcome: Outcome) -> None:
+    """A two-player table of a best-of-N stage reports a series that N allows."""
+    best_of = series_length(r.notes)
+    if best_of is not None and len(row.seats) == 2:
+        check_series(best_of, outcome)
 
 
 def announce(ctx: Ctx, edit: int | None, text: str, buttons: Buttons | None = None) -> None:
@@ -246,6 +255,7 @@ async def fix(ctx: Ctx, args: str) -> None:
         r.status, t.status = "open", "running"
     game = game_of(t)
     outcome = game.parse(text, len(row.seats))
+    fits_series(r, row, outcome)
     scores = game.round_scores(outcome, len(row.seats))
     old = _live(row)
     old_state = {

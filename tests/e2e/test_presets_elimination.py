@@ -120,7 +120,15 @@ async def test_groups_run_round_robin_crossover_and_final(bot: Harness) -> None:
             await bot.says(GROUP, ADMIN, "/report 1 1-0; 0-1", "结果确认")
         if round_number == 5:
             assert list(tables.values()) == [drawn_pair]
-        await report_all(bot, tables, "1-0; 0-1; 1-0")
+        if round_number < 4:  # the group stage is one game a match (一局定胜负)
+            await bot.says(GROUP, ADMIN, f"/report {min(tables)} 1-0; 0-1", "最多 1 局")
+            await report_all(bot, tables, "1-0")
+        else:
+            if round_number == 4:  # the playoffs are best of 5 (五局三胜): 3-0 ends it
+                series = "1-0; 1-0; 1-0; 0-1"
+                refused = await bot.says(GROUP, ADMIN, f"/report 2 {series}", "局制")
+                assert "前 3 局已分出胜负" in refused.body
+            await report_all(bot, tables, "1-0; 0-1; 1-0")
         after = await bot.server.wait_for(
             lambda m: "轮结束" in m.body or "结束！冠军" in m.body, timeout=20
         )
