@@ -148,6 +148,27 @@ class Ctx:
                 )
             )
 
+    def answer(self, text: str, refresh: Callable[[], tuple[str, Buttons]] | None = None) -> None:
+        """A command gets ``text`` as a reply, a button press as a toast. ``refresh``
+        (given when the press changed something) rebuilds the pressed message, which is
+        edited in place: a room full of presses must not flood the group."""
+        if not self.inc.is_callback:
+            self.say(text)
+            return
+        self.toast = text
+        if refresh is not None:
+            body, buttons = refresh()
+            self.outgoing.append(
+                Outgoing(
+                    self.inc.chat_id,
+                    "edit",
+                    body,
+                    self.inc.thread_id,
+                    buttons,
+                    edit_message_id=self.inc.message_id,
+                )
+            )
+
     def reply(self, key: str, buttons: Buttons | None = None, **params: object) -> None:
         self.say(self.t(key, **params), buttons)
 

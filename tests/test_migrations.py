@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from alembic import command
@@ -9,6 +11,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from db.migrate import alembic_config, upgrade
 from db.models import Base
@@ -17,34 +20,44 @@ from db.session import make_engine
 HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
+def tournament(game: str, fmt: str) -> str:
+    return (
+        "INSERT INTO tournaments (id, chat_id, thread_id, game, format, title, options, status,"
+        f" seed, creator_id) VALUES (1, -1, 0, '{game}', '{fmt}', 'Old', '{{}}', 'running',"
+        " 'ab', 7)"
+    )
+
+
+@asynccontextmanager
+async def database(path: Path, revision: str, *rows: str) -> AsyncIterator[AsyncEngine]:
+    """A SQLite database at ``revision`` holding ``rows`` (INSERT statements)."""
+    engine = make_engine(f"sqlite+aiosqlite:///{path}")
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(lambda c: command.upgrade(alembic_config(c), revision))
+            for row in rows:
+                await conn.execute(text(row))
+        yield engine
+    finally:
+        await engine.dispose()
+
+
 async def test_upgrade_from_the_first_revision_keeps_penalties_and_fills_their_kind(
     tmp_path: Path,
 ) -> None:
-    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'old.db'}")
-    try:
-        async with engine.begin() as conn:
-            await conn.run_sync(lambda c: command.upgrade(alembic_config(c), "0001"))
-            await conn.execute(
-                text(
-                    "INSERT INTO tournaments (id, chat_id, thread_id, game, format, title, options,"
-                    " status, seed, creator_id) VALUES (1, -1, 0, 'bigtwo', 'knockout', 'Old',"
-                    " '{}', 'running', 'ab', 7)"
-                )
-            )
-            await conn.execute(
-                text(
-                    "INSERT INTO penalties (tournament_id, user_id, round_number, points, reason,"
-                    " by_id) VALUES (1, 42, 1, 1.5, 'exposed', 7)"
-                )
-            )
+    penalty = (
+        "INSERT INTO penalties (tournament_id, user_id, round_number, points, reason, by_id)"
+        " VALUES (1, 42, 1, 1.5, 'exposed', 7)"
+    )
+    async with database(
+        tmp_path / "old.db", "0001", tournament("bigtwo", "knockout"), penalty
+    ) as engine:
         await upgrade(engine)  # what `tourbot run` does at start
         async with engine.connect() as conn:
             row = (await conn.execute(text("SELECT points, kind FROM penalties"))).one()
             version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar()
-        assert (float(row.points), row.kind) == (1.5, "points")
-        assert version == HEAD
-    finally:
-        await engine.dispose()
+    assert (float(row.points), row.kind) == (1.5, "points")
+    assert version == HEAD
 
 
 async def test_upgrade_from_0002_gives_a_round_in_play_check_in_and_partner_columns(
@@ -52,54 +65,27 @@ async def test_upgrade_from_0002_gives_a_round_in_play_check_in_and_partner_colu
 ) -> None:
     """0003 (check-in) and 0004 (partners) upgrade a database with a round in play:
     nobody is present yet and nobody has asked for a partner."""
-    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'old.db'}")
-    try:
-        async with engine.begin() as conn:
-            await conn.run_sync(lambda c: command.upgrade(alembic_config(c), "0002"))
-            await conn.execute(
-                text(
-                    "INSERT INTO tournaments (id, chat_id, thread_id, game, format, title, options,"
-                    " status, seed, creator_id) VALUES (1, -1, 0, 'xiangqi', 'swiss', 'Old',"
-                    " '{}', 'running', 'ab', 7)"
-                )
-            )
-            await conn.execute(
-                text(
-                    "INSERT INTO rounds (id, tournament_id, number, stage, seed_label, status,"
-                    " byes, notes) VALUES (1, 1, 1, '', 'round1', 'open', '[]', '[]')"
-                )
-            )
-            await conn.execute(
-                text(
-                    "INSERT INTO tables (round_id, number, seats, status, forfeited)"
-                    " VALUES (1, 1, '[5, 6]', 'pending', '[]')"
-                )
-            )
-            await conn.execute(
-                text(
-                    "INSERT INTO players (tournament_id, user_id, name, status)"
-                    " VALUES (1, 5, 'Ann', 'active')"
-                )
-            )
+    rows = (
+        tournament("xiangqi", "swiss"),
+        "INSERT INTO rounds (id, tournament_id, number, stage, seed_label, status, byes, notes)"
+        " VALUES (1, 1, 1, '', 'round1', 'open', '[]', '[]')",
+        "INSERT INTO tables (round_id, number, seats, status, forfeited)"
+        " VALUES (1, 1, '[5, 6]', 'pending', '[]')",
+        "INSERT INTO players (tournament_id, user_id, name, status) VALUES (1, 5, 'Ann', 'active')",
+    )
+    async with database(tmp_path / "old.db", "0002", *rows) as engine:
         await upgrade(engine)
         async with engine.connect() as conn:
             table = (await conn.execute(text("SELECT seats, present FROM tables"))).one()
             until = (await conn.execute(text("SELECT checkin_until FROM rounds"))).scalar()
             partners = (await conn.execute(text("SELECT partners FROM players"))).scalar()
-        assert (table.seats, table.present, until, partners) == ("[5, 6]", "[]", None, "[]")
-    finally:
-        await engine.dispose()
+    assert (table.seats, table.present, until, partners) == ("[5, 6]", "[]", None, "[]")
 
 
 async def test_the_migrations_build_exactly_the_models_schema(tmp_path: Path) -> None:
     """A model change without its revision (or a revision that differs) fails here."""
-    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'new.db'}")
-    try:
-        await upgrade(engine)
-        async with engine.connect() as conn:
-            diff = await conn.run_sync(
-                lambda c: compare_metadata(MigrationContext.configure(c), Base.metadata)
-            )
-        assert diff == []
-    finally:
-        await engine.dispose()
+    async with database(tmp_path / "new.db", "head") as engine, engine.connect() as conn:
+        diff = await conn.run_sync(
+            lambda c: compare_metadata(MigrationContext.configure(c), Base.metadata)
+        )
+    assert diff == []

@@ -18,9 +18,16 @@ from datetime import timedelta
 
 from bot.context import Ctx
 from bot.errors import UserError
-from bot.handlers.common import deadline_text, find_player, my_table, open_round, settle_round
+from bot.handlers.common import (
+    deadline_text,
+    find_player,
+    my_table,
+    open_round,
+    settle_round,
+    timer_round,
+)
 from bot.tournament import names, noshow_minutes
-from bot.types import Buttons, Outgoing, Timer
+from bot.types import Buttons, Timer
 from db.models import Round, TableRow, Tournament
 from engine.model import SEAT_LETTERS
 
@@ -97,44 +104,24 @@ def _check_in(ctx: Ctx, t: Tournament, r: Round, user_id: int) -> None:
     if row is None:
         raise UserError("refuse.no-seat", name=name, round=r.number)
     if user_id in row.present:
-        _answer(ctx, t, r, ctx.t("checkin.already", name=name), changed=False)
+        ctx.answer(ctx.t("checkin.already", name=name))
         return
     row.present = sorted({*row.present, user_id})
     ctx.audit("checkin", t, None, {"round": r.number, "table": row.number, "user": user_id})
     seat = SEAT_LETTERS[row.seats.index(user_id)]
     done = ctx.t("checkin.done", name=name, table=row.number, seat=seat)
-    _answer(ctx, t, r, done, changed=True)
-
-
-def _answer(ctx: Ctx, t: Tournament, r: Round, text: str, changed: bool) -> None:
-    if not ctx.inc.is_callback:
-        ctx.say(text)
-        return
-    ctx.toast = text
-    if changed:
-        ctx.outgoing.append(
-            Outgoing(
-                ctx.inc.chat_id,
-                "edit",
-                checkin_text(ctx, r),
-                ctx.inc.thread_id,
-                here_keyboard(ctx, t, r),
-                edit_message_id=ctx.inc.message_id,
-            )
-        )
+    ctx.answer(done, lambda: (checkin_text(ctx, r), here_keyboard(ctx, t, r)))
 
 
 async def noshow_passed(ctx: Ctx, arg: str) -> None:
     """The cut-off: absent players of unreported tables forfeit, once.
 
     Clearing ``checkin_until`` closes the check-in, so a restart does not rule again."""
-    tournament_id, number = (int(x) for x in arg.split(":"))
-    t = await ctx.repo.tournament(tournament_id)
-    if t is None or t.status != "running":
+    found = await timer_round(ctx, arg, lambda r: r.checkin_until)
+    if found is None:
         return
-    r = next((x for x in t.rounds if x.number == number), None)
-    if r is None or r.status != "open" or r.checkin_until is None or r.checkin_until > ctx.now:
-        return
+    t, r = found
+    number = r.number
     old, new, lines = [], [], []
     who = names(t)
     for row in r.tables:

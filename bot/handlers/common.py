@@ -4,6 +4,7 @@ describing tables, and closing a round once every table is settled."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 
 from bot.context import Ctx
@@ -31,6 +32,23 @@ def open_round(t: Tournament) -> Round:
     if r is None or r.status != "open":
         raise UserError("refuse.no-open-round")
     return r
+
+
+async def timer_round(
+    ctx: Ctx, arg: str, due: Callable[[Round], datetime | None]
+) -> tuple[Tournament, Round] | None:
+    """The running tournament and open round a timer (``"<tournament>:<round>"``) is
+    for, once the round's ``due`` moment has come; None when the round has moved on
+    since the timer was set (settled, ruled already, or given a later moment)."""
+    tournament_id, number = (int(x) for x in arg.split(":"))
+    t = await ctx.repo.tournament(tournament_id)
+    if t is None or t.status != "running":
+        return None
+    r = next((x for x in t.rounds if x.number == number), None)
+    if r is None or r.status != "open":
+        return None
+    moment = due(r)
+    return (t, r) if moment is not None and moment <= ctx.now else None
 
 
 def find_table(r: Round, number: int) -> TableRow:

@@ -8,7 +8,13 @@ from bot.context import Ctx
 from bot.deadlines import DeadlineError, parse_deadline
 from bot.errors import UserError
 from bot.handlers.checkin import checkin_line, start_checkin
-from bot.handlers.common import deadline_text, describe_tables, my_table, settle_round
+from bot.handlers.common import (
+    deadline_text,
+    describe_tables,
+    my_table,
+    settle_round,
+    timer_round,
+)
 from bot.handlers.draw import store_round
 from bot.tournament import format_of, latest_round, names, policy, state_of
 from bot.types import Timer
@@ -61,13 +67,11 @@ def _deadline(ctx: Ctx, text: str) -> datetime:
 async def deadline_passed(ctx: Ctx, arg: str) -> None:
     """Settle every table of the round that has no confirmed result, once (seed 000:
     不在截止日期前上报，整桌作废). Pending, undisputed reports stand as reported."""
-    tournament_id, number = (int(x) for x in arg.split(":"))
-    t = await ctx.repo.tournament(tournament_id)
-    if t is None or t.status != "running":
+    found = await timer_round(ctx, arg, lambda r: r.deadline)
+    if found is None:
         return
-    r = next((x for x in t.rounds if x.number == number), None)
-    if r is None or r.status != "open" or r.deadline is None or r.deadline > ctx.now:
-        return
+    t, r = found
+    number = r.number
     accepted, forfeited, disputed = [], [], []
     for row in r.tables:
         if row.status != "pending":

@@ -18,7 +18,7 @@ from bot.tournament import (
     options_with,
     signed_up,
 )
-from bot.types import Buttons, Outgoing
+from bot.types import Buttons
 from db.models import Player, Tournament
 from engine.draw import commitment
 from engine.errors import ConfigError
@@ -94,7 +94,7 @@ async def join(ctx: Ctx, args: str) -> None:
         return
     partners = read_partners(ctx, t, args)
     player, joined = _sign_up(ctx, t)
-    _answer(ctx, t, "\n".join(filter(None, [joined, name_partners(ctx, t, player, partners)])))
+    ctx.say("\n".join(filter(None, [joined, name_partners(ctx, t, player, partners)])))
 
 
 async def join_button(ctx: Ctx, arg: str) -> None:
@@ -108,7 +108,8 @@ async def _join(ctx: Ctx, t: Tournament) -> None:
     """Sign up. A button press answers with a toast and updates the count on the sign-up
     message instead of posting: a hundred presses must not flood the group."""
     player, joined = _sign_up(ctx, t)
-    _answer(ctx, t, joined or ctx.t("signup.already", name=player.name), changed=bool(joined))
+    refresh = (lambda: (signup_text(ctx, t), join_keyboard(ctx, t))) if joined else None
+    ctx.answer(joined or ctx.t("signup.already", name=player.name), refresh)
 
 
 def _sign_up(ctx: Ctx, t: Tournament) -> tuple[Player, str]:
@@ -129,24 +130,6 @@ def _sign_up(ctx: Ctx, t: Tournament) -> tuple[Player, str]:
     ctx.audit("join", t, None, {"user": ctx.actor, "name": name})
     count = sum(p.status == "active" for p in t.players)
     return player, ctx.t("signup.joined", name=name, count=count)
-
-
-def _answer(ctx: Ctx, t: Tournament, text: str, changed: bool = False) -> None:
-    if not ctx.inc.is_callback:
-        ctx.say(text)
-        return
-    ctx.toast = text
-    if changed:
-        ctx.outgoing.append(
-            Outgoing(
-                ctx.inc.chat_id,
-                "edit",
-                signup_text(ctx, t),
-                ctx.inc.thread_id,
-                join_keyboard(ctx, t),
-                edit_message_id=ctx.inc.message_id,
-            )
-        )
 
 
 async def leave(ctx: Ctx, args: str) -> None:
