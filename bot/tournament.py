@@ -6,6 +6,7 @@ recomputed from them here, so corrections and penalties always flow through.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -25,14 +26,29 @@ from engine.model import (
     TournamentState,
 )
 
+ON_WORDS, OFF_WORDS = ("on", "开", "是"), ("off", "关", "否", "0")
+# 迟到 N 分钟以弃权论: 15 in seeds 000, 001 and 002's 双升 rules; 10 in 002's 掼蛋 rules.
+NOSHOW_SEED_MINUTES = {"guandan": 10}
+NOSHOW_MINUTES = 15
+
+
+@dataclass(frozen=True)
+class MinutesKnob(Knob):
+    """A number of minutes, or ``on`` (the seed's figure) / ``off``."""
+
+    def coerce(self, raw: str) -> object:
+        value = raw.strip().lower()
+        return value if value in ON_WORDS + OFF_WORDS else super().coerce(raw)
+
+
 # Tournament policies that are the bot's, not the game's or the format's.
 POLICY_KNOBS = (
     Knob("reporter", "captain", ("captain", "winner", "any"), str, "SPEC"),
     Knob("late", "forfeit", ("forfeit", "organiser"), str, "000"),
-    # Minutes from a round's opening to its check-in cut-off; 0 = no check-in. Off by
-    # default: most chat events play over days, and a cut-off only means something when
-    # a round starts at a set time in one room (seeds 000, 001, 002 §四: 15; 002 §六: 10).
-    Knob("noshow", "0", (), int, "000 001 002"),
+    # Minutes from a round's opening to its check-in cut-off. Off by default: most chat
+    # events play a round over days, and a cut-off only means something when a round
+    # starts at a set time in one room. ``on`` takes the game's seed figure.
+    MinutesKnob("noshow", "off", (), int, "000 001 002"),
 )
 # Policies that may change mid-event: they take effect from the next round opened.
 RUNNING_KNOBS = frozenset({"noshow"})
@@ -52,7 +68,15 @@ def policy(t: Tournament, name: str) -> str:
 
 
 def noshow_minutes(t: Tournament) -> int:
-    return int(policy(t, "noshow"))
+    """The check-in's length in minutes; 0 when there is none."""
+    value = policy(t, "noshow").lower()
+    if value in OFF_WORDS:
+        return 0
+    return seed_noshow_minutes(t) if value in ON_WORDS else int(value)
+
+
+def seed_noshow_minutes(t: Tournament) -> int:
+    return NOSHOW_SEED_MINUTES.get(t.game, NOSHOW_MINUTES)
 
 
 def signed_up(t: Tournament) -> list[Player]:

@@ -233,7 +233,7 @@ def _render(
         back = replace(state, taps=state.taps[:-1]) if state.taps else replace(state, table=None)
         controls.insert(0, (ctx.t("report-flow.button.back"), back.encode(SHOW)))
     if progress.step is None:
-        return _summary(ctx, t, row, game, progress, state, header, controls)
+        return _summary(ctx, t, r, row, game, progress, state, header, controls)
     step = progress.step
     so_far = game.compose(progress.answers, seats)
     prompt = ctx.t(f"flow.{t.game}.{step.name}", seat=SEAT_LETTERS[progress.seat])
@@ -256,6 +256,7 @@ def _render(
 def _summary(
     ctx: Ctx,
     t: Tournament,
+    r: Round,
     row: TableRow,
     game: Game[Any],
     progress: Progress,
@@ -268,6 +269,7 @@ def _summary(
     text = game.compose(progress.answers, seats)
     try:
         outcome = game.parse(text, seats)
+        reports.fits_series(r, row, outcome)
     except EngineError as exc:
         key = f"error.{exc.code}"
         reason = (

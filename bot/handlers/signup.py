@@ -16,6 +16,7 @@ from bot.tournament import (
     game_of,
     noshow_minutes,
     options_with,
+    seed_noshow_minutes,
     signed_up,
 )
 from bot.types import Buttons
@@ -215,5 +216,5 @@ async def rules(ctx: Ctx, args: str) -> None:
         late=ctx.t(f"policy.late.{policies['late']}"),
         noshow=ctx.t("policy.noshow", minutes=noshow_minutes(t))
         if noshow_minutes(t)
-        else ctx.t("policy.no-checkin"),
+        else ctx.t("policy.no-checkin", minutes=seed_noshow_minutes(t)),
     )

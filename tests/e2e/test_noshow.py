@@ -166,3 +166,23 @@ async def test_two_no_shows_remove_a_player_and_undo_takes_a_ruling_back(bot: Ha
     round2 = {r["user_id"]: r["status"] for r in rows if r["round"] == "2"}
     assert round2.pop(str(late)) == "dq"  # removed: every row of theirs says so
     assert sorted(round2.values()) == ["bye", "confirmed", "confirmed"]  # their opponent
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("backend", ["ptb"])
+async def test_noshow_on_takes_the_games_seed_figure_and_bad_values_are_refused(
+    bot: Harness,
+) -> None:
+    """Seed 002's 掼蛋 rules say 10 minutes (迟到10分钟按弃权处理); the other seeds 15."""
+    setup(bot, NAMES[:1])
+    await bot.says(GROUP, ADMIN, "/new guandan pairs 掼蛋赛", "SHA-256")
+    rules = await bot.says(GROUP, STRANGER, "/rules", "迟到：")
+    assert "不签到" in rules.body and "开赛 10 分钟未到" in rules.body
+    await bot.says(GROUP, ADMIN, "/set noshow on", "已设置 noshow = on")
+    rules = await bot.says(GROUP, STRANGER, "/rules", "迟到：")
+    assert "开赛 10 分钟内未签到" in rules.body
+    await bot.says(GROUP, ADMIN, "/set noshow -5", "noshow 至少为 0")
+    await bot.says(GROUP, ADMIN, "/set noshow off", "已设置 noshow = off")
+    rules = await bot.says(GROUP, STRANGER, "/rules", "迟到：")
+    assert "迟到：不签到" in rules.body
+    await bot.says(GROUP, STRANGER, "/set noshow 15", "只有组织者")
