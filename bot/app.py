@@ -20,6 +20,7 @@ from bot.core import Core
 from bot.i18n import LANGS, Catalogue
 from bot.outbox import Sender
 from bot.scheduler import Timers
+from bot.types import StartupError
 from db.migrate import upgrade
 from db.session import make_engine, make_sessionmaker
 
@@ -67,7 +68,12 @@ class App:
         await upgrade(self.engine)
         sessionmaker = make_sessionmaker(self.engine)
         self.runner = make_runner(self.settings)
-        await self.runner.prepare()
+        try:
+            await self.runner.prepare()
+        except StartupError:
+            await self.runner.stop()
+            await self.engine.dispose()
+            raise
         self.core = Core(
             self.settings, sessionmaker, Catalogue(), self.runner.transport, self.clock
         )

@@ -26,8 +26,16 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     from bot.app import App
+    from bot.types import StartupError
 
-    asyncio.run(App(settings).run_forever())
+    try:
+        asyncio.run(App(settings).run_forever())
+    except StartupError as exc:
+        why = "refused BOT_TOKEN" if exc.reason == "token" else "did not answer"
+        print(
+            f"tourbot: the Bot API at {settings.bot_api_url} {why}: {exc.detail}", file=sys.stderr
+        )
+        return 2
     return 0
 
 

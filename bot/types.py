@@ -85,6 +85,16 @@ class PermanentError(Exception):
     """Telegram refused the message (400/403): retrying cannot help."""
 
 
+class StartupError(Exception):
+    """The Bot API cannot be used at start: ``reason`` is ``token`` (Telegram refused it)
+    or ``unreachable`` (no answer from ``BOT_API_URL``). Said in one line, not a trace."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(reason, detail)
+        self.reason = reason
+        self.detail = detail
+
+
 class Transport(Protocol):
     """What the core needs from a Bot API client library."""
 

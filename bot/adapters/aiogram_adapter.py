@@ -12,6 +12,7 @@ from aiogram.exceptions import (
     TelegramNetworkError,
     TelegramRetryAfter,
     TelegramServerError,
+    TelegramUnauthorizedError,
 )
 from aiogram.types import (
     BotCommand,
@@ -31,6 +32,7 @@ from bot.types import (
     Outgoing,
     PermanentError,
     RetryAfter,
+    StartupError,
     TransientError,
 )
 
@@ -115,7 +117,12 @@ class AiogramRunner:
         self.settings = settings
 
     async def prepare(self) -> None:
-        me = await self.bot.get_me()
+        try:
+            me = await self.bot.get_me()
+        except TelegramUnauthorizedError as exc:
+            raise StartupError("token", str(exc)) from exc
+        except (TelegramNetworkError, TelegramServerError) as exc:
+            raise StartupError("unreachable", str(exc)) from exc
         self.transport.bot_username = me.username or ""
 
     async def fetch(self, offset: int | None) -> list[tuple[int, Incoming | None]]:

@@ -6,7 +6,14 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 from telegram import Bot, BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
-from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError, TimedOut
+from telegram.error import (
+    BadRequest,
+    Forbidden,
+    InvalidToken,
+    NetworkError,
+    TelegramError,
+    TimedOut,
+)
 from telegram.error import RetryAfter as PTBRetryAfter
 
 from bot.adapters.convert import callback_incoming, message_incoming
@@ -18,6 +25,7 @@ from bot.types import (
     Outgoing,
     PermanentError,
     RetryAfter,
+    StartupError,
     TransientError,
 )
 
@@ -115,7 +123,12 @@ class PTBRunner:
         self.settings = settings
 
     async def prepare(self) -> None:
-        await self.bot.initialize()
+        try:
+            await self.bot.initialize()
+        except InvalidToken as exc:
+            raise StartupError("token", str(exc)) from exc
+        except NetworkError as exc:
+            raise StartupError("unreachable", str(exc)) from exc
         self.transport.bot_username = self.bot.username or ""
 
     async def fetch(self, offset: int | None) -> list[tuple[int, Incoming | None]]:

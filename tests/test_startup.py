@@ -1,0 +1,52 @@
+"""Start-up against a Bot API that refuses the token or does not answer: one clear line
+and exit code 2, not a traceback (the set-up contract: `tourbot run` on a fresh machine)."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+
+from bot.app import App
+from bot.cli import main
+from bot.config import Settings
+from bot.types import StartupError
+from tests.botapi import BotAPIServer
+
+
+@pytest.mark.parametrize("backend", ["aiogram", "ptb"])
+async def test_a_refused_token_stops_the_start_with_that_reason(
+    botapi: BotAPIServer, backend: str, tmp_path: Path
+) -> None:
+    settings = Settings(
+        bot_token="999:NOT-THE-TOKEN",
+        bot_api_url=botapi.url,
+        backend=backend,
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'tourbot.db'}",
+    )
+    with pytest.raises(StartupError) as err:
+        await App(settings).start()
+    assert err.value.reason == "token"
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.parametrize("backend", ["aiogram", "ptb"])
+def test_an_unreachable_bot_api_is_one_line_and_exit_code_2(
+    backend: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("BOT_TOKEN", "123:abc")
+    monkeypatch.setenv("BOT_BACKEND", backend)
+    monkeypatch.setenv("BOT_API_URL", f"http://127.0.0.1:{closed_port()}")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{tmp_path / 'tourbot.db'}")
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert "did not answer" in err and "Traceback" not in err
