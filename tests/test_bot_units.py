@@ -64,3 +64,15 @@ def test_every_message_key_the_bot_uses_is_in_the_catalogue() -> None:
     assert len(used) > 50
     messages = Catalogue()["zh"].messages
     assert sorted(k for k in used if k not in messages) == []
+
+
+def test_both_languages_fill_in_the_same_blanks() -> None:
+    """A message's placeholders agree across languages, so no reply shows a raw {name}
+    in one language only."""
+    import string
+
+    def blanks(template: str) -> set[str]:
+        return {field for _, field, _, _ in string.Formatter().parse(template) if field}
+
+    zh, en = Catalogue()["zh"].messages, Catalogue()["en"].messages
+    assert [k for k in zh if blanks(zh[k]) != blanks(en[k])] == []
