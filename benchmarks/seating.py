@@ -6,7 +6,9 @@ the ``swiss`` format with ``by=mix`` does (:func:`engine.seating.seat_round`, to
 planned number of rounds). Seat spread
 is the largest gap, over players, between their most and least used seat (target ≤ 1,
 marked ``seats ok`` / ``seats MISSED``).
-The last lines time a 1,000-player round 10 and a 200-player Swiss-by-score round.
+Then players in groups (teams, departments) that must never share a table: the count of
+groupmate pairs seated together (target 0). The last lines time a 1,000-player round 10
+and a 200-player Swiss-by-score round.
 Not a timed test: run ``python -m benchmarks.seating``.
 """
 
@@ -35,9 +37,22 @@ EXACT = [
     (12, 4, 4, 13),
 ]
 OTHERS = [(40, 4, 12), (50, 4, 8), (60, 3, 12), (100, 4, 12), (200, 4, 12), (13, 4, 6)]
+# Players in groups (teams, departments) of ``size`` who must never share a table; every
+# instance leaves that possible (at least as many groups as seats at a table).
+APART = [
+    (12, 4, 4, 3),
+    (16, 4, 5, 4),
+    (24, 4, 6, 3),
+    (27, 3, 6, 3),
+    (30, 3, 8, 5),
+    (40, 4, 8, 4),
+    (60, 4, 6, 6),
+]
 
 
-def schedule(n: int, s: int, rounds: int, seed: str) -> list[list[tuple[int, ...]]]:
+def schedule(
+    n: int, s: int, rounds: int, seed: str, groups: dict[int, int] | None = None
+) -> list[list[tuple[int, ...]]]:
     players = list(range(1, n + 1))
     history: list[list[tuple[int, ...]]] = []
     g = n // s
@@ -46,7 +61,13 @@ def schedule(n: int, s: int, rounds: int, seed: str) -> list[list[tuple[int, ...
         sitting = players if g * s == n else rng.sample(players, g * s)
         history.append(
             seat_round(
-                sitting, [s] * g, history, rng, design_rng=stream(seed, "design"), rounds=rounds
+                sitting,
+                [s] * g,
+                history,
+                rng,
+                groups=groups,
+                design_rng=stream(seed, "design"),
+                rounds=rounds,
             )
         )
     return history
@@ -92,6 +113,24 @@ def main() -> None:
         print(
             f"{label:<18}{'≤' + format(target, '.1f'):>10}{repeats(hist):>9}"
             f"{seat_spread(hist):>13}{dt:>7.2f} {ok} {seats(hist)}"
+        )
+    for n, s, rounds, size in APART:
+        groups = {p: (p - 1) // size for p in range(1, n + 1)}
+        t0 = time.perf_counter()
+        hist = schedule(n, s, rounds, "bench", groups)
+        dt = time.perf_counter() - t0
+        shared = sum(
+            groups[p] == groups[q]
+            for r in hist
+            for t in r
+            for i, p in enumerate(t)
+            for q in t[i + 1 :]
+        )
+        label = f"{n}x{rounds} (tables of {s}, groups of {size})"
+        print(
+            f"{label:<36} groupmates at one table {shared} (target 0) "
+            f"{'ok' if shared == 0 else 'MISSED'}, repeats {repeats(hist)}, "
+            f"seat spread {seat_spread(hist)} {seats(hist)}, {dt:.2f} s"
         )
     for n, rounds in ((1000, 10),):
         players = list(range(n))

@@ -261,13 +261,25 @@ def mix(
             for q in tables[where[p]]
         )
 
+    def teammate_pairs() -> int:
+        return sum(
+            p in team and team.get(q) == team[p]
+            for t in tables
+            for i, p in enumerate(t)
+            for q in t[i + 1 :]
+        )
+
     tabu: dict[PlayerId, int] = {}
     everyone = list(players)
-    best_seen = ([list(t) for t in tables], len(everyone) + 1)
+    # The best seating met so far: fewest teammate pairs, then fewest conflicted players.
+    # When repeats cannot all be avoided, the walk must not hand back a seating with
+    # teammates together just because it had fewer players in conflict.
+    best_seen: tuple[list[list[PlayerId]], tuple[int, int]] = ([], (len(everyone) ** 2, 0))
     for step in range(effort):
         bad = [p for p in everyone if hard(p)]
-        if len(bad) < best_seen[1]:
-            best_seen = ([list(t) for t in tables], len(bad))
+        score = (teammate_pairs() if team else 0, len(bad))
+        if score < best_seen[1]:
+            best_seen = ([list(t) for t in tables], score)
         if not bad:
             break
         p = bad[rng.randrange(len(bad))]

@@ -8,6 +8,7 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.draw import stream
 from engine.seating import (
     DESIGNS,
     PLANNED,
@@ -194,3 +195,18 @@ def test_the_planned_schedule_is_used_only_when_the_event_fits_in_it() -> None:
     for planned in (None, 5):  # unknown or longer: the round-by-round search
         history = seated(12, 4, 3, use_design=True, planned=planned)
         assert repeats(history) > 6
+
+
+def test_groupmates_stay_apart_even_where_repeats_cannot_all_be_avoided() -> None:
+    """16 players in 4 departments of 4, tables of 4, 5 rounds: every table can hold one
+    of each department, but not without repeat meetings (each meets 15, only 12 are from
+    other departments). The search must never trade a teammate pair for fewer repeats."""
+    groups = {p: (p - 1) // 4 for p in range(1, 17)}
+    for seed in ("a", "b", "c"):
+        history: list[list[tuple[int, ...]]] = []
+        for r in range(5):
+            rng = stream(seed, f"round{r + 1}")
+            history.append(seat_round(list(groups), [4] * 4, history, rng, groups=groups))
+        for tables in history:
+            assert all(len({groups[p] for p in t}) == 4 for t in tables)
+        assert seat_spread(history) <= 1
