@@ -125,6 +125,19 @@ def given_teams(t: Tournament) -> dict[int, int]:
     return teams
 
 
+DEPARTMENT_FORMATS = frozenset({"swiss"})  # formats whose seating keeps departments apart
+
+
+def departments(t: Tournament) -> dict[int, int]:
+    """Player → department number, for the formats that seat departments apart (the
+    engine's ``state.teams`` there means "never at one table when avoidable")."""
+    if t.format not in DEPARTMENT_FORMATS:
+        return {}
+    named = sorted({p.department for p in t.players if p.department})
+    number = {name: i + 1 for i, name in enumerate(named)}
+    return {p.user_id: number[p.department] for p in t.players if p.department}
+
+
 def state_of(t: Tournament) -> TournamentState:
     rounds = tuple(
         RoundRecord(r.number, plan_of(r), tuple(table_result(row) for row in r.tables))
@@ -136,7 +149,7 @@ def state_of(t: Tournament) -> TournamentState:
         rounds=rounds,
         penalties=tuple(Penalty(p.user_id, Decimal(p.points), p.round_number) for p in t.penalties),
         removed=frozenset(p.user_id for p in t.players if p.status == "removed"),
-        teams=given_teams(t),
+        teams=given_teams(t) if t.format in TEAM_FORMATS else departments(t),
     )
 
 

@@ -108,6 +108,8 @@ class Player(Base):
     # Who this player asked to team up with (/join @partner); a team or pair stands when
     # every member names the others (``bot.tournament.given_teams``).
     partners: Mapped[list[Any]] = mapped_column(default=list)
+    # Swiss rounds seat players of one department apart when they can (/dept; issue 4).
+    department: Mapped[str | None] = mapped_column(String(64))
     tournament: Mapped[Tournament] = relationship(back_populates="players")
 
 

@@ -164,7 +164,9 @@ async def players(ctx: Ctx, args: str) -> None:
 def players_text(ctx: Ctx, t: Tournament) -> str:
     listed = signed_up(t)
     lines = [
-        ctx.t("players.line", n=i, name=p.name) + ("" if p.status == "active" else " ✗")
+        ctx.t("players.line", n=i, name=p.name)
+        + (ctx.t("players.dept", dept=p.department) if p.department else "")
+        + ("" if p.status == "active" else " ✗")
         for i, p in enumerate(listed, 1)
     ]
     header = ctx.t("players.header", title=t.title, count=len(listed))

@@ -1,4 +1,5 @@
-"""partners: whom each player asked to team up with at sign-up
+"""partners and departments: whom each player asked to team up with at sign-up, and the
+department that keeps them apart from colleagues in Swiss rounds
 
 Revision ID: 0004
 Revises: 0003
@@ -18,8 +19,10 @@ def upgrade() -> None:
         batch_op.add_column(
             sa.Column("partners", sa.JSON(), server_default=sa.text("'[]'"), nullable=False)
         )
+        batch_op.add_column(sa.Column("department", sa.String(length=64), nullable=True))
 
 
 def downgrade() -> None:
     with op.batch_alter_table("players", schema=None) as batch_op:
+        batch_op.drop_column("department")
         batch_op.drop_column("partners")
