@@ -9,12 +9,14 @@ penalty re-plays consistently and the same seed always gives the same plan.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
 from typing import Any, ClassVar
 
+from engine.draw import shuffled
 from engine.errors import ConfigError, FormatError
 from engine.games.base import Game, Knob
 from engine.model import (
@@ -23,10 +25,12 @@ from engine.model import (
     RoundPlan,
     RoundRecord,
     Standing,
+    Table,
     TableResult,
     TableStatus,
     TournamentState,
 )
+from engine.seating import cut, partition, pick_byes
 
 AnyGame = Game[Any]
 
@@ -125,6 +129,28 @@ class Format:
             for rec in state.rounds
         )
         return replace(state, rounds=rounds, removed=state.removed | struck)
+
+    def lot_round(
+        self,
+        pool: list[PlayerId],
+        earlier_byes: Mapping[PlayerId, int],
+        rng: random.Random,
+        stage: str,
+        label: str,
+        notes: tuple[str, ...],
+        short_tables: bool = True,
+    ) -> RoundPlan:
+        """Tables by lot for the players still in (seeds 000, 001: 抽签分桌): one final
+        table when they fit it; else cut into tables, the players left over on a bye,
+        given to those with the fewest byes so far (剩余选手不够4人则轮空)."""
+        if len(pool) in self.sizes and len(pool) <= self.sizes[0]:
+            return RoundPlan((Table(1, tuple(shuffled(pool, rng))),), (), "final", label, notes)
+        sizes, bye_count = partition(len(pool), self.sizes, short_tables)
+        byes = pick_byes(pool, bye_count, earlier_byes, rng)
+        drawn = shuffled([p for p in pool if p not in byes], rng)
+        if byes:
+            notes = (*notes, "bye")
+        return RoundPlan(cut(drawn, sizes), tuple(byes), stage, label, notes)
 
     @staticmethod
     def label(state: TournamentState) -> str:

@@ -51,7 +51,6 @@ from engine.model import (
     TableStatus,
     TournamentState,
 )
-from engine.seating import cut, partition, pick_byes
 from engine.standings import Line, flips, net_scores, penalties_by_round, rank, totals
 
 LOW = Decimal(-(10**12))
@@ -248,16 +247,8 @@ class Knockout(Format):
             notes = (*notes, "lucky-loser")
             if len(pool) < min(self.sizes):
                 return Finished(self.standings(state))
-        if len(pool) in self.sizes and len(pool) <= self.sizes[0]:
-            seats = shuffled(pool, rng)
-            return RoundPlan((Table(1, tuple(seats)),), (), "final", label, notes)
         short = self.str_option("leftover") == "table"
-        sizes, bye_count = partition(len(pool), self.sizes, short)
-        byes = pick_byes(pool, bye_count, w.byes, rng)
-        drawn = shuffled([p for p in pool if p not in byes], rng)
-        if bye_count:
-            notes = (*notes, "bye")
-        return RoundPlan(cut(drawn, sizes), tuple(byes), "", label, notes)
+        return self.lot_round(pool, w.byes, rng, "", label, notes, short)
 
     def _lucky(self, w: Walk, state: TournamentState, need: int) -> list[PlayerId]:
         """Best losers of the last round by score, then by flip, to fill a final."""

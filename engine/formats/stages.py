@@ -42,7 +42,6 @@ from engine.model import (
     TableStatus,
     TournamentState,
 )
-from engine.seating import cut, partition, pick_byes
 from engine.standings import Line, flips, net_scores, penalties_by_round, rank
 
 LOW = Decimal(-(10**12))
@@ -226,14 +225,7 @@ class Stages(Format):
             notes = (*notes, "lucky-loser")
         if w.final or len(pool) < min(self.sizes):
             return Finished(self.standings(state))
-        if len(pool) in self.sizes and len(pool) <= self.sizes[0]:
-            return RoundPlan((Table(1, tuple(shuffled(pool, rng))),), (), "final", label, notes)
-        sizes, bye_count = partition(len(pool), self.sizes)
-        byes = pick_byes(pool, bye_count, w.byes, rng)
-        drawn = shuffled([p for p in pool if p not in byes], rng)
-        if byes:
-            notes = (*notes, "bye")
-        return RoundPlan(cut(drawn, sizes), tuple(byes), "stage", label, notes)
+        return self.lot_round(pool, w.byes, rng, "stage", label, notes)
 
     def _lucky(self, w: Walk, state: TournamentState, need: int) -> list[PlayerId]:
         """Too few went on to seat a table: the best of the rest of the last stage (by

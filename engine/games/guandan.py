@@ -22,12 +22,12 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from engine.errors import ReportError
-from engine.games.base import Game, Knob, Outcome, Step, seat_index, tokens
+from engine.games.base import Knob, Outcome, Step, seat_index, tokens
 from engine.games.levels import (
     LEVELS,
     SIDES,
+    LevelGame,
     LevelState,
-    match_points,
     replay_gains,
     side_of,
     side_scores,
@@ -49,7 +49,7 @@ class FinishOrder:
         return len(self.order)
 
 
-class Guandan(Game[FinishOrder]):
+class Guandan(LevelGame[FinishOrder]):
     """掼蛋: 2v2, partners opposite; the winners' side climbs by the partner's place."""
 
     key = "guandan"
@@ -130,16 +130,3 @@ class Guandan(Game[FinishOrder]):
             fails[side] = 0
             levels[side] = 0
         return replace(state, levels=(levels[0], levels[1]), a_failures=(fails[0], fails[1]))
-
-    def match_winner(self, outcomes: Sequence[Outcome], seats: int) -> tuple[int, ...] | None:
-        _, winner = self.state(outcomes)
-        return None if winner is None else SIDES[winner]
-
-    def round_scores(self, outcome: Outcome, seats: int) -> tuple[Decimal, ...]:
-        """SPEC.md: a level game's round counts as match points, not level steps."""
-        return self.match_points([outcome])
-
-    def match_points(self, outcomes: Sequence[Outcome]) -> tuple[Decimal, ...]:
-        """Per-seat match points once the match ends (or at time: games, then level)."""
-        state, winner = self.state(outcomes)
-        return match_points(state, str(self.option("points")), winner)

@@ -8,12 +8,16 @@ the levels reached, games won, and the match points (seed 002: 三局两胜; see
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from typing import TypeVar
 
 from engine.errors import ConfigError
-from engine.games.base import Outcome, replay_hands
+from engine.games.base import Game, Outcome, replay_hands
+
+H = TypeVar("H")
 
 LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SIDES: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))
@@ -90,3 +94,24 @@ def match_points(state: LevelState, points: str, winner: int | None) -> tuple[De
 def replay_gains(outcomes: Sequence[Outcome]) -> list[tuple[int, int] | None]:
     """Each hand of a table's reports as (side, steps) or ``None``."""
     return [hand_gain(hand) for hand in replay_hands(outcomes)]
+
+
+class LevelGame(Game[H]):
+    """A climbing game: its match is replayed from the reports by :meth:`state`, and a
+    table's round counts as match points (SPEC.md), not level steps."""
+
+    @abstractmethod
+    def state(self, outcomes: Sequence[Outcome]) -> tuple[LevelState, int | None]:
+        """Levels and games after the table's reports, and the winning side if decided."""
+
+    def match_winner(self, outcomes: Sequence[Outcome], seats: int) -> tuple[int, ...] | None:
+        _, winner = self.state(outcomes)
+        return None if winner is None else SIDES[winner]
+
+    def round_scores(self, outcome: Outcome, seats: int) -> tuple[Decimal, ...]:
+        return self.match_points([outcome])
+
+    def match_points(self, outcomes: Sequence[Outcome]) -> tuple[Decimal, ...]:
+        """Per-seat match points once the match ends, else the leader at time."""
+        state, winner = self.state(outcomes)
+        return match_points(state, str(self.option("points")), winner)

@@ -27,10 +27,10 @@ from decimal import Decimal
 from engine.errors import ReportError
 from engine.games.base import (
     TOTAL_WORDS,
-    Game,
     Knob,
     Outcome,
     Step,
+    prefixed_number,
     seat_index,
     split_hands,
     tokens,
@@ -38,8 +38,8 @@ from engine.games.base import (
 from engine.games.levels import (
     LEVELS,
     SIDES,
+    LevelGame,
     LevelState,
-    match_points,
     replay_gains,
     side_of,
     side_scores,
@@ -68,7 +68,7 @@ class ShengjiHand:
         return self.points + self.kitty * self.multiplier
 
 
-class Shengji(Game[ShengjiHand]):
+class Shengji(LevelGame[ShengjiHand]):
     """升级/80分: the defenders' points decide who climbs, and how far."""
 
     key = "shengji"
@@ -113,7 +113,7 @@ class Shengji(Game[ShengjiHand]):
                 if separate is not None:
                     raise ReportError("repeated-word", token=token)
                 separate = int(m.group(1))
-            elif (n := _number(low, POINT_WORDS)) is not None:
+            elif (n := prefixed_number(low, POINT_WORDS)) is not None:
                 if points is not None:
                     raise ReportError("repeated-word", token=token)
                 points = n
@@ -195,30 +195,6 @@ class Shengji(Game[ShengjiHand]):
                 return state.win_game(side), side
             state = state.climb(side, steps, target)
         return state, None
-
-    def match_winner(self, outcomes: Sequence[Outcome], seats: int) -> tuple[int, ...] | None:
-        _, winner = self.state(outcomes)
-        return None if winner is None else SIDES[winner]
-
-    def round_scores(self, outcome: Outcome, seats: int) -> tuple[Decimal, ...]:
-        """SPEC.md: a level game's round counts as match points, not level steps."""
-        return self.match_points([outcome])
-
-    def match_points(self, outcomes: Sequence[Outcome]) -> tuple[Decimal, ...]:
-        """Per-seat match points: the side that passed ``target``, else the leader at time."""
-        state, winner = self.state(outcomes)
-        return match_points(state, str(self.option("points")), winner)
-
-
-def _number(token: str, prefixes: tuple[str, ...]) -> int | None:
-    """``pts85`` / ``分85`` → 85; ``None`` when the token has another keyword."""
-    for prefix in sorted(prefixes, key=len, reverse=True):
-        if token.startswith(prefix):
-            m = re.fullmatch(r"([0-9]{1,4})分?", token[len(prefix) :])
-            if not m:
-                raise ReportError("bad-token", token=token)
-            return int(m.group(1))
-    return None
 
 
 def _kitty(token: str) -> tuple[int, int | None] | None:
