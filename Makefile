@@ -2,7 +2,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test install system-deps lint
+.PHONY: run test install lint
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -12,11 +12,6 @@ $(VENV)/.installed: pyproject.toml
 
 install: $(VENV)/.installed
 
-# A CJK font so that charts draw Chinese names (Debian package; skipped when present).
-system-deps:
-	@fc-list 2>/dev/null | grep -qi 'wenquanyi\|noto sans cjk' || \
-	  { apt-get update -qq && apt-get install -y -qq fonts-wqy-microhei >/dev/null; }
-
 run: install
 	$(VENV)/bin/tourbot run
 
@@ -25,5 +20,5 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy --strict engine
 
-test: install system-deps lint
+test: install lint
 	$(VENV)/bin/pytest -q

@@ -40,9 +40,22 @@ def make_runner(settings: Settings) -> Any:
 
 
 MENU = (
-    "new", "join", "leave", "players", "rules", "table", "here", "report", "confirm", "dispute",
-    "standings", "bracket", "verify", "export", "help",
-)  # fmt: skip
+    "new",
+    "join",
+    "leave",
+    "players",
+    "rules",
+    "table",
+    "here",
+    "report",
+    "confirm",
+    "dispute",
+    "standings",
+    "bracket",
+    "verify",
+    "export",
+    "help",
+)
 
 
 async def publish_menu(transport: Any, catalogue: Catalogue, default_lang: str) -> None:

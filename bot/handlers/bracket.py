@@ -1,13 +1,20 @@
-"""/bracket: the knockout tree as a picture, for formats that have one (单败淘汰, the
-playoffs of 小组循环); other formats are refused politely with a pointer to /standings."""
+"""/bracket: the knockout tree as pictures, for formats that have one (单败淘汰, the
+playoffs of 小组循环), with every match's score, the champion, and the last three's round
+robin as a small table; other formats are refused politely with a pointer to /standings."""
 
 from __future__ import annotations
+
+from decimal import Decimal
 
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import ranking_lines
+from bot.i18n import show
+from bot.pictures import render, send_pictures
 from bot.tournament import format_of, names, state_of
-from charts.bracket import LABEL_KEYS, bracket_png
+from charts.bracket import LABEL_KEYS, Match, bracket_pngs
+from charts.sheet import Row, Sheet, sheet_pngs
+from db.models import TableRow, Tournament
 
 
 async def bracket(ctx: Ctx, args: str) -> None:
@@ -27,11 +34,89 @@ async def bracket(ctx: Ctx, args: str) -> None:
     def name(user: int | None) -> str:
         return who.get(user, str(user)) if user is not None else ""
 
-    matches = [[(name(a), name(b), name(w)) for a, b, w in rnd] for rnd in rounds]
-    png = bracket_png(
-        matches,
-        ctx.t("bracket.title", title=t.title),
-        {key: ctx.t(f"bracket.{key}") for key in LABEL_KEYS},
+    scores = _meetings(t)
+    matches = []
+    for r, rnd in enumerate(rounds):
+        row = []
+        for a, b, w in rnd:
+            got = scores.get(frozenset((a, b)), {}) if b is not None else {}
+            feeds = tuple(
+                j for j, (_, _, won) in enumerate(rounds[r - 1] if r else ()) if won in (a, b)
+            )
+            row.append(
+                Match(
+                    name(a),
+                    name(b),
+                    name(w),
+                    show(got[a]) if a in got else "",
+                    show(got[b]) if b is not None and b in got else "",
+                    feeds,
+                )
+            )
+        matches.append(row)
+    pngs: list[bytes] = (
+        render(
+            bracket_pngs,
+            matches,
+            ctx.t("bracket.title", title=t.title),
+            {key: ctx.t(f"bracket.{key}") for key in LABEL_KEYS},
+        )
+        or []
     )
+    robin = _robin(ctx, t, {frozenset((a, b)) for rnd in rounds for a, b, _ in rnd if b})
+    if pngs and robin is not None:
+        pngs += render(sheet_pngs, robin) or []
     caption = ctx.t("bracket.caption", title=t.title)
-    ctx.photo(png, caption + "\n" + ranking_lines(ctx, t, fmt.standings(state)), "bracket.png")
+    send_pictures(
+        ctx, pngs, caption + "\n" + ranking_lines(ctx, t, fmt.standings(state)), "bracket"
+    )
+
+
+def _live_scores(row: TableRow) -> dict[int, Decimal]:
+    live = next((rep for rep in row.reports if rep.live), None)
+    if row.status != "confirmed" or live is None:
+        return {}
+    return {p: Decimal(s) for p, s in zip(row.seats, live.scores, strict=True)}
+
+
+def _meetings(t: Tournament) -> dict[frozenset[int], dict[int, Decimal]]:
+    """The latest confirmed score of each two-player meeting (a replayed tie shows the
+    deciding game)."""
+    out: dict[frozenset[int], dict[int, Decimal]] = {}
+    for r in t.rounds:
+        for row in r.tables:
+            got = _live_scores(row)
+            if len(row.seats) == 2 and got:
+                out[frozenset(row.seats)] = got
+    return out
+
+
+def _robin(ctx: Ctx, t: Tournament, knockout: set[frozenset[int]]) -> Sheet | None:
+    """The round robin of the last three (seed 004: 最后3人采用循环制): the two-player
+    tables played after the knockout's last meeting that are not knockout matches."""
+    last = max(
+        (r.number for r in t.rounds for row in r.tables if frozenset(row.seats) in knockout),
+        default=0,
+    )
+    who = names(t)
+    rows = []
+    for r in t.rounds:
+        if r.number <= last:
+            continue
+        for row in r.tables:
+            if len(row.seats) != 2 or frozenset(row.seats) in knockout:
+                continue
+            got = _live_scores(row)
+            a, b = row.seats
+            score = f"{show(got[a])} : {show(got[b])}" if got else "—"
+            rows.append(Row((str(r.number), who.get(a, str(a)), score, who.get(b, str(b)))))
+    if not rows:
+        return None
+    return Sheet(
+        ctx.t("pictures.robin-title", title=t.title),
+        ctx.t("pictures.robin-line"),
+        (ctx.t("pictures.round-col"), "", "", ""),
+        (1, 3.5, 1.6, 3.5),
+        "clcr",
+        tuple(rows),
+    )

@@ -10,7 +10,9 @@ from datetime import datetime
 from bot.context import Ctx
 from bot.deadlines import format_deadline
 from bot.errors import UserError
+from bot.pictures import podium, post_with_picture, render
 from bot.tournament import format_of, latest_round, names, state_of
+from charts.podium import podium_png
 from db.models import Player, Round, TableRow, Tournament
 from engine.model import SEAT_LETTERS, Finished, Standing
 
@@ -138,12 +140,14 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round) -> None:
         t.status = "finished"
         ctx.audit("finished", t, {"status": "running"}, {"status": "finished"})
         winner = outcome.ranking[0].player if outcome.ranking else None
-        ctx.reply(
+        text = ctx.t(
             "tournament.finished",
             title=t.title,
             winner=names(t).get(winner, "—") if winner is not None else "—",
             ranking=ranking_lines(ctx, t, outcome.ranking),
         )
+        picture = render(podium_png, podium(ctx, t, ctx.now))
+        post_with_picture(ctx, [picture] if picture else None, text, "podium")
         return
     who = names(t)
     going_on = [who[u] for table in outcome.tables for u in table.players] + [

@@ -16,8 +16,10 @@ from bot.handlers.common import (
     timer_round,
 )
 from bot.handlers.draw import store_round
+from bot.pictures import post_with_picture, render, seating_sheet
 from bot.tournament import format_of, latest_round, names, policy, state_of
 from bot.types import Timer
+from charts.sheet import sheet_pngs
 from db.models import Round, Tournament
 from engine.model import SEAT_LETTERS, Finished
 
@@ -40,7 +42,8 @@ async def open_next(ctx: Ctx, args: str) -> None:
         r = store_round(t, plan, r.number + 1)
     r.status, r.deadline = "open", deadline
     ctx.audit("round-open", t, None, {"round": r.number, "deadline": str(deadline)})
-    ctx.say(opened_text(ctx, t, r), pages=f"open.{r.number}")
+    seating = render(sheet_pngs, seating_sheet(ctx, t, r))
+    post_with_picture(ctx, seating, opened_text(ctx, t, r), f"open.{r.number}")
     if deadline is not None:
         ctx.timers.append(Timer("deadline", t.id, r.number, deadline))
     start_checkin(ctx, t, r)

@@ -10,8 +10,10 @@ from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import ranking_lines
 from bot.i18n import show
+from bot.pictures import progression_series, render, send_pictures, standings_sheet
 from bot.tournament import format_of, latest_round, names, state_of
-from charts.standings import StandingRow, standings_png
+from charts.progression import progression_png
+from charts.sheet import sheet_pngs
 from db.models import Tournament
 from engine.model import SEAT_LETTERS
 
@@ -19,16 +21,12 @@ EXPORT_HEADER = ["round", "table", "seat", "user_id", "name", "score", "penalty"
 
 
 async def standings(ctx: Ctx, args: str) -> None:
+    """The standings picture shaped by the format, the progression chart once two rounds
+    are played, and the text ranking as the caption (alone when nothing can be drawn)."""
     t = await ctx.tournament(finished=True)
     if not t.rounds:
         raise UserError("refuse.not-drawn")
     rows = format_of(t).standings(state_of(t))
-    who = names(t)
-    png = standings_png(
-        [StandingRow(s.rank, who.get(s.player, str(s.player)), s.points, s.alive) for s in rows],
-        ctx.t("standings.chart-title", title=t.title),
-        {"points": ctx.t("standings.points"), "more": ctx.t("standings.chart-more")},
-    )
     r = latest_round(t)
     caption = (
         ctx.t("standings.caption", title=t.title, round=r.number if r else 0)
@@ -36,7 +34,14 @@ async def standings(ctx: Ctx, args: str) -> None:
         + ranking_lines(ctx, t, rows)
         + team_lines(ctx, t)
     )
-    ctx.photo(png, caption, "standings.png")
+    pngs: list[bytes] = render(sheet_pngs, standings_sheet(ctx, t)) or []
+    series = progression_series(t)
+    if pngs and max((len(v) for v in series.values()), default=0) >= 2:
+        labels = {"round": ctx.t("pictures.round-axis"), "points": ctx.t("standings.points")}
+        title = ctx.t("pictures.progression-title", title=t.title)
+        chart = render(progression_png, series, title, labels)
+        pngs += [chart] if chart else []
+    send_pictures(ctx, pngs, caption, "standings")
 
 
 def team_lines(ctx: Ctx, t: Tournament) -> str:
