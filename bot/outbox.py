@@ -1,11 +1,21 @@
 """The one outgoing queue both backends share.
 
 Replies are outbox rows committed with the change that caused them. This sender
-delivers them in order per chat, at most ``per_minute`` messages a minute to one chat
-(Telegram allows about 20 in a group), sends only the newest of several queued edits
-of one message, waits out 429s for exactly as long as Telegram
-says, backs off on 5xx and network errors, and marks each row sent as soon as Telegram
-accepts it, so a message is delivered once even across retries and restarts.
+delivers them at most ``per_minute`` messages a minute to one chat (Telegram allows about
+20 in a group), waits out 429s for exactly as long as Telegram says, backs off on 5xx and
+network errors, and marks each row sent as soon as Telegram accepts it, so a message is
+delivered once even across retries and restarts.
+
+A busy group stays quiet and answers fast (issue 12):
+
+* Replies to one person (a refusal, a report's receipt) go before broadcasts (an
+  announcement, a count or standings edit): two lanes per chat, each in order.
+* Broadcasts may use only part of the minute (all but :data:`RESERVE_SHARE`), so a reply
+  always finds room even while sign-ups pour in.
+* Of several queued edits of one message only the newest is sent, and a broadcast edit
+  waits :data:`EDIT_GAP` seconds after the previous one, so presses in between merge.
+* An edit may name its message by tag (the sign-up message, the live standings) before
+  that message is sent; it waits for it. Reactions are not messages and do not count.
 """
 
 from __future__ import annotations
@@ -26,6 +36,8 @@ from db.repo import Repo
 log = logging.getLogger(__name__)
 WINDOW = 60.0
 MAX_BACKOFF = 30.0
+RESERVE_SHARE = 0.25  # of each chat's minute kept for replies to one person
+EDIT_GAP = 3.0  # seconds between two broadcast edits of one message
 
 
 class Sender:
@@ -38,6 +50,7 @@ class Sender:
         self._sent_at: dict[int, deque[float]] = defaultdict(deque)
         self._blocked_until: dict[int, float] = {}
         self._failures: dict[int, int] = defaultdict(int)  # outbox id -> transient failures
+        self._edited_at: dict[tuple[int, object], float] = {}  # (chat, target) -> last edit
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -53,14 +66,18 @@ class Sender:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    def _ready_at(self, chat_id: int, now: float) -> float:
-        """When the next message to this chat may go, given the window and any 429."""
+    def _ready_at(self, chat_id: int, now: float, broadcast: bool) -> float:
+        """When the next message to this chat may go, given the window and any 429; a
+        broadcast leaves the reserve of the minute to replies."""
         sent = self._sent_at[chat_id]
         while sent and now - sent[0] >= WINDOW:
             sent.popleft()
         ready = self._blocked_until.get(chat_id, 0.0)
-        if len(sent) >= self.per_minute:
-            ready = max(ready, sent[0] + WINDOW)
+        limit = self.per_minute
+        if broadcast:
+            limit = max(1, limit - int(limit * RESERVE_SHARE))
+        if len(sent) >= limit:
+            ready = max(ready, sent[len(sent) - limit] + WINDOW)
         return ready
 
     async def _loop(self) -> None:
@@ -70,32 +87,55 @@ class Sender:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=wait)
 
+    @staticmethod
+    def _target(row: OutboxMessage) -> object:
+        return ("tag", row.edit_tag) if row.edit_tag else row.edit_message_id
+
     async def flush_once(self) -> float:
         """Send what may be sent now; return how long to sleep before trying again."""
         async with self.sessionmaker() as session:
             rows = await Repo(session).queued()
         next_try = 3600.0
-        held: set[int] = set()  # chats whose earlier message is waiting: keep their order
-        latest_edit = {(r.chat_id, r.edit_message_id): r.id for r in rows if r.kind == "edit"}
-        for row in rows:
-            if row.chat_id in held:
+        held: set[tuple[int, bool]] = set()  # lanes whose earlier message is waiting
+        latest_edit = {(r.chat_id, self._target(r)): r.id for r in rows if r.kind == "edit"}
+        for row in sorted(rows, key=lambda r: (bool(r.broadcast), r.id)):
+            lane = (row.chat_id, bool(row.broadcast))
+            if lane in held:
                 continue
-            if row.kind == "edit" and latest_edit[(row.chat_id, row.edit_message_id)] != row.id:
+            target = (row.chat_id, self._target(row))
+            if row.kind == "edit" and latest_edit[target] != row.id:
                 await self._mark(row.id, "superseded", None)  # a later edit shows more
                 continue
             now = time.monotonic()
-            ready = self._ready_at(row.chat_id, now)
+            ready = self._blocked_until.get(row.chat_id, 0.0)
+            if row.kind != "react":
+                ready = max(ready, self._ready_at(row.chat_id, now, lane[1]))
+            if row.kind == "edit" and row.broadcast and target in self._edited_at:
+                ready = max(ready, self._edited_at[target] + EDIT_GAP)
             if ready > now:
-                held.add(row.chat_id)
+                held.add(lane)
                 next_try = min(next_try, ready - now)
                 continue
-            delay = await self._deliver(row)
+            edit_id = row.edit_message_id
+            if row.edit_tag:
+                async with self.sessionmaker() as session:
+                    edit_id, waiting = await Repo(session).tagged(row.chat_id, row.edit_tag)
+                if edit_id is None:
+                    if waiting:  # the message is still queued: edit it once it is sent
+                        held.add(lane)
+                        next_try = min(next_try, 1.0)
+                    else:
+                        await self._mark(row.id, "failed", None)
+                    continue
+            delay = await self._deliver(row, edit_id)
             if delay:
-                held.add(row.chat_id)
+                held.add(lane)
                 next_try = min(next_try, delay)
+            elif row.kind == "edit":
+                self._edited_at[target] = time.monotonic()
         return next_try
 
-    async def _deliver(self, row: OutboxMessage) -> float:
+    async def _deliver(self, row: OutboxMessage, edit_id: int | None) -> float:
         """Try one message; return 0 when done with it, else seconds to wait."""
         out = Outgoing(
             chat_id=row.chat_id,
@@ -107,17 +147,17 @@ class Sender:
             else None,
             file=row.file,
             filename=row.filename,
-            edit_message_id=row.edit_message_id,
+            edit_message_id=edit_id,
         )
         try:
             message_id = await self.transport.send(out)
         except RetryAfter as exc:
             self._blocked_until[row.chat_id] = time.monotonic() + exc.seconds
             log.warning("429 for chat %s: waiting %ss", row.chat_id, exc.seconds)
-            return exc.seconds
+            return float(exc.seconds)
         except TransientError:
             self._failures[row.id] += 1
-            backoff = min(MAX_BACKOFF, 0.5 * 2 ** self._failures[row.id])
+            backoff = float(min(MAX_BACKOFF, 0.5 * 2 ** self._failures[row.id]))
             self._blocked_until[row.chat_id] = time.monotonic() + backoff
             log.warning("transient error sending outbox %s; retry in %.1fs", row.id, backoff)
             return backoff
@@ -125,10 +165,21 @@ class Sender:
             log.exception("Telegram refused outbox message %s", row.id)
             await self._mark(row.id, "failed", None)
             return 0.0
-        self._sent_at[row.chat_id].append(time.monotonic())
+        if row.kind != "react":
+            self._sent_at[row.chat_id].append(time.monotonic())
         self._failures.pop(row.id, None)
         await self._mark(row.id, "sent", message_id)
+        if row.pin:
+            await self._pin(row.chat_id, message_id)
         return 0.0
+
+    async def _pin(self, chat_id: int, message_id: int) -> None:
+        """Pin a message just sent; the handler already checked the right, so a refusal
+        here (the right taken away meanwhile) is only logged."""
+        try:
+            await self.transport.pin(chat_id, message_id)
+        except Exception:
+            log.warning("could not pin message %s in chat %s", message_id, chat_id, exc_info=True)
 
     async def _mark(self, row_id: int, status: str, message_id: int | None) -> None:
         async with self.sessionmaker() as session, session.begin():

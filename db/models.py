@@ -23,6 +23,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
     func,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -85,6 +86,10 @@ class Tournament(Base):
     seed: Mapped[str] = mapped_column(String(64))
     creator_id: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = _now()
+    # When the pinned live standings were last posted or edited (None: not yet).
+    live_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # Whether the bot could pin it (checked at the draw; without the right it says so once).
+    live_pin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     players: Mapped[list[Player]] = relationship(
         back_populates="tournament", order_by="Player.id", lazy="selectin"
     )
@@ -219,12 +224,17 @@ class OutboxMessage(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     chat_id: Mapped[int] = mapped_column(BigInteger, index=True)
     thread_id: Mapped[int | None] = mapped_column(BigInteger)
-    kind: Mapped[str] = mapped_column(String(16))  # text, photo, document, edit
+    kind: Mapped[str] = mapped_column(String(16))  # text, photo, document, edit, react
     text: Mapped[str] = mapped_column(Text, default="")
     buttons: Mapped[list[Any] | None] = mapped_column(JSON)
     file: Mapped[bytes | None] = mapped_column(LargeBinary)
     filename: Mapped[str | None] = mapped_column(String(100))
     edit_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    # Announcements and count/standings edits wait behind replies to one person.
+    broadcast: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    tag: Mapped[str | None] = mapped_column(String(64))  # names a message for later edits
+    edit_tag: Mapped[str | None] = mapped_column(String(64))  # edits the latest ``tag`` one
+    pin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     status: Mapped[str] = mapped_column(String(16), default="queued", index=True)
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = _now()

@@ -43,7 +43,8 @@ async def open_next(ctx: Ctx, args: str) -> None:
     r.status, r.deadline = "open", deadline
     ctx.audit("round-open", t, None, {"round": r.number, "deadline": str(deadline)})
     seating = render(sheet_pngs, seating_sheet(ctx, t, r))
-    post_with_picture(ctx, seating, opened_text(ctx, t, r), f"open.{r.number}")
+    with ctx.announcing():
+        post_with_picture(ctx, seating, opened_text(ctx, t, r), f"open.{r.number}")
     if deadline is not None:
         ctx.timers.append(Timer("deadline", t.id, r.number, deadline))
     start_checkin(ctx, t, r)

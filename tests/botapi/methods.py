@@ -56,6 +56,8 @@ class BotMethods:
         self.files: dict[str, StoredFile] = {}
         self.open_callbacks: set[str] = set()
         self.answered_callbacks: dict[str, CallbackAnswer] = {}
+        # (chat id, message id) -> the bot's reaction emoji on that message
+        self.reactions: dict[tuple[int, int], list[str]] = {}
         self.my_commands: dict[tuple[str, str], list[JSON]] = {}
         self._file_numbers = itertools.count(1)
 
@@ -74,6 +76,7 @@ class BotMethods:
             "editMessageReplyMarkup": self._edit_message_reply_markup,
             "deleteMessage": self._delete_message,
             "pinChatMessage": self._pin_chat_message,
+            "setMessageReaction": self._set_message_reaction,
             "answerCallbackQuery": self._answer_callback_query,
             "getChat": self._get_chat,
             "getChatMember": self._get_chat_member,
@@ -382,7 +385,7 @@ class BotMethods:
 
     async def _pin_chat_message(self, params: JSON, files: dict[str, Upload]) -> bool:
         chat = self.world.target_chat(params.get("chat_id"))
-        if chat.type != "private" and not chat.bot_is_admin:
+        if not self.world.bot_may(chat, "can_pin_messages"):
             raise bad_request("not enough rights to manage pinned messages in the chat")
         message_id = params.get("message_id")
         if not isinstance(message_id, int) or message_id not in chat.messages:
@@ -390,6 +393,22 @@ class BotMethods:
         sent = self.outbox.get(chat.id, message_id)
         if sent is not None:
             sent.pinned = True
+        return True
+
+    async def _set_message_reaction(self, params: JSON, files: dict[str, Upload]) -> bool:
+        """A reaction on any message of the chat (a user's too); an empty list clears."""
+        chat = self.world.target_chat(params.get("chat_id"))
+        message_id = params.get("message_id")
+        if not isinstance(message_id, int) or message_id not in chat.messages:
+            raise bad_request("message to react not found")
+        reaction = params.get("reaction") or []
+        if not isinstance(reaction, list) or any(
+            not isinstance(r, dict) or r.get("type") != "emoji" or not r.get("emoji")
+            for r in reaction
+        ):
+            raise bad_request("REACTION_INVALID")
+        emoji = [str(r["emoji"]) for r in reaction]
+        self.reactions[(chat.id, message_id)] = emoji
         return True
 
     async def _answer_callback_query(self, params: JSON, files: dict[str, Upload]) -> bool:

@@ -24,7 +24,14 @@ from tests.botapi.outbox import Outbox, Predicate
 from tests.botapi.records import JSON, Call, CallbackAnswer, SentMessage, Upload
 from tests.botapi.updates import UpdateQueue
 from tests.botapi.wire import ApiError, command_entities, read_request
-from tests.botapi.world import ANONYMOUS_ADMIN, CHANNEL_BOT, Chat, World, without_reply
+from tests.botapi.world import (
+    ADMIN_RIGHTS,
+    ANONYMOUS_ADMIN,
+    CHANNEL_BOT,
+    Chat,
+    World,
+    without_reply,
+)
 
 _DEFAULT_FAILURES = {
     429: "Too Many Requests: retry after {retry_after}",
@@ -118,6 +125,11 @@ class BotAPIServer:
         return self._api.answered_callbacks
 
     @property
+    def reactions(self) -> dict[tuple[int, int], list[str]]:
+        """The bot's current ``setMessageReaction`` emoji by (chat id, message id)."""
+        return self._api.reactions
+
+    @property
     def my_commands(self) -> dict[tuple[str, str], list[JSON]]:
         """``setMyCommands`` by (scope key, language code), e.g. ``("default", "")``,
         ``("all_group_chats", "zh")``, ``("chat:-100123", "en")``."""
@@ -151,8 +163,11 @@ class BotAPIServer:
         bot_is_admin: bool = True,
         username: str | None = None,
         members: list[int] | None = None,
+        bot_rights: tuple[str, ...] | None = None,
     ) -> None:
-        """Create a chat. ``admins[0]`` is its creator; the bot is an admin unless told.
+        """Create a chat. ``admins[0]`` is its creator; the bot is an admin unless told,
+        with every administrator right unless ``bot_rights`` names the ones it has (e.g.
+        ``()``: an admin that may not pin messages).
 
         A non-admin bot in a group with ``privacy_mode`` only receives commands, replies
         to its messages and mentions of it, as on Telegram.
@@ -166,6 +181,7 @@ class BotAPIServer:
             bot_is_admin=bot_is_admin,
             username=username,
             members=set(admins or []) | set(members or []),
+            bot_rights=frozenset(ADMIN_RIGHTS if bot_rights is None else bot_rights),
         )
 
     # ------------------------------------------------------------------ users act

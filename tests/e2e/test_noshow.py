@@ -51,7 +51,7 @@ async def test_players_who_do_not_check_in_forfeit_and_their_tablemates_go_on(
     rules = await bot.says(GROUP, STRANGER, "/rules", "迟到：")
     assert "开赛 15 分钟内未签到" in rules.body
     for uid in ids.values():
-        await bot.says(GROUP, uid, "/join", "报名成功")
+        await bot.joins(GROUP, uid)
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     t1, t2 = tables_of(drawn.body, ids)[1], tables_of(drawn.body, ids)[2]
 
@@ -132,7 +132,7 @@ async def test_two_no_shows_remove_a_player_and_undo_takes_a_ruling_back(bot: Ha
     await bot.says(GROUP, ADMIN, "/new xiangqi swiss 象棋积分赛", "SHA-256")
     await bot.says(GROUP, ADMIN, "/set rounds 4", "已设置")
     for uid in ids.values():
-        await bot.says(GROUP, uid, "/join", "报名成功")
+        await bot.joins(GROUP, uid)
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     await bot.says(GROUP, ADMIN, "/set rounds 5", "规则不能再改")
     await bot.says(GROUP, ADMIN, "/set noshow 10", "已设置 noshow = 10")
