@@ -145,7 +145,7 @@ def _page(
     champion = champion_of(rounds) if page.stop == len(rounds) else ""
     columns = page.stop - page.start + (1 if champion else 0)
     box_w = (WIDTH_IN - 2 * MARGIN - (columns - 1) * GAP) / columns
-    name_width = max(6, int(box_w / (FONT_PT / 72 * 0.56)) - 5)
+    name_width = max(6, int(box_w / (FONT_PT / 72 * 0.66)) - 4)
     height = TOP + SLOT * max(len(page.rows[0]), 1) + MARGIN
     fig = new_figure(WIDTH_IN, height)
     ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))

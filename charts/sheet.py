@@ -169,7 +169,7 @@ def _edges(widths: Sequence[float]) -> list[float]:
 
 def _columns(width_in: float, pt: float) -> int:
     """Display columns (a CJK character is 2) that fit ``width_in`` at ``pt``."""
-    return max(2, int(width_in / (pt / 72 * 0.56)))
+    return max(2, int(width_in / (pt / 72 * 0.66)))
 
 
 def _cell(
