@@ -43,11 +43,11 @@ async def open_next(ctx: Ctx, args: str) -> None:
     r.status, r.deadline = "open", deadline
     ctx.audit("round-open", t, None, {"round": r.number, "deadline": str(deadline)})
     seating = render(sheet_pngs, seating_sheet(ctx, t, r))
-    with ctx.announcing():
+    with ctx.announcing():  # the round and its check-in, in that order, for everyone
         post_with_picture(ctx, seating, opened_text(ctx, t, r), f"open.{r.number}")
+        start_checkin(ctx, t, r)
     if deadline is not None:
         ctx.timers.append(Timer("deadline", t.id, r.number, deadline))
-    start_checkin(ctx, t, r)
 
 
 def opened_text(ctx: Ctx, t: Tournament, r: Round) -> str:

@@ -131,7 +131,7 @@ async def test_english_chat_gets_english_replies_only(bot: Harness) -> None:
 
     await server.wait_idle()
     english = bodies(server, GROUP)
-    assert len(english) >= 11
+    assert len(english) >= 8  # typed sign-ups get reactions, not messages
     assert [b for b in english if CJK.search(b)] == []
     assert all(CJK.search(b) for b in bodies(server, OTHER_GROUP))
 
