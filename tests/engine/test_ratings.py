@@ -144,3 +144,31 @@ def test_season_scoring_and_table() -> None:
     assert place_points("10/7/5", 2) == 7 and place_points("10/7/5", 4) == 0
     table = season_table([{1: (1, D(10)), 2: (2, D(7))}, {2: (1, D(10)), 3: (2, D(7))}])
     assert [(ln.player, ln.points) for ln in table] == [(2, 17), (1, 10), (3, 7)]
+
+
+def test_bracket_seeds_by_rating_keep_the_two_strongest_apart() -> None:
+    from engine.formats import find_format
+    from engine.model import RoundPlan, TournamentState
+
+    fmt = find_format("bracket")(find_game("xiangqi")(), {"seeds": "等级分"})
+    assert fmt.options["seeds"] == "rating"
+    state = TournamentState(players=tuple(range(1, 9)), seed="s", seeding=(8, 3, 5, 1))
+    plan = fmt.plan(state)
+    assert isinstance(plan, RoundPlan)
+    pairs = [set(t.players) for t in plan.tables]
+    top, bottom = set().union(*pairs[:2]), set().union(*pairs[2:])
+    assert 8 in top and 3 in bottom  # seeds 1 and 2 in opposite halves
+    assert not any({8, 3} <= p or {5, 1} <= p or {8, 5} <= p for p in pairs)
+
+
+def test_swiss_first_round_by_rating_deals_the_strongest_to_different_tables() -> None:
+    from engine.formats import find_format
+    from engine.model import RoundPlan, TournamentState
+
+    fmt = find_format("swiss")(find_game("bigtwo")(), {"seeds": "rating"})
+    state = TournamentState(players=tuple(range(1, 13)), seed="s", seeding=(12, 11, 10, 9, 8, 7))
+    plan = fmt.plan(state)
+    assert isinstance(plan, RoundPlan)
+    first_three = [next(t.number for t in plan.tables if p in t.players) for p in (12, 11, 10)]
+    assert sorted(first_three) == [1, 2, 3]
+    assert sorted(p for t in plan.tables for p in t.players) == list(range(1, 13))
