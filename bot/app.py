@@ -40,22 +40,9 @@ def make_runner(settings: Settings) -> Any:
 
 
 MENU = (
-    "new",
-    "join",
-    "leave",
-    "players",
-    "rules",
-    "table",
-    "here",
-    "report",
-    "confirm",
-    "dispute",
-    "standings",
-    "bracket",
-    "verify",
-    "export",
-    "help",
-)
+    "new", "join", "leave", "players", "rules", "table", "here", "report", "confirm", "dispute",
+    "standings", "bracket", "rating", "me", "verify", "export", "help",
+)  # fmt: skip
 
 
 async def publish_menu(transport: Any, catalogue: Catalogue, default_lang: str) -> None:

@@ -131,6 +131,7 @@ class Core:
             ctx = await self._ctx(repo, inc)
             try:
                 await handler(ctx, arg)
+                await ctx.run_deferred()
                 repo.mark_update(inc.update_id)
                 self._enqueue(repo, ctx.outgoing)
                 await session.flush()
@@ -208,5 +209,6 @@ class Core:
             ctx = await self._ctx(repo, inc)
             with ctx.announcing():  # nobody asked: everything said is for the whole chat
                 await work(ctx, arg)
+                await ctx.run_deferred()
             self._enqueue(repo, ctx.outgoing)
         self.on_outbox()

@@ -38,18 +38,9 @@ from zoneinfo import ZoneInfo
 
 END_OF_DAY = time(23, 59)
 CN_DIGITS = {
-    "零": 0,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
+    "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
     "九": 9,
-}
+}  # fmt: skip
 CN_NUM = "[零一二两三四五六七八九十]{1,3}"
 NUM = rf"\d{{1,2}}|{CN_NUM}"  # a small number, in digits or Chinese
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -58,36 +49,14 @@ MONTH_NAME = (  # whole words only: "maybe" is not May
     r"|december|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)\b\.?"
 )
 EN_WEEKDAYS = {
-    "monday": 0,
-    "mon": 0,
-    "tuesday": 1,
-    "tues": 1,
-    "tue": 1,
-    "wednesday": 2,
-    "wed": 2,
-    "thursday": 3,
-    "thurs": 3,
-    "thur": 3,
-    "thu": 3,
-    "friday": 4,
-    "fri": 4,
-    "saturday": 5,
-    "sat": 5,
-    "sunday": 6,
-    "sun": 6,
-}
+    "monday": 0, "mon": 0, "tuesday": 1, "tues": 1, "tue": 1, "wednesday": 2, "wed": 2,
+    "thursday": 3, "thurs": 3, "thur": 3, "thu": 3, "friday": 4, "fri": 4,
+    "saturday": 5, "sat": 5, "sunday": 6, "sun": 6,
+}  # fmt: skip
 CN_WEEKDAYS = "一二三四五六日"  # index = Monday-based weekday; 天 and 7 also mean Sunday
 WEEK_OFFSETS = {
-    "": None,
-    "this": 0,
-    "这": 0,
-    "这个": 0,
-    "本": 0,
-    "next": 1,
-    "下": 1,
-    "下个": 1,
-    "下下": 2,
-}
+    "": None, "this": 0, "这": 0, "这个": 0, "本": 0, "next": 1, "下": 1, "下个": 1, "下下": 2,
+}  # fmt: skip
 ZH_WEEKDAY_NAMES = ("周一", "周二", "周三", "周四", "周五", "周六", "周日")
 EN_WEEKDAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 EN_MONTH_NAMES = tuple(m.capitalize() for m in MONTHS)

@@ -12,6 +12,7 @@ from bot.context import Ctx
 from bot.deadlines import format_deadline
 from bot.errors import UserError
 from bot.pictures import podium, post_with_picture, render
+from bot.ratings import announce_changes
 from bot.tournament import format_of, latest_round, names, state_of
 from charts.podium import podium_png
 from db.models import Player, Round, TableRow, Tournament
@@ -152,6 +153,7 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round) -> None:
             )
             picture = render(podium_png, podium(ctx, t, ctx.now))
             post_with_picture(ctx, [picture] if picture else None, text, "podium")
+            ctx.defer(lambda: announce_changes(ctx, t))
             return
         who = names(t)
         going_on = [who[u] for table in outcome.tables for u in table.players] + [

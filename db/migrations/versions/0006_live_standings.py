@@ -2,14 +2,14 @@
 outbox rows that are broadcasts, named by a tag, edits of a tagged message, or pinned
 
 Revision ID: 0006_live_standings
-Revises: 0004
+Revises: 0008_ratings
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0006_live_standings"
-down_revision = "0004"
+down_revision = "0008_ratings"
 branch_labels = None
 depends_on = None
 
