@@ -164,10 +164,26 @@ class Ctx:
         if self.inc.message_id is not None and not self.inc.is_callback:
             self._out("react", emoji, edit_message_id=self.inc.message_id)
 
-    def edit_tagged(self, tag: str, text: str, buttons: Buttons | None = None) -> None:
+    def edit_tagged(
+        self,
+        tag: str,
+        text: str,
+        buttons: Buttons | None = None,
+        kind: str = "edit",
+        png: bytes | None = None,
+    ) -> None:
         """Edit the latest message sent with ``tag`` (the sign-up message, the live
-        standings); several edits queued for it are merged into the newest."""
-        self._out("edit", text, buttons=buttons, edit_tag=tag, broadcast=True)
+        standings); several edits queued for it are merged into the newest. ``kind``:
+        ``edit`` (text), ``edit_caption`` or ``edit_media`` (``png`` and its caption)."""
+        self._out(
+            kind,
+            text,
+            buttons=buttons,
+            edit_tag=tag,
+            broadcast=True,
+            file=png,
+            filename="standings.png" if png else None,
+        )
 
     def say(
         self,
@@ -212,10 +228,17 @@ class Ctx:
     def reply(self, key: str, buttons: Buttons | None = None, **params: object) -> None:
         self.say(self.t(key, **params), buttons)
 
-    def photo(self, png: bytes, caption: str, filename: str = "picture.png") -> None:
+    def photo(
+        self,
+        png: bytes,
+        caption: str,
+        filename: str = "picture.png",
+        tag: str | None = None,
+        pin: bool = False,
+    ) -> None:
         """One picture; a caption over Telegram's 1024 limit continues as text."""
         caption, rest = caption[:TELEGRAM_CAPTION_LIMIT], caption[TELEGRAM_CAPTION_LIMIT:]
-        self._out("photo", caption, file=png, filename=filename)
+        self._out("photo", caption, file=png, filename=filename, tag=tag, pin=pin)
         if rest:
             self.say(rest)
 

@@ -40,6 +40,11 @@ RESERVE_SHARE = 0.25  # of each chat's minute kept for replies to one person
 EDIT_GAP = 3.0  # seconds between two broadcast edits of one message
 
 
+def is_edit(row: OutboxMessage) -> bool:
+    """``edit`` (text), ``edit_caption`` and ``edit_media`` (a photo's picture)."""
+    return row.kind.startswith("edit")
+
+
 class Sender:
     def __init__(
         self, sessionmaker: async_sessionmaker[Any], transport: Transport, per_minute: int = 20
@@ -89,7 +94,10 @@ class Sender:
 
     @staticmethod
     def _target(row: OutboxMessage) -> object:
-        return ("tag", row.edit_tag) if row.edit_tag else row.edit_message_id
+        """What an edit changes: the message (by tag or id) and which part (the text or
+        caption; the picture), so a caption edit never drops a newer picture."""
+        message = ("tag", row.edit_tag) if row.edit_tag else row.edit_message_id
+        return (message, row.kind)
 
     async def flush_once(self) -> float:
         """Send what may be sent now; return how long to sleep before trying again."""
@@ -97,20 +105,20 @@ class Sender:
             rows = await Repo(session).queued()
         next_try = 3600.0
         held: set[tuple[int, bool]] = set()  # lanes whose earlier message is waiting
-        latest_edit = {(r.chat_id, self._target(r)): r.id for r in rows if r.kind == "edit"}
+        latest_edit = {(r.chat_id, self._target(r)): r.id for r in rows if is_edit(r)}
         for row in sorted(rows, key=lambda r: (bool(r.broadcast), r.id)):
             lane = (row.chat_id, bool(row.broadcast))
             if lane in held:
                 continue
             target = (row.chat_id, self._target(row))
-            if row.kind == "edit" and latest_edit[target] != row.id:
+            if is_edit(row) and latest_edit[target] != row.id:
                 await self._mark(row.id, "superseded", None)  # a later edit shows more
                 continue
             now = time.monotonic()
             ready = self._blocked_until.get(row.chat_id, 0.0)
             if row.kind != "react":
                 ready = max(ready, self._ready_at(row.chat_id, now, lane[1]))
-            if row.kind == "edit" and row.broadcast and target in self._edited_at:
+            if is_edit(row) and row.broadcast and target in self._edited_at:
                 ready = max(ready, self._edited_at[target] + EDIT_GAP)
             if ready > now:
                 held.add(lane)
@@ -131,7 +139,7 @@ class Sender:
             if delay:
                 held.add(lane)
                 next_try = min(next_try, delay)
-            elif row.kind == "edit":
+            elif is_edit(row):
                 self._edited_at[target] = time.monotonic()
         return next_try
 

@@ -56,7 +56,7 @@ class Outgoing:
     find it (``edit_tag``) before anyone knows its id; ``pin`` pins it once sent."""
 
     chat_id: int
-    kind: str = "text"  # text, photo, document, edit, react
+    kind: str = "text"  # text, photo, document, edit, edit_caption, edit_media, react
     text: str = ""
     thread_id: int | None = None
     buttons: Buttons | None = None

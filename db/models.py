@@ -88,6 +88,8 @@ class Tournament(Base):
     created_at: Mapped[datetime] = _now()
     # When the pinned live standings were last posted or edited (None: not yet).
     live_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # When its picture was last drawn (None: the live message is text); at most once a minute.
+    live_picture_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # Whether the bot could pin it (checked at the draw; without the right it says so once).
     live_pin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     players: Mapped[list[Player]] = relationship(
@@ -239,7 +241,9 @@ class OutboxMessage(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     chat_id: Mapped[int] = mapped_column(BigInteger, index=True)
     thread_id: Mapped[int | None] = mapped_column(BigInteger)
-    kind: Mapped[str] = mapped_column(String(16))  # text, photo, document, edit, react
+    kind: Mapped[str] = mapped_column(
+        String(16)
+    )  # text, photo, document, edit(_caption, _media), react
     text: Mapped[str] = mapped_column(Text, default="")
     buttons: Mapped[list[Any] | None] = mapped_column(JSON)
     file: Mapped[bytes | None] = mapped_column(LargeBinary)

@@ -21,6 +21,7 @@ from aiogram.types import (
     ChatMemberOwner,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputMediaPhoto,
     Message,
     ReactionTypeEmoji,
     Update,
@@ -81,6 +82,23 @@ class AiogramTransport:
                     m.chat_id, m.edit_message_id or 0, [ReactionTypeEmoji(emoji=m.text)]
                 )
                 return m.edit_message_id or 0
+            elif m.kind == "edit_caption":
+                edited = await self.bot.edit_message_caption(
+                    chat_id=m.chat_id,
+                    message_id=m.edit_message_id,
+                    caption=m.text,
+                    reply_markup=markup,
+                )
+                return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
+            elif m.kind == "edit_media":
+                picture = BufferedInputFile(m.file or b"", m.filename or "picture.png")
+                edited = await self.bot.edit_message_media(
+                    InputMediaPhoto(media=picture, caption=m.text or None),
+                    chat_id=m.chat_id,
+                    message_id=m.edit_message_id,
+                    reply_markup=markup,
+                )
+                return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
             elif m.kind == "edit":
                 edited = await self.bot.edit_message_text(
                     text=m.text,

@@ -12,6 +12,7 @@ from telegram import (
     ChatMemberOwner,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputMediaPhoto,
     Message,
     ReactionTypeEmoji,
     Update,
@@ -96,6 +97,22 @@ class PTBTransport:
                     m.chat_id, m.edit_message_id or 0, [ReactionTypeEmoji(m.text)]
                 )
                 return m.edit_message_id or 0
+            elif m.kind == "edit_caption":
+                edited = await self.bot.edit_message_caption(
+                    chat_id=m.chat_id,
+                    message_id=m.edit_message_id,
+                    caption=m.text,
+                    reply_markup=markup,
+                )
+                return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
+            elif m.kind == "edit_media":
+                edited = await self.bot.edit_message_media(
+                    InputMediaPhoto(m.file or b"", caption=m.text or None, filename=m.filename),
+                    chat_id=m.chat_id,
+                    message_id=m.edit_message_id,
+                    reply_markup=markup,
+                )
+                return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
             elif m.kind == "edit":
                 edited = await self.bot.edit_message_text(
                     m.text, chat_id=m.chat_id, message_id=m.edit_message_id, reply_markup=markup

@@ -78,9 +78,9 @@ Modules: ``server`` (HTTP and this API), ``world`` (users, chats, Telegram objec
 bot sent), ``wire`` (request decoding and Telegram's content checks), ``records``.
 Supported methods: getMe, getUpdates, deleteWebhook, getWebhookInfo, sendMessage,
 sendPhoto, sendDocument, sendChatAction, editMessageText, editMessageCaption,
-editMessageReplyMarkup, deleteMessage, pinChatMessage (needs the can_pin_messages right:
-``add_chat(..., bot_rights=())`` makes an admin bot without it), setMessageReaction,
-answerCallbackQuery, getChat,
+editMessageReplyMarkup, editMessageMedia (a photo), deleteMessage, setMessageReaction,
+pinChatMessage (needs the can_pin_messages right: ``add_chat(..., bot_rights=())`` makes
+an admin bot without it), answerCallbackQuery, getChat,
 getChatMember, getChatAdministrators, setMyCommands, getMyCommands, getFile.
 """
 

@@ -74,6 +74,7 @@ class BotMethods:
             "editMessageText": self._edit_message_text,
             "editMessageCaption": self._edit_message_caption,
             "editMessageReplyMarkup": self._edit_message_reply_markup,
+            "editMessageMedia": self._edit_message_media,
             "deleteMessage": self._delete_message,
             "pinChatMessage": self._pin_chat_message,
             "setMessageReaction": self._set_message_reaction,
@@ -145,29 +146,40 @@ class BotMethods:
         chat = self.world.target_chat(params.get("chat_id"))
         caption = self._caption(params)
         stored, _ = self._input_file(params, files, "photo")
-        width, height = image_size(stored.data)
-        scale = min(1.0, 90 / max(width, height, 1))
-        thumb_id = f"{stored.file_id}_s"
         message, sent = self._bot_message(chat, "sendPhoto", params)
-        message["photo"] = [
-            {
-                "file_id": thumb_id,
-                "file_unique_id": f"{stored.unique_id}s",
-                "width": max(1, round(width * scale)),
-                "height": max(1, round(height * scale)),
-                "file_size": min(len(stored.data), 2048),
-            },
-            {
-                "file_id": stored.file_id,
-                "file_unique_id": stored.unique_id,
-                "width": width,
-                "height": height,
-                "file_size": len(stored.data),
-            },
-        ]
+        message["photo"] = photo_sizes(stored)
         sent.photo = stored.data
         self._set_caption(message, sent, caption, params)
         return self._publish(chat, message, sent)
+
+    async def _edit_message_media(self, params: JSON, files: dict[str, Upload]) -> JSON:
+        """A photo message's picture (and caption) replaced; other media are not supported."""
+        message, sent = self._editable(params)
+        media = params.get("media")
+        if not isinstance(media, dict) or media.get("type") != "photo":
+            raise bad_request("media type is not supported by the test server")
+        if "photo" not in message:
+            raise bad_request("there is no media in the message to edit")
+        stored, _ = self._input_file({"photo": media.get("media")}, files, "photo")
+        message["photo"] = photo_sizes(stored)
+        sent.photo = stored.data
+        caption = media.get("caption")
+        if caption is not None and utf16_len(str(caption)) > CAPTION_LIMIT:
+            raise bad_request("message caption is too long")
+        markup = params.get("reply_markup")
+        if markup is not None:
+            check_reply_markup(markup)
+        inline = markup if markup and "inline_keyboard" in markup else None
+        for key, value in (("caption", caption), ("reply_markup", inline)):
+            if value is None:
+                message.pop(key, None)
+            else:
+                message[key] = value
+        message["edit_date"] = int(self.world.clock())
+        sent.caption, sent.reply_markup = caption, inline
+        sent.edits.append(Edit("editMessageMedia", sent.text, caption, inline))
+        self.outbox.output(sent)
+        return message
 
     async def _send_document(self, params: JSON, files: dict[str, Upload]) -> JSON:
         chat = self.world.target_chat(params.get("chat_id"))
@@ -460,3 +472,25 @@ class BotMethods:
             raise bad_request("there are no administrators in the private chat")
         ids = list(chat.admins) + ([self.world.bot_id] if chat.bot_is_admin else [])
         return [self.world.member(chat, uid) for uid in ids]
+
+
+def photo_sizes(stored: StoredFile) -> list[JSON]:
+    """The PhotoSize list of an uploaded picture: a thumbnail and the full size."""
+    width, height = image_size(stored.data)
+    scale = min(1.0, 90 / max(width, height, 1))
+    return [
+        {
+            "file_id": f"{stored.file_id}_s",
+            "file_unique_id": f"{stored.unique_id}s",
+            "width": max(1, round(width * scale)),
+            "height": max(1, round(height * scale)),
+            "file_size": min(len(stored.data), 2048),
+        },
+        {
+            "file_id": stored.file_id,
+            "file_unique_id": stored.unique_id,
+            "width": width,
+            "height": height,
+            "file_size": len(stored.data),
+        },
+    ]

@@ -4,6 +4,7 @@ reaction; /standings without any CJK font still answers with the ranking."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,9 @@ async def test_the_pinned_standings_are_edited_after_each_confirmed_result(bot: 
 
     live: SentMessage | None = None
     for number, result in enumerate(RESULTS, 1):
+        if number == 3:  # a minute later: the picture is redrawn too
+            bot.clock.offset += timedelta(minutes=2)
+            first_picture = live.photo if live else None
         await bot.says(GROUP, ADMIN, f"/report {number} {result}", "结果确认")
         line = f"{name[tables[number][0]]} {GAINS[number - 1]}"  # that table's winner
         update = await bot.server.wait_for(lambda m, w=line: is_live(m) and w in m.body)
@@ -56,6 +60,9 @@ async def test_the_pinned_standings_are_edited_after_each_confirmed_result(bot: 
         assert update is live  # every later result edits the same message
         assert len(live.edits) == number - 1
     assert live is not None and live.pinned  # posted once, pinned, then edited
+    assert live.photo is not None and live.photo != first_picture
+    # The ranking (the caption) after every result; the picture at most once a minute.
+    assert [e.method for e in live.edits] == ["editMessageCaption", "editMessageMedia"]
     assert sum(is_live(m) for m in bot.server.outbox(GROUP)) == 1
     first = next(ln for ln in live.body.splitlines() if ln.startswith("1. "))
     assert name[tables[1][0]] in first  # +9, the best of the three winners

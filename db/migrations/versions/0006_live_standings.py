@@ -19,6 +19,9 @@ def upgrade() -> None:
     # ``tournaments`` would trip over the foreign keys pointing at it.
     op.add_column("tournaments", sa.Column("live_at", sa.DateTime(timezone=True), nullable=True))
     op.add_column(
+        "tournaments", sa.Column("live_picture_at", sa.DateTime(timezone=True), nullable=True)
+    )
+    op.add_column(
         "tournaments",
         sa.Column("live_pin", sa.Boolean(), server_default=sa.false(), nullable=False),
     )
@@ -35,5 +38,5 @@ def upgrade() -> None:
 def downgrade() -> None:
     for column in ("pin", "edit_tag", "tag", "broadcast"):
         op.drop_column("outbox", column)
-    for column in ("live_pin", "live_at"):
+    for column in ("live_pin", "live_picture_at", "live_at"):
         op.drop_column("tournaments", column)
