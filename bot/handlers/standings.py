@@ -1,4 +1,5 @@
-"""Standings: /standings (one picture and a short text) and /export (CSV)."""
+"""Standings: /standings (the format's picture, the points by round, the text ranking)
+and /export (CSV)."""
 
 from __future__ import annotations
 
