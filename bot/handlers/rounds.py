@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.context import Ctx
 from bot.deadlines import DeadlineError, parse_deadline
@@ -20,6 +20,9 @@ from bot.tournament import format_of, latest_round, names, policy, state_of
 from bot.types import Timer
 from db.models import Round, Tournament
 from engine.model import SEAT_LETTERS, Finished
+
+# A round longer than a year is a typo (and year 9999 overflows in some zones).
+MAX_DEADLINE = timedelta(days=366)
 
 
 async def open_next(ctx: Ctx, args: str) -> None:
@@ -59,9 +62,14 @@ def opened_text(ctx: Ctx, t: Tournament, r: Round) -> str:
 
 def _deadline(ctx: Ctx, text: str) -> datetime:
     try:
-        return parse_deadline(text, ctx.now.astimezone(ctx.tz), ctx.tz, ctx.t.lang)
+        moment = parse_deadline(text, ctx.now.astimezone(ctx.tz), ctx.tz, ctx.t.lang)
     except DeadlineError as exc:
         raise UserError(f"refuse.{exc.code}", text=text, **exc.params) from None
+    except (OverflowError, ValueError):  # past year 9999 in some zone: not a date at all
+        raise UserError("refuse.deadline-too-far", text=text, days=MAX_DEADLINE.days) from None
+    if moment - ctx.now > MAX_DEADLINE:
+        raise UserError("refuse.deadline-too-far", text=text, days=MAX_DEADLINE.days)
+    return moment
 
 
 async def deadline_passed(ctx: Ctx, arg: str) -> None:

@@ -9,6 +9,7 @@ multiples of 0.5, as positive numbers (``Penalty.points``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
@@ -18,6 +19,7 @@ from engine.errors import ReportError
 STEP = Decimal("0.5")
 PER_CARD = Decimal("0.5")  # seed 001 §七.2, 3, 6, 7
 MAX_DEDUCTION = Decimal(1000)
+MAX_CARDS = 54 * 2  # two decks
 
 
 def deduction(raw: str | Decimal | int) -> Decimal:
@@ -26,7 +28,10 @@ def deduction(raw: str | Decimal | int) -> Decimal:
     A leading minus is accepted (``-1`` reads as "deduct 1") since organisers write both.
     """
     try:
-        value = abs(Decimal(str(raw).strip().replace("−", "-")))
+        text = str(raw).strip().replace("−", "-")
+        if not re.fullmatch(r"[+-]?[0-9]{1,12}(?:\.[0-9]{1,12})?", text):
+            raise InvalidOperation(text)  # Decimal() takes "NaN", "1e3", "²"-free Unicode digits
+        value = abs(Decimal(text))
     except InvalidOperation:
         raise ReportError("penalty-not-a-number", value=str(raw)) from None
     if not value.is_finite() or value == 0 or value > MAX_DEDUCTION:
@@ -38,7 +43,7 @@ def deduction(raw: str | Decimal | int) -> Decimal:
 
 def per_card(cards: int, rate: Decimal = PER_CARD) -> Decimal:
     """Seed 001 §七: 0.5 for each exposed, out-of-turn, wrong or stuck card."""
-    if cards < 1 or cards > 54 * 2:
+    if cards < 1 or cards > MAX_CARDS:
         raise ReportError("penalty-cards", cards=cards)
     return rate * cards
 
