@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from db.models import (
     AuditEntry,
     Chat,
+    FiredTimer,
     Grant,
     OutboxMessage,
     PenaltyRow,
@@ -133,11 +134,27 @@ class Repo:
                 Round.status == "open"
             )
         )
+        fired = {
+            (f.kind, f.tournament_id, f.round_number, f.due)
+            for f in await self.session.scalars(select(FiredTimer))
+        }
         timers = []
         for t, n, deadline, checkin in rows.all():
             timers += [("deadline", t, n, deadline)] if deadline is not None else []
             timers += [("noshow", t, n, checkin)] if checkin is not None else []
-        return timers
+        return sorted((x for x in timers if x not in fired), key=lambda x: x[3])
+
+    async def timer_fired(
+        self, kind: str, tournament_id: int, round_number: int, due: datetime
+    ) -> bool:
+        return (
+            await self.session.get(FiredTimer, (kind, tournament_id, round_number, due)) is not None
+        )
+
+    def mark_timer(self, kind: str, tournament_id: int, round_number: int, due: datetime) -> None:
+        self.session.add(
+            FiredTimer(kind=kind, tournament_id=tournament_id, round_number=round_number, due=due)
+        )
 
     def add_penalty(
         self,

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from bot.context import Ctx
 from bot.deadlines import DeadlineError, parse_deadline
 from bot.errors import UserError
-from bot.handlers.checkin import checkin_line, start_checkin
+from bot.handlers.checkin import checkin_line, noshow_passed, start_checkin
 from bot.handlers.common import (
     deadline_text,
     describe_tables,
@@ -74,8 +74,15 @@ def _deadline(ctx: Ctx, text: str) -> datetime:
 
 async def deadline_passed(ctx: Ctx, arg: str) -> None:
     """Settle every table of the round that has no confirmed result, once (seed 000:
-    不在截止日期前上报，整桌作废). Pending, undisputed reports stand as reported."""
+    不在截止日期前上报，整桌作废). Pending, undisputed reports stand as reported.
+
+    A check-in cut-off that came due before the deadline rules first: an outage across
+    both must end as if the bot had been up (no-shows forfeit, the others have a bye)."""
     found = await timer_round(ctx, arg, lambda r: r.deadline)
+    cut_off = found[1].checkin_until if found is not None else None
+    if found is not None and cut_off is not None and cut_off <= (found[1].deadline or cut_off):
+        await noshow_passed(ctx, arg)
+        found = await timer_round(ctx, arg, lambda r: r.deadline)
     if found is None:
         return
     t, r = found
