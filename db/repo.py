@@ -211,9 +211,11 @@ class Repo:
         self.session.add(OutboxMessage(**fields))
 
     async def queued(self, limit: int = 100) -> list[OutboxMessage]:
+        """Rows waiting to be sent, and rows a sender claimed and still holds (their
+        chat waits for them, so order is kept; ``Sender`` sends one whose lease ran out)."""
         rows = await self.session.scalars(
             select(OutboxMessage)
-            .where(OutboxMessage.status == "queued")
+            .where(OutboxMessage.status.in_(("queued", "sending")))
             .order_by(OutboxMessage.id)
             .limit(limit)
         )
