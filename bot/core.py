@@ -94,6 +94,9 @@ class Core:
     # --- the pipeline --------------------------------------------------------------------
     async def handle(self, inc: Incoming) -> None:
         """Handle one update exactly once."""
+        if inc.admins_changed:  # a promotion or demotion counts from this update on
+            self._admin_cache.pop(inc.chat_id, None)
+            return
         route = self._route(inc)
         if route is None:
             if inc.callback_id:

@@ -42,6 +42,7 @@ class Incoming:
     callback_id: str | None = None
     callback_data: str | None = None
     migrate_to_chat_id: int | None = None
+    admins_changed: bool = False  # a chat_member update: someone's rights may have changed
 
     @property
     def is_callback(self) -> bool:
