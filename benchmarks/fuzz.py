@@ -105,6 +105,7 @@ class Probe(logging.Handler):
         self.findings = findings
         self.refused = False
         self.facts = ""  # the digest after the last update or timer: the next one's "before"
+        self.replies: dict[int, tuple[bool, list[str]]] = {}  # update id → (refused, texts)
         run, refusal, system = core._run, core._refusal, core.system
 
         async def probed_run(inc: Incoming, handler: Any, arg: str) -> Any:
@@ -113,6 +114,8 @@ class Probe(logging.Handler):
             ctx = await run(inc, handler, arg)
             self.facts = await digest(core.sessionmaker)
             findings.handled += 1
+            texts = [o.text for o in ctx.outgoing] + [ctx.toast or ""] if ctx else []
+            self.replies[inc.update_id] = (self.refused, texts)
             if self.refused:
                 findings.refusals += 1
                 if self.facts != before:
