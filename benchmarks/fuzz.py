@@ -74,13 +74,17 @@ class Findings:
     refused_writes: list[str] = field(default_factory=list)
     seconds: float = 0.0
     setup_seconds: float = 0.0
+    window: list[float] = field(default_factory=list)  # outbox: Telegram's answer → mark
 
     def line(self, label: str) -> str:
+        w = sorted(self.window) or [0.0]
         return (
             f"{label}: {self.updates} updates ({self.handled} reached a use-case, "
             f"{self.refusals} refused) in {self.seconds:.1f}s "
             f"({self.setup_seconds:.1f}s building the stages); apologies "
-            f"{len(self.apologies)}, writes from refused input {len(self.refused_writes)}"
+            f"{len(self.apologies)}, writes from refused input {len(self.refused_writes)}; "
+            f"repeat window (answer → mark) median {1000 * w[len(w) // 2]:.1f} ms, "
+            f"p99 {1000 * w[len(w) * 99 // 100]:.1f} ms over {len(self.window)} replies"
         )
 
 
@@ -296,6 +300,7 @@ async def fuzz(backend: str, database_url: str, updates: int, seed: int = 10) ->
         said = [m.body for m in server.outbox()]
         said += [a.text or "" for a in server.answered_callbacks.values()]
         findings.apologies += [s[:80] for s in said if s.startswith(APOLOGIES) or "Traceback" in s]
+        findings.window = list(bot.app.sender.window)
     finally:
         findings.seconds = time.monotonic() - started
         probe.close()

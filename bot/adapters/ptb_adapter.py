@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
@@ -16,6 +17,7 @@ from telegram.error import (
     TimedOut,
 )
 from telegram.error import RetryAfter as PTBRetryAfter
+from telegram.warnings import PTBUserWarning
 
 from bot.adapters.convert import callback_incoming, member_incoming, message_incoming
 from bot.config import Settings
@@ -29,6 +31,10 @@ from bot.types import (
     StartupError,
     TransientError,
 )
+
+# getUpdates goes through do_api_request so that the answer stays plain JSON and each
+# update is decoded alone (bot.polling.decode_batch); PTB warns about that on every call.
+warnings.filterwarnings("ignore", r".*Bot\.getUpdates.*do_api_request", PTBUserWarning)
 
 # chat_member must be asked for by name: an admin's promotion or demotion (issue 10).
 UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]

@@ -11,7 +11,7 @@ import pytest
 
 from benchmarks.fuzz import fuzz
 
-UPDATES = int(os.environ.get("FUZZ_UPDATES", "1600"))  # per backend: 3,200 in all
+UPDATES = int(os.environ.get("FUZZ_UPDATES", "1500"))  # per backend: 3,000 in all
 
 
 @pytest.mark.parametrize("backend", ["aiogram", "ptb"])
