@@ -126,6 +126,7 @@ class Core:
             ctx = await self._ctx(repo, inc)
             try:
                 await handler(ctx, arg)
+                await ctx.run_deferred()
                 repo.mark_update(inc.update_id)
                 self._enqueue(repo, ctx.outgoing)
                 await session.flush()
@@ -212,5 +213,6 @@ class Core:
                     return
                 repo.mark_timer(timer.kind, timer.tournament_id, timer.round, timer.at)
             await work(ctx, arg)
+            await ctx.run_deferred()
             self._enqueue(repo, ctx.outgoing)
         self.on_outbox()
