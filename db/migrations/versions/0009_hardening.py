@@ -1,14 +1,14 @@
 """hardening: fired round timers are recorded; an outbox row being sent holds a lease
 
-Revision ID: 0005_hardening
-Revises: 0004
+Revision ID: 0009_hardening
+Revises: 0008_ratings
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005_hardening"
-down_revision = "0004"
+revision = "0009_hardening"
+down_revision = "0008_ratings"
 branch_labels = None
 depends_on = None
 
