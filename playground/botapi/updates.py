@@ -12,8 +12,8 @@ import asyncio
 import itertools
 import time
 
-from tests.botapi.records import JSON
-from tests.botapi.wire import ApiError
+from playground.botapi.records import JSON
+from playground.botapi.wire import ApiError
 
 # getUpdates' default when allowed_updates is empty or never given (Bot API manual).
 DEFAULT_UPDATE_TYPES = frozenset(

@@ -1,4 +1,4 @@
-"""A local Telegram Bot API server for end-to-end tests.
+"""A local Telegram Bot API server, for end-to-end tests and ``tourbot playground``.
 
 The bot under test talks real Bot API HTTP to it, through unmodified aiogram or
 python-telegram-bot clients; the test plays the users and reads what the bot sent.
@@ -81,7 +81,7 @@ editMessageReplyMarkup, deleteMessage, pinChatMessage, answerCallbackQuery, getC
 getChatMember, getChatAdministrators, setMyCommands, getMyCommands, getFile.
 """
 
-from tests.botapi.records import Call, CallbackAnswer, Edit, SentMessage, Upload
-from tests.botapi.server import BotAPIServer
+from playground.botapi.records import Call, CallbackAnswer, Edit, SentMessage, Upload
+from playground.botapi.server import BotAPIServer
 
 __all__ = ["BotAPIServer", "Call", "CallbackAnswer", "Edit", "SentMessage", "Upload"]
