@@ -25,55 +25,76 @@ from playground.store import FILENAME, WorldStore
 from playground.web import Page
 
 
+class Playground:
+    """The server, its page and the bot, started and stopped together."""
+
+    def __init__(self, settings: Settings, directory: Path, port: int, fresh: bool) -> None:
+        self.store = WorldStore(directory / FILENAME)
+        if fresh:
+            self.store.delete()
+        self.server = BotAPIServer(
+            cast.TOKEN, cast.BOT_ID, cast.BOT_USERNAME, bot_first_name="TourBot"
+        )
+        state = self.store.load()
+        self.resumed = state is not None
+        if state is None:
+            cast.populate(self.server)
+        else:
+            self.server.restore(state)
+        self.page = Page(self.server, on_change=lambda: self.store.save_soon(self.server))
+        self.settings = settings
+        self.port = port
+        self.url = ""
+        self._runner: web.AppRunner | None = None
+        self._bot: App | None = None
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        self.server.add_routes(app)
+        self.page.add_routes(app)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
+        self.url = f"http://127.0.0.1:{self._runner.addresses[0][1]}"
+        bot_settings = replace(
+            self.settings,
+            bot_token=cast.TOKEN,
+            bot_api_url=self.url,
+            database_url=self.store.database_url,
+        )
+        self._bot = App(bot_settings)
+        await self._bot.start()
+        await self.store.flush(self.server)
+
+    async def stop(self) -> None:
+        """Bot first (its last replies still land), then the page; the world is saved."""
+        if self._bot is not None:
+            await self._bot.stop()
+        await self.page.stop()
+        await self.server.stop()
+        await self.store.flush(self.server)
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+
 async def serve(settings: Settings, port: int, fresh: bool) -> None:
     """Run until SIGINT or SIGTERM; the page's URL is the last line printed at start-up."""
-    store = WorldStore(Path.cwd() / FILENAME)
-    if fresh:
-        store.delete()
-    server = BotAPIServer(cast.TOKEN, cast.BOT_ID, cast.BOT_USERNAME, bot_first_name="TourBot")
-    state = store.load()
-    if state is None:
-        cast.populate(server)
-    else:
-        server.restore(state)
-    page = Page(server, on_change=lambda: store.save_soon(server))
-    app = web.Application(client_max_size=64 * 1024 * 1024)
-    server.add_routes(app)
-    page.add_routes(app)
-    runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
-    await runner.setup()
-    bot: App | None = None
+    playground = Playground(settings, Path.cwd(), port, fresh)
     try:
-        await web.TCPSite(runner, "127.0.0.1", port).start()
-        url = f"http://127.0.0.1:{runner.addresses[0][1]}"
-        bot = App(
-            replace(
-                settings,
-                bot_token=cast.TOKEN,
-                bot_api_url=url,
-                database_url=store.database_url,
-            )
-        )
-        await bot.start()
-        await store.flush(server)
+        await playground.start()
         print(
-            f"tourbot playground: {'a fresh' if state is None else 'the saved'} rehearsal in "
-            f"{store.path.name}; stop with Ctrl-C. Open:",
+            f"tourbot playground: {'the saved' if playground.resumed else 'a fresh'} rehearsal "
+            f"in {playground.store.path.name}; stop with Ctrl-C. Open:",
             flush=True,
         )
-        print(f"{url}/", flush=True)
+        print(f"{playground.url}/", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         await stop.wait()
     finally:
-        if bot is not None:
-            await bot.stop()
-        await page.stop()
-        await server.stop()
-        await store.flush(server)
-        await runner.cleanup()
+        await playground.stop()
 
 
 def main(settings: Settings, port: int, fresh: bool) -> int:

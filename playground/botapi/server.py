@@ -135,11 +135,11 @@ class BotAPIServer:
 
     def snapshot(self) -> JSON:
         """The world and everything the bot sent, as JSON (see ``snapshot.py``)."""
-        return snapshot.dump(self._world, self._outbox, self._api)
+        return snapshot.dump(self._world, self._outbox, self._api, self._updates)
 
     def restore(self, state: JSON) -> None:
         """Load a :meth:`snapshot` into this server before the bot starts polling."""
-        snapshot.load(state, self._world, self._outbox, self._api)
+        snapshot.load(state, self._world, self._outbox, self._api, self._updates)
 
     # ------------------------------------------------------------------ world setup
 

@@ -2,10 +2,10 @@
 
 What is kept: users, chats with their stored messages, everything the bot sent (edits,
 pins and files included) and the uploaded files behind ``getFile``. What is not: queued
-updates the bot never fetched (a restarted bot starts a new getUpdates sequence), open
-button presses and the test-side cursors, which belong to one run. Dataclasses are
-written field by field and read back by the fields the code has now, so a field added
-later with a default reads old snapshots.
+updates the bot never fetched (only their numbering goes on, since a bot keeps its
+``offset``), open button presses and the test-side cursors, which belong to one run.
+Dataclasses are written field by field and read back by the fields the code has now, so
+a field added later with a default reads old snapshots.
 """
 
 from __future__ import annotations
@@ -18,12 +18,13 @@ from typing import Any
 from playground.botapi.methods import BotMethods, StoredFile
 from playground.botapi.outbox import Outbox
 from playground.botapi.records import JSON, Edit, SentMessage
+from playground.botapi.updates import UpdateQueue
 from playground.botapi.world import Chat, World
 
 VERSION = 1
 
 
-def dump(world: World, outbox: Outbox, api: BotMethods) -> JSON:
+def dump(world: World, outbox: Outbox, api: BotMethods, updates: UpdateQueue) -> JSON:
     """A JSON-serialisable picture of the world (bytes as base64, sets as sorted lists)."""
     return {
         "version": VERSION,
@@ -31,10 +32,11 @@ def dump(world: World, outbox: Outbox, api: BotMethods) -> JSON:
         "chats": [_plain(chat) for chat in world.chats.values()],
         "sent": [_plain(sent) for sent in outbox.messages()],
         "files": [_plain(stored) for stored in api.files.values()],
+        "last_update_id": updates.last_id,
     }
 
 
-def load(state: JSON, world: World, outbox: Outbox, api: BotMethods) -> None:
+def load(state: JSON, world: World, outbox: Outbox, api: BotMethods, updates: UpdateQueue) -> None:
     """Replace an empty server's world with ``state`` from :func:`dump`."""
     if state.get("version") != VERSION:
         raise ValueError(f"unknown snapshot version {state.get('version')!r}")
@@ -51,6 +53,7 @@ def load(state: JSON, world: World, outbox: Outbox, api: BotMethods) -> None:
     outbox.skip()
     api.files = {raw["file_id"]: _build(StoredFile, raw) for raw in state["files"]}
     api._file_numbers = itertools.count(len(api.files) + 1)  # new uploads get new ids
+    updates.resume_after(int(state["last_update_id"]))
 
 
 def _plain(record: Any) -> JSON:
