@@ -99,7 +99,12 @@ function renderChat(chat) {
     pin.dataset.id = chat.pinned.id;
   }
   const last = chat.messages.length ? chat.messages[chat.messages.length - 1].id : 0;
-  if (atBottom || last > (seen[chat.id] || 0)) list.scrollTop = list.scrollHeight;
+  if (atBottom || last > (seen[chat.id] || 0)) {
+    list.scrollTop = list.scrollHeight;
+    for (const img of list.querySelectorAll("img")) {  // a picture that loads grows the list
+      if (!img.complete) img.addEventListener("load", () => { list.scrollTop = list.scrollHeight; });
+    }
+  }
   seen[chat.id] = last;
   remember();
 }
