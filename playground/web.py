@@ -70,10 +70,10 @@ class Page:
 
     @web.middleware
     async def _track_bot(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """Every Bot API call but a long poll may have changed what the page shows."""
+        """Every Bot API call but a read (``get…``, long polls too) may change the page."""
         response = await handler(request)
         method = request.match_info.get("method", "")
-        if method and method.lower() != "getupdates":
+        if method and not method.lower().startswith("get"):
             self.changed()
         return response
 

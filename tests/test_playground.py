@@ -79,6 +79,8 @@ async def test_demo_and_a_rehearsal_that_survives_a_restart(
     await again.start()
     try:
         async with aiohttp.ClientSession(again.url) as http:
+            async with http.get(picture["photo"]) as response:  # files are kept too
+                assert (await response.read()).startswith(b"\x89PNG")
             say = {"chat": chat, "as": cast.ORGANISER, "text": "/export"}
             assert (await http.post("/api/say", json=say)).status == 200
 

@@ -32,6 +32,7 @@ CHROME_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    "--disable-dev-shm-usage",  # containers have a small /dev/shm
     "--window-size=412,915",  # a phone
 ]
 ORGANISER, PLAYERS = "10", ["101", "102", "103", "104"]

@@ -46,8 +46,11 @@ function time(seconds) {
 function renderControls() {
   const select = $("speaker");
   const roles = { admin: " · 组织者 organiser", anonymous: " · 匿名 anonymous admin", player: "" };
-  select.innerHTML = world.people.map((p) =>
+  const options = world.people.map((p) =>
     `<option value="${p.uid}">${esc(p.name)}${roles[p.role]}</option>`).join("");
+  if (options !== renderControls.options) {  // untouched otherwise: an open list stays open
+    select.innerHTML = renderControls.options = options;
+  }
   select.value = String(current.as);
   const tabs = world.chats.filter((c) => !c.private || c.id === current.as || c.last > 0);
   if (!tabs.some((c) => c.id === current.as) && current.as) {
