@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.bot_token:
         print(
             "tourbot: BOT_TOKEN is not set; put the token from @BotFather in .env or the "
-            "environment (see .env.example).",
+            "environment (see .env.example), or try `tourbot playground` without Telegram.",
             file=sys.stderr,
         )
         return 2
