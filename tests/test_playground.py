@@ -60,6 +60,13 @@ async def test_demo_and_a_rehearsal_that_survives_a_restart(
             async with http.get(picture["photo"]) as response:
                 assert (await response.read()).startswith(b"\x89PNG")
 
+            # A pin through the Bot API (as the bot would pin) shows on the page.
+            pin = {"chat_id": chat, "message_id": signup["id"]}
+            async with http.post(f"/bot{cast.TOKEN}/pinChatMessage", json=pin) as response:
+                assert (await response.json())["ok"]
+            view = await (await http.get(f"/api/chat/{chat}")).json()
+            assert view["pinned"]["id"] == signup["id"]
+
             # Bad requests are refused; an added player can speak at once.
             bad = {"chat": cast.GROUP, "as": cast.ORGANISER, "text": "  "}
             assert (await http.post("/api/say", json=bad)).status == 400

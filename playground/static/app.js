@@ -45,7 +45,7 @@ function time(seconds) {
 
 function renderControls() {
   const select = $("speaker");
-  const roles = { admin: " · 组织者 organiser", anonymous: " · 匿名 anonymous admin", player: "" };
+  const roles = { admin: " · 组织者", anonymous: " · 以群身份 as the group", player: "" };
   const options = world.people.map((p) =>
     `<option value="${p.uid}">${esc(p.name)}${roles[p.role]}</option>`).join("");
   if (options !== renderControls.options) {  // untouched otherwise: an open list stays open
