@@ -9,6 +9,7 @@ environment as for ``tourbot run``.
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import signal
 import sys
@@ -23,6 +24,10 @@ from playground import cast
 from playground.botapi import BotAPIServer
 from playground.store import FILENAME, WorldStore
 from playground.web import Page
+
+
+class UnreadableState(Exception):
+    """The saved rehearsal was written by another version of the playground."""
 
 
 class Playground:
@@ -40,7 +45,10 @@ class Playground:
         if state is None:
             cast.populate(self.server)
         else:
-            self.server.restore(state)
+            try:
+                self.server.restore(state)
+            except (KeyError, TypeError, ValueError) as exc:
+                raise UnreadableState(f"{self.store.path.name} ({exc!r})") from exc
         self.page = Page(self.server, on_change=lambda: self.store.save_soon(self.server))
         self.settings = settings
         self.port = port
@@ -103,7 +111,12 @@ def main(settings: Settings, port: int, fresh: bool) -> int:
     )
     try:
         asyncio.run(serve(settings, port, fresh))
-    except OSError as exc:  # the port is taken
+    except UnreadableState as exc:
+        print(f"tourbot playground: cannot read {exc}; start over with --fresh", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        if exc.errno not in (errno.EADDRINUSE, errno.EACCES):
+            raise
         print(
             f"tourbot playground: cannot listen on 127.0.0.1:{port}: {exc.strerror}",
             file=sys.stderr,
