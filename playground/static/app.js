@@ -71,7 +71,7 @@ function renderMessage(m) {
   const parts = [];
   if (!mine) parts.push(`<div class="name">${esc(m.name)}</div>`);
   if (m.reply_to) parts.push(`<div class="reply"><b>${esc(m.reply_to.name)}</b> ${esc(m.reply_to.text)}</div>`);
-  if (m.photo) parts.push(`<img class="photo" src="${m.photo}" alt="picture">`);
+  if (m.photo) parts.push(`<a href="${m.photo}" target="_blank"><img class="photo" src="${m.photo}" alt="picture"></a>`);
   if (m.document) {
     parts.push(`<a class="document" href="${m.document.url}" download="${esc(m.document.name)}">📄 ${esc(m.document.name)}</a>`);
   }
