@@ -12,8 +12,17 @@ $(VENV)/.installed: pyproject.toml
 
 install: $(VENV)/.installed
 
+# Debian packages, skipped when present: headless Chromium and its driver for the
+# playground's browser test. (The CJK font for charts comes with the Python package.)
+system-deps:
+	@{ command -v chromium && command -v chromedriver; } >/dev/null || \
+	  { apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; }
+
+# Without a token (environment or .env) the bot runs in the playground instead.
 run: install
-	$(VENV)/bin/tourbot run
+	@if [ -n "$$BOT_TOKEN" ] || grep -qs '^BOT_TOKEN=..*' .env; then $(VENV)/bin/tourbot run; \
+	else echo "make run: no BOT_TOKEN set, so starting tourbot playground (Telegram in your browser)"; \
+	  $(VENV)/bin/tourbot playground; fi
 
 lint: install
 	$(VENV)/bin/ruff format --check .

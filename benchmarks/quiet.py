@@ -22,7 +22,7 @@ from pathlib import Path
 
 from bot.app import App
 from bot.config import Settings
-from tests.botapi import BotAPIServer
+from playground.botapi import BotAPIServer
 
 TOKEN = "123456:BENCH"
 GROUP = -100900

@@ -2,9 +2,15 @@
 
 Replies are outbox rows committed with the change that caused them. This sender
 delivers them at most ``per_minute`` messages a minute to one chat (Telegram allows about
-20 in a group), waits out 429s for exactly as long as Telegram says, backs off on 5xx and
-network errors, and marks each row sent as soon as Telegram accepts it, so a message is
-delivered once even across retries and restarts.
+20 in a group), waits out 429s for exactly as long as Telegram says, and backs off on 5xx
+and network errors.
+
+Each row is claimed before it is sent (status ``sending`` with a short lease, one
+statement) and marked sent by one statement as soon as Telegram answers, so no second
+sender takes it while it is in flight. Telegram has no idempotency key: when the process
+dies after Telegram accepted a message and before the mark commits (the window
+``Sender.window`` measures), the lease runs out and that one message goes out again.
+The sender sends one message at a time, so a crash can repeat at most one message.
 
 A busy group stays quiet and answers fast (issue 12):
 
@@ -25,8 +31,10 @@ import contextlib
 import logging
 import time
 from collections import defaultdict, deque
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from sqlalchemy import and_, or_, update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from bot.types import Outgoing, PermanentError, RetryAfter, TransientError, Transport
@@ -38,6 +46,9 @@ WINDOW = 60.0
 MAX_BACKOFF = 30.0
 RESERVE_SHARE = 0.25  # of each chat's minute kept for replies to one person
 EDIT_GAP = 3.0  # seconds between two broadcast edits of one message
+# How long a claimed row stays its sender's. Longer than a send takes; short, because a
+# row claimed by a process that then died waits this long before it is sent again.
+LEASE = timedelta(seconds=10)
 
 
 def is_edit(row: OutboxMessage) -> bool:
@@ -58,6 +69,8 @@ class Sender:
         self._edited_at: dict[tuple[int, object], float] = {}  # (chat, target) -> last edit
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        # Seconds from Telegram's answer to the committed mark, for the latest messages.
+        self.window: deque[float] = deque(maxlen=1000)
 
     def wake(self) -> None:
         self._wake.set()
@@ -110,6 +123,12 @@ class Sender:
             lane = (row.chat_id, bool(row.broadcast))
             if lane in held:
                 continue
+            if row.status == "sending":  # another sender's, or a dead one's
+                left = (row.lease_until or datetime.min.replace(tzinfo=UTC)) - _utcnow()
+                if left > timedelta(0):
+                    held.add(lane)
+                    next_try = min(next_try, left.total_seconds())
+                    continue
             target = (row.chat_id, self._target(row))
             if is_edit(row) and latest_edit[target] != row.id:
                 await self._mark(row.id, "superseded", None)  # a later edit shows more
@@ -157,13 +176,17 @@ class Sender:
             filename=row.filename,
             edit_message_id=edit_id,
         )
+        if not await self._claim(row.id):
+            return 0.0  # another sender took it
         try:
             message_id = await self.transport.send(out)
         except RetryAfter as exc:
+            await self._mark(row.id, "queued", None)
             self._blocked_until[row.chat_id] = time.monotonic() + exc.seconds
             log.warning("429 for chat %s: waiting %ss", row.chat_id, exc.seconds)
             return float(exc.seconds)
         except TransientError:
+            await self._mark(row.id, "queued", None)
             self._failures[row.id] += 1
             backoff = float(min(MAX_BACKOFF, 0.5 * 2 ** self._failures[row.id]))
             self._blocked_until[row.chat_id] = time.monotonic() + backoff
@@ -173,10 +196,12 @@ class Sender:
             log.exception("Telegram refused outbox message %s", row.id)
             await self._mark(row.id, "failed", None)
             return 0.0
-        if row.kind != "react":
-            self._sent_at[row.chat_id].append(time.monotonic())
-        self._failures.pop(row.id, None)
+        answered = time.monotonic()
         await self._mark(row.id, "sent", message_id)
+        self.window.append(time.monotonic() - answered)
+        if row.kind != "react":
+            self._sent_at[row.chat_id].append(answered)
+        self._failures.pop(row.id, None)
         if row.pin:
             await self._pin(row.chat_id, message_id)
         return 0.0
@@ -189,8 +214,30 @@ class Sender:
         except Exception:
             log.warning("could not pin message %s in chat %s", message_id, chat_id, exc_info=True)
 
-    async def _mark(self, row_id: int, status: str, message_id: int | None) -> None:
+    async def _claim(self, row_id: int) -> bool:
+        """Take a row for sending, unless a live sender holds it."""
+        now = _utcnow()
+        free = or_(
+            OutboxMessage.status == "queued",
+            and_(OutboxMessage.status == "sending", OutboxMessage.lease_until < now),
+        )
         async with self.sessionmaker() as session, session.begin():
-            row = await session.get(OutboxMessage, row_id)
-            if row is not None:
-                row.status, row.message_id = status, message_id
+            result = await session.execute(
+                update(OutboxMessage)
+                .where(OutboxMessage.id == row_id, free)
+                .values(status="sending", lease_until=now + LEASE)
+            )
+        return bool(getattr(result, "rowcount", 0))
+
+    async def _mark(self, row_id: int, status: str, message_id: int | None) -> None:
+        """One statement, so the window in which a crash repeats a message stays short."""
+        async with self.sessionmaker() as session, session.begin():
+            await session.execute(
+                update(OutboxMessage)
+                .where(OutboxMessage.id == row_id)
+                .values(status=status, message_id=message_id, lease_until=None)
+            )
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)

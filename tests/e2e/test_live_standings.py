@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from charts import fonts
-from tests.botapi import SentMessage
+from playground.botapi import SentMessage
 from tests.e2e.harness import Harness, tables_of
 
 GROUP = -101200
