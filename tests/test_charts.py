@@ -11,12 +11,13 @@ from pathlib import Path
 
 import matplotlib
 import pytest
+from matplotlib import font_manager
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from charts import fonts
 from charts.bracket import Match, bracket_figures, bracket_pngs, pages
-from charts.canvas import PNG_SIGNATURE, WIDTH_PX, display_width, fmt_value, shorten
+from charts.canvas import PNG_SIGNATURE, WIDTH_PX, display_width, fmt_value, shorten, to_png
 from charts.progression import TOP_N, progression_figure, progression_png
 from charts.sheet import ROWS_PER_PAGE, Row, Sheet, sheet_figures, sheet_pngs
 
@@ -60,6 +61,33 @@ def test_the_packaged_font_is_found_with_no_system_fonts(
     found = fonts.find_cjk_font()
     assert "site-packages" in str(found) or "paperang" in str(found)
     assert found.is_file()
+
+
+def test_chinese_japanese_and_cyrillic_names_draw_with_the_packaged_font_alone(
+    packaged_font_only: Path,
+) -> None:
+    assert "paperang_p2_fonts_cjk" in packaged_font_only.parts
+    # The machine's own CJK fonts are out of sight: naming them draws boxes (and warns).
+    with (
+        matplotlib.rc_context({"font.family": [fonts.LATIN_FAMILY, "WenQuanYi Micro Hei"]}),
+        pytest.warns(UserWarning, match="Glyph .* missing"),
+    ):
+        fig = Figure()
+        fig.text(0, 0, "张伟")
+        to_png(fig)
+    # With the packaged font every script draws: any "Glyph … missing" fails the test.
+    family = fonts.setup_fonts()
+    drawn = font_manager.findfont(font_manager.FontProperties(family=family))
+    assert Path(drawn).resolve() == packaged_font_only.resolve()
+    names = [*CHINESE, "さくら", "山田太郎", "Иван Петров", "Zoë"]
+    rows = tuple(Row((str(i + 1), name)) for i, name in enumerate(names))
+    sheet = Sheet("春季公开赛 积分榜", "锄大地 · 第 3 轮", ("名次", "选手"), (1, 4), "cl", rows)
+    pictures = [
+        *sheet_pngs(sheet),
+        progression_png({n: [1, 2, 3] for n in names}, "积分走势", ZH_PROGRESS),
+        *bracket_pngs([FIRST, [Match("张伟", "王芳", "王芳", "1", "2")]], "对阵图", ZH_BRACKET),
+    ]
+    assert all(png_size(png)[0] == WIDTH_PX for png in pictures)
 
 
 def test_no_font_anywhere_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """Every picture for every preset: played out with the real engine on in-memory rows,
-drawn with missing-glyph warnings turned into errors, 1080 px wide, and saying what the
-format ranks by (stage reached, teams with members, group tables…)."""
+drawn as on a fresh machine (the packaged CJK font only, no system font) with
+missing-glyph warnings turned into errors, 1080 px wide, and saying what the format ranks
+by (stage reached, teams with members, group tables…)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ NAMES = [
 ]
 MAX_SIDE = 4000
 CATALOGUE = Catalogue()
+pytestmark = pytest.mark.usefixtures("packaged_font_only")
 
 
 @pytest.fixture(autouse=True)
