@@ -18,11 +18,19 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
+from bot.handlers.bracket import bracket_matches, robin_sheet
 from bot.handlers.draw import store_round
 from bot.i18n import Catalogue
 from bot.pictures import podium, progression_series, seating_sheet, standings_sheet
 from bot.tournament import format_of, state_of
-from charts.bracket import MATCHES_PER_PAGE, Match, bracket_figures, bracket_pngs, pages
+from charts.bracket import (
+    LABEL_KEYS,
+    MATCHES_PER_PAGE,
+    Match,
+    bracket_figures,
+    bracket_pngs,
+    pages,
+)
 from charts.canvas import WIDTH_PX
 from charts.podium import podium_figure, podium_png
 from charts.progression import progression_png
@@ -114,6 +122,18 @@ def played(game: str, fmt: str, count: int, options: dict[str, str] | None = Non
     raise AssertionError("the event did not finish")
 
 
+def bracket_pictures(t: Tournament) -> list[bytes]:
+    """What /bracket sends: the knockout tree's pages, then the last three's round robin."""
+    tree = getattr(format_of(t), "bracket", None)
+    if tree is None:
+        return []
+    rounds = tree(state_of(t))
+    labels = {key: CATALOGUE["zh"](f"bracket.{key}") for key in LABEL_KEYS}
+    pngs = bracket_pngs(bracket_matches(t, rounds), "对阵图", labels)
+    robin = robin_sheet(ctx(), t, rounds)
+    return pngs + (sheet_pngs(robin) if robin else [])
+
+
 PRESETS = [
     ("bigtwo", "knockout", 16, None),
     ("bigtwo", "swiss", 12, None),
@@ -137,7 +157,9 @@ def test_every_picture_draws_every_preset_1080_px_wide(
         *sheet_pngs(seating_sheet(c, t, t.rounds[0])),
         progression_png(progression_series(t), "走势", {"round": "轮次", "points": "积分"}),
         podium_png(podium(c, t, datetime(2026, 12, 1, tzinfo=UTC))),
+        *bracket_pictures(t),
     ]
+    assert len(pictures) >= (6 if fmt == "bracket" else 4)
     for png in pictures:
         width, height = size(png)
         assert width == WIDTH_PX
@@ -225,6 +247,20 @@ def test_64_player_bracket_is_three_pages_with_scores_and_the_champion() -> None
         width, height = size(png)
         assert width == WIDTH_PX and height <= MAX_SIDE
     assert len(rounds[0]) == 2 * MATCHES_PER_PAGE
+
+
+def test_the_last_three_round_robin_is_a_small_table_with_scores_and_the_champion() -> None:
+    t = played("xiangqi", "bracket", 9, None)
+    rounds = format_of(t).bracket(state_of(t))  # type: ignore[attr-defined]
+    robin = robin_sheet(ctx(), t, rounds)
+    assert robin is not None and len(robin.rows) == 3  # each of the three meets the others
+    assert all(r.cells[2] in ("2 : 1", "1 : 2") for r in robin.rows)
+    champion = t.players[format_of(t).standings(state_of(t))[0].player - 1].name
+    assert robin.footer == f"冠军：{champion}"
+    assert sum(champion in (r.cells[1], r.cells[3]) for r in robin.rows) == 2
+    # Every match played in the tree above shows its score; a bye shows none.
+    matches = [m for rnd in bracket_matches(t, rounds) for m in rnd]
+    assert all(bool(m.first_score and m.second_score) == bool(m.second) for m in matches)
 
 
 def test_podium_names_the_first_three_with_game_and_date() -> None:

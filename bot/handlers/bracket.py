@@ -15,6 +15,7 @@ from bot.tournament import format_of, names, state_of
 from charts.bracket import LABEL_KEYS, Match, bracket_pngs
 from charts.sheet import Row, Sheet, sheet_pngs
 from db.models import TableRow, Tournament
+from engine.formats.bracket import BracketRound
 
 
 async def bracket(ctx: Ctx, args: str) -> None:
@@ -29,13 +30,35 @@ async def bracket(ctx: Ctx, args: str) -> None:
     rounds = tree(state)
     if not rounds:
         raise UserError("bracket.not-yet")
+    matches = bracket_matches(t, rounds)
+    pngs: list[bytes] = (
+        render(
+            bracket_pngs,
+            matches,
+            ctx.t("bracket.title", title=t.title),
+            {key: ctx.t(f"bracket.{key}") for key in LABEL_KEYS},
+        )
+        or []
+    )
+    robin = robin_sheet(ctx, t, rounds)
+    if pngs and robin is not None:
+        pngs += render(sheet_pngs, robin) or []
+    caption = ctx.t("bracket.caption", title=t.title)
+    send_pictures(
+        ctx, pngs, caption + "\n" + ranking_lines(ctx, t, fmt.standings(state)), "bracket"
+    )
+
+
+def bracket_matches(t: Tournament, rounds: tuple[BracketRound, ...]) -> list[list[Match]]:
+    """The engine's knockout tree as the picture draws it: names, the latest confirmed
+    score of each meeting, and which earlier matches feed each one."""
     who = names(t)
 
     def name(user: int | None) -> str:
         return who.get(user, str(user)) if user is not None else ""
 
     scores = _meetings(t)
-    matches = []
+    matches: list[list[Match]] = []
     for r, rnd in enumerate(rounds):
         row = []
         for a, b, w in rnd:
@@ -54,22 +77,7 @@ async def bracket(ctx: Ctx, args: str) -> None:
                 )
             )
         matches.append(row)
-    pngs: list[bytes] = (
-        render(
-            bracket_pngs,
-            matches,
-            ctx.t("bracket.title", title=t.title),
-            {key: ctx.t(f"bracket.{key}") for key in LABEL_KEYS},
-        )
-        or []
-    )
-    robin = _robin(ctx, t, {frozenset((a, b)) for rnd in rounds for a, b, _ in rnd if b})
-    if pngs and robin is not None:
-        pngs += render(sheet_pngs, robin) or []
-    caption = ctx.t("bracket.caption", title=t.title)
-    send_pictures(
-        ctx, pngs, caption + "\n" + ranking_lines(ctx, t, fmt.standings(state)), "bracket"
-    )
+    return matches
 
 
 def _live_scores(row: TableRow) -> dict[int, Decimal]:
@@ -91,9 +99,11 @@ def _meetings(t: Tournament) -> dict[frozenset[int], dict[int, Decimal]]:
     return out
 
 
-def _robin(ctx: Ctx, t: Tournament, knockout: set[frozenset[int]]) -> Sheet | None:
+def robin_sheet(ctx: Ctx, t: Tournament, rounds: tuple[BracketRound, ...]) -> Sheet | None:
     """The round robin of the last three (seed 004: 最后3人采用循环制): the two-player
-    tables played after the knockout's last meeting that are not knockout matches."""
+    tables played after the knockout's last meeting that are not knockout matches, and
+    the champion once it is over (the tree above it ends before the round robin)."""
+    knockout = {frozenset((a, b)) for rnd in rounds for a, b, _ in rnd if b}
     last = max(
         (r.number for r in t.rounds for row in r.tables if frozenset(row.seats) in knockout),
         default=0,
@@ -112,6 +122,8 @@ def _robin(ctx: Ctx, t: Tournament, knockout: set[frozenset[int]]) -> Sheet | No
             rows.append(Row((str(r.number), who.get(a, str(a)), score, who.get(b, str(b)))))
     if not rows:
         return None
+    ranking = format_of(t).standings(state_of(t)) if t.status == "finished" else ()
+    champion = who.get(ranking[0].player, str(ranking[0].player)) if ranking else ""
     return Sheet(
         ctx.t("pictures.robin-title", title=t.title),
         ctx.t("pictures.robin-line"),
@@ -119,4 +131,5 @@ def _robin(ctx: Ctx, t: Tournament, knockout: set[frozenset[int]]) -> Sheet | No
         (1, 3.5, 1.6, 3.5),
         "clcr",
         tuple(rows),
+        ctx.t("pictures.robin-champion", name=champion) if champion else "",
     )
