@@ -84,23 +84,19 @@ async def test_without_the_pin_right_the_bot_says_so_once_and_goes_on(bot: Harne
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("backend", ["aiogram"])
 async def test_standings_without_any_cjk_font_send_the_ranking_never_the_apology(
-    bot: Harness, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    bot: Harness, monkeypatch: pytest.MonkeyPatch, packaged_font_only: Path
 ) -> None:
+    """No system font at all (see ``packaged_font_only``): the font that ships with the
+    package draws the picture; without even that one, the text ranking is the answer."""
     await signed_up_and_drawn(bot)
     await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
     await bot.says(GROUP, ADMIN, f"/report 1 {RESULTS[0]}", "结果确认")
 
-    monkeypatch.setattr(fonts, "FONT_DIRS", (str(tmp_path),))  # no system font at all
-    fonts.reset()
-    try:
-        packaged = await bot.says(GROUP, 601, "/standings", "轮后积分")
-        assert packaged.photo is not None  # the font that ships with the package draws it
+    packaged = await bot.says(GROUP, 601, "/standings", "轮后积分")
+    assert packaged.photo is not None
 
-        monkeypatch.setattr(fonts, "PACKAGED_FONT", None)  # and not even that one
-        fonts.reset()
-        text = await bot.says(GROUP, 601, "/standings", "轮后积分")
-        assert text.photo is None and "1. " in text.body
-        assert not [m for m in bot.server.outbox(GROUP) if "抱歉" in m.body]
-    finally:
-        monkeypatch.undo()
-        fonts.reset()
+    monkeypatch.setattr(fonts, "PACKAGED_FONT", None)
+    fonts.reset()
+    text = await bot.says(GROUP, 601, "/standings", "轮后积分")
+    assert text.photo is None and "1. " in text.body
+    assert not [m for m in bot.server.outbox(GROUP) if "抱歉" in m.body]
