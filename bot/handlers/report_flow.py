@@ -190,7 +190,7 @@ async def _tables_for(ctx: Ctx, t: Tournament, r: Round) -> list[TableRow]:
     if row is None:
         raise UserError("report-flow.no-table", round=r.number)
     reports.reportable(row)
-    reports.check_reporter(ctx, t, row, None)
+    reports.check_reporter(ctx, t, row, None, names(t))
     return [row]
 
 
@@ -276,7 +276,7 @@ def _summary(
             ctx.t(key, **exc.params) if ctx.t.has(key) else ctx.t("refuse.invalid", code=exc.code)
         )
         return f"{header}\n" + ctx.t("report-flow.invalid", text=text, reason=reason), [controls]
-    lines = reports.score_lines(ctx, t, row, list(game.round_scores(outcome, seats)))
+    lines = reports.score_lines(ctx, names(t), row, list(game.round_scores(outcome, seats)))
     body = ctx.t("report-flow.summary", text=outcome.text, scores=lines)
     submit = (ctx.t("report-flow.button.submit"), state.encode(SUBMIT))
     return f"{header}\n{body}", [[submit], controls]
