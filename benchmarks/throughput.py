@@ -18,7 +18,8 @@ CPU ms per update, GC share of CPU and RSS. The server's own ceiling (sendMessag
 a separate client process) is printed first: a bot near it is measuring the server.
 
 Not a timed test: ``python -m benchmarks.throughput [--quick] [--backends aiogram,ptb]
-[--dbs sqlite,postgres]``. PostgreSQL needs ``TEST_DATABASE_URL`` (its schema is dropped).
+[--dbs sqlite,postgres]``. PostgreSQL needs ``BENCH_DATABASE_URL`` or ``TEST_DATABASE_URL``
+(its schema is dropped: give it a database of its own).
 """
 
 from __future__ import annotations
@@ -81,10 +82,11 @@ _GC = {"ms": 0.0, "start": 0.0}
 
 
 def _gc_timer(phase: str, info: dict[str, Any]) -> None:
+    """CPU time of the collecting thread (wall time would count the machine's load)."""
     if phase == "start":
-        _GC["start"] = time.perf_counter()
+        _GC["start"] = time.thread_time()
     else:
-        _GC["ms"] += (time.perf_counter() - _GC["start"]) * 1000
+        _GC["ms"] += (time.thread_time() - _GC["start"]) * 1000
 
 
 def _answer_stats_on_request() -> None:
@@ -444,35 +446,37 @@ def chart_seconds(players: int = 256) -> tuple[float, float]:
 # --------------------------------------------------------------------------- the table
 
 
-def print_table(results: list[Result], sizes: Sizes) -> None:
-    blocks = sizes.joins // sizes.block
-    bare = {r.backend: r for r in results if r.name == "bare"}
-    head = (
-        "| bot | backend | join/s first→last block | players/s | report/s | standings/s "
-        "| groups/s | vs bare (join, report, groups) | p50 / p99 ms | other chat behind "
-        "/standings ms | CPU ms/update | GC share | idle / end RSS MB |"
-    )
-    print(head)
-    print("|" + "---|" * (head.count("|") - 1))
-    for r in results:
-        ref = bare.get(r.backend)
-        joins = [r.rates[f"join{i + 1}"] for i in range(blocks)]
-        join_all = sizes.joins / sum(sizes.block / x for x in joins)
+HEADER = (
+    "| bot | backend | join/s first→last block | players/s | report/s | standings/s "
+    "| groups/s | vs bare (join, report, groups) | p50 / p99 ms | other chat behind "
+    "/standings ms | CPU ms/update | GC share | idle / end RSS MB |"
+)
 
-        lat = sorted(r.latency)
-        p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))]
-        print(
-            f"| {r.name} | {r.backend} | {joins[0]:.0f}→{joins[-1]:.0f} | "
-            f"{r.rates['players']:.0f} | {r.rates['report']:.0f} | {r.rates['standings']:.1f} | "
-            f"{r.rates['groups']:.0f} | "
-            f"{_ratio(r, ref, join_all, _join_all(ref, sizes) if ref else 0)}, "
-            f"{_ratio(r, ref, r.rates['report'], ref.rates['report'] if ref else 0)}, "
-            f"{_ratio(r, ref, r.rates['groups'], ref.rates['groups'] if ref else 0)} | "
-            f"{statistics.median(lat):.1f} / {p99:.1f} | {r.side_ms:.0f} | "
-            f"{r.cpu_ms / max(1, r.updates):.2f} | {100 * r.gc_ms / max(1.0, r.cpu_ms):.0f}% | "
-            f"{r.idle_rss:.0f} / {r.peak_rss:.0f} |",
-            flush=True,
-        )
+
+def print_header() -> None:
+    print(HEADER)
+    print("|" + "---|" * (HEADER.count("|") - 1), flush=True)
+
+
+def print_row(r: Result, ref: Result | None, sizes: Sizes) -> None:
+    """One line of the table; ``ref`` is the bare bot of the same backend."""
+    blocks = sizes.joins // sizes.block
+    joins = [r.rates[f"join{i + 1}"] for i in range(blocks)]
+    join_all = _join_all(r, sizes)
+    lat = sorted(r.latency)
+    p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))]
+    print(
+        f"| {r.name} | {r.backend} | {joins[0]:.0f}→{joins[-1]:.0f} | "
+        f"{r.rates['players']:.0f} | {r.rates['report']:.0f} | {r.rates['standings']:.1f} | "
+        f"{r.rates['groups']:.0f} | "
+        f"{_ratio(r, ref, join_all, _join_all(ref, sizes) if ref else 0)}, "
+        f"{_ratio(r, ref, r.rates['report'], ref.rates['report'] if ref else 0)}, "
+        f"{_ratio(r, ref, r.rates['groups'], ref.rates['groups'] if ref else 0)} | "
+        f"{statistics.median(lat):.1f} / {p99:.1f} | {r.side_ms:.0f} | "
+        f"{r.cpu_ms / max(1, r.updates):.2f} | {100 * r.gc_ms / max(1.0, r.cpu_ms):.0f}% | "
+        f"{r.idle_rss:.0f} / {r.peak_rss:.0f} |",
+        flush=True,
+    )
 
 
 def _ratio(r: Result, ref: Result | None, value: float, base: float) -> str:
@@ -486,10 +490,10 @@ def _join_all(r: Result, sizes: Sizes) -> float:
 
 async def main(args: argparse.Namespace) -> None:
     sizes = TINY if os.environ.get("TB_TINY") else QUICK if args.quick else FULL
-    pg_url = os.environ.get("TEST_DATABASE_URL", "")
+    pg_url = os.environ.get("BENCH_DATABASE_URL") or os.environ.get("TEST_DATABASE_URL", "")
     dbs = [d for d in args.dbs.split(",") if d != "postgres" or pg_url]
     if "postgres" in args.dbs and not pg_url:
-        print("TEST_DATABASE_URL is not set: PostgreSQL skipped")
+        print("BENCH_DATABASE_URL / TEST_DATABASE_URL not set: PostgreSQL skipped")
     print(f"Bot API server ceiling: {await ceiling():.0f} sendMessage/s (8 concurrent, 1 client)")
     try:
         cold, warm = chart_seconds()
@@ -502,12 +506,12 @@ async def main(args: argparse.Namespace) -> None:
         f"{sizes.groups} groups x 20, latency over {sizes.latency} /join one at a time\n",
         flush=True,
     )
-    results = []
+    print_header()
     for backend in args.backends.split(","):
-        results.append(await measure("bare", backend, "", sizes, pg_url))
+        bare = await measure("bare", backend, "", sizes, pg_url)
+        print_row(bare, None, sizes)
         for db in dbs:
-            results.append(await measure("tourbot", backend, db, sizes, pg_url))
-    print_table(results, sizes)
+            print_row(await measure("tourbot", backend, db, sizes, pg_url), bare, sizes)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from bot.tournament import (
     signed_up,
 )
 from bot.types import Buttons
+from bot.versioned import texts
 from db.models import Player, Tournament
 from engine.draw import commitment
 from engine.errors import ConfigError
@@ -156,12 +157,18 @@ async def leave(ctx: Ctx, args: str) -> None:
 
 
 async def players(ctx: Ctx, args: str) -> None:
-    t = await ctx.tournament()
-    listed = signed_up(t)
-    if not listed:
-        ctx.reply("players.none")
-        return
-    ctx.say(players_text(ctx, t), pages="players")
+    """The list is built once per tournament version and language (``bot.versioned``)."""
+    t = await ctx.tournament(whole=False)
+    key = texts.key(t, "players", ctx.t.lang)
+    text = texts.get(key)
+    if text is None:
+        await ctx.repo.load_whole(t)
+        if not signed_up(t):
+            ctx.reply("players.none")
+            return
+        text = players_text(ctx, t)
+        texts.put(key, text)
+    ctx.say(text, pages="players")
 
 
 def players_text(ctx: Ctx, t: Tournament) -> str:

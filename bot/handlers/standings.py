@@ -10,8 +10,9 @@ from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import ranking_lines
 from bot.i18n import show
-from bot.pictures import draw, pictures, standings_png
+from bot.pictures import draw, standings_png
 from bot.tournament import format_of, latest_round, names, state_of
+from bot.versioned import pictures
 from db.models import Tournament
 from engine.model import SEAT_LETTERS
 
