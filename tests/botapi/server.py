@@ -88,6 +88,16 @@ class BotAPIServer:
         await site.start()
         self._port = int(self._runner.addresses[0][1])
 
+    def listening_sockets(self) -> list[socket.socket]:
+        """The listener's sockets (to check its options)."""
+        if self._runner is None:
+            return []
+        return [
+            sock
+            for site in self._runner.sites
+            for sock in getattr(getattr(site, "_server", None), "sockets", ())
+        ]
+
     async def stop(self) -> None:
         """Answer pending long polls with no updates and close the listener."""
         self._updates.stop()
