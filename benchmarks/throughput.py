@@ -259,7 +259,7 @@ class Driver:
 
     @property
     def outputs(self) -> int:
-        return self.server.output_count
+        return int(self.server.output_count)
 
     async def until(self, count: int, timeout: float = 600) -> float:
         """Wait until the server has seen ``count`` outputs; the moment it did."""

@@ -195,8 +195,11 @@ class Repo:
         )
 
     def _seated(self, user_id: int) -> ColumnElement[bool]:
-        if self.session.bind.dialect.name == "postgresql":
-            return TableRow.seats.cast(JSONB).contains([user_id])
+        """``user_id`` is among the JSON list ``seats``: jsonb containment on
+        PostgreSQL, ``json_each`` on SQLite."""
+        if self.session.get_bind().dialect.name == "postgresql":
+            contains: ColumnElement[bool] = TableRow.seats.cast(JSONB).contains([user_id])
+            return contains
         each = func.json_each(TableRow.seats).table_valued("value")
         return exists(select(literal_column("1")).select_from(each).where(each.c.value == user_id))
 

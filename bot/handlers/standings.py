@@ -46,7 +46,8 @@ async def standings(ctx: Ctx, args: str) -> None:
         )
         kept = (png, caption)
         pictures.put(key, kept)
-    ctx.photo(*kept, "standings.png")
+    png, caption = kept
+    ctx.photo(png, caption, "standings.png")
 
 
 def team_lines(ctx: Ctx, t: Tournament) -> str:
