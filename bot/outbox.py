@@ -17,6 +17,7 @@ import time
 from collections import defaultdict, deque
 from typing import Any
 
+from sqlalchemy import update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from bot.types import Outgoing, PermanentError, RetryAfter, TransientError, Transport
@@ -131,7 +132,10 @@ class Sender:
         return 0.0
 
     async def _mark(self, row_id: int, status: str, message_id: int | None) -> None:
+        """One UPDATE (no read first): it runs once for every message sent."""
         async with self.sessionmaker() as session, session.begin():
-            row = await session.get(OutboxMessage, row_id)
-            if row is not None:
-                row.status, row.message_id = status, message_id
+            await session.execute(
+                update(OutboxMessage)
+                .where(OutboxMessage.id == row_id)
+                .values(status=status, message_id=message_id)
+            )

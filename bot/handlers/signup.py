@@ -34,7 +34,7 @@ async def new(ctx: Ctx, args: str) -> None:
     words = args.split()
     if not words:
         raise UserError("usage.new")
-    if await ctx.repo.active_tournament(ctx.inc.chat_id, ctx.inc.thread_id):
+    if await ctx.repo.active_tournament(ctx.inc.chat_id, ctx.inc.thread_id, whole=False):
         raise UserError("refuse.already-running")
     game = find_game(words[0])
     fmt_key, title_words = game.default_format, words[1:]
