@@ -1,6 +1,6 @@
 """Throughput benchmark (issue 16): tourbot beside bare echo bots, on one local Bot API server.
 
-The driver (this process) runs the local Bot API server (``tests/botapi``) and plays the
+The driver (this process) runs the local Bot API server (``playground/botapi``) and plays the
 users; each bot runs in its own process, so its CPU, garbage-collection time and memory
 are its own. For every backend (aiogram, PTB) and database (SQLite, PostgreSQL):
 
@@ -378,7 +378,7 @@ def _table_reader(database_url: str) -> Callable[[], Any]:
 
 
 async def measure(kind: str, backend: str, db: str, sizes: Sizes, pg_url: str) -> Result:
-    from tests.botapi import BotAPIServer
+    from playground.botapi import BotAPIServer
 
     server = BotAPIServer(TOKEN)
     await server.start()
@@ -415,7 +415,7 @@ async def measure(kind: str, backend: str, db: str, sizes: Sizes, pg_url: str) -
 
 
 async def ceiling() -> float:
-    from tests.botapi import BotAPIServer
+    from playground.botapi import BotAPIServer
 
     server = BotAPIServer(TOKEN)
     await server.start()

@@ -26,6 +26,7 @@ from db.models import (
     ProcessedUpdate,
     Report,
     Round,
+    Season,
     TableRow,
     Tournament,
 )
@@ -98,7 +99,7 @@ class Repo:
 
     async def migrate_chat(self, old: int, new: int) -> None:
         """A group became a supergroup: carry settings, grants and events to the new id."""
-        for model in (Tournament, Grant, OutboxMessage, AuditEntry):
+        for model in (Tournament, Grant, OutboxMessage, AuditEntry, Season):
             rows = await self.session.scalars(select(model).where(model.chat_id == old))
             for row in rows:
                 row.chat_id = new
@@ -211,6 +212,37 @@ class Repo:
                 .where(TableRow.round_id == round_id, TableRow.status == "pending")
             )
             or 0
+        )
+
+    async def chat_events(self, chat_id: int, game: str | None = None) -> list[Tournament]:
+        """Every event of the chat (all topics), oldest first, with what ratings read."""
+        query = (
+            select(Tournament)
+            .where(Tournament.chat_id == chat_id, Tournament.status != "signup")
+            .order_by(Tournament.id)
+            .options(
+                selectinload(Tournament.players),
+                selectinload(Tournament.penalties),
+                selectinload(Tournament.rounds)
+                .selectinload(Round.tables)
+                .selectinload(TableRow.reports),
+            )
+        )
+        if game is not None:
+            query = query.where(Tournament.game == game)
+        return list(await self.session.scalars(query))
+
+    async def last_event_id(self, chat_id: int) -> int:
+        """The newest tournament id of the chat (0 when there is none)."""
+        found = await self.session.scalar(
+            select(func.max(Tournament.id)).where(Tournament.chat_id == chat_id)
+        )
+        return int(found or 0)
+
+    async def season(self, chat_id: int) -> Season | None:
+        """The chat's current season: the one started last."""
+        return await self.session.scalar(
+            select(Season).where(Season.chat_id == chat_id).order_by(Season.id.desc())
         )
 
     async def tournament(self, tournament_id: int) -> Tournament | None:

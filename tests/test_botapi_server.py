@@ -657,7 +657,7 @@ async def test_server_listens_with_nagle_off_and_a_deep_backlog(botapi: BotAPISe
     ~40 ms for the client's delayed ACK), and thousands of connections may queue."""
     import socket
 
-    from tests.botapi.server import LISTEN_BACKLOG
+    from playground.botapi.server import LISTEN_BACKLOG
 
     (listener,) = botapi.listening_sockets()
     assert listener.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)

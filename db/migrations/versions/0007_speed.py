@@ -2,14 +2,14 @@
 standings and pictures are computed once per version (issue 16)
 
 Revision ID: 0007_speed
-Revises: 0004
+Revises: 0008_ratings
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0007_speed"
-down_revision = "0004"
+down_revision = "0008_ratings"
 branch_labels = None
 depends_on = None
 
