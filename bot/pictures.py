@@ -39,3 +39,16 @@ def bracket_png(
     from charts.bracket import LABEL_KEYS, bracket_png
 
     return bracket_png(matches, title, {key: label(key) for key in LABEL_KEYS})
+
+
+def board_png(rows: list[tuple[int, str, Any, str]], title: str) -> bytes:
+    """A leaderboard (/rating, /season): rows of (place, name, figure, note)."""
+    from charts.ratings import BoardRow, board_png
+
+    return board_png([BoardRow(*row) for row in rows], title)
+
+
+def history_png(series: list[tuple[str, list[tuple[str, int]]]], title: str) -> bytes:
+    from charts.ratings import history_png
+
+    return history_png(series, title)
