@@ -11,10 +11,19 @@ from bot.config import Settings
 
 
 def main(argv: list[str] | None = None) -> int:
+    from bot.scaleout.cli import HELP as SCALEOUT
+
     parser = argparse.ArgumentParser(prog="tourbot", description="Tournaments in Telegram groups")
-    parser.add_argument("command", nargs="?", default="run", choices=["run"])
-    parser.parse_args(argv)
+    commands = parser.add_subparsers(dest="command", metavar="command")
+    commands.add_parser("run", help="long polling, one process (the default)")
+    for name, text in SCALEOUT.items():
+        commands.add_parser(name, help=text, description=text)
+    command = parser.parse_args(argv).command or "run"
     settings = Settings.from_env()
+    if command in SCALEOUT:
+        from bot.scaleout.cli import main as scaleout
+
+        return scaleout(command, settings)
     if not settings.bot_token:
         print(
             "tourbot: BOT_TOKEN is not set; put the token from @BotFather in .env or the "

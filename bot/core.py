@@ -186,12 +186,19 @@ class Core:
             )
 
     # --- time-driven work ----------------------------------------------------------------
-    async def system(self, chat_id: int, thread_id: int | None, work: Handler, arg: str) -> None:
+    async def system(
+        self, chat_id: int, thread_id: int | None, work: Handler, arg: str, once: int | None = None
+    ) -> None:
         """Run scheduled work (a deadline, a check-in cut-off) through the same
-        transaction and outbox path."""
+        transaction and outbox path. With ``once`` (an id for the processed-update table,
+        as scale-out timer messages carry) work already committed under it is skipped."""
         inc = Incoming(0, chat_id, "supergroup", Sender(0, "tourbot"), thread_id=thread_id or None)
         async with self._lock(chat_id), self.sessionmaker() as session, session.begin():
             repo = Repo(session)
+            if once is not None:
+                if await repo.seen_update(once):
+                    return
+                repo.mark_update(once)
             ctx = await self._ctx(repo, inc)
             await work(ctx, arg)
             self._enqueue(repo, ctx.outgoing)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
@@ -133,6 +134,10 @@ class AiogramRunner:
             request_timeout=self.settings.poll_timeout + 10,
         )
         return [(u.update_id, update_incoming(u)) for u in updates]
+
+    def incoming(self, raw: dict[str, Any]) -> Incoming | None:
+        """A webhook's raw update (scale-out workers), read as polling would read it."""
+        return update_incoming(Update.model_validate(raw, context={"bot": self.bot}))
 
     async def poll(self, handle: Callable[[Incoming], Awaitable[None]]) -> None:
         await poll_forever(self.fetch, handle)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
+from typing import Any
 
 from telegram import Bot, BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.error import (
@@ -139,6 +140,10 @@ class PTBRunner:
             read_timeout=self.settings.poll_timeout + 10,
         )
         return [(u.update_id, update_incoming(u)) for u in updates]
+
+    def incoming(self, raw: dict[str, Any]) -> Incoming | None:
+        """A webhook's raw update (scale-out workers), read as polling would read it."""
+        return update_incoming(Update.de_json(raw, self.bot))
 
     async def poll(self, handle: Callable[[Incoming], Awaitable[None]]) -> None:
         await poll_forever(self.fetch, handle)

@@ -1,0 +1,223 @@
+"""A scale-out deployment as real processes, for the integration tests and the benchmark.
+
+A private ``nats-server`` (JetStream, its own port and store, so restarting it disturbs
+nobody else), the local Bot API server in this process, and ``tourbot gateway`` /
+``worker`` / ``scheduler`` processes sharing one PostgreSQL database. The test plays
+Telegram's webhook: it POSTs each update to a gateway and retries until a 200, as
+Telegram does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from tests.botapi import BotAPIServer
+
+ROOT = Path(__file__).parents[1]
+TOKEN = "123456:TEST"
+SECRET = "s3cret-token"
+NATS_SERVER = shutil.which("nats-server") or "/usr/sbin/nats-server"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def port_open(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.2)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def nats_available() -> bool:
+    return os.path.exists(NATS_SERVER)
+
+
+async def wait_until(check: Any, timeout: float, what: str, every: float = 0.1) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        result = check()
+        if asyncio.iscoroutine(result):
+            result = await result
+        if result:
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
+        await asyncio.sleep(every)
+
+
+class NatsServer:
+    """A JetStream server of our own; :meth:`restart` keeps its port and its store."""
+
+    def __init__(self, store: Path) -> None:
+        self.port = free_port()
+        self.store = store
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"nats://127.0.0.1:{self.port}"
+
+    async def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [NATS_SERVER, "-a", "127.0.0.1", "-p", str(self.port), "-js", "-sd", str(self.store)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        await wait_until(lambda: port_open(self.port), 10, "nats-server")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+            self.proc = None
+
+    async def restart(self, down: float = 1.0) -> None:
+        self.stop()
+        await asyncio.sleep(down)
+        await self.start()
+
+
+async def reset_database(url: str) -> None:
+    engine = create_async_engine(url)
+    async with engine.begin() as conn:
+        await conn.execute(text("DROP SCHEMA public CASCADE"))
+        await conn.execute(text("CREATE SCHEMA public"))
+    await engine.dispose()
+
+
+class Cluster:
+    """Processes of one scale-out deployment, and a webhook client for its gateways."""
+
+    def __init__(
+        self,
+        botapi: BotAPIServer,
+        nats: NatsServer,
+        database_url: str,
+        logs: Path,
+        shards: int = 8,
+    ) -> None:
+        self.logs = logs
+        self.botapi = botapi
+        self.nats = nats
+        self.database_url = database_url
+        self.prefix = f"t{uuid.uuid4().hex[:10]}"
+        self.shards = shards
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.gateway_ports: list[int] = []
+        self._next_gateway = itertools.count()
+        self.http: aiohttp.ClientSession | None = None
+
+    def env(self, **extra: str) -> dict[str, str]:
+        return {
+            **os.environ,
+            "BOT_TOKEN": TOKEN,
+            "BOT_API_URL": self.botapi.url,
+            "DATABASE_URL": self.database_url,
+            "NATS_URL": self.nats.url,
+            "NATS_PREFIX": self.prefix,
+            "SHARDS": str(self.shards),
+            "WEBHOOK_SECRET": SECRET,
+            "RATE_PER_SECOND": "100000",
+            "RATE_PER_CHAT_MINUTE": "100000",
+            **extra,
+        }
+
+    def spawn(self, name: str, command: str, **extra: str) -> subprocess.Popen[bytes]:
+        with open(self.logs / f"{name}.log", "ab") as log:  # the child keeps its copy
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "bot", command],
+                env=self.env(**extra),
+                cwd=ROOT,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        self.procs[name] = proc
+        return proc
+
+    def start_gateway(self, name: str) -> None:
+        port = free_port()
+        self.gateway_ports.append(port)
+        url = f"http://127.0.0.1:{port}/tg/hook"
+        self.spawn(name, "gateway", GATEWAY_PORT=str(port), WEBHOOK_URL=url)
+
+    async def wait_gateways(self) -> None:
+        await wait_until(
+            lambda: all(port_open(p) for p in self.gateway_ports), 60, "the gateways to listen"
+        )
+
+    def kill(self, name: str) -> None:
+        proc = self.procs.pop(name)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+
+    async def stop(self) -> None:
+        for proc in self.procs.values():
+            proc.send_signal(signal.SIGTERM)
+        for proc in self.procs.values():
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        self.procs.clear()
+        if self.http is not None:
+            await self.http.close()
+
+    async def post_once(self, update: dict[str, Any], secret: str = SECRET) -> int:
+        """POST one update to the next gateway; the HTTP status (0: no answer)."""
+        if self.http is None:
+            self.http = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=200),
+                timeout=aiohttp.ClientTimeout(total=15),
+            )
+        port = self.gateway_ports[next(self._next_gateway) % len(self.gateway_ports)]
+        headers = {"X-Telegram-Bot-Api-Secret-Token": secret}
+        try:
+            async with self.http.post(
+                f"http://127.0.0.1:{port}/tg/hook", json=update, headers=headers
+            ) as resp:
+                return resp.status
+        except (aiohttp.ClientError, TimeoutError):
+            return 0
+
+    async def post(self, update: dict[str, Any]) -> int:
+        """POST one update as Telegram would, retrying (the next gateway) until a 200;
+        the number of attempts it took."""
+        for attempt in itertools.count(1):
+            if await self.post_once(update) == 200:
+                return attempt
+            await asyncio.sleep(min(1.0, 0.05 * attempt))
+        raise AssertionError("unreachable")
+
+    async def leader_pid(self) -> int | None:
+        """The pid of the scheduler holding the lock (it names itself in PostgreSQL)."""
+        engine = create_async_engine(self.database_url)
+        try:
+            async with engine.connect() as conn:
+                name = await conn.scalar(
+                    text(
+                        "SELECT application_name FROM pg_stat_activity"
+                        " WHERE application_name LIKE 'tourbot-scheduler-%'"
+                        " AND datname = current_database()"
+                    )
+                )
+        finally:
+            await engine.dispose()
+        return int(name.rsplit("-", 1)[1]) if name else None
