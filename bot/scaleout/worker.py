@@ -53,6 +53,7 @@ class Worker:
         self.bus = Bus.of(settings)
         self._stopping = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._busy: set[int] = set()  # shards whose update is being handled
 
     async def start(self) -> None:
         self.engine = make_engine(self.settings.database_url)
@@ -79,12 +80,15 @@ class Worker:
         log.info("worker consuming %s shards of %s", self.bus.shards, self.bus.stream)
 
     async def stop(self) -> None:
+        """Let updates being handled finish (up to ``STOP_GRACE``); stop waiting ones."""
         self._stopping.set()
-        _, pending = (
-            await asyncio.wait(self._tasks, timeout=STOP_GRACE) if self._tasks else ((), ())
-        )
-        for task in pending:
-            task.cancel()
+        for shard, task in enumerate(self._tasks):
+            if shard not in self._busy:
+                task.cancel()
+        if self._tasks:
+            _, pending = await asyncio.wait(self._tasks, timeout=STOP_GRACE)
+            for task in pending:
+                task.cancel()
         await self.sender.close()
         with contextlib.suppress(Exception):
             await self.nc.close()
@@ -120,8 +124,12 @@ class Worker:
                 log.warning("shard %s: NATS unavailable, retrying", shard, exc_info=True)
                 await asyncio.sleep(RETRY)
                 continue
-            for msg in messages:
-                await self._process(msg)
+            self._busy.add(shard)
+            try:
+                for msg in messages:
+                    await self._process(msg)
+            finally:
+                self._busy.discard(shard)
 
     async def _process(self, msg: Msg) -> None:
         """Handle one message and acknowledge it once committed."""
