@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -221,3 +222,127 @@ class Cluster:
         finally:
             await engine.dispose()
         return int(name.rsplit("-", 1)[1]) if name else None
+
+
+# --------------------------------------------------------------------------- workloads
+
+ADMIN = 1
+Updates = dict[int, list[dict[str, Any]]]  # chat id -> its updates, in order
+
+
+def make_chats(botapi: BotAPIServer, base: int, count: int, players: int) -> dict[int, list[int]]:
+    """``count`` groups (ids ``base``, ``base - 1``, …), each with the admin and
+    ``players`` players of its own; returns chat id → player ids."""
+    botapi.add_user(ADMIN, "Org", language_code="en")
+    chats = {}
+    for i in range(count):
+        chat = base - i
+        uids = [abs(chat) * 100 + p for p in range(1, players + 1)]
+        for uid in uids:
+            botapi.add_user(uid, f"P{uid}", language_code="en")
+        botapi.add_chat(chat, f"group {chat}", admins=[ADMIN])
+        chats[chat] = uids
+    return chats
+
+
+def signup_updates(botapi: BotAPIServer, chats: dict[int, list[int]]) -> Updates:
+    """Per chat: ``/new``, then every player's ``/join``, as Telegram update JSON."""
+    per_chat: Updates = {}
+    for chat, uids in chats.items():
+        botapi.user_says(chat, ADMIN, f"/new bigtwo Cup {chat}")
+        for uid in uids:
+            botapi.user_says(chat, uid, "/join")
+        per_chat[chat] = botapi.take_updates()
+    return per_chat
+
+
+async def burst(cluster: Cluster, per_chat: Updates, midway: Any = None) -> dict[int, float]:
+    """POST each chat's updates in order (the next after the previous one's 200), all
+    chats at once; ``midway()`` runs when half are stored. Returns update id → the
+    epoch second its first POST began."""
+    total = sum(len(u) for u in per_chat.values())
+    posted: dict[int, float] = {}
+    half = asyncio.Event()
+
+    async def chat_stream(updates: list[dict[str, Any]]) -> None:
+        for update in updates:
+            posted[update["update_id"]] = time.time()
+            await cluster.post(update)
+            if len(posted) >= total // 2:
+                half.set()
+
+    streams = asyncio.gather(*(chat_stream(u) for u in per_chat.values()))
+    if midway is not None:
+        await half.wait()
+        await midway()
+    await streams
+    return posted
+
+
+async def committed(database_url: str, ids: list[int]) -> dict[int, float]:
+    """update id → epoch second of its commit (``processed_updates.at``), for ``ids``."""
+    engine = create_async_engine(database_url)
+    try:
+        async with engine.connect() as conn:
+            rows = await conn.execute(
+                text(
+                    "SELECT update_id, extract(epoch FROM at) FROM processed_updates"
+                    " WHERE update_id = ANY(:ids)"
+                ),
+                {"ids": ids},
+            )
+            return {int(u): float(at) for u, at in rows.all()}
+    finally:
+        await engine.dispose()
+
+
+async def wait_committed(database_url: str, ids: list[int], timeout: float) -> dict[int, float]:
+    deadline = time.monotonic() + timeout
+    while True:
+        done = await committed(database_url, ids)
+        if len(done) == len(ids) or time.monotonic() > deadline:
+            return done
+        await asyncio.sleep(0.5)
+
+
+@dataclass
+class Verdict:
+    """What the database says about a run: updates never committed, updates whose
+    effect was applied twice, chats whose updates were applied out of order."""
+
+    lost: int
+    twice: int
+    out_of_order: int
+
+    @property
+    def clean(self) -> bool:
+        return self.lost == self.twice == self.out_of_order == 0
+
+
+async def verdict(database_url: str, per_chat: Updates) -> Verdict:
+    """Read the audit log: each chat's entries must be exactly its updates, in order
+    (every update here writes one audit row: /new and each /join)."""
+    ids = [u["update_id"] for updates in per_chat.values() for u in updates]
+    done = await committed(database_url, ids)
+    engine = create_async_engine(database_url)
+    try:
+        async with engine.connect() as conn:
+            rows = await conn.execute(
+                text(
+                    "SELECT chat_id, update_id FROM audit_log WHERE chat_id = ANY(:chats)"
+                    " ORDER BY id"
+                ),
+                {"chats": list(per_chat)},
+            )
+            applied: dict[int, list[int]] = {}
+            for chat, update_id in rows.all():
+                applied.setdefault(chat, []).append(update_id)
+    finally:
+        await engine.dispose()
+    twice = sum(len(seq) - len(set(seq)) for seq in applied.values())
+    out_of_order = 0
+    for chat, updates in per_chat.items():
+        seq = list(dict.fromkeys(applied.get(chat, [])))
+        if seq != [u["update_id"] for u in updates if u["update_id"] in set(seq)]:
+            out_of_order += 1
+    return Verdict(len(ids) - len(done), twice, out_of_order)

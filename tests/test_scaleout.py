@@ -23,12 +23,20 @@ from db.migrate import upgrade
 from db.session import make_engine
 from tests.botapi import BotAPIServer
 from tests.cluster import (
+    ADMIN,
     SECRET,
     TOKEN,
     Cluster,
     NatsServer,
+    Updates,
+    Verdict,
+    burst,
+    make_chats,
     nats_available,
     reset_database,
+    signup_updates,
+    verdict,
+    wait_committed,
     wait_until,
 )
 
@@ -41,7 +49,6 @@ pytestmark = [
     ),
     pytest.mark.timeout(90),
 ]
-ADMIN = 1
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
@@ -53,7 +60,6 @@ async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Clu
     await engine.dispose()
     botapi = BotAPIServer(token=TOKEN, bot_id=123456, bot_username="tourbot_bot")
     await botapi.start()
-    botapi.add_user(ADMIN, "Org", language_code="en")
     nats = NatsServer(tmp / "nats")
     await nats.start()
     c = Cluster(botapi, nats, PG_URL, tmp, shards=4)
@@ -81,73 +87,13 @@ async def query(sql: str, **params: Any) -> list[Any]:
         await engine.dispose()
 
 
-def make_chats(c: Cluster, base: int, count: int, players: int) -> dict[int, list[int]]:
-    """``count`` groups, each with the admin and ``players`` players of its own."""
-    chats = {}
-    for i in range(count):
-        chat = base - i
-        uids = [abs(chat) * 100 + p for p in range(1, players + 1)]
-        for uid in uids:
-            c.botapi.add_user(uid, f"P{uid}", language_code="en")
-        c.botapi.add_chat(chat, f"group {chat}", admins=[ADMIN])
-        chats[chat] = uids
-    return chats
-
-
-def updates_of(c: Cluster, chats: dict[int, list[int]]) -> dict[int, list[dict[str, Any]]]:
-    """Per chat: /new, then every player's /join, as Telegram update JSON."""
-    per_chat: dict[int, list[dict[str, Any]]] = {}
-    for chat, uids in chats.items():
-        c.botapi.user_says(chat, ADMIN, f"/new bigtwo Cup {chat}")
-        for uid in uids:
-            c.botapi.user_says(chat, uid, "/join")
-        per_chat[chat] = c.botapi.take_updates()
-    return per_chat
-
-
-async def burst(
-    c: Cluster, per_chat: dict[int, list[dict[str, Any]]], midway: Any = None
-) -> list[int]:
-    """Each chat's updates in order (the next after the previous one's 200), chats at
-    once; ``midway`` runs when half of them are stored. Returns the update ids."""
-    total = sum(len(u) for u in per_chat.values())
-    stored = 0
-    half = asyncio.Event()
-
-    async def chat_stream(updates: list[dict[str, Any]]) -> None:
-        nonlocal stored
-        for update in updates:
-            await c.post(update)
-            stored += 1
-            if stored >= total // 2:
-                half.set()
-
-    streams = asyncio.gather(*(chat_stream(u) for u in per_chat.values()))
-    if midway is not None:
-        await half.wait()
-        await midway()
-    await streams
-    return [u["update_id"] for updates in per_chat.values() for u in updates]
-
-
 async def assert_each_once_in_order(
-    chats: dict[int, list[int]], per_chat: dict[int, list[dict[str, Any]]]
+    chats: dict[int, list[int]], per_chat: Updates, timeout: float = 60
 ) -> None:
     ids = [u["update_id"] for updates in per_chat.values() for u in updates]
-
-    async def all_processed() -> bool:
-        rows = await query(
-            "SELECT count(*) FROM processed_updates WHERE update_id = ANY(:ids)", ids=ids
-        )
-        return int(rows[0][0]) == len(ids)
-
-    await wait_until(all_processed, 60, "every update to be committed", every=0.5)
+    assert len(await wait_committed(PG_URL, ids, timeout)) == len(ids), "updates lost"
+    assert await verdict(PG_URL, per_chat) == Verdict(lost=0, twice=0, out_of_order=0)
     for chat, uids in chats.items():
-        audit = await query(
-            "SELECT update_id, action FROM audit_log WHERE chat_id = :chat ORDER BY id", chat=chat
-        )
-        sent = [u["update_id"] for u in per_chat[chat]]
-        assert [row[0] for row in audit] == sent, f"chat {chat}: handled out of order or twice"
         players = await query(
             "SELECT p.user_id FROM players p JOIN tournaments t ON t.id = p.tournament_id"
             " WHERE t.chat_id = :chat ORDER BY p.id",
@@ -170,8 +116,8 @@ async def test_gateway_set_its_webhook_and_refuses_a_wrong_secret(cluster: Clust
 async def test_a_worker_killed_mid_burst_loses_nothing_and_repeats_nothing(
     cluster: Cluster,
 ) -> None:
-    chats = make_chats(cluster, -1001000, 8, 6)
-    per_chat = updates_of(cluster, chats)
+    chats = make_chats(cluster.botapi, -1001000, 8, 6)
+    per_chat = signup_updates(cluster.botapi, chats)
 
     async def kill_worker() -> None:
         await asyncio.sleep(0.3)  # let it be in the middle of something
@@ -195,8 +141,8 @@ async def test_a_worker_killed_mid_burst_loses_nothing_and_repeats_nothing(
 async def test_nats_restarted_mid_burst_loses_nothing_and_repeats_nothing(
     cluster: Cluster,
 ) -> None:
-    chats = make_chats(cluster, -1002000, 6, 5)
-    per_chat = updates_of(cluster, chats)
+    chats = make_chats(cluster.botapi, -1002000, 6, 5)
+    per_chat = signup_updates(cluster.botapi, chats)
     await burst(cluster, per_chat, cluster.nats.restart)
     await assert_each_once_in_order(chats, per_chat)
 
@@ -204,7 +150,7 @@ async def test_nats_restarted_mid_burst_loses_nothing_and_repeats_nothing(
 async def test_the_scheduler_leader_killed_before_a_deadline_fires_it_once(
     cluster: Cluster,
 ) -> None:
-    chats = make_chats(cluster, -1003000, 1, 4)
+    chats = make_chats(cluster.botapi, -1003000, 1, 4)
     chat = next(iter(chats))
     for uid in chats[chat]:
         cluster.botapi.add_user(uid, f"P{uid}", language_code="en")
