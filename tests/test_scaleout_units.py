@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 
 import pytest
 
 from bot.cli import main
 from bot.config import Settings
+from bot.scaleout.budget import Budget
 from bot.scaleout.bus import shard_of, timer_update_id
 from bot.scaleout.cli import problem
 from bot.scaleout.gateway import chat_of
 from bot.types import Timer
+from db.migrate import upgrade
+from db.session import make_engine, make_sessionmaker
+from tests.cluster import reset_database
 
 
 @pytest.mark.parametrize("command", ["gateway", "worker", "scheduler"])
@@ -51,3 +56,37 @@ def test_a_timer_firing_has_one_negative_id() -> None:
     assert first < 0 and first == timer_update_id(Timer("deadline", 3, 1, at))
     assert first != timer_update_id(Timer("deadline", 3, 2, at))
     assert first != timer_update_id(Timer("noshow", 3, 1, at))
+
+
+PG_URL = os.environ.get("TEST_DATABASE_URL", "")
+
+
+@pytest.mark.skipif(not PG_URL, reason="TEST_DATABASE_URL is not set: PostgreSQL tests skipped")
+async def test_the_shared_budget_lets_a_chat_burst_then_paces_it_and_honours_429() -> None:
+    await reset_database(PG_URL)
+    engine = make_engine(PG_URL)
+    await upgrade(engine)
+    try:
+        # Two workers' budgets over one database: what one takes, the other cannot.
+        one, two = (Budget(make_sessionmaker(engine), 1000, 3) for _ in range(2))
+        assert [await w.take(-7) for w in (one, two, one)] == [0.0, 0.0, 0.0]
+        wait = await two.take(-7)  # the chat's 3 a minute are spent
+        assert 19 < wait <= 20
+        assert await one.take(-8) == 0.0  # another chat is not held up
+        await one.block(-8, 30)  # Telegram: retry after 30 s
+        assert 29 < await two.take(-8) <= 30
+    finally:
+        await engine.dispose()
+
+
+@pytest.mark.skipif(not PG_URL, reason="TEST_DATABASE_URL is not set: PostgreSQL tests skipped")
+async def test_the_bot_wide_budget_holds_every_chat() -> None:
+    await reset_database(PG_URL)
+    engine = make_engine(PG_URL)
+    await upgrade(engine)
+    try:
+        budget = Budget(make_sessionmaker(engine), 2, 1000)
+        assert [await budget.take(chat) for chat in (-1, -2)] == [0.0, 0.0]
+        assert 0 < await budget.take(-3) <= 0.5  # 2 a second for the whole bot
+    finally:
+        await engine.dispose()
