@@ -123,6 +123,7 @@ class Core:
             ctx = await self._ctx(repo, inc)
             try:
                 await handler(ctx, arg)
+                await ctx.run_deferred()
                 repo.mark_update(inc.update_id)
                 self._enqueue(repo, ctx.outgoing)
                 await session.flush()
@@ -201,5 +202,6 @@ class Core:
                 repo.mark_update(once)
             ctx = await self._ctx(repo, inc)
             await work(ctx, arg)
+            await ctx.run_deferred()
             self._enqueue(repo, ctx.outgoing)
         self.on_outbox()

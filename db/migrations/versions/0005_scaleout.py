@@ -1,14 +1,14 @@
 """scale-out: the send budget (token buckets) shared by every worker
 
 Revision ID: 0005_scaleout
-Revises: 0004
+Revises: 0008_ratings
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0005_scaleout"
-down_revision = "0004"
+down_revision = "0008_ratings"
 branch_labels = None
 depends_on = None
 
