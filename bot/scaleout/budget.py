@@ -6,35 +6,31 @@ Every worker delivers outbox rows, so two things must hold across processes:
   buckets in PostgreSQL (``send_budget``): the bot's (``RATE_PER_SECOND``, ≈30/s) and
   the chat's (``RATE_PER_CHAT_MINUTE``, ≈20/min). Buckets refill on the database's clock;
   a 429 blocks the chat's bucket for exactly ``retry_after`` for every worker.
-- **Each message once, in order per chat**: a worker sends for a chat only while it holds
-  that chat's advisory lock (on a connection of its own, so a killed worker's locks go
-  with its connection), and re-reads the row's status under the lock.
+- **Each message once, in order per chat**: one worker at a time sends to a chat (see
+  :class:`SharedSender`).
 """
 
 from __future__ import annotations
 
-import zlib
+import time
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 
 from bot.outbox import Sender
 from bot.types import Outgoing, RetryAfter, Transport
 from db.models import OutboxMessage
 
-OUTBOX_LOCKS = 7_301  # advisory-lock namespace for "sending to chat k"
+OUTBOX_LOCKS = 7_301  # advisory-lock namespace for "sending to part k of the chats"
+PARTS = 16  # chats are split for sending by chat_id mod PARTS
+CLAIM_EVERY = 2.0  # seconds between tries for the parts no live worker holds
+POLL_EVERY = 0.5  # seconds between looks at the outbox (other workers' replies)
 BOT = "bot"
-CLAIM_RETRY = 0.2  # seconds before trying a chat another worker is sending to
 
 
 def _chat_key(chat_id: int) -> str:
     return f"chat:{chat_id}"
-
-
-def _lock_id(chat_id: int) -> int:
-    """An int4 for ``pg_try_advisory_lock(namespace, id)``; a collision only delays."""
-    return zlib.crc32(str(chat_id).encode()) - 2**31
 
 
 class Budget:
@@ -121,7 +117,14 @@ class _ReportingTransport:
 
 
 class SharedSender(Sender):
-    """The outbox sender of one worker among many (PostgreSQL only)."""
+    """The outbox sender of one worker among many (PostgreSQL only).
+
+    Chats are split into :data:`PARTS` parts by ``chat_id mod PARTS``; a sender delivers
+    only the parts whose advisory locks it holds (on a connection of its own, so a killed
+    worker's parts are free at once), and every :data:`CLAIM_EVERY` seconds it tries for
+    the parts nobody holds. So each chat has one sender at a time (its replies go out
+    once and in order) without a lock round trip per message, and one live worker is
+    enough to send everything."""
 
     def __init__(
         self,
@@ -134,7 +137,9 @@ class SharedSender(Sender):
         super().__init__(sessionmaker, _ReportingTransport(transport, budget), 1_000_000_000)
         self.engine = engine
         self.budget = budget
+        self.parts: set[int] = set()
         self._locks: AsyncConnection | None = None
+        self._claimed_at = 0.0
 
     async def open(self) -> None:
         conn = await self.engine.connect()
@@ -145,26 +150,39 @@ class SharedSender(Sender):
         if self._locks is not None:
             await self._locks.close()
 
-    async def _lock(self, fn: str, chat_id: int) -> bool:
+    async def _claim(self) -> None:
+        """Take the send locks of the parts no live worker holds."""
         assert self._locks is not None, "open() first"
-        result = await self._locks.execute(
-            text(f"SELECT {fn}(:ns, :id)"), {"ns": OUTBOX_LOCKS, "id": _lock_id(chat_id)}
-        )
-        return bool(result.scalar_one())
+        self._claimed_at = time.monotonic()
+        for part in set(range(PARTS)) - self.parts:
+            got = await self._locks.scalar(
+                text("SELECT pg_try_advisory_lock(:ns, :part)"), {"ns": OUTBOX_LOCKS, "part": part}
+            )
+            if got:
+                self.parts.add(part)
+
+    async def flush_once(self) -> float:
+        if len(self.parts) < PARTS and time.monotonic() - self._claimed_at >= CLAIM_EVERY:
+            await self._claim()
+        wait = await super().flush_once() if self.parts else CLAIM_EVERY
+        # Other workers commit replies too and cannot wake this one: look again soon.
+        return min(wait, POLL_EVERY)
+
+    async def _queued(self) -> list[OutboxMessage]:
+        async with self.sessionmaker() as session:
+            rows = await session.scalars(
+                select(OutboxMessage)
+                .where(
+                    OutboxMessage.status == "queued",
+                    func.mod(func.abs(OutboxMessage.chat_id), PARTS).in_(sorted(self.parts)),
+                )
+                .order_by(OutboxMessage.id)
+                .limit(100)
+            )
+            return list(rows)
 
     async def _deliver(self, row: OutboxMessage) -> float:
-        if not await self._lock("pg_try_advisory_lock", row.chat_id):
-            return CLAIM_RETRY  # another worker is sending to this chat
-        try:
-            async with self.sessionmaker() as session:
-                status = await session.scalar(
-                    text("SELECT status FROM outbox WHERE id = :id"), {"id": row.id}
-                )
-            if status != "queued":
-                return 0.0  # another worker sent it since we listed it
-            wait = await self.budget.take(row.chat_id)
-            if wait > 0:
-                return wait
-            return await super()._deliver(row)
-        finally:
-            await self._lock("pg_advisory_unlock", row.chat_id)
+        wait = await self.budget.take(row.chat_id)
+        if wait > 0:
+            return wait
+        return await super()._deliver(row)

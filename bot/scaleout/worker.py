@@ -54,6 +54,7 @@ class Worker:
         self._stopping = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._busy: set[int] = set()  # shards whose update is being handled
+        self._notices: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         self.engine = make_engine(self.settings.database_url)
@@ -107,7 +108,13 @@ class Worker:
         database, so a lost notice only delays the timer by one rescan)."""
         payload = json.dumps(timer_json(timer)).encode()
         task = asyncio.create_task(self.nc.publish(self.bus.timers_subject, payload))
-        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        self._notices.add(task)  # keep a reference until it is done
+        task.add_done_callback(self._notice_done)
+
+    def _notice_done(self, task: asyncio.Task[None]) -> None:
+        self._notices.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("could not tell the scheduler about a timer: %s", task.exception())
 
     async def _consume(self, shard: int) -> None:
         sub = None
