@@ -34,7 +34,7 @@ from sqlalchemy import text
 
 from db.migrate import upgrade
 from db.session import make_engine
-from tests.botapi import BotAPIServer
+from playground.botapi import BotAPIServer
 from tests.cluster import (
     ADMIN,
     ROOT,
@@ -153,7 +153,7 @@ class Bench:
             proc = subprocess.Popen(
                 [sys.executable, "-m", "bot", "run"], env=env, cwd=ROOT, stdout=log, stderr=log
             )
-        total = self.args.groups * self.args.updates
+        total: int = self.args.groups * self.args.updates
         try:
 
             async def finished() -> bool:

@@ -1,4 +1,6 @@
-"""``tourbot run``: start the bot with long polling (``python -m bot`` does the same)."""
+"""``tourbot run``: start the bot with long polling (``python -m bot`` does the same);
+``tourbot playground``: try it in the browser, without Telegram; ``tourbot gateway``,
+``worker`` and ``scheduler``: the scale-out mode (``bot.scaleout``)."""
 
 from __future__ import annotations
 
@@ -16,10 +18,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tourbot", description="Tournaments in Telegram groups")
     commands = parser.add_subparsers(dest="command", metavar="command")
     commands.add_parser("run", help="long polling, one process (the default)")
+    playground_help = "the bot against a local Telegram, in the browser"
+    playground_parser = commands.add_parser(
+        "playground", help=playground_help, description=playground_help
+    )
+    playground_parser.add_argument("--port", type=int, default=8000, help="the page's port")
+    playground_parser.add_argument("--fresh", action="store_true", help="start over")
     for name, text in SCALEOUT.items():
         commands.add_parser(name, help=text, description=text)
-    command = parser.parse_args(argv).command or "run"
+    args = parser.parse_args(argv)
+    command = args.command or "run"
     settings = Settings.from_env()
+    if command == "playground":
+        from playground.run import main as playground
+
+        return playground(settings, args.port, args.fresh)
     if command in SCALEOUT:
         from bot.scaleout.cli import main as scaleout
 
@@ -27,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.bot_token:
         print(
             "tourbot: BOT_TOKEN is not set; put the token from @BotFather in .env or the "
-            "environment (see .env.example).",
+            "environment (see .env.example), or try `tourbot playground` without Telegram.",
             file=sys.stderr,
         )
         return 2

@@ -27,7 +27,7 @@ import aiohttp
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from tests.botapi import BotAPIServer
+from playground.botapi import BotAPIServer
 
 ROOT = Path(__file__).parents[1]
 TOKEN = "123456:TEST"

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from db.migrate import upgrade
 from db.session import make_engine
-from tests.botapi import BotAPIServer
+from playground.botapi import BotAPIServer
 from tests.cluster import (
     ADMIN,
     SECRET,
