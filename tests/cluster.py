@@ -1,8 +1,10 @@
 """A scale-out deployment as real processes, for the integration tests and the benchmark.
 
 A private ``nats-server`` (JetStream, its own port and store, so restarting it disturbs
-nobody else), the local Bot API server in this process, and ``tourbot gateway`` /
-``worker`` / ``scheduler`` processes sharing one PostgreSQL database. The test plays
+nobody else; without the binary, the shared server at ``NATS_URL``), the local Bot API
+server in this process, and ``tourbot gateway`` / ``worker`` / ``scheduler`` processes
+sharing one PostgreSQL database of their own (:func:`scratch_database`). Stream, subject
+and consumer names carry a random prefix, so runs side by side never meet. The test plays
 Telegram's webhook: it POSTs each update to a gateway and retries until a 200, as
 Telegram does.
 """
@@ -10,6 +12,7 @@ Telegram does.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import os
 import shutil
@@ -19,12 +22,16 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import aiohttp
-from sqlalchemy import text
+import nats
+from nats.js.errors import NotFoundError
+from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from playground.botapi import BotAPIServer
@@ -32,7 +39,9 @@ from playground.botapi import BotAPIServer
 ROOT = Path(__file__).parents[1]
 TOKEN = "123456:TEST"
 SECRET = "s3cret-token"
-NATS_SERVER = shutil.which("nats-server") or "/usr/sbin/nats-server"
+NATS_SERVER = (
+    os.environ.get("NATS_SERVER") or shutil.which("nats-server") or "/usr/sbin/nats-server"
+)
 
 
 def free_port() -> int:
@@ -49,6 +58,17 @@ def port_open(port: int) -> bool:
 
 def nats_available() -> bool:
     return os.path.exists(NATS_SERVER)
+
+
+def shared_nats_url() -> str | None:
+    """``NATS_URL`` (default 127.0.0.1:4222) when something listens there, else None."""
+    url = os.environ.get("NATS_URL", "nats://127.0.0.1:4222")
+    parts = urlsplit(url)
+    if parts.hostname is None:
+        return None
+    with socket.socket() as s:
+        s.settimeout(0.5)
+        return url if s.connect_ex((parts.hostname, parts.port or 4222)) == 0 else None
 
 
 async def wait_until(check: Any, timeout: float, what: str, every: float = 0.1) -> None:
@@ -96,6 +116,42 @@ class NatsServer:
         await self.start()
 
 
+class SharedNats:
+    """A NATS server other people use: our names are prefixed, and it is never restarted."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    async def drop(self, prefix: str) -> None:
+        """Delete the stream (and its consumers) a cluster with ``prefix`` created."""
+        nc = await nats.connect(self.url, connect_timeout=5)
+        try:
+            with contextlib.suppress(NotFoundError):
+                await nc.jetstream().delete_stream(f"{prefix}_updates")
+        finally:
+            await nc.close()
+
+
+@contextlib.asynccontextmanager
+async def scratch_database(url: str, tag: str) -> AsyncIterator[str]:
+    """A new empty database beside the one ``url`` names, dropped afterwards: concurrent
+    runs (other branches, CI jobs) never share tables or advisory locks (both are per
+    database). Yields its URL."""
+    base = make_url(url)
+    name = f"{base.database}_{tag}_{uuid.uuid4().hex[:8]}"
+    admin = create_async_engine(base, isolation_level="AUTOCOMMIT")
+    try:
+        async with admin.connect() as conn:
+            await conn.execute(text(f'CREATE DATABASE "{name}"'))
+        try:
+            yield base.set(database=name).render_as_string(hide_password=False)
+        finally:
+            async with admin.connect() as conn:
+                await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    finally:
+        await admin.dispose()
+
+
 async def reset_database(url: str) -> None:
     engine = create_async_engine(url)
     async with engine.begin() as conn:
@@ -110,7 +166,7 @@ class Cluster:
     def __init__(
         self,
         botapi: BotAPIServer,
-        nats: NatsServer,
+        nats: NatsServer | SharedNats,
         database_url: str,
         logs: Path,
         shards: int = 8,

@@ -5,6 +5,10 @@ The three fault cases of the issue, each checked from the database: a worker SIG
 mid-burst, NATS restarted mid-burst (a real restart of our own nats-server), and the
 scheduler leader SIGKILLed before a deadline. Nothing is lost, nothing handled twice,
 each chat's updates are handled in the order they arrived, the deadline fires once.
+
+Everything is private to the run: a database of its own next to ``TEST_DATABASE_URL``,
+a ``nats-server`` of its own (or, without the binary, the shared ``NATS_URL`` under a
+random prefix, and then the NATS restart is skipped: it is not ours to restart).
 """
 
 from __future__ import annotations
@@ -28,24 +32,30 @@ from tests.cluster import (
     TOKEN,
     Cluster,
     NatsServer,
+    SharedNats,
     Updates,
     Verdict,
     burst,
     make_chats,
     nats_available,
-    reset_database,
+    scratch_database,
+    shared_nats_url,
     signup_updates,
     verdict,
     wait_committed,
     wait_until,
 )
 
-PG_URL = os.environ.get("TEST_DATABASE_URL", "")
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
+SHARED_NATS = None if nats_available() else shared_nats_url()
 pytestmark = [
     pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.skipif(not PG_URL, reason="TEST_DATABASE_URL is not set: scale-out tests skipped"),
     pytest.mark.skipif(
-        not nats_available(), reason="nats-server is not installed: scale-out tests skipped"
+        not TEST_DATABASE_URL, reason="TEST_DATABASE_URL is not set: scale-out tests skipped"
+    ),
+    pytest.mark.skipif(
+        not nats_available() and SHARED_NATS is None,
+        reason="no nats-server binary and no NATS at NATS_URL: scale-out tests skipped",
     ),
     pytest.mark.timeout(90),
 ]
@@ -54,32 +64,39 @@ pytestmark = [
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Cluster]:
     tmp = tmp_path_factory.mktemp("scaleout")
-    await reset_database(PG_URL)
-    engine = make_engine(PG_URL)
-    await upgrade(engine)  # here once, so that the five processes start at the head
-    await engine.dispose()
-    botapi = BotAPIServer(token=TOKEN, bot_id=123456, bot_username="tourbot_bot")
-    await botapi.start()
-    nats = NatsServer(tmp / "nats")
-    await nats.start()
-    c = Cluster(botapi, nats, PG_URL, tmp, shards=4)
-    c.start_gateway("gateway")
-    for name in ("worker-1", "worker-2"):
-        c.spawn(name, "worker")
-    for name in ("scheduler-1", "scheduler-2"):
-        c.spawn(name, "scheduler")
-    try:
-        await c.wait_gateways()
-        await wait_until(c.leader_pid, 60, "a scheduler to lead", every=0.5)
-        yield c
-    finally:
-        await c.stop()
-        nats.stop()
-        await botapi.stop()
+    async with scratch_database(TEST_DATABASE_URL, "scaleout") as url:
+        engine = make_engine(url)
+        await upgrade(engine)  # here once, so that the five processes start at the head
+        await engine.dispose()
+        botapi = BotAPIServer(token=TOKEN, bot_id=123456, bot_username="tourbot_bot")
+        await botapi.start()
+        nats: NatsServer | SharedNats
+        if SHARED_NATS is None:
+            nats = NatsServer(tmp / "nats")
+            await nats.start()
+        else:
+            nats = SharedNats(SHARED_NATS)
+        c = Cluster(botapi, nats, url, tmp, shards=4)
+        c.start_gateway("gateway")
+        for name in ("worker-1", "worker-2"):
+            c.spawn(name, "worker")
+        for name in ("scheduler-1", "scheduler-2"):
+            c.spawn(name, "scheduler")
+        try:
+            await c.wait_gateways()
+            await wait_until(c.leader_pid, 60, "a scheduler to lead", every=0.5)
+            yield c
+        finally:
+            await c.stop()
+            if isinstance(nats, NatsServer):
+                nats.stop()
+            else:
+                await nats.drop(c.prefix)
+            await botapi.stop()
 
 
-async def query(sql: str, **params: Any) -> list[Any]:
-    engine = create_async_engine(PG_URL)
+async def query(cluster: Cluster, sql: str, **params: Any) -> list[Any]:
+    engine = create_async_engine(cluster.database_url)
     try:
         async with engine.begin() as conn:
             return list((await conn.execute(text(sql), params)).all())
@@ -88,19 +105,22 @@ async def query(sql: str, **params: Any) -> list[Any]:
 
 
 async def assert_each_once_in_order(
-    chats: dict[int, list[int]], per_chat: Updates, timeout: float = 60
+    cluster: Cluster, chats: dict[int, list[int]], per_chat: Updates, timeout: float = 60
 ) -> None:
     ids = [u["update_id"] for updates in per_chat.values() for u in updates]
-    assert len(await wait_committed(PG_URL, ids, timeout)) == len(ids), "updates lost"
-    assert await verdict(PG_URL, per_chat) == Verdict(lost=0, twice=0, out_of_order=0)
+    assert len(await wait_committed(cluster.database_url, ids, timeout)) == len(ids), "updates lost"
+    assert await verdict(cluster.database_url, per_chat) == Verdict(lost=0, twice=0, out_of_order=0)
     for chat, uids in chats.items():
         players = await query(
+            cluster,
             "SELECT p.user_id FROM players p JOIN tournaments t ON t.id = p.tournament_id"
             " WHERE t.chat_id = :chat ORDER BY p.id",
             chat=chat,
         )
         assert [row[0] for row in players] == uids
-    refusals = await query("SELECT count(*) FROM outbox WHERE text LIKE '%already joined%'")
+    refusals = await query(
+        cluster, "SELECT count(*) FROM outbox WHERE text LIKE '%already joined%'"
+    )
     assert refusals[0][0] == 0
 
 
@@ -110,7 +130,7 @@ async def test_gateway_set_its_webhook_and_refuses_a_wrong_secret(cluster: Clust
     update = {"update_id": 1, "message": {"chat": {"id": -5}, "text": "/help"}}
     assert await cluster.post_once(update, secret="wrong") == 401
     assert await cluster.post_once(update, secret="") == 401
-    assert await query("SELECT * FROM processed_updates WHERE update_id = 1") == []
+    assert await query(cluster, "SELECT * FROM processed_updates WHERE update_id = 1") == []
 
 
 async def test_a_worker_killed_mid_burst_loses_nothing_and_repeats_nothing(
@@ -127,7 +147,7 @@ async def test_a_worker_killed_mid_burst_loses_nothing_and_repeats_nothing(
     # Telegram retries an update whose 200 it missed: stored again, handled once.
     for updates in per_chat.values():
         assert await cluster.post(updates[-1]) == 1
-    await assert_each_once_in_order(chats, per_chat)
+    await assert_each_once_in_order(cluster, chats, per_chat)
 
     def replied() -> bool:  # and the replies went out through the surviving worker
         return all(
@@ -141,10 +161,12 @@ async def test_a_worker_killed_mid_burst_loses_nothing_and_repeats_nothing(
 async def test_nats_restarted_mid_burst_loses_nothing_and_repeats_nothing(
     cluster: Cluster,
 ) -> None:
+    if not isinstance(cluster.nats, NatsServer):
+        pytest.skip("no nats-server binary: the shared NATS server is not ours to restart")
     chats = make_chats(cluster.botapi, -1002000, 6, 5)
     per_chat = signup_updates(cluster.botapi, chats)
     await burst(cluster, per_chat, cluster.nats.restart)
-    await assert_each_once_in_order(chats, per_chat)
+    await assert_each_once_in_order(cluster, chats, per_chat)
 
     def replied() -> bool:
         return all(
@@ -177,6 +199,7 @@ async def test_the_scheduler_leader_killed_before_a_deadline_fires_it_once(
     # Bring the deadline close, as if the two hours had passed; the leader's rescan
     # reschedules it. Then the leader dies before it.
     await query(
+        cluster,
         "UPDATE rounds SET deadline = now() + interval '7 seconds' FROM tournaments t"
         " WHERE t.id = rounds.tournament_id AND t.chat_id = :chat RETURNING rounds.id",
         chat=chat,
@@ -190,13 +213,15 @@ async def test_the_scheduler_leader_killed_before_a_deadline_fires_it_once(
         pid = await cluster.leader_pid()
         return pid is not None and pid != leader
 
-    await wait_until(new_leader, 5, "a standby to take over")
+    await wait_until(new_leader, 10, "a standby to take over")  # STANDBY_POLL is 1 s
     await cluster.botapi.wait_for(
         lambda m: m.chat_id == chat and "deadline has passed" in m.body, timeout=30
     )
     await asyncio.sleep(4)  # a rescan later: still once
     fired = await query(
-        "SELECT count(*) FROM audit_log WHERE chat_id = :chat AND action = 'deadline'", chat=chat
+        cluster,
+        "SELECT count(*) FROM audit_log WHERE chat_id = :chat AND action = 'deadline'",
+        chat=chat,
     )
     assert fired[0][0] == 1
     passed = [m for m in cluster.botapi.outbox(chat) if "deadline has passed" in m.body]

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
+import pytest_asyncio
+from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from bot.cli import main
 from bot.config import Settings
@@ -16,7 +20,7 @@ from bot.scaleout.gateway import chat_of
 from bot.types import Timer
 from db.migrate import upgrade
 from db.session import make_engine, make_sessionmaker
-from tests.cluster import reset_database
+from tests.cluster import scratch_database
 
 
 @pytest.mark.parametrize("command", ["gateway", "worker", "scheduler"])
@@ -25,6 +29,23 @@ def test_each_scale_out_command_has_help(command: str, capsys: pytest.CaptureFix
         main([command, "--help"])
     assert exit_.value.code == 0
     assert f"usage: tourbot {command}" in capsys.readouterr().out
+
+
+def test_playground_keeps_its_options_beside_the_scale_out_commands(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    started: list[tuple[int, bool]] = []
+
+    def playground(settings: Settings, port: int, fresh: bool) -> int:
+        started.append((port, fresh))
+        return 0
+
+    monkeypatch.setattr("playground.run.main", playground)
+    assert main(["playground", "--port", "8123", "--fresh"]) == 0
+    assert main(["playground"]) == 0
+    assert started == [(8123, True), (8000, False)]
+    with pytest.raises(SystemExit):
+        main(["gateway", "--port", "8123"])  # the playground's options are its own
 
 
 def test_scale_out_refuses_to_start_without_what_it_needs() -> None:
@@ -58,35 +79,40 @@ def test_a_timer_firing_has_one_negative_id() -> None:
     assert first != timer_update_id(Timer("noshow", 3, 1, at))
 
 
-PG_URL = os.environ.get("TEST_DATABASE_URL", "")
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
+needs_postgres = pytest.mark.skipif(
+    not TEST_DATABASE_URL, reason="TEST_DATABASE_URL is not set: PostgreSQL tests skipped"
+)
 
 
-@pytest.mark.skipif(not PG_URL, reason="TEST_DATABASE_URL is not set: PostgreSQL tests skipped")
-async def test_the_shared_budget_lets_a_chat_burst_then_paces_it_and_honours_429() -> None:
-    await reset_database(PG_URL)
-    engine = make_engine(PG_URL)
-    await upgrade(engine)
-    try:
-        # Two workers' budgets over one database: what one takes, the other cannot.
-        one, two = (Budget(make_sessionmaker(engine), 1000, 3) for _ in range(2))
-        assert [await w.take(-7) for w in (one, two, one)] == [0.0, 0.0, 0.0]
-        wait = await two.take(-7)  # the chat's 3 a minute are spent
-        assert 19 < wait <= 20
-        assert await one.take(-8) == 0.0  # another chat is not held up
-        await one.block(-8, 30)  # Telegram: retry after 30 s
-        assert 29 < await two.take(-8) <= 30
-    finally:
-        await engine.dispose()
+@pytest_asyncio.fixture
+async def budget_db() -> AsyncIterator[async_sessionmaker[Any]]:
+    """A migrated database of this test's own (no other run touches its buckets)."""
+    async with scratch_database(TEST_DATABASE_URL, "budget") as url:
+        engine = make_engine(url)
+        try:
+            await upgrade(engine)
+            yield make_sessionmaker(engine)
+        finally:
+            await engine.dispose()
 
 
-@pytest.mark.skipif(not PG_URL, reason="TEST_DATABASE_URL is not set: PostgreSQL tests skipped")
-async def test_the_bot_wide_budget_holds_every_chat() -> None:
-    await reset_database(PG_URL)
-    engine = make_engine(PG_URL)
-    await upgrade(engine)
-    try:
-        budget = Budget(make_sessionmaker(engine), 2, 1000)
-        assert [await budget.take(chat) for chat in (-1, -2)] == [0.0, 0.0]
-        assert 0 < await budget.take(-3) <= 0.5  # 2 a second for the whole bot
-    finally:
-        await engine.dispose()
+@needs_postgres
+async def test_the_shared_budget_lets_a_chat_burst_then_paces_it_and_honours_429(
+    budget_db: async_sessionmaker[Any],
+) -> None:
+    # Two workers' budgets over one database: what one takes, the other cannot.
+    one, two = (Budget(budget_db, 1000, 3) for _ in range(2))
+    assert [await w.take(-7) for w in (one, two, one)] == [0.0, 0.0, 0.0]
+    wait = await two.take(-7)  # the chat's 3 a minute are spent
+    assert 19 < wait <= 20
+    assert await one.take(-8) == 0.0  # another chat is not held up
+    await one.block(-8, 30)  # Telegram: retry after 30 s
+    assert 29 < await two.take(-8) <= 30
+
+
+@needs_postgres
+async def test_the_bot_wide_budget_holds_every_chat(budget_db: async_sessionmaker[Any]) -> None:
+    budget = Budget(budget_db, 2, 1000)
+    assert [await budget.take(chat) for chat in (-1, -2)] == [0.0, 0.0]
+    assert 0 < await budget.take(-3) <= 0.5  # 2 a second for the whole bot

@@ -1,13 +1,13 @@
 """scale-out: the send budget (token buckets) shared by every worker
 
-Revision ID: 0005_scaleout
+Revision ID: 0009_scaleout
 Revises: 0008_ratings
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005_scaleout"
+revision = "0009_scaleout"
 down_revision = "0008_ratings"
 branch_labels = None
 depends_on = None
