@@ -15,8 +15,9 @@ deadline fired once.
 
 NATS is a private ``nats-server -js`` on a free port with its own store (restarting it
 disturbs no one else); the Bot API is the local test server in this process.
-Run ``python -m benchmarks.scaleout`` (``--quick`` for 100 groups); the database is
-``BENCH_DATABASE_URL`` or else ``TEST_DATABASE_URL``, and is wiped.
+Run ``python -m benchmarks.scaleout`` (``--quick`` for 100 groups); it works in a scratch
+database created beside ``BENCH_DATABASE_URL`` (or else ``TEST_DATABASE_URL``) and dropped
+at the end, so it disturbs no tests running meanwhile.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from tests.cluster import (
     burst,
     make_chats,
     reset_database,
+    scratch_database,
     signup_updates,
     verdict,
     wait_committed,
@@ -281,6 +283,12 @@ class Bench:
 
 
 async def main(args: argparse.Namespace) -> int:
+    async with scratch_database(args.database_url, "bench") as url:
+        args.database_url = url
+        return await measure(args)
+
+
+async def measure(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="tourbot-bench-") as tmp:
         nats = NatsServer(Path(tmp) / "nats")
         await nats.start()
@@ -318,7 +326,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     if args.quick:
         args.groups, args.fault_groups = 100, 30
     if not args.database_url:
-        parser.error("set BENCH_DATABASE_URL or TEST_DATABASE_URL (PostgreSQL); it is wiped")
+        parser.error("set BENCH_DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL server)")
     return args
 
 
