@@ -217,6 +217,19 @@ class AuditEntry(Base):
     new: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 
+class FiredTimer(Base):
+    """A round timer (a deadline, a check-in cut-off) that has run, committed with its
+    ruling: a restart never runs it again, even while a disputed table keeps the round
+    open. Keyed by its moment too, so a deadline moved later is a new timer."""
+
+    __tablename__ = "fired_timers"
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    round_number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    due: Mapped[datetime] = mapped_column(UTCDateTime(), primary_key=True)
+    at: Mapped[datetime] = _now()
+
+
 class ProcessedUpdate(Base):
     """Telegram update ids already handled: an update redelivered after a crash is skipped."""
 
@@ -242,6 +255,9 @@ class OutboxMessage(Base):
     filename: Mapped[str | None] = mapped_column(String(100))
     edit_message_id: Mapped[int | None] = mapped_column(BigInteger)
     status: Mapped[str] = mapped_column(String(16), default="queued", index=True)
+    # While ``status`` is "sending": until when the sender that claimed it owns it. A row
+    # whose lease ran out (its sender died mid-send) is claimed and sent again.
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = _now()
 

@@ -17,6 +17,7 @@ from sqlalchemy.orm import selectinload
 from db.models import (
     AuditEntry,
     Chat,
+    FiredTimer,
     Grant,
     OutboxMessage,
     PenaltyRow,
@@ -166,11 +167,27 @@ class Repo:
                 Round.status == "open"
             )
         )
+        fired = {
+            (f.kind, f.tournament_id, f.round_number, f.due)
+            for f in await self.session.scalars(select(FiredTimer))
+        }
         timers = []
         for t, n, deadline, checkin in rows.all():
             timers += [("deadline", t, n, deadline)] if deadline is not None else []
             timers += [("noshow", t, n, checkin)] if checkin is not None else []
-        return timers
+        return sorted((x for x in timers if x not in fired), key=lambda x: x[3])
+
+    async def timer_fired(
+        self, kind: str, tournament_id: int, round_number: int, due: datetime
+    ) -> bool:
+        return (
+            await self.session.get(FiredTimer, (kind, tournament_id, round_number, due)) is not None
+        )
+
+    def mark_timer(self, kind: str, tournament_id: int, round_number: int, due: datetime) -> None:
+        self.session.add(
+            FiredTimer(kind=kind, tournament_id=tournament_id, round_number=round_number, due=due)
+        )
 
     def add_penalty(
         self,
@@ -227,9 +244,11 @@ class Repo:
         self.session.add(OutboxMessage(**fields))
 
     async def queued(self, limit: int = 100) -> list[OutboxMessage]:
+        """Rows waiting to be sent, and rows a sender claimed and still holds (their
+        chat waits for them, so order is kept; ``Sender`` sends one whose lease ran out)."""
         rows = await self.session.scalars(
             select(OutboxMessage)
-            .where(OutboxMessage.status == "queued")
+            .where(OutboxMessage.status.in_(("queued", "sending")))
             .order_by(OutboxMessage.id)
             .limit(limit)
         )

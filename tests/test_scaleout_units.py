@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -14,10 +13,9 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from bot.cli import main
 from bot.config import Settings
 from bot.scaleout.budget import Budget
-from bot.scaleout.bus import shard_of, timer_update_id
+from bot.scaleout.bus import shard_of
 from bot.scaleout.cli import problem
 from bot.scaleout.gateway import chat_of
-from bot.types import Timer
 from db.migrate import upgrade
 from db.session import make_engine, make_sessionmaker
 from tests.cluster import scratch_database
@@ -69,14 +67,6 @@ def test_the_chat_of_each_kind_of_update() -> None:
     assert chat_of(press) == -6
     assert chat_of({"update_id": 3, "my_chat_member": {"chat": {"id": -7}}}) == -7
     assert chat_of({"update_id": 4, "inline_query": {"id": "q"}}) == 0
-
-
-def test_a_timer_firing_has_one_negative_id() -> None:
-    at = datetime(2026, 12, 20, 10, tzinfo=UTC)
-    first = timer_update_id(Timer("deadline", 3, 1, at))
-    assert first < 0 and first == timer_update_id(Timer("deadline", 3, 1, at))
-    assert first != timer_update_id(Timer("deadline", 3, 2, at))
-    assert first != timer_update_id(Timer("noshow", 3, 1, at))
 
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")

@@ -150,7 +150,7 @@ class SharedSender(Sender):
         if self._locks is not None:
             await self._locks.close()
 
-    async def _claim(self) -> None:
+    async def _claim_parts(self) -> None:
         """Take the send locks of the parts no live worker holds."""
         assert self._locks is not None, "open() first"
         self._claimed_at = time.monotonic()
@@ -163,17 +163,19 @@ class SharedSender(Sender):
 
     async def flush_once(self) -> float:
         if len(self.parts) < PARTS and time.monotonic() - self._claimed_at >= CLAIM_EVERY:
-            await self._claim()
+            await self._claim_parts()
         wait = await super().flush_once() if self.parts else CLAIM_EVERY
         # Other workers commit replies too and cannot wake this one: look again soon.
         return min(wait, POLL_EVERY)
 
     async def _queued(self) -> list[OutboxMessage]:
+        """``Repo.queued`` for this sender's parts: waiting rows and claimed ones (a dead
+        worker's claim is sent again once its lease runs out)."""
         async with self.sessionmaker() as session:
             rows = await session.scalars(
                 select(OutboxMessage)
                 .where(
-                    OutboxMessage.status == "queued",
+                    OutboxMessage.status.in_(("queued", "sending")),
                     func.mod(func.abs(OutboxMessage.chat_id), PARTS).in_(sorted(self.parts)),
                 )
                 .order_by(OutboxMessage.id)

@@ -15,7 +15,6 @@ their chat (``{"timer": …}`` instead of an update), ordered with the chat's me
 
 from __future__ import annotations
 
-import hashlib
 import zlib
 from dataclasses import dataclass
 from datetime import datetime
@@ -136,10 +135,3 @@ def timer_from(data: dict[str, Any]) -> Timer:
 def timer_key(timer: Timer) -> str:
     """One firing of one timer: the Nats-Msg-Id of its message."""
     return f"timer:{timer.kind}:{timer.tournament_id}:{timer.round}:{timer.at.isoformat()}"
-
-
-def timer_update_id(timer: Timer) -> int:
-    """A negative id for the processed-update table (Telegram's ids are positive), so a
-    timer message redelivered after its commit is skipped like an update."""
-    digest = hashlib.blake2b(timer_key(timer).encode(), digest_size=8).digest()
-    return -(int.from_bytes(digest, "big") >> 1) - 1

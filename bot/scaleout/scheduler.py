@@ -11,7 +11,8 @@ chat's updates and done by a worker.
 
 A timer is fired at most once in effect: its message id is the same on every firing (a
 new leader firing it again inside the duplicate window is dropped by JetStream), and the
-worker marks it in the processed-update table (so a later duplicate is skipped).
+worker records it as fired in the ruling's transaction (``Core.system``; a later
+duplicate is skipped, and a fired timer is no longer among the rounds' timers).
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ from bot.core import Core
 from bot.handlers import TIMERS
 from bot.i18n import Catalogue
 from bot.scaleout.budget import Budget, SharedSender
-from bot.scaleout.bus import ACK_WAIT, Bus, connect, timer_from, timer_json, timer_update_id
+from bot.scaleout.bus import ACK_WAIT, Bus, connect, timer_from, timer_json
 from bot.scaleout.process import migrate_once, wait_for_signal
 from bot.types import Timer
 from db.session import make_engine, make_sessionmaker
@@ -175,7 +175,7 @@ class Worker:
                 fired.get("thread_id"),
                 TIMERS[timer.kind],
                 arg,
-                once=timer_update_id(timer),
+                timer,
             )
             return
         incoming = self.runner.incoming(data)

@@ -1,14 +1,14 @@
 """scale-out: the send budget (token buckets) shared by every worker
 
-Revision ID: 0009_scaleout
-Revises: 0008_ratings
+Revision ID: 0010_scaleout
+Revises: 0009_hardening
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0009_scaleout"
-down_revision = "0008_ratings"
+revision = "0010_scaleout"
+down_revision = "0009_hardening"
 branch_labels = None
 depends_on = None
 
