@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 import pytest_asyncio
-from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from bot.cli import main
 from bot.config import Settings
-from bot.scaleout.budget import Budget
+from bot.scaleout.budget import PARTS, Budget, SharedSender
 from bot.scaleout.bus import shard_of
 from bot.scaleout.cli import problem
 from bot.scaleout.gateway import chat_of
+from bot.types import Outgoing
 from db.migrate import upgrade
+from db.repo import Repo
 from db.session import make_engine, make_sessionmaker
 from tests.cluster import scratch_database
 
@@ -76,15 +79,20 @@ needs_postgres = pytest.mark.skipif(
 
 
 @pytest_asyncio.fixture
-async def budget_db() -> AsyncIterator[async_sessionmaker[Any]]:
-    """A migrated database of this test's own (no other run touches its buckets)."""
-    async with scratch_database(TEST_DATABASE_URL, "budget") as url:
+async def pg() -> AsyncIterator[AsyncEngine]:
+    """A migrated database of this test's own (no other run touches its rows or locks)."""
+    async with scratch_database(TEST_DATABASE_URL, "units") as url:
         engine = make_engine(url)
         try:
             await upgrade(engine)
-            yield make_sessionmaker(engine)
+            yield engine
         finally:
             await engine.dispose()
+
+
+@pytest_asyncio.fixture
+async def budget_db(pg: AsyncEngine) -> async_sessionmaker[Any]:
+    return make_sessionmaker(pg)
 
 
 @needs_postgres
@@ -106,3 +114,45 @@ async def test_the_bot_wide_budget_holds_every_chat(budget_db: async_sessionmake
     budget = Budget(budget_db, 2, 1000)
     assert [await budget.take(chat) for chat in (-1, -2)] == [0.0, 0.0]
     assert 0 < await budget.take(-3) <= 0.5  # 2 a second for the whole bot
+
+
+class Recording:
+    """A transport that records what it sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send(self, message: Outgoing) -> int:
+        self.sent.append(message.text or "")
+        return len(self.sent)
+
+
+@needs_postgres
+async def test_a_dead_workers_claimed_reply_goes_out_once_from_the_part_holder(
+    pg: AsyncEngine,
+) -> None:
+    sessionmaker = make_sessionmaker(pg)
+    now = datetime.now(UTC)
+    async with sessionmaker() as session, session.begin():
+        repo = Repo(session)
+        # Claimed by a worker that died: its lease has run out. Then one still leased.
+        repo.enqueue(chat_id=-7, kind="text", text="orphan", status="sending")
+        repo.enqueue(chat_id=-7, kind="text", text="next")
+        repo.enqueue(chat_id=-9, kind="text", text="held", status="sending")
+    async with sessionmaker() as session, session.begin():
+        for row in await Repo(session).queued():
+            expired = row.text == "orphan"
+            row.lease_until = now + (timedelta(seconds=-1) if expired else timedelta(minutes=5))
+    budget = Budget(sessionmaker, 1000, 1000)
+    first, second = Recording(), Recording()
+    senders = [SharedSender(pg, sessionmaker, t, budget) for t in (first, second)]  # type: ignore[arg-type]
+    for sender in senders:
+        await sender.open()
+    try:
+        for sender in senders:
+            await sender.flush_once()
+        assert senders[0].parts == set(range(PARTS)) and senders[1].parts == set()
+        assert first.sent == ["orphan", "next"] and second.sent == []
+    finally:
+        for sender in senders:
+            await sender.close()
