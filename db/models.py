@@ -15,6 +15,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     LargeBinary,
@@ -262,3 +263,15 @@ class OutboxMessage(Base):
     lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = _now()
+
+
+class SendBudget(Base):
+    """A token bucket every scale-out worker draws from before sending: key ``bot`` for
+    the whole bot (≈30 a second), ``chat:<id>`` per chat (≈20 a minute in a group).
+    Times are epoch seconds on the database's clock, the one clock all workers share."""
+
+    __tablename__ = "send_budget"
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    tokens: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float)
+    blocked_until: Mapped[float] = mapped_column(Float, default=0.0)
