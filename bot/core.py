@@ -121,6 +121,8 @@ class Core:
             if await repo.seen_update(inc.update_id):
                 return None
             ctx = await self._ctx(repo, inc)
+            if inc.chat_type == "private":  # the bot may write to this user from now on
+                await repo.note_private_chat(inc.sender.id)
             try:
                 await handler(ctx, arg)
                 repo.mark_update(inc.update_id)
@@ -186,13 +188,27 @@ class Core:
             )
 
     # --- time-driven work ----------------------------------------------------------------
-    async def system(self, chat_id: int, thread_id: int | None, work: Handler, arg: str) -> None:
-        """Run scheduled work (a deadline, a check-in cut-off) through the same
-        transaction and outbox path."""
+    async def system(
+        self, chat_id: int, thread_id: int | None, work: Handler, arg: str, once: str = ""
+    ) -> None:
+        """Run scheduled work (a deadline, a reminder, a check-in cut-off) through the
+        same transaction and outbox path. ``once`` names a timer: it is recorded as fired
+        in the same transaction, and skipped if it already was (a restart, or another
+        scheduler process that got there first)."""
         inc = Incoming(0, chat_id, "supergroup", Sender(0, "tourbot"), thread_id=thread_id or None)
-        async with self._lock(chat_id), self.sessionmaker() as session, session.begin():
-            repo = Repo(session)
-            ctx = await self._ctx(repo, inc)
-            await work(ctx, arg)
-            self._enqueue(repo, ctx.outgoing)
+        try:
+            async with self._lock(chat_id), self.sessionmaker() as session, session.begin():
+                repo = Repo(session)
+                if once:
+                    if await repo.fired({once}):
+                        return
+                    repo.mark_fired(once)
+                ctx = await self._ctx(repo, inc)
+                await work(ctx, arg)
+                self._enqueue(repo, ctx.outgoing)
+        except IntegrityError:  # another process recorded this timer first
+            log.info("timer %s already fired elsewhere", once)
+            return
+        for timer in ctx.timers:
+            self.on_timer(timer)
         self.on_outbox()

@@ -85,6 +85,8 @@ class Tournament(Base):
     seed: Mapped[str] = mapped_column(String(64))
     creator_id: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = _now()
+    # /deadline signup: sign-up closes and the lot is drawn at this moment (seeds 000, 004).
+    signup_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
     players: Mapped[list[Player]] = relationship(
         back_populates="tournament", order_by="Player.id", lazy="selectin"
     )
@@ -125,6 +127,9 @@ class Round(Base):
     seed_label: Mapped[str] = mapped_column(String(64), default="")
     status: Mapped[str] = mapped_column(String(16), default="drawn")
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # When the deadline was last set: reminders due before it are not sent (they would be
+    # late), and a round shorter than every reminder offset gets seed 001's last call.
+    deadline_set_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # While set, players check in (/here) until this moment; then no-shows forfeit and it
     # is cleared, so a restart does not rule twice (seeds 000-002: 迟到15分钟以弃权论).
     checkin_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
@@ -148,6 +153,9 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="pending")
     forfeited: Mapped[list[Any]] = mapped_column(default=list)
     present: Mapped[list[Any]] = mapped_column(default=list)  # checked in with /here
+    # /deadline <table> <phrase>: this table's own, later deadline (None: the round's).
+    deadline: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    deadline_set_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     round: Mapped[Round] = relationship(back_populates="tables")
     reports: Mapped[list[Report]] = relationship(order_by="Report.id", lazy="selectin")
 
@@ -199,6 +207,24 @@ class AuditEntry(Base):
     action: Mapped[str] = mapped_column(String(32))
     old: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     new: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+
+class FiredTimer(Base):
+    """A timer that has run (``bot.timers.Timer.key``), written in the transaction of its
+    work: after a restart the same reminder or deadline is never run twice."""
+
+    __tablename__ = "fired_timers"
+    key: Mapped[str] = mapped_column(String(120), primary_key=True)
+    at: Mapped[datetime] = _now()
+
+
+class PrivateChat(Base):
+    """A user who has opened a private chat with the bot: only they can get private
+    reminders (a bot may not write first)."""
+
+    __tablename__ = "private_chats"
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    at: Mapped[datetime] = _now()
 
 
 class ProcessedUpdate(Base):

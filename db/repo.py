@@ -6,7 +6,6 @@ that same transaction, so a change and its record commit or vanish together.
 
 from __future__ import annotations
 
-from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -16,13 +15,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from db.models import (
     AuditEntry,
     Chat,
+    FiredTimer,
     Grant,
     OutboxMessage,
     PenaltyRow,
     Player,
+    PrivateChat,
     ProcessedUpdate,
     Report,
-    Round,
     TableRow,
     Tournament,
 )
@@ -125,19 +125,34 @@ class Repo:
     async def table(self, table_id: int) -> TableRow | None:
         return await self.session.get(TableRow, table_id)
 
-    async def round_timers(self) -> list[tuple[str, int, int, datetime]]:
-        """(kind, tournament id, round number, moment) of what open rounds still wait
-        for: their ``deadline`` and their check-in cut-off (``noshow``)."""
-        rows = await self.session.execute(
-            select(Round.tournament_id, Round.number, Round.deadline, Round.checkin_until).where(
-                Round.status == "open"
-            )
+    async def active_tournaments(self) -> list[Tournament]:
+        """Every tournament in sign-up or running: what timers may wait for."""
+        rows = await self.session.scalars(select(Tournament).where(Tournament.status.in_(ACTIVE)))
+        return list(rows)
+
+    # --- timers and private chats ------------------------------------------------------
+    async def fired(self, keys: set[str]) -> set[str]:
+        """Which of these timer keys have already run."""
+        if not keys:
+            return set()
+        rows = await self.session.scalars(select(FiredTimer.key).where(FiredTimer.key.in_(keys)))
+        return set(rows)
+
+    def mark_fired(self, key: str) -> None:
+        self.session.add(FiredTimer(key=key))
+
+    async def note_private_chat(self, user_id: int) -> None:
+        if await self.session.get(PrivateChat, user_id) is None:
+            self.session.add(PrivateChat(user_id=user_id))
+
+    async def private_chats(self, user_ids: set[int]) -> set[int]:
+        """Which of these users have opened a private chat with the bot."""
+        if not user_ids:
+            return set()
+        rows = await self.session.scalars(
+            select(PrivateChat.user_id).where(PrivateChat.user_id.in_(user_ids))
         )
-        timers = []
-        for t, n, deadline, checkin in rows.all():
-            timers += [("deadline", t, n, deadline)] if deadline is not None else []
-            timers += [("noshow", t, n, checkin)] if checkin is not None else []
-        return timers
+        return set(rows)
 
     def add_penalty(
         self,

@@ -17,11 +17,17 @@ async def draw(ctx: Ctx, args: str) -> None:
     t = await ctx.tournament()
     if t.status != "signup":
         raise UserError("refuse.already-drawn")
+    draw_now(ctx, t)
+
+
+def draw_now(ctx: Ctx, t: Tournament) -> None:
+    """Close sign-up and seat round 1: /draw, or the sign-up deadline passing. Nothing
+    is changed when it cannot be drawn (the refusal says why)."""
     plan = format_of(t).plan(state_of(t))
     if isinstance(plan, Finished):
         raise UserError("refuse.too-few-players")
     r = store_round(t, plan, 1)
-    t.status = "running"
+    t.status, t.signup_until = "running", None
     ctx.audit("draw", t, {"status": "signup"}, {"status": "running", "tables": _seats(r)})
     ctx.say(draw_text(ctx, t, r), pages=f"draw.{r.number}")
 
