@@ -145,6 +145,12 @@ async def test_table_extension_undo_and_signup_deadline(bot: Harness) -> None:
     a move back; a sign-up deadline draws by itself, or says why it cannot."""
     server = bot.server
     ids, _ = setup(bot)
+    # /tz in any case, by city or offset; Etc/GMT+8 (which is UTC-8) is explained
+    await bot.says(GROUP, ADMIN, "/tz new york", "America/New_York")
+    await bot.says(GROUP, ADMIN, "/tz +8", "UTC+8 (Etc/GMT-8)")
+    refused = await bot.says(GROUP, ADMIN, "/tz Etc/GMT+8", "UTC-8")
+    assert "/tz -8" in refused.body
+    await bot.says(GROUP, ADMIN, "/tz asia/SHANGHAI", "Asia/Shanghai")
     await bot.says(GROUP, ADMIN, "/new bigtwo knockout 报名赛", "SHA-256")
     refused = await bot.says(GROUP, ADMIN, "/deadline signup 昨天", "已经过去")
     assert "已过" in refused.body
@@ -162,6 +168,8 @@ async def test_table_extension_undo_and_signup_deadline(bot: Harness) -> None:
     drawn = next(m.body for m in server.outbox(GROUP) if "第 1 轮抽签" in m.body)
     t2 = tables_of(drawn, ids)[2]
 
+    await bot.says(GROUP, ADMIN, "/set remind soon", "remind 不能设为 soon")
+    await bot.says(GROUP, ADMIN, "/set remind 1h", "已设置 remind = 1h")
     await bot.says(GROUP, ADMIN, "/round 2小时后", "第 1 轮开始")
     await bot.says(GROUP, ADMIN, "/deadline 2 3小时后", "第 2 桌截止时间延长到")
     await bot.says(GROUP, ADMIN, "/deadline 1 2/3", "可能是 2月3日，也可能是 3月2日")
