@@ -41,7 +41,7 @@ def make_runner(settings: Settings) -> Any:
 
 MENU = (
     "new", "join", "leave", "players", "rules", "table", "here", "report", "confirm", "dispute",
-    "standings", "bracket", "verify", "export", "help",
+    "standings", "bracket", "rating", "me", "verify", "export", "help",
 )  # fmt: skip
 
 

@@ -64,6 +64,9 @@ class Ctx:
     toast: str | None = None  # the answer to a button press
     toast_alert: bool = False  # refusals pop up; confirmations just flash
     timers: list[Timer] = field(default_factory=list)  # scheduled once committed
+    # Work that needs the database after the use-case, in its transaction (e.g. the
+    # rating changes under a final announcement, found from the chat's other events).
+    deferred: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
     @property
     def tz(self) -> ZoneInfo:
@@ -73,6 +76,14 @@ class Ctx:
         """Switch the chat's language; replies from here on use it."""
         self.chat.lang = lang
         self.t = self.catalogue[lang]
+
+    def defer(self, work: Callable[[], Awaitable[None]]) -> None:
+        """Run ``work`` once the use-case is done, before the transaction commits."""
+        self.deferred.append(work)
+
+    async def run_deferred(self) -> None:
+        while self.deferred:
+            await self.deferred.pop(0)()
 
     @property
     def actor(self) -> int:

@@ -125,6 +125,7 @@ class Core:
                 await repo.note_private_chat(inc.sender.id)
             try:
                 await handler(ctx, arg)
+                await ctx.run_deferred()
                 repo.mark_update(inc.update_id)
                 self._enqueue(repo, ctx.outgoing)
                 await session.flush()
@@ -205,6 +206,7 @@ class Core:
                     repo.mark_fired(once)
                 ctx = await self._ctx(repo, inc)
                 await work(ctx, arg)
+                await ctx.run_deferred()
                 self._enqueue(repo, ctx.outgoing)
         except IntegrityError:  # another process recorded this timer first
             log.info("timer %s already fired elsewhere", once)

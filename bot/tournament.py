@@ -167,6 +167,7 @@ def state_of(t: Tournament) -> TournamentState:
         penalties=tuple(Penalty(p.user_id, Decimal(p.points), p.round_number) for p in t.penalties),
         removed=frozenset(p.user_id for p in t.players if p.status == "removed"),
         teams=given_teams(t) if t.format in TEAM_FORMATS else departments(t),
+        seeding=tuple(t.options.get("draw", {}).get("seeding", ())),
     )
 
 

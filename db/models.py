@@ -194,6 +194,21 @@ class PenaltyRow(Base):
     by_id: Mapped[int] = mapped_column(BigInteger)
 
 
+class Season(Base):
+    """A season of a chat (/season start): its events are the chat's tournaments created
+    after it started (ids above ``since_event``); ``scoring`` turns places into season
+    points (``10/7/5/3/1``) or is ``rating`` (rating points gained)."""
+
+    __tablename__ = "seasons"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    name: Mapped[str] = mapped_column(String(100))
+    scoring: Mapped[str] = mapped_column(String(200))
+    since_event: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    started_by: Mapped[int] = mapped_column(BigInteger)
+
+
 class AuditEntry(Base):
     """Who changed what, when: written in the same transaction as the change."""
 

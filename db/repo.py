@@ -9,8 +9,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload
 
 from db.models import (
     AuditEntry,
@@ -23,6 +24,8 @@ from db.models import (
     PrivateChat,
     ProcessedUpdate,
     Report,
+    Round,
+    Season,
     TableRow,
     Tournament,
 )
@@ -81,7 +84,7 @@ class Repo:
 
     async def migrate_chat(self, old: int, new: int) -> None:
         """A group became a supergroup: carry settings, grants and events to the new id."""
-        for model in (Tournament, Grant, OutboxMessage, AuditEntry):
+        for model in (Tournament, Grant, OutboxMessage, AuditEntry, Season):
             rows = await self.session.scalars(select(model).where(model.chat_id == old))
             for row in rows:
                 row.chat_id = new
@@ -109,6 +112,37 @@ class Repo:
             select(Tournament)
             .where(Tournament.chat_id == chat_id, Tournament.thread_id == (thread_id or 0))
             .order_by(Tournament.id.desc())
+        )
+
+    async def chat_events(self, chat_id: int, game: str | None = None) -> list[Tournament]:
+        """Every event of the chat (all topics), oldest first, with what ratings read."""
+        query = (
+            select(Tournament)
+            .where(Tournament.chat_id == chat_id, Tournament.status != "signup")
+            .order_by(Tournament.id)
+            .options(
+                selectinload(Tournament.players),
+                selectinload(Tournament.penalties),
+                selectinload(Tournament.rounds)
+                .selectinload(Round.tables)
+                .selectinload(TableRow.reports),
+            )
+        )
+        if game is not None:
+            query = query.where(Tournament.game == game)
+        return list(await self.session.scalars(query))
+
+    async def last_event_id(self, chat_id: int) -> int:
+        """The newest tournament id of the chat (0 when there is none)."""
+        found = await self.session.scalar(
+            select(func.max(Tournament.id)).where(Tournament.chat_id == chat_id)
+        )
+        return int(found or 0)
+
+    async def season(self, chat_id: int) -> Season | None:
+        """The chat's current season: the one started last."""
+        return await self.session.scalar(
+            select(Season).where(Season.chat_id == chat_id).order_by(Season.id.desc())
         )
 
     async def tournament(self, tournament_id: int) -> Tournament | None:

@@ -264,7 +264,7 @@ async def signup_passed(ctx: Ctx, arg: str) -> None:
     if t is None or t.status != "signup" or t.signup_until != at or at > ctx.now:
         return  # drawn by hand, moved, or taken back since
     try:
-        draw_now(ctx, t)
+        await draw_now(ctx, t)
     except (UserError, EngineError) as exc:
         key = exc.key if isinstance(exc, UserError) else f"error.{exc.code}"
         reason = ctx.t(key, **exc.params) if ctx.t.has(key) else key

@@ -6,6 +6,7 @@ from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import describe_tables
 from bot.handlers.partners import team_lines
+from bot.ratings import seed_by_rating
 from bot.tournament import format_of, state_of
 from db.models import Round, TableRow, Tournament
 from engine.draw import commitment
@@ -17,12 +18,13 @@ async def draw(ctx: Ctx, args: str) -> None:
     t = await ctx.tournament()
     if t.status != "signup":
         raise UserError("refuse.already-drawn")
-    draw_now(ctx, t)
+    await draw_now(ctx, t)
 
 
-def draw_now(ctx: Ctx, t: Tournament) -> None:
+async def draw_now(ctx: Ctx, t: Tournament) -> None:
     """Close sign-up and seat round 1: /draw, or the sign-up deadline passing. Nothing
-    is changed when it cannot be drawn (the refusal says why)."""
+    is drawn when it cannot be (the refusal says why)."""
+    await seed_by_rating(ctx, t, format_of(t).options.get("seeds"))
     plan = format_of(t).plan(state_of(t))
     if isinstance(plan, Finished):
         raise UserError("refuse.too-few-players")

@@ -124,6 +124,8 @@ class Game(Generic[H]):
     knobs: ClassVar[tuple[Knob, ...]] = ()
     default_format: ClassVar[str] = "knockout"
     zero_sum: ClassVar[bool] = True
+    # Ratings (engine.ratings): seats that scored alike in a hand played as one side.
+    rating_by_score: ClassVar[bool] = False
 
     def __init__(self, options: Mapping[str, str] | None = None) -> None:
         given = dict(options or {})

@@ -79,6 +79,7 @@ class DouDizhu(Game[DouDizhuHand]):
     aliases = ("doudizhu", "dou dizhu", "ddz", "斗地主", "三人斗地主")
     seat_counts = (3,)
     default_format = "groups"
+    rating_by_score = True  # the landlord against the farmers, hand by hand
     knobs = (
         Knob("scoring", "bid", ("bid", "points", "chips"), str, "004"),
         Knob("doubling", "off", ("on", "off"), str, "issue 3"),

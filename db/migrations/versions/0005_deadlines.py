@@ -2,14 +2,14 @@
 the users who opened a private chat with the bot
 
 Revision ID: 0005_deadlines
-Revises: 0004
+Revises: 0008_ratings
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0005_deadlines"
-down_revision = "0004"
+down_revision = "0008_ratings"
 branch_labels = None
 depends_on = None
 
