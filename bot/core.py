@@ -208,8 +208,8 @@ class Core:
                 await work(ctx, arg)
                 await ctx.run_deferred()
                 self._enqueue(repo, ctx.outgoing)
-        except IntegrityError:  # another process recorded this timer first
-            log.info("timer %s already fired elsewhere", once)
+        except IntegrityError:  # most likely another process recorded this timer first
+            log.warning("timer %s not run: integrity error (fired elsewhere?)", once)
             return
         for timer in ctx.timers:
             self.on_timer(timer)
