@@ -73,6 +73,11 @@ class Timers:
         )
 
     async def fire(self, timer: Timer) -> None:
+        """Run one timer once (the record in ``fired_timers`` decides); a job that wakes
+        before its moment on the core's clock is put back rather than run early."""
+        if timer.at > self.core.clock():
+            self.add(timer)
+            return
         async with self.core.sessionmaker() as session:
             t = await Repo(session).tournament(timer.tournament_id)
             if t is None:

@@ -57,6 +57,11 @@ def reminder_moments(
     return sorted(fitting)
 
 
+def epoch(moment: datetime | None) -> int | None:
+    """A moment to the second: how timers (``Timer.arg``) are matched to stored moments."""
+    return None if moment is None else int(moment.timestamp())
+
+
 def remind_setting(t: Tournament) -> str:
     return str(t.options.get("policy", {}).get("remind", REMIND_DEFAULT))
 

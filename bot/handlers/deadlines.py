@@ -22,7 +22,7 @@ from bot.errors import UserError
 from bot.handlers import report_flow, reports
 from bot.handlers.common import deadline_text, find_table, my_table, open_round
 from bot.handlers.draw import draw_now
-from bot.timers import reminders_for, table_deadline, tournament_timers
+from bot.timers import epoch, reminders_for, table_deadline, tournament_timers
 from bot.tournament import latest_round
 from bot.types import Outgoing
 from db.models import AuditEntry, Player, Round, TableRow, Tournament
@@ -85,15 +85,30 @@ async def deadline(ctx: Ctx, args: str) -> None:
     if t.status == "signup":
         raise UserError("refuse.draw-first")
     r = open_round(t)
-    table = _TABLE.fullmatch(head)
-    row = next((x for x in r.tables if table and x.number == int(table.group(1))), None)
-    if table and rest.strip() and row is None:
-        find_table(r, int(table.group(1)))  # refuses: no such table
-    if row is not None and rest.strip():
+    row = _table_meant(ctx, r, head, rest.strip(), args.strip())
+    if row is not None:
         _table_deadline(ctx, t, r, row, rest.strip())
     else:
         _round_deadline(ctx, t, r, args.strip())
     ctx.timers += tournament_timers(t)
+
+
+def _unreadable(ctx: Ctx, text: str) -> bool:
+    """Not a deadline at all (as opposed to one refused for a reason)."""
+    try:
+        resolve_deadline(text, ctx.now, ctx.tz, ctx.t.lang)
+    except DeadlineError as exc:
+        return exc.code == "deadline-unparsed"
+    return False
+
+
+def _table_meant(ctx: Ctx, r: Round, head: str, rest: str, whole: str) -> TableRow | None:
+    """``/deadline 3 <phrase>`` is for table 3, unless the number belongs to the phrase
+    (``/deadline 3 天内``); a table the round does not have is refused."""
+    table = _TABLE.fullmatch(head)
+    if table is None or not rest or (_unreadable(ctx, rest) and not _unreadable(ctx, whole)):
+        return None
+    return find_table(r, int(table.group(1)))
 
 
 def _round_deadline(ctx: Ctx, t: Tournament, r: Round, phrase: str) -> None:
@@ -180,7 +195,8 @@ async def remind(ctx: Ctx, arg: str) -> None:
     r = next((x for x in t.rounds if x.number == number and x.status == "open"), None)
     if r is None:
         return
-    targets = [d for d in reminders_for(t, r).get(at, []) if d > ctx.now]
+    planned = {epoch(m): deadlines for m, deadlines in reminders_for(t, r).items()}
+    targets = [d for d in planned.get(epoch(at), []) if d > ctx.now]
     rows = [
         row
         for row in r.tables
@@ -246,6 +262,8 @@ async def report_button(ctx: Ctx, arg: str) -> None:
     r = latest_round(t) if t is not None and t.status == "running" else None
     if t is None or r is None or r.number != number or r.status != "open":
         raise UserError("report-flow.stale")
+    group = await ctx.repo.chat(t.chat_id)  # the form is the group's: its language
+    ctx.t = ctx.catalogue[group.lang or ctx.settings.default_lang]
     row = my_table(r, ctx.actor)
     if row is None:
         raise UserError("report-flow.no-table", round=r.number)
@@ -261,7 +279,8 @@ async def signup_passed(ctx: Ctx, arg: str) -> None:
     """The sign-up deadline: close sign-up and draw, or tell the organiser why not."""
     t = await ctx.repo.tournament(int(arg.split(":")[0]))
     at = timer_moment(arg)
-    if t is None or t.status != "signup" or t.signup_until != at or at > ctx.now:
+    until = t.signup_until if t is not None else None
+    if t is None or t.status != "signup" or until is None or epoch(until) != epoch(at):
         return  # drawn by hand, moved, or taken back since
     try:
         await draw_now(ctx, t)

@@ -13,7 +13,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.deadlines import read_deadline, table_names, timer_moment
 from bot.handlers.draw import store_round
-from bot.timers import table_deadline, tournament_timers
+from bot.timers import epoch, table_deadline, tournament_timers
 from bot.tournament import format_of, latest_round, names, policy, state_of
 from db.models import Round, Tournament
 from engine.model import SEAT_LETTERS, Finished
@@ -62,12 +62,16 @@ async def deadline_passed(ctx: Ctx, arg: str) -> None:
     at = timer_moment(arg)
     tournament_id, number = (int(x) for x in arg.split(":")[:2])
     t = await ctx.repo.tournament(tournament_id)
-    if t is None or t.status != "running" or at > ctx.now:
+    if t is None or t.status != "running":
         return
     r = next((x for x in t.rounds if x.number == number and x.status == "open"), None)
     if r is None:
         return
-    due = [row for row in r.tables if row.status == "pending" and table_deadline(r, row) == at]
+    due = [
+        row
+        for row in r.tables
+        if row.status == "pending" and epoch(table_deadline(r, row)) == epoch(at)
+    ]
     if not due:
         return  # the deadline was moved since this timer was set
     accepted, forfeited, waiting = [], [], []

@@ -178,10 +178,13 @@ async def test_table_extension_undo_and_signup_deadline(bot: Harness) -> None:
     await bot.says(GROUP, ADMIN, "/round 2小时后", "第 1 轮开始")
     await bot.says(GROUP, ADMIN, "/deadline 2 3小时后", "第 2 桌截止时间延长到")
     await bot.says(GROUP, ADMIN, "/deadline 1 2/3", "可能是 2月3日，也可能是 3月2日")
+    await bot.says(GROUP, ADMIN, "/deadline 9 明天", "第 1 轮没有第 9 桌")
+    await bot.says(GROUP, ADMIN, "/deadline 3 天内", "第 1 轮截止时间改为")  # not table 3
+    await bot.says(GROUP, ADMIN, "/undo", "已撤销：上一次修改本轮截止时间")
     await bot.says(GROUP, ADMIN, "/deadline 4小时后", "截止时间改为")
     await bot.says(GROUP, ADMIN, "/undo", "已撤销：上一次修改本轮截止时间")
     mine = await bot.says(GROUP, t2[0], "/table", "第 2 桌")
-    assert "还有 3 小时" in mine.body  # the table's own deadline, not the round's
+    assert re.search(r"还有 (3 小时|2 小时 5\d 分钟)", mine.body)  # its own deadline, not 2 h
 
     # The round's deadline settles table 1 only; table 2 plays on until its own.
     await at_minute(bot, 32 + 121, "第 1 轮截止。")
