@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 from bot.config import Settings
 from bot.errors import UserError
 from bot.i18n import Catalogue, Translator
-from bot.types import GROUP_ANONYMOUS_BOT, Buttons, Incoming, Outgoing, Timer
+from bot.types import CHANNEL_BOT, GROUP_ANONYMOUS_BOT, Buttons, Incoming, Outgoing, Timer
 from db.models import Chat, Tournament
 from db.repo import Repo
 
@@ -96,11 +96,27 @@ class Ctx:
         inc = self.inc
         if inc.chat_type == "private":
             return False
-        if inc.sender.id == GROUP_ANONYMOUS_BOT or inc.sender_chat_id == inc.chat_id:
+        if self.is_anonymous_admin:
             return True
         if await self.repo.is_granted(inc.chat_id, inc.sender.id):
             return True
         return inc.sender.id in await self.admins(inc.chat_id)
+
+    @property
+    def is_anonymous_admin(self) -> bool:
+        return (
+            self.inc.sender.id == GROUP_ANONYMOUS_BOT or self.inc.sender_chat_id == self.inc.chat_id
+        )
+
+    def require_person(self) -> None:
+        """Players are people. An anonymous admin (every one arrives as the same user
+        1087968824) and a message sent as a channel (every channel arrives as 136817688)
+        are shared identities: signing up, reporting or confirming as one would let any
+        admin or any channel act for the others."""
+        if self.is_anonymous_admin:
+            raise UserError("refuse.anonymous-admin")
+        if self.inc.sender_chat_id is not None or self.inc.sender.id in (CHANNEL_BOT, 0):
+            raise UserError("refuse.sent-as-channel")
 
     async def require_organiser(self) -> None:
         if not await self.is_organiser():
@@ -122,6 +138,8 @@ class Ctx:
         return found
 
     def audit(self, action: str, t: Tournament | None, old: Any = None, new: Any = None) -> None:
+        if self.is_anonymous_admin:  # one user id for every anonymous admin: say so
+            new = {**(new or {}), "by": "anonymous admin"}
         self.repo.audit(
             chat_id=self.inc.chat_id,
             actor_id=self.actor,

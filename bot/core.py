@@ -94,6 +94,9 @@ class Core:
     # --- the pipeline --------------------------------------------------------------------
     async def handle(self, inc: Incoming) -> None:
         """Handle one update exactly once."""
+        if inc.admins_changed:  # a promotion or demotion counts from this update on
+            self._admin_cache.pop(inc.chat_id, None)
+            return
         route = self._route(inc)
         if route is None:
             if inc.callback_id:
@@ -190,27 +193,36 @@ class Core:
 
     # --- time-driven work ----------------------------------------------------------------
     async def system(
-        self, chat_id: int, thread_id: int | None, work: Handler, arg: str, once: str = ""
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        work: Handler,
+        arg: str,
+        timer: Timer | None = None,
     ) -> None:
         """Run scheduled work (a deadline, a reminder, a check-in cut-off) through the
-        same transaction and outbox path. ``once`` names a timer: it is recorded as fired
-        in the same transaction, and skipped if it already was (a restart, or another
-        scheduler process that got there first)."""
+        same transaction and outbox path. A ``timer`` runs once: it is recorded as fired
+        in the transaction of its work, and skipped when it already was (a restart, or
+        another scheduler process that got there first). A job that wakes before its
+        moment on our clock is put back, never run early."""
         inc = Incoming(0, chat_id, "supergroup", Sender(0, "tourbot"), thread_id=thread_id or None)
         try:
             async with self._lock(chat_id), self.sessionmaker() as session, session.begin():
                 repo = Repo(session)
-                if once:
-                    if await repo.fired({once}):
-                        return
-                    repo.mark_fired(once)
                 ctx = await self._ctx(repo, inc)
+                if timer is not None:
+                    if await repo.timer_fired(*timer):
+                        return
+                    if timer.at > ctx.now:
+                        self.on_timer(timer)
+                        return
+                    repo.mark_timer(*timer)
                 await work(ctx, arg)
                 await ctx.run_deferred()
                 self._enqueue(repo, ctx.outgoing)
         except IntegrityError:  # most likely another process recorded this timer first
-            log.warning("timer %s not run: integrity error (fired elsewhere?)", once)
+            log.warning("timer %s not run: integrity error (fired elsewhere?)", timer)
             return
-        for timer in ctx.timers:
-            self.on_timer(timer)
+        for planned in ctx.timers:  # committed: schedule what the work planned
+            self.on_timer(planned)
         self.on_outbox()

@@ -32,8 +32,11 @@ async def pending_timers(core: Core) -> list[Timer]:
     async with core.sessionmaker() as session:
         repo = Repo(session)
         planned = [timer for t in await repo.active_tournaments() for timer in tournament_timers(t)]
-        fired = await repo.fired({timer.key for timer in planned})
-    return sorted((t for t in planned if t.key not in fired), key=lambda t: t.at)
+        fired = await repo.fired_timers({timer.tournament_id for timer in planned})
+    return sorted(
+        (t for t in planned if (*t[:3], t.at.replace(microsecond=0)) not in fired),
+        key=lambda t: t.at,
+    )
 
 
 class Timers:
@@ -45,12 +48,17 @@ class Timers:
         core.on_timer = self.add
 
     async def start(self) -> None:
-        """Catch up on what fell due while the bot was down, in due order; plan the rest."""
-        self.scheduler.start()
-        for timer in await pending_timers(self.core):
-            if timer.at <= self.core.clock():
+        """Timers that came due while the bot was down run now, one after another in the
+        order they were due (a reminder before its deadline, a check-in cut-off before
+        the deadline after it), before any new update is read; the others are scheduled."""
+        pending = await pending_timers(self.core)
+        now = self.core.clock()
+        for timer in pending:
+            if timer.at <= now:
                 await self.fire(timer)
-            else:
+        self.scheduler.start()
+        for timer in pending:
+            if timer.at > now:
                 self.add(timer)
 
     def stop(self) -> None:
@@ -73,17 +81,14 @@ class Timers:
         )
 
     async def fire(self, timer: Timer) -> None:
-        """Run one timer once (the record in ``fired_timers`` decides); a job that wakes
-        before its moment on the core's clock is put back rather than run early."""
-        if timer.at > self.core.clock():
-            self.add(timer)
-            return
+        """Run one timer once (``Core.system`` checks the fired-timer record, and puts
+        back a job that wakes before its moment on the core's clock)."""
         async with self.core.sessionmaker() as session:
             t = await Repo(session).tournament(timer.tournament_id)
             if t is None:
                 return
             chat_id, thread_id = t.chat_id, t.thread_id
         try:
-            await self.core.system(chat_id, thread_id, TIMERS[timer.kind], timer.arg, timer.key)
+            await self.core.system(chat_id, thread_id, TIMERS[timer.kind], timer.arg, timer)
         except Exception:
             log.exception("timer %s failed", timer.key)

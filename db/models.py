@@ -225,11 +225,16 @@ class AuditEntry(Base):
 
 
 class FiredTimer(Base):
-    """A timer that has run (``bot.timers.Timer.key``), written in the transaction of its
-    work: after a restart the same reminder or deadline is never run twice."""
+    """A timer that has run (a deadline, a reminder, a check-in cut-off, a sign-up
+    deadline), committed with its work: a restart never runs it again, even while a
+    disputed table keeps the round open. Keyed by its moment (to the second) too, so a
+    deadline moved later is a new timer. ``round_number`` is 0 for the sign-up deadline."""
 
     __tablename__ = "fired_timers"
-    key: Mapped[str] = mapped_column(String(120), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    round_number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    due: Mapped[datetime] = mapped_column(UTCDateTime(), primary_key=True)
     at: Mapped[datetime] = _now()
 
 
@@ -267,5 +272,8 @@ class OutboxMessage(Base):
     filename: Mapped[str | None] = mapped_column(String(100))
     edit_message_id: Mapped[int | None] = mapped_column(BigInteger)
     status: Mapped[str] = mapped_column(String(16), default="queued", index=True)
+    # While ``status`` is "sending": until when the sender that claimed it owns it. A row
+    # whose lease ran out (its sender died mid-send) is claimed and sent again.
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = _now()

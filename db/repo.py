@@ -6,6 +6,7 @@ that same transaction, so a change and its record commit or vanish together.
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -165,15 +166,33 @@ class Repo:
         return list(rows)
 
     # --- timers and private chats ------------------------------------------------------
-    async def fired(self, keys: set[str]) -> set[str]:
-        """Which of these timer keys have already run."""
-        if not keys:
+    async def fired_timers(self, tournament_ids: set[int]) -> set[tuple[str, int, int, datetime]]:
+        """(kind, tournament id, round number, moment) of every timer these tournaments
+        have run; moments are kept to the second (see :meth:`mark_timer`)."""
+        if not tournament_ids:
             return set()
-        rows = await self.session.scalars(select(FiredTimer.key).where(FiredTimer.key.in_(keys)))
-        return set(rows)
+        rows = await self.session.scalars(
+            select(FiredTimer).where(FiredTimer.tournament_id.in_(tournament_ids))
+        )
+        return {(f.kind, f.tournament_id, f.round_number, f.due) for f in rows}
 
-    def mark_fired(self, key: str) -> None:
-        self.session.add(FiredTimer(key=key))
+    async def timer_fired(
+        self, kind: str, tournament_id: int, round_number: int, due: datetime
+    ) -> bool:
+        key = (kind, tournament_id, round_number, due.replace(microsecond=0))
+        return await self.session.get(FiredTimer, key) is not None
+
+    def mark_timer(self, kind: str, tournament_id: int, round_number: int, due: datetime) -> None:
+        """Record a timer as run. Its moment is kept to the second: a deadline read back
+        from one backend may differ in microseconds from the one a use-case planned."""
+        self.session.add(
+            FiredTimer(
+                kind=kind,
+                tournament_id=tournament_id,
+                round_number=round_number,
+                due=due.replace(microsecond=0),
+            )
+        )
 
     async def note_private_chat(self, user_id: int) -> None:
         if await self.session.get(PrivateChat, user_id) is None:
@@ -243,9 +262,11 @@ class Repo:
         self.session.add(OutboxMessage(**fields))
 
     async def queued(self, limit: int = 100) -> list[OutboxMessage]:
+        """Rows waiting to be sent, and rows a sender claimed and still holds (their
+        chat waits for them, so order is kept; ``Sender`` sends one whose lease ran out)."""
         rows = await self.session.scalars(
             select(OutboxMessage)
-            .where(OutboxMessage.status == "queued")
+            .where(OutboxMessage.status.in_(("queued", "sending")))
             .order_by(OutboxMessage.id)
             .limit(limit)
         )

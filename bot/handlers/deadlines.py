@@ -14,7 +14,7 @@ group.
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from bot.context import Ctx
 from bot.deadlines import DeadlineError, relative_hint, resolve_deadline
@@ -31,6 +31,8 @@ from engine.errors import EngineError
 SIGNUP_WORDS = ("signup", "sign-up", "报名")
 _TABLE = re.compile(r"(?:[Tt#]|第)?(\d{1,3})(?:号桌|桌)?")
 REPORT_BUTTON = "dl"  # callback prefix of the private reminder's report button
+# A deadline more than a year out is a typo (and year 9999 overflows in some zones).
+MAX_DEADLINE = timedelta(days=366)
 
 
 # --- reading and showing ---------------------------------------------------------------------
@@ -38,10 +40,15 @@ def read_deadline(ctx: Ctx, text: str) -> datetime:
     """The organiser's phrase as a moment in the chat's zone, or the specific reason not.
 
     A time that a clock change skips is moved to the first valid minute, and said so."""
+    too_far = UserError("refuse.deadline-too-far", text=text, days=MAX_DEADLINE.days)
     try:
         found = resolve_deadline(text, ctx.now, ctx.tz, ctx.t.lang)
     except DeadlineError as exc:
         raise UserError(f"refuse.{exc.code}", text=text, **exc.params) from None
+    except (OverflowError, ValueError):  # past year 9999 in some zone: not a date at all
+        raise too_far from None
+    if found.when - ctx.now > MAX_DEADLINE:
+        raise too_far
     if found.skipped is not None:
         ctx.reply("deadline.dst-gap", written=found.skipped, when=deadline_text(ctx, found.when))
     return found.when

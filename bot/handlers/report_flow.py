@@ -30,6 +30,7 @@ from engine.games import Game, Step
 from engine.model import SEAT_LETTERS
 
 PREFIX = "rf"
+MAX_B36 = 10  # digits of an id in base 36: 36**10 is past any row or Telegram user id
 SYMBOLS = string.digits + string.ascii_uppercase + string.ascii_lowercase  # choice indexes
 DONE = "."  # closes a step that takes zero or more taps
 CALLBACK_LIMIT = 64  # bytes Telegram keeps of callback data
@@ -74,6 +75,8 @@ class FlowState:
         if not arg or arg[0] not in (SHOW, SUBMIT, CANCEL) or len(parts) != 5:
             raise UserError("report-flow.stale")
         user, tournament, rnd, table, taps = parts
+        if any(len(part) > MAX_B36 for part in (user, tournament, rnd, table)):
+            raise UserError("report-flow.stale")  # no row or user has an id that long
         try:
             state = cls(
                 int(user, 36), int(tournament, 36), int(rnd, 36), int(table, 36) if table else None
@@ -142,6 +145,7 @@ async def report(ctx: Ctx, args: str) -> None:
 
 async def start(ctx: Ctx) -> None:
     """Open the flow on the caller's table, or let an organiser pick among open tables."""
+    ctx.require_person()
     t = await ctx.tournament()
     r = open_round(t)
     rows = await _tables_for(ctx, t, r)

@@ -19,6 +19,7 @@ from bot.handlers.common import (
     stands_at,
     table_number,
 )
+from bot.inputs import id_or_none
 from bot.tournament import game_of, latest_round, names, policy
 from bot.types import Buttons, Outgoing
 from db.models import Report, Round, TableRow, Tournament
@@ -56,6 +57,7 @@ def score_lines(ctx: Ctx, t: Tournament, row: TableRow, scores: list[Decimal]) -
 
 async def report(ctx: Ctx, args: str) -> None:
     """``/report <table> <result…>`` typed (a bare ``/report`` is the button flow's)."""
+    ctx.require_person()
     t = await ctx.tournament()
     number, text = _split(args, "usage.report")
     await file_report(ctx, t, number, text)
@@ -173,13 +175,15 @@ def check_reporter(
 
 async def _pending_for(ctx: Ctx, arg: str, button: bool) -> tuple[Tournament, TableRow, Report]:
     """The pending report a player means: the button's, the table named, or their own table's."""
+    ctx.require_person()
     t = await ctx.tournament()
     r = latest_round(t)
     if r is None:
         raise UserError("refuse.nothing-to-confirm")
     rows = [row for row in r.tables if ctx.actor in row.seats]
     if button:
-        rep = await ctx.repo.report(int(arg))
+        report_id = id_or_none(arg)
+        rep = await ctx.repo.report(report_id) if report_id is not None else None
         rows = [row for row in r.tables if rep is not None and row.id == rep.table_id]
     elif arg.strip():
         rows = [find_table(r, table_number(arg.split()[0]))]

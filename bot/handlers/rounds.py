@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from bot.context import Ctx
 from bot.errors import UserError
-from bot.handlers.checkin import checkin_line, start_checkin
+from bot.handlers.checkin import checkin_line, noshow_passed, start_checkin
 from bot.handlers.common import (
     deadline_text,
     describe_tables,
     my_table,
     settle_round,
+    timer_round,
 )
 from bot.handlers.deadlines import read_deadline, table_names, timer_moment
 from bot.handlers.draw import store_round
@@ -58,8 +59,14 @@ async def deadline_passed(ctx: Ctx, arg: str) -> None:
     """Settle the tables whose deadline is this timer's moment, once (seed 000: 不在截止
     日期前上报，整桌作废). Pending, undisputed reports stand as reported; the notice
     names the players of every table it settles. Tables given a later deadline of their
-    own (``/deadline <table>``) wait for it."""
+    own (``/deadline <table>``) wait for it.
+
+    A check-in cut-off that came due before the deadline rules first: an outage across
+    both must end as if the bot had been up (no-shows forfeit, the others have a bye)."""
     at = timer_moment(arg)
+    cut_off = await timer_round(ctx, arg, lambda r: r.checkin_until)
+    if cut_off is not None and (cut_off[1].checkin_until or at) <= at:
+        await noshow_passed(ctx, arg)
     tournament_id, number = (int(x) for x in arg.split(":")[:2])
     t = await ctx.repo.tournament(tournament_id)
     if t is None or t.status != "running":

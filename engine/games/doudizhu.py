@@ -88,7 +88,7 @@ class DouDizhu(Game[DouDizhuHand]):
         Knob("base", "2", (), int, "000", 1),
         Knob("end", "time", ("time", "hands", "target"), str, "004"),
         Knob("hands", "10", (), int, "000", 1),
-        Knob("target", "100", (), int, "004", 1),
+        Knob("target", "100", (), int, "004", 1, 100_000),
     )
 
     def is_zero_sum(self) -> bool:

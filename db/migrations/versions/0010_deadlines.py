@@ -1,15 +1,16 @@
-"""deadlines: reminder bookkeeping, per-table and sign-up deadlines, fired timers and
-the users who opened a private chat with the bot
+"""deadlines: reminder bookkeeping, per-table and sign-up deadlines, and the users who
+opened a private chat with the bot (reminders and sign-up deadlines are recorded in
+0009's ``fired_timers`` when they run)
 
-Revision ID: 0005_deadlines
-Revises: 0008_ratings
+Revision ID: 0010_deadlines
+Revises: 0009_hardening
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005_deadlines"
-down_revision = "0008_ratings"
+revision = "0010_deadlines"
+down_revision = "0009_hardening"
 branch_labels = None
 depends_on = None
 
@@ -22,17 +23,6 @@ def upgrade() -> None:
     with op.batch_alter_table("tables", schema=None) as batch_op:
         batch_op.add_column(sa.Column("deadline", sa.DateTime(timezone=True), nullable=True))
         batch_op.add_column(sa.Column("deadline_set_at", sa.DateTime(timezone=True), nullable=True))
-    op.create_table(
-        "fired_timers",
-        sa.Column("key", sa.String(length=120), nullable=False),
-        sa.Column(
-            "at",
-            sa.DateTime(timezone=True),
-            server_default=sa.text("(CURRENT_TIMESTAMP)"),
-            nullable=False,
-        ),
-        sa.PrimaryKeyConstraint("key"),
-    )
     op.create_table(
         "private_chats",
         sa.Column("user_id", sa.BigInteger(), autoincrement=False, nullable=False),
@@ -48,7 +38,6 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("private_chats")
-    op.drop_table("fired_timers")
     with op.batch_alter_table("tables", schema=None) as batch_op:
         batch_op.drop_column("deadline_set_at")
         batch_op.drop_column("deadline")
