@@ -3,17 +3,23 @@ that names every forfeiting player; timers rebuilt from the database across rest
 that no reminder is sent twice and none is lost.
 
 Time is driven like the other timer tests: the bot is stopped, the harness clock moved
-forward, and the bot started again; whatever fell due while it was down runs at start-up
-in the order it was due.
+forward, and the bot started again. Moved past a timer's moment, the timer runs in the
+start-up catch-up (what fell due while the bot was down, in the order it was due); moved
+to a few seconds before it, the timer is planned at start-up and must fire on time while
+the bot runs.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
+from sqlalchemy import select
 
+from bot.timers import LAST_CALL
+from db.models import Round
+from playground.botapi import SentMessage
 from tests.e2e.harness import Harness, tables_of
 
 GROUP = -105000
@@ -55,6 +61,29 @@ async def at_minute(bot: Harness, minutes: int, expect: str | None = None) -> No
     if expect is not None:
         await bot.server.wait_for(expect, timeout=20)
     await bot.server.wait_idle(quiet=1.0)
+
+
+async def just_before(bot: Harness, moment: datetime, expect: str) -> SentMessage:
+    """Stop the bot, set the clock a few seconds before ``moment``, start again: the timer
+    is not due at start-up, so only the running scheduler can send ``expect``; it must
+    come on time, never early."""
+    await bot.server.wait_idle()
+    await bot.stop()
+    bot.clock.offset += moment - timedelta(seconds=4) - bot.clock()
+    await bot.start()
+    sent = await bot.server.wait_for(expect, timeout=20)
+    assert bot.clock() >= moment, "fired early"
+    await bot.server.wait_idle(quiet=1.0)
+    return sent
+
+
+async def open_round_deadline(bot: Harness) -> datetime:
+    """The open round's deadline as stored (to the second, unlike the echo)."""
+    assert bot.app is not None
+    async with bot.app.core.sessionmaker() as session:
+        deadline = await session.scalar(select(Round.deadline).where(Round.status == "open"))
+    assert deadline is not None
+    return deadline
 
 
 def reminders(bot: Harness) -> list[str]:
@@ -124,22 +153,35 @@ async def test_reminders_mention_only_unfinished_tables_and_the_deadline_names_f
     await at_minute(bot, 7)
     assert len(reminders(bot)) == 1
 
-    # The organiser moves the deadline 30 minutes on; a new last call comes for it.
+    # The organiser moves the deadline 30 minutes on; a new last call comes for it, this
+    # time from the running scheduler, on time: 10 minutes before the new deadline.
     moved = await bot.says(GROUP, ADMIN, "/deadline 30分钟后", "截止时间改为")
     assert "还有 30 分钟" in moved.body
     await bot.says(GROUP, t2[0], "/deadline 1小时后", "只有组织者")
-    await at_minute(bot, 28, "⏰ 提醒")
-    assert len(reminders(bot)) == 2 and 7 <= minutes_left(reminders(bot)[-1]) <= 9
+    deadline = await open_round_deadline(bot)
+    await just_before(bot, deadline - LAST_CALL, "⏰ 提醒")
+    assert len(reminders(bot)) == 2 and minutes_left(reminders(bot)[-1]) == 10
+    assert "第 3 桌（未上报）" in reminders(bot)[-1]
 
-    # The deadline passes while the bot is down: table 2's report stands, table 3
-    # forfeits, and the notice names them all.
-    await at_minute(bot, 40, "第 1 轮截止。")
-    settled = next(m.body for m in server.outbox(GROUP) if "第 1 轮截止。" in m.body)
+    # A restart between that reminder and the deadline: nothing repeated, nothing lost.
+    await server.wait_idle()
+    await bot.stop()
+    bot.clock.offset += timedelta(minutes=5)  # half-way from the reminder to the deadline
+    await bot.start()
+    await server.wait_idle(quiet=1.0)
+    assert len(reminders(bot)) == 2
+
+    # The deadline comes while the bot runs: table 2's report stands, table 3 forfeits,
+    # and the notice names them all. The round's first deadline (minute 15) never fired.
+    settled = (await just_before(bot, deadline, "第 1 轮截止。")).body
     accepted = settled.split("按已报结果确认：", 1)[1].splitlines()[0]
     forfeits = settled.split("整桌弃权：", 1)[1].splitlines()[0]
     assert accepted.startswith("第 2 桌") and all(name[u] in accepted for u in t2)
     assert forfeits.startswith("第 3 桌") and all(name[u] in forfeits for u in t3)
     assert all(f"@{usernames[u]}" in forfeits for u in t3 if u in usernames)
+    await bot.restart()
+    await server.wait_idle(quiet=1.0)
+    assert sum("第 1 轮截止。" in m.body for m in server.outbox(GROUP)) == 1
     assert len(reminders(bot)) == 2  # none repeated after all these restarts
 
 
