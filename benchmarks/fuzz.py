@@ -33,7 +33,7 @@ from bot.core import Core
 from bot.handlers import CALLBACKS, COMMANDS
 from bot.types import CHANNEL_BOT, GROUP_ANONYMOUS_BOT, Incoming
 from db.models import Base
-from tests.botapi import BotAPIServer
+from playground.botapi import BotAPIServer
 from tests.e2e import raw_updates
 from tests.e2e.harness import Harness
 
