@@ -22,6 +22,7 @@ from bot.errors import UserError
 from bot.handlers import report_flow, reports
 from bot.handlers.common import deadline_text, find_table, my_table, open_round
 from bot.handlers.draw import draw_now
+from bot.inputs import id_or_none
 from bot.timers import epoch, reminders_for, table_deadline, tournament_timers
 from bot.tournament import latest_round
 from bot.types import Outgoing
@@ -263,11 +264,13 @@ async def _remind_privately(ctx: Ctx, t: Tournament, r: Round, rows: list[TableR
 
 async def report_button(ctx: Ctx, arg: str) -> None:
     """The private reminder's button: open the guided report in the group, where the
-    table's players see it and confirm."""
-    tournament_id, number = (int(x) for x in arg.split(":")[:2])
-    t = await ctx.repo.tournament(tournament_id)
+    table's players see it and confirm. The button's data is checked like any input: a
+    garbled one is stale, not an exception."""
+    tournament_id, _, number = arg.partition(":")
+    tid, round_number = id_or_none(tournament_id), id_or_none(number)
+    t = await ctx.repo.tournament(tid) if tid is not None else None
     r = latest_round(t) if t is not None and t.status == "running" else None
-    if t is None or r is None or r.number != number or r.status != "open":
+    if t is None or r is None or r.number != round_number or r.status != "open":
         raise UserError("report-flow.stale")
     group = await ctx.repo.chat(t.chat_id)  # the form is the group's: its language
     ctx.t = ctx.catalogue[group.lang or ctx.settings.default_lang]
