@@ -160,8 +160,10 @@ async def test_reminders_mention_only_unfinished_tables_and_the_deadline_names_f
     await bot.says(GROUP, t2[0], "/deadline 1小时后", "只有组织者")
     deadline = await open_round_deadline(bot)
     await just_before(bot, deadline - LAST_CALL, "⏰ 提醒")
-    assert len(reminders(bot)) == 2 and minutes_left(reminders(bot)[-1]) == 10
-    assert "第 3 桌（未上报）" in reminders(bot)[-1]
+    last_call = reminders(bot)[-1]
+    assert len(reminders(bot)) == 2 and minutes_left(last_call) == 10
+    assert "第 2 桌（待确认）" in last_call and "第 3 桌（未上报）" in last_call
+    assert not any(name[u] in last_call for u in t1)
 
     # A restart between that reminder and the deadline: nothing repeated, nothing lost.
     await server.wait_idle()
@@ -178,11 +180,16 @@ async def test_reminders_mention_only_unfinished_tables_and_the_deadline_names_f
     forfeits = settled.split("整桌弃权：", 1)[1].splitlines()[0]
     assert accepted.startswith("第 2 桌") and all(name[u] in accepted for u in t2)
     assert forfeits.startswith("第 3 桌") and all(name[u] in forfeits for u in t3)
+    assert all(f"@{usernames[u]}" in accepted for u in t2 if u in usernames)
     assert all(f"@{usernames[u]}" in forfeits for u in t3 if u in usernames)
     await bot.restart()
     await server.wait_idle(quiet=1.0)
     assert sum("第 1 轮截止。" in m.body for m in server.outbox(GROUP)) == 1
-    assert len(reminders(bot)) == 2  # none repeated after all these restarts
+    assert len(reminders(bot)) == 2  # none repeated after all these restarts, none lost
+    for uid in t2 + t3:  # nor in private
+        assert len([m for m in server.outbox(uid) if "⏰" in m.body]) == 2
+    for uid in t1:
+        assert not [m for m in server.outbox(uid) if "⏰" in m.body]
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
