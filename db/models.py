@@ -87,6 +87,9 @@ class Tournament(Base):
     created_at: Mapped[datetime] = _now()
     # /deadline signup: sign-up closes and the lot is drawn at this moment (seeds 000, 004).
     signup_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # Bumped by every audited change (``Ctx.audit``), in the same transaction: what is
+    # derived from the event (standings, their picture) is cached per version.
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     players: Mapped[list[Player]] = relationship(
         back_populates="tournament", order_by="Player.id", lazy="selectin"
     )

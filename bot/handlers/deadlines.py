@@ -24,7 +24,7 @@ from bot.handlers.common import deadline_text, find_table, my_table, open_round
 from bot.handlers.draw import draw_now
 from bot.inputs import id_or_none
 from bot.timers import epoch, reminders_for, table_deadline, tournament_timers
-from bot.tournament import latest_round
+from bot.tournament import latest_round, names
 from bot.types import Outgoing
 from db.models import AuditEntry, Player, Round, TableRow, Tournament
 from engine.errors import EngineError
@@ -278,7 +278,7 @@ async def report_button(ctx: Ctx, arg: str) -> None:
     if row is None:
         raise UserError("report-flow.no-table", round=r.number)
     reports.reportable(row)
-    reports.check_reporter(ctx, t, row, None)
+    reports.check_reporter(ctx, t, row, None, names(t))
     state = report_flow.FlowState(ctx.actor, t.id, r.number, row.number)
     text, buttons = report_flow.render(ctx, t, r, state, [row])
     ctx.outgoing.append(Outgoing(t.chat_id, "text", text, t.thread_id or None, buttons))

@@ -3,14 +3,14 @@ opened a private chat with the bot (reminders and sign-up deadlines are recorded
 0009's ``fired_timers`` when they run)
 
 Revision ID: 0010_deadlines
-Revises: 0009_hardening
+Revises: 0007_speed
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0010_deadlines"
-down_revision = "0009_hardening"
+down_revision = "0007_speed"
 branch_labels = None
 depends_on = None
 
