@@ -37,7 +37,7 @@ from bot.config import Settings
 from bot.core import Core
 from bot.scaleout.bus import MSG_ID, Bus, connect, timer_from, timer_json, timer_key
 from bot.scaleout.process import migrate_once, wait_for_signal
-from bot.scheduler import Timers
+from bot.scheduler import Timers, pending_timers
 from bot.types import Timer
 from db.repo import Repo
 from db.session import make_engine, make_sessionmaker
@@ -74,10 +74,8 @@ class PublishingTimers(Timers):
             super().add(timer)
 
     async def rescan(self) -> None:
-        async with self.core.sessionmaker() as session:
-            pending = await Repo(session).round_timers()
-        for timer in pending:
-            self.add(Timer(*timer))
+        for timer in await pending_timers(self.core):
+            self.add(timer)
 
     async def fire(self, timer: Timer) -> None:
         async with self.core.sessionmaker() as session:

@@ -169,13 +169,8 @@ class Worker:
         if "timer" in data:
             fired = data["timer"]
             timer = timer_from(fired)
-            arg = f"{timer.tournament_id}:{timer.round}"
             await self.core.system(
-                fired["chat_id"],
-                fired.get("thread_id"),
-                TIMERS[timer.kind],
-                arg,
-                timer,
+                fired["chat_id"], fired.get("thread_id"), TIMERS[timer.kind], timer.arg, timer
             )
             return
         incoming = self.runner.incoming(data)

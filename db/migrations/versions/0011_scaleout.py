@@ -1,14 +1,14 @@
 """scale-out: the send budget (token buckets) shared by every worker
 
-Revision ID: 0010_scaleout
-Revises: 0009_hardening
+Revision ID: 0011_scaleout
+Revises: 0010_deadlines
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010_scaleout"
-down_revision = "0009_hardening"
+revision = "0011_scaleout"
+down_revision = "0010_deadlines"
 branch_labels = None
 depends_on = None
 
