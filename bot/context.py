@@ -125,24 +125,32 @@ class Ctx:
         if not await self.is_organiser():
             raise UserError("refuse.not-organiser")
 
-    async def tournament(self, finished: bool = False) -> Tournament:
+    async def tournament(self, finished: bool = False, whole: bool = True) -> Tournament:
         """The chat's (or topic's) active tournament, or a refusal saying there is none.
 
         ``finished=True`` also accepts the latest one that has ended: its standings,
-        export and draw stay readable, and an organiser may still correct it."""
+        export and draw stay readable, and an organiser may still correct it.
+        ``whole=False`` loads the tournament row alone, for use-cases that must cost the
+        same in an event of ten players or of two thousand (they ask the repository for
+        the rows they need; ``repo.load_whole`` fetches the rest when it turns out to be
+        needed)."""
         repo, chat, thread = self.repo, self.inc.chat_id, self.inc.thread_id
         found = await (
-            repo.latest_tournament(chat, thread)
+            repo.latest_tournament(chat, thread, whole)
             if finished
-            else repo.active_tournament(chat, thread)
+            else repo.active_tournament(chat, thread, whole)
         )
         if found is None:
             raise UserError("refuse.no-tournament")
         return found
 
     def audit(self, action: str, t: Tournament | None, old: Any = None, new: Any = None) -> None:
+        """Record a change; it also moves the tournament to a new version, so whatever was
+        derived from the old one (standings, their picture) is not served again."""
         if self.is_anonymous_admin:  # one user id for every anonymous admin: say so
             new = {**(new or {}), "by": "anonymous admin"}
+        if t is not None:
+            t.version = (t.version or 0) + 1
         self.repo.audit(
             chat_id=self.inc.chat_id,
             actor_id=self.actor,

@@ -114,8 +114,7 @@ class Sender:
 
     async def flush_once(self) -> float:
         """Send what may be sent now; return how long to sleep before trying again."""
-        async with self.sessionmaker() as session:
-            rows = await Repo(session).queued()
+        rows = await self._queued()
         next_try = 3600.0
         held: set[tuple[int, bool]] = set()  # lanes whose earlier message is waiting
         latest_edit = {(r.chat_id, self._target(r)): r.id for r in rows if is_edit(r)}
@@ -161,6 +160,11 @@ class Sender:
             elif is_edit(row):
                 self._edited_at[target] = time.monotonic()
         return next_try
+
+    async def _queued(self) -> list[OutboxMessage]:
+        """The queued rows this sender delivers, oldest first."""
+        async with self.sessionmaker() as session:
+            return await Repo(session).queued()
 
     async def _deliver(self, row: OutboxMessage, edit_id: int | None) -> float:
         """Try one message; return 0 when done with it, else seconds to wait."""
@@ -230,7 +234,8 @@ class Sender:
         return bool(getattr(result, "rowcount", 0))
 
     async def _mark(self, row_id: int, status: str, message_id: int | None) -> None:
-        """One statement, so the window in which a crash repeats a message stays short."""
+        """One UPDATE (no read first): it runs once for every message sent, and keeps
+        the window in which a crash repeats a message short."""
         async with self.sessionmaker() as session, session.begin():
             await session.execute(
                 update(OutboxMessage)

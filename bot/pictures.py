@@ -14,15 +14,22 @@ The formats are asked what they can do (``team_standings``, ``pairs``, ``draw_gr
 their tie-break chain); no format key is named here. Rendering lives in ``charts/`` and
 is pure (data in, PNG bytes out); :func:`render` turns a failure to draw (no CJK font,
 say) into ``None``, so the caller sends the text ranking instead.
+
+Where pictures are drawn: on one drawing thread, off the event loop (:func:`draw`,
+awaited by the handlers). matplotlib's text layout is not thread-safe, so every picture
+is drawn there, one at a time, in order; a use-case that is not a coroutine (a settled
+round's live standings and podium) waits for the thread with :func:`render`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.context import TELEGRAM_CAPTION_LIMIT, Ctx
 from bot.deadlines import format_deadline
@@ -36,15 +43,45 @@ from engine.standings import totals
 
 log = logging.getLogger(__name__)
 WINDS = "东南西北"
+T = TypeVar("T")
+
+_drawer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="charts")
 
 
-def render(draw: Callable[..., Any], *args: Any) -> Any | None:
-    """Run a chart function; ``None`` (logged) when it cannot draw, e.g. no CJK font."""
+async def draw(fn: Callable[..., T], *args: Any) -> T:
+    """Run a drawing function on the drawing thread and wait for it without blocking."""
+    return await asyncio.get_running_loop().run_in_executor(_drawer, fn, *args)
+
+
+async def drawn(fn: Callable[..., Any], *args: Any) -> Any | None:
+    """:func:`draw`, or ``None`` (logged) when it cannot draw, e.g. no CJK font."""
     try:
-        return draw(*args)
+        return await draw(fn, *args)
     except Exception:
-        log.exception("could not draw %s", getattr(draw, "__name__", draw))
+        log.exception("could not draw %s", getattr(fn, "__name__", fn))
         return None
+
+
+def render(fn: Callable[..., Any], *args: Any) -> Any | None:
+    """:func:`drawn` for code that is not a coroutine: waits for the drawing thread."""
+    try:
+        return _drawer.submit(fn, *args).result()
+    except Exception:
+        log.exception("could not draw %s", getattr(fn, "__name__", fn))
+        return None
+
+
+def board_png(rows: list[tuple[int, str, Any, str]], title: str) -> bytes:
+    """A leaderboard (/rating, /season): rows of (place, name, figure, note)."""
+    from charts.ratings import BoardRow, board_png
+
+    return board_png([BoardRow(*row) for row in rows], title)
+
+
+def history_png(series: list[tuple[str, list[tuple[str, int]]]], title: str) -> bytes:
+    from charts.ratings import history_png
+
+    return history_png(series, title)
 
 
 def send_pictures(ctx: Ctx, pngs: list[bytes], caption: str, name: str) -> None:

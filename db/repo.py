@@ -10,9 +10,11 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import ColumnElement, delete, exists, func, literal_column, select
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import raiseload, selectinload
+from sqlalchemy.sql.base import ExecutableOption
 
 from db.models import (
     AuditEntry,
@@ -22,6 +24,7 @@ from db.models import (
     OutboxMessage,
     PenaltyRow,
     Player,
+    PrivateChat,
     ProcessedUpdate,
     Report,
     Round,
@@ -31,6 +34,20 @@ from db.models import (
 )
 
 ACTIVE = ("signup", "running")
+# The whole event: players, rounds with their tables and reports, penalties. What most
+# use-cases read; the hot ones (/join, /report, /confirm, /standings from the cache) load
+# the tournament row alone (``BARE``) and ask for the one row they need.
+WHOLE: tuple[ExecutableOption, ...] = (
+    selectinload(Tournament.players),
+    selectinload(Tournament.rounds).selectinload(Round.tables).selectinload(TableRow.reports),
+    selectinload(Tournament.penalties),
+)
+# Touching a collection of a bare tournament raises instead of loading it behind our back.
+BARE: tuple[ExecutableOption, ...] = (
+    raiseload(Tournament.players),
+    raiseload(Tournament.rounds),
+    raiseload(Tournament.penalties),
+)
 
 
 class Repo:
@@ -96,7 +113,9 @@ class Repo:
             await self.session.execute(delete(Chat).where(Chat.id == old))
 
     # --- tournaments ---------------------------------------------------------------------
-    async def active_tournament(self, chat_id: int, thread_id: int | None) -> Tournament | None:
+    async def active_tournament(
+        self, chat_id: int, thread_id: int | None, whole: bool = True
+    ) -> Tournament | None:
         return await self.session.scalar(
             select(Tournament)
             .where(
@@ -105,13 +124,96 @@ class Repo:
                 Tournament.status.in_(ACTIVE),
             )
             .order_by(Tournament.id.desc())
+            .limit(1)
+            .options(*(WHOLE if whole else BARE))
         )
 
-    async def latest_tournament(self, chat_id: int, thread_id: int | None) -> Tournament | None:
+    async def latest_tournament(
+        self, chat_id: int, thread_id: int | None, whole: bool = True
+    ) -> Tournament | None:
         return await self.session.scalar(
             select(Tournament)
             .where(Tournament.chat_id == chat_id, Tournament.thread_id == (thread_id or 0))
             .order_by(Tournament.id.desc())
+            .limit(1)
+            .options(*(WHOLE if whole else BARE))
+        )
+
+    async def load_whole(self, t: Tournament) -> None:
+        """Load the rest of a tournament fetched bare (pending changes are flushed first,
+        so what comes back includes them)."""
+        await self.session.execute(
+            select(Tournament)
+            .where(Tournament.id == t.id)
+            .options(*WHOLE)
+            .execution_options(populate_existing=True)
+        )
+
+    # --- single rows, for the use-cases whose cost must not grow with the event -----------
+    async def player(self, tournament_id: int, user_id: int) -> Player | None:
+        return await self.session.scalar(
+            select(Player).where(Player.tournament_id == tournament_id, Player.user_id == user_id)
+        )
+
+    async def active_players(self, tournament_id: int) -> int:
+        return int(
+            await self.session.scalar(
+                select(func.count())
+                .select_from(Player)
+                .where(Player.tournament_id == tournament_id, Player.status == "active")
+            )
+            or 0
+        )
+
+    async def names(self, tournament_id: int, user_ids: list[int]) -> dict[int, str]:
+        rows = await self.session.execute(
+            select(Player.user_id, Player.name).where(
+                Player.tournament_id == tournament_id, Player.user_id.in_(user_ids)
+            )
+        )
+        return {user: name for user, name in rows.all()}
+
+    async def latest_round(self, tournament_id: int) -> Round | None:
+        """The newest round, without its tables (ask for the one you need)."""
+        return await self.session.scalar(
+            select(Round)
+            .where(Round.tournament_id == tournament_id)
+            .order_by(Round.number.desc())
+            .limit(1)
+            .options(raiseload(Round.tables))
+        )
+
+    async def round_table(self, round_id: int, number: int) -> TableRow | None:
+        return await self.session.scalar(
+            select(TableRow).where(TableRow.round_id == round_id, TableRow.number == number)
+        )
+
+    async def seated_table(self, round_id: int, user_id: int) -> TableRow | None:
+        """The table of a round where this user sits (a search inside the database)."""
+        return await self.session.scalar(
+            select(TableRow)
+            .where(TableRow.round_id == round_id, self._seated(user_id))
+            .order_by(TableRow.number)
+            .limit(1)
+        )
+
+    def _seated(self, user_id: int) -> ColumnElement[bool]:
+        """``user_id`` is among the JSON list ``seats``: jsonb containment on
+        PostgreSQL, ``json_each`` on SQLite."""
+        if self.session.get_bind().dialect.name == "postgresql":
+            contains: ColumnElement[bool] = TableRow.seats.cast(JSONB).contains([user_id])
+            return contains
+        each = func.json_each(TableRow.seats).table_valued("value")
+        return exists(select(literal_column("1")).select_from(each).where(each.c.value == user_id))
+
+    async def pending_tables(self, round_id: int) -> int:
+        return int(
+            await self.session.scalar(
+                select(func.count())
+                .select_from(TableRow)
+                .where(TableRow.round_id == round_id, TableRow.status == "pending")
+            )
+            or 0
         )
 
     async def chat_events(self, chat_id: int, game: str | None = None) -> list[Tournament]:
@@ -159,35 +261,52 @@ class Repo:
     async def table(self, table_id: int) -> TableRow | None:
         return await self.session.get(TableRow, table_id)
 
-    async def round_timers(self) -> list[tuple[str, int, int, datetime]]:
-        """(kind, tournament id, round number, moment) of what open rounds still wait
-        for: their ``deadline`` and their check-in cut-off (``noshow``)."""
-        rows = await self.session.execute(
-            select(Round.tournament_id, Round.number, Round.deadline, Round.checkin_until).where(
-                Round.status == "open"
-            )
+    async def active_tournaments(self) -> list[Tournament]:
+        """Every tournament in sign-up or running: what timers may wait for."""
+        rows = await self.session.scalars(select(Tournament).where(Tournament.status.in_(ACTIVE)))
+        return list(rows)
+
+    # --- timers and private chats ------------------------------------------------------
+    async def fired_timers(self, tournament_ids: set[int]) -> set[tuple[str, int, int, datetime]]:
+        """(kind, tournament id, round number, moment) of every timer these tournaments
+        have run; moments are kept to the second (see :meth:`mark_timer`)."""
+        if not tournament_ids:
+            return set()
+        rows = await self.session.scalars(
+            select(FiredTimer).where(FiredTimer.tournament_id.in_(tournament_ids))
         )
-        fired = {
-            (f.kind, f.tournament_id, f.round_number, f.due)
-            for f in await self.session.scalars(select(FiredTimer))
-        }
-        timers = []
-        for t, n, deadline, checkin in rows.all():
-            timers += [("deadline", t, n, deadline)] if deadline is not None else []
-            timers += [("noshow", t, n, checkin)] if checkin is not None else []
-        return sorted((x for x in timers if x not in fired), key=lambda x: x[3])
+        return {(f.kind, f.tournament_id, f.round_number, f.due) for f in rows}
 
     async def timer_fired(
         self, kind: str, tournament_id: int, round_number: int, due: datetime
     ) -> bool:
-        return (
-            await self.session.get(FiredTimer, (kind, tournament_id, round_number, due)) is not None
-        )
+        key = (kind, tournament_id, round_number, due.replace(microsecond=0))
+        return await self.session.get(FiredTimer, key) is not None
 
     def mark_timer(self, kind: str, tournament_id: int, round_number: int, due: datetime) -> None:
+        """Record a timer as run. Its moment is kept to the second: a deadline read back
+        from one backend may differ in microseconds from the one a use-case planned."""
         self.session.add(
-            FiredTimer(kind=kind, tournament_id=tournament_id, round_number=round_number, due=due)
+            FiredTimer(
+                kind=kind,
+                tournament_id=tournament_id,
+                round_number=round_number,
+                due=due.replace(microsecond=0),
+            )
         )
+
+    async def note_private_chat(self, user_id: int) -> None:
+        if await self.session.get(PrivateChat, user_id) is None:
+            self.session.add(PrivateChat(user_id=user_id))
+
+    async def private_chats(self, user_ids: set[int]) -> set[int]:
+        """Which of these users have opened a private chat with the bot."""
+        if not user_ids:
+            return set()
+        rows = await self.session.scalars(
+            select(PrivateChat.user_id).where(PrivateChat.user_id.in_(user_ids))
+        )
+        return set(rows)
 
     def add_penalty(
         self,
@@ -235,8 +354,14 @@ class Repo:
         return next((r for r in rows if r.action != "undo" and r.id not in undone), None)
 
     def new_player(self, t: Tournament, user_id: int, name: str) -> Player:
-        player = Player(user_id=user_id, name=name, status="active", partners=[])
-        t.players.append(player)
+        """A sign-up; (tournament, user) is unique, so two at once cannot both stand.
+        A bare tournament's list of players is left unloaded."""
+        player = Player(tournament_id=t.id, user_id=user_id, name=name, status="active")
+        player.partners = []
+        if "players" in t.__dict__:
+            t.players.append(player)
+        else:
+            self.session.add(player)
         return player
 
     # --- outbox --------------------------------------------------------------------------

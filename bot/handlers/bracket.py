@@ -10,7 +10,7 @@ from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import ranking_lines
 from bot.i18n import show
-from bot.pictures import render, send_pictures
+from bot.pictures import drawn, send_pictures
 from bot.tournament import format_of, names, state_of
 from charts.bracket import LABEL_KEYS, Match, bracket_pngs
 from charts.sheet import Row, Sheet, sheet_pngs
@@ -32,7 +32,7 @@ async def bracket(ctx: Ctx, args: str) -> None:
         raise UserError("bracket.not-yet")
     matches = bracket_matches(t, rounds)
     pngs: list[bytes] = (
-        render(
+        await drawn(
             bracket_pngs,
             matches,
             ctx.t("bracket.title", title=t.title),
@@ -42,7 +42,7 @@ async def bracket(ctx: Ctx, args: str) -> None:
     )
     robin = robin_sheet(ctx, t, rounds)
     if pngs and robin is not None:
-        pngs += render(sheet_pngs, robin) or []
+        pngs += await drawn(sheet_pngs, robin) or []
     caption = ctx.t("bracket.caption", title=t.title)
     send_pictures(
         ctx, pngs, caption + "\n" + ranking_lines(ctx, t, fmt.standings(state)), "bracket"

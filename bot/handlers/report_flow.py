@@ -30,7 +30,7 @@ from engine.games import Game, Step
 from engine.model import SEAT_LETTERS
 
 PREFIX = "rf"
-MAX_B36 = 10  # digits of an id in base 36: 36**10 is past any row or Telegram user id
+MAX_B36 = 11  # digits of an id in base 36: 36**11 is past 2**52, the largest Telegram user id
 SYMBOLS = string.digits + string.ascii_uppercase + string.ascii_lowercase  # choice indexes
 DONE = "."  # closes a step that takes zero or more taps
 CALLBACK_LIMIT = 64  # bytes Telegram keeps of callback data
@@ -151,7 +151,7 @@ async def start(ctx: Ctx) -> None:
     rows = await _tables_for(ctx, t, r)
     table = rows[0].number if len(rows) == 1 else None
     state = FlowState(ctx.actor, t.id, r.number, table)
-    text, buttons = _render(ctx, t, r, state, rows)
+    text, buttons = render(ctx, t, r, state, rows)
     ctx.say(text, buttons)
 
 
@@ -179,7 +179,7 @@ async def press(ctx: Ctx, arg: str) -> None:
         await reports.file_report(ctx, t, state.table, text, edit=ctx.inc.message_id)
         return
     rows = await _tables_for(ctx, t, r)
-    text, buttons = _render(ctx, t, r, state, rows)
+    text, buttons = render(ctx, t, r, state, rows)
     _edit(ctx, text, buttons)
 
 
@@ -194,7 +194,7 @@ async def _tables_for(ctx: Ctx, t: Tournament, r: Round) -> list[TableRow]:
     if row is None:
         raise UserError("report-flow.no-table", round=r.number)
     reports.reportable(row)
-    reports.check_reporter(ctx, t, row, None)
+    reports.check_reporter(ctx, t, row, None, names(t))
     return [row]
 
 
@@ -212,7 +212,7 @@ def _edit(ctx: Ctx, text: str, buttons: Buttons | None) -> None:
 
 
 # --- drawing one step ----------------------------------------------------------------------
-def _render(
+def render(
     ctx: Ctx, t: Tournament, r: Round, state: FlowState, rows: list[TableRow]
 ) -> tuple[str, Buttons]:
     """The flow message for ``state``: table choice, the next step, or the summary."""
@@ -280,7 +280,7 @@ def _summary(
             ctx.t(key, **exc.params) if ctx.t.has(key) else ctx.t("refuse.invalid", code=exc.code)
         )
         return f"{header}\n" + ctx.t("report-flow.invalid", text=text, reason=reason), [controls]
-    lines = reports.score_lines(ctx, t, row, list(game.round_scores(outcome, seats)))
+    lines = reports.score_lines(ctx, names(t), row, list(game.round_scores(outcome, seats)))
     body = ctx.t("report-flow.summary", text=outcome.text, scores=lines)
     submit = (ctx.t("report-flow.button.submit"), state.encode(SUBMIT))
     return f"{header}\n{body}", [[submit], controls]

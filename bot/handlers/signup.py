@@ -9,6 +9,7 @@ from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import display_name
 from bot.handlers.partners import name_partners, read_partners, team_lines
+from bot.timers import tournament_timers
 from bot.tournament import (
     POLICY_KNOBS,
     RUNNING_KNOBS,
@@ -20,6 +21,7 @@ from bot.tournament import (
     signed_up,
 )
 from bot.types import Buttons
+from bot.versioned import texts
 from db.models import Player, Tournament
 from engine.draw import commitment
 from engine.errors import ConfigError
@@ -35,7 +37,7 @@ async def new(ctx: Ctx, args: str) -> None:
     words = args.split()
     if not words:
         raise UserError("usage.new")
-    if await ctx.repo.active_tournament(ctx.inc.chat_id, ctx.inc.thread_id):
+    if await ctx.repo.active_tournament(ctx.inc.chat_id, ctx.inc.thread_id, whole=False):
         raise UserError("refuse.already-running")
     game = find_game(words[0])
     fmt_key, title_words = game.default_format, words[1:]
@@ -78,8 +80,9 @@ def join_keyboard(ctx: Ctx, t: Tournament) -> Buttons:
     return [[(ctx.t("button.join"), f"join:{t.id}")]]
 
 
-def signup_text(ctx: Ctx, t: Tournament) -> str:
-    """The sign-up announcement; once people join it also says how many have."""
+def signup_text(ctx: Ctx, t: Tournament, count: int | None = None) -> str:
+    """The sign-up announcement; once people join it also says how many have
+    (``count``, when the caller counted them without loading every player)."""
     text = ctx.t(
         "tournament.created",
         title=t.title,
@@ -88,7 +91,8 @@ def signup_text(ctx: Ctx, t: Tournament) -> str:
         rules=rules_line(ctx, t),
         commitment=commitment(t.seed),
     )
-    count = sum(p.status == "active" for p in t.players)
+    if count is None:
+        count = sum(p.status == "active" for p in t.players)
     return text + ("\n" + ctx.t("signup.count", count=count) if count else "")
 
 
@@ -99,17 +103,17 @@ def rules_line(ctx: Ctx, t: Tournament) -> str:
 
 async def join(ctx: Ctx, args: str) -> None:
     """``/join``, or ``/join @partner…`` to sign up together in a team or pair event."""
-    t = await ctx.tournament()
     if not args.strip():
-        await _join(ctx, t)
+        await _join(ctx, await ctx.tournament(whole=False))
         return
+    t = await ctx.tournament()
     partners = read_partners(ctx, t, args)
-    player, joined = _sign_up(ctx, t)
+    player, joined, _ = await _sign_up(ctx, t)
     ctx.say("\n".join(filter(None, [joined, name_partners(ctx, t, player, partners)])))
 
 
 async def join_button(ctx: Ctx, arg: str) -> None:
-    t = await ctx.tournament()
+    t = await ctx.tournament(whole=False)
     if str(t.id) != arg:
         raise UserError("refuse.signup-closed")
     await _join(ctx, t)
@@ -119,26 +123,27 @@ async def _join(ctx: Ctx, t: Tournament) -> None:
     """Sign up, quietly: a hundred sign-ups must not flood the group. A button press
     answers with a toast, a typed /join with a 👍 on the message; both update the count
     on the sign-up message instead of posting. Only "already signed up" is a reply."""
-    player, joined = _sign_up(ctx, t)
+    player, joined, count = await _sign_up(ctx, t)
     if not joined:
         ctx.answer(ctx.t("signup.already", name=player.name))
     elif ctx.inc.is_callback:
-        ctx.answer(joined, lambda: (signup_text(ctx, t), join_keyboard(ctx, t)))
+        ctx.answer(joined, lambda: (signup_text(ctx, t, count), join_keyboard(ctx, t)))
     else:
         ctx.react("👍")
-        ctx.edit_tagged(signup_tag(t), signup_text(ctx, t), join_keyboard(ctx, t))
+        ctx.edit_tagged(signup_tag(t), signup_text(ctx, t, count), join_keyboard(ctx, t))
 
 
-def _sign_up(ctx: Ctx, t: Tournament) -> tuple[Player, str]:
-    """The caller's sign-up (made, or back after /leave) and its confirmation; the
-    confirmation is empty when they were already signed up."""
+async def _sign_up(ctx: Ctx, t: Tournament) -> tuple[Player, str, int]:
+    """The caller's sign-up (made, or back after /leave), its confirmation (empty when
+    they were already signed up) and the number signed up. It reads one player row and
+    a count, never the list: the cost of a sign-up does not grow with the event."""
     ctx.require_person()
     if t.status != "signup":
         raise UserError("refuse.signup-closed")
     name = display_name(ctx)
-    existing = next((p for p in t.players if p.user_id == ctx.actor), None)
+    existing = await ctx.repo.player(t.id, ctx.actor)
     if existing is not None and existing.status == "active":
-        return existing, ""
+        return existing, "", 0
     if existing is not None:
         existing.status, existing.name = "active", name
         player = existing
@@ -146,8 +151,8 @@ def _sign_up(ctx: Ctx, t: Tournament) -> tuple[Player, str]:
         player = ctx.repo.new_player(t, ctx.actor, name)
         player.username = ctx.inc.sender.username
     ctx.audit("join", t, None, {"user": ctx.actor, "name": name})
-    count = sum(p.status == "active" for p in t.players)
-    return player, ctx.t("signup.joined", name=name, count=count)
+    count = await ctx.repo.active_players(t.id)
+    return player, ctx.t("signup.joined", name=name, count=count), count
 
 
 async def leave(ctx: Ctx, args: str) -> None:
@@ -171,12 +176,18 @@ async def leave(ctx: Ctx, args: str) -> None:
 
 
 async def players(ctx: Ctx, args: str) -> None:
-    t = await ctx.tournament()
-    listed = signed_up(t)
-    if not listed:
-        ctx.reply("players.none")
-        return
-    ctx.say(players_text(ctx, t), pages="players")
+    """The list is built once per tournament version and language (``bot.versioned``)."""
+    t = await ctx.tournament(whole=False)
+    key = texts.key(t, "players", ctx.t.lang)
+    text = texts.get(key)
+    if text is None:
+        await ctx.repo.load_whole(t)
+        if not signed_up(t):
+            ctx.reply("players.none")
+            return
+        text = players_text(ctx, t)
+        texts.put(key, text)
+    ctx.say(text, pages="players")
 
 
 def players_text(ctx: Ctx, t: Tournament) -> str:
@@ -219,6 +230,7 @@ async def set_knob(ctx: Ctx, args: str) -> None:
     format_of(t)  # validates game and format knobs together; raises ConfigError
     ctx.audit("set", t, {"options": old}, {"options": options, "knob": key})
     ctx.reply("set.done", knob=key, value=value.strip())
+    ctx.timers += tournament_timers(t)  # ``remind`` changes the reminders still to come
 
 
 async def rules(ctx: Ctx, args: str) -> None:

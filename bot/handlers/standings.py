@@ -12,8 +12,9 @@ from bot.csv_cells import safe_cell
 from bot.errors import UserError
 from bot.handlers.common import ranking_lines
 from bot.i18n import show
-from bot.pictures import progression_series, render, send_pictures, standings_sheet
+from bot.pictures import drawn, progression_series, send_pictures, standings_sheet
 from bot.tournament import format_of, latest_round, names, state_of
+from bot.versioned import pictures
 from charts.progression import progression_png
 from charts.sheet import sheet_pngs
 from db.models import Tournament
@@ -24,25 +25,35 @@ EXPORT_HEADER = ["round", "table", "seat", "user_id", "name", "score", "penalty"
 
 async def standings(ctx: Ctx, args: str) -> None:
     """The standings picture shaped by the format, the progression chart once two rounds
-    are played, and the text ranking as the caption (alone when nothing can be drawn)."""
-    t = await ctx.tournament(finished=True)
-    if not t.rounds:
-        raise UserError("refuse.not-drawn")
-    rows = format_of(t).standings(state_of(t))
-    r = latest_round(t)
-    caption = (
-        ctx.t("standings.caption", title=t.title, round=r.number if r else 0)
-        + "\n"
-        + ranking_lines(ctx, t, rows)
-        + team_lines(ctx, t)
-    )
-    pngs: list[bytes] = render(sheet_pngs, standings_sheet(ctx, t)) or []
-    series = progression_series(t)
-    if pngs and max((len(v) for v in series.values()), default=0) >= 2:
-        labels = {"round": ctx.t("pictures.round-axis"), "points": ctx.t("standings.points")}
-        title = ctx.t("pictures.progression-title", title=t.title)
-        chart = render(progression_png, series, title, labels)
-        pngs += [chart] if chart else []
+    are played, and the text ranking as the caption (alone when nothing can be drawn).
+    They are drawn once per tournament version and language; asked again before the next
+    change, they are sent from the cache without loading the event."""
+    t = await ctx.tournament(finished=True, whole=False)
+    key = pictures.key(t, "standings", ctx.t.lang)
+    kept = pictures.get(key)
+    if kept is None:
+        await ctx.repo.load_whole(t)
+        if not t.rounds:
+            raise UserError("refuse.not-drawn")
+        rows = format_of(t).standings(state_of(t))
+        r = latest_round(t)
+        caption = (
+            ctx.t("standings.caption", title=t.title, round=r.number if r else 0)
+            + "\n"
+            + ranking_lines(ctx, t, rows)
+            + team_lines(ctx, t)
+        )
+        pngs: list[bytes] = await drawn(sheet_pngs, standings_sheet(ctx, t)) or []
+        series = progression_series(t)
+        if pngs and max((len(v) for v in series.values()), default=0) >= 2:
+            labels = {"round": ctx.t("pictures.round-axis"), "points": ctx.t("standings.points")}
+            title = ctx.t("pictures.progression-title", title=t.title)
+            chart = await drawn(progression_png, series, title, labels)
+            pngs += [chart] if chart else []
+        kept = (pngs, caption)
+        if pngs:  # a picture that could not be drawn is tried again next time
+            pictures.put(key, kept)
+    pngs, caption = kept
     send_pictures(ctx, pngs, caption, "standings")
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,6 +34,10 @@ from playground.botapi.world import (
     World,
     without_reply,
 )
+
+# Load tests queue thousands of requests at once; the default backlog of 128 would make
+# the kernel drop SYNs and the client retry a second later.
+LISTEN_BACKLOG = 4096
 
 _DEFAULT_FAILURES = {
     429: "Too Many Requests: retry after {retry_after}",
@@ -86,9 +91,19 @@ class BotAPIServer:
         self.add_routes(app)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.SockSite(self._runner, _listener(), backlog=LISTEN_BACKLOG)
         await site.start()
         self._port = int(self._runner.addresses[0][1])
+
+    def listening_sockets(self) -> list[socket.socket]:
+        """The listener's sockets (to check its options)."""
+        if self._runner is None:
+            return []
+        return [
+            sock
+            for site in self._runner.sites
+            for sock in getattr(getattr(site, "_server", None), "sockets", ())
+        ]
 
     def add_routes(self, app: web.Application) -> None:
         """Serve the Bot API from ``app`` too: the playground shares one port with its page."""
@@ -296,6 +311,16 @@ class BotAPIServer:
             self._updates.push("message", message)
         old.migrated_to = new_id
 
+    @property
+    def webhook(self) -> JSON:
+        """What the bot passed to setWebhook (url, secret_token, …); {} when none."""
+        return self._api.webhook
+
+    def take_updates(self) -> list[JSON]:
+        """Remove and return the queued updates, to deliver them as Telegram's webhook
+        would (the test POSTs them to the bot's webhook URL)."""
+        return self._updates.take_all()
+
     def fail_next(
         self,
         method: str,
@@ -320,6 +345,12 @@ class BotAPIServer:
     def outbox(self, chat_id: int | None = None) -> list[SentMessage]:
         """Every message the bot sent (optionally to one chat), in order, edits applied."""
         return self._outbox.messages(chat_id)
+
+    @property
+    def output_count(self) -> int:
+        """How many outputs (sends and edits) the bot has made so far: a cheap counter
+        for load tests that wait for N replies without scanning them."""
+        return self._outbox.output_count
 
     def calls_to(self, method: str) -> list[Call]:
         """The recorded calls of one method (name case-insensitive)."""
@@ -425,6 +456,16 @@ class BotAPIServer:
         if batch:
             self._last_activity = time.monotonic()
         return batch
+
+
+def _listener() -> socket.socket:
+    """127.0.0.1 on a free port, Nagle off: an answer is written as headers then body,
+    and with Nagle the body would wait for the client's delayed ACK (~40 ms). Linux
+    passes TCP_NODELAY on to accepted sockets (aiohttp also sets it on each)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.bind(("127.0.0.1", 0))
+    return sock
 
 
 def _json_response(body: JSON, status: int) -> web.Response:

@@ -1,15 +1,15 @@
 """live standings and a quiet outbox: when the pinned standings were last updated, and
 outbox rows that are broadcasts, named by a tag, edits of a tagged message, or pinned
 
-Revision ID: 0010_live_standings
-Revises: 0009_hardening
+Revision ID: 0012_live_standings
+Revises: 0011_scaleout
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010_live_standings"
-down_revision = "0009_hardening"
+revision = "0012_live_standings"
+down_revision = "0011_scaleout"
 branch_labels = None
 depends_on = None
 
