@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from engine.draw import shuffled, stream
@@ -129,6 +129,8 @@ class Ladder:
         winners = match_winner(rec, res, pens, active, match.players)
         if res is not None and res.status is TableStatus.CONFIRMED:
             self.score_at.update(net_scores(rec, res, pens))
+        elif res is not None and res.status is TableStatus.FORFEIT:
+            self.score_at.update((p, Decimal(0)) for p in match.players)  # a walkover
         if winners is None:
             return
         match.decided = True
@@ -159,6 +161,18 @@ def match_winner(
     best = max(net[p] for p in stayed)
     top = [p for p in stayed if net[p] == best]
     return (top[0],) if len(top) == 1 else None
+
+
+def still_in_at(state: TournamentState, active: set[PlayerId]) -> list[set[PlayerId]]:
+    """Per round, who counts as still in when replaying it: the active players, and
+    anyone removed later who was seated in a later round (a withdrawal after a won match
+    does not hand that match to the loser)."""
+    out: list[set[PlayerId]] = []
+    later: set[PlayerId] = set()
+    for rec in reversed(state.rounds):
+        out.append(active | later)
+        later |= {p for t in rec.plan.tables for p in t.players} | set(rec.plan.byes)
+    return out[::-1]
 
 
 def tree(ladder: Ladder) -> tuple[BracketRound, ...]:
@@ -214,6 +228,7 @@ class Bracket(Format):
         Knob("seeds", "0", (), int, "004"),
         Knob("last3", "robin", ("robin", "off"), str, "004"),
     )
+    eliminates = True
     tiebreaks = ("removed", "reached", "robin-wins", "robin-points", "round-score", "flip")
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
@@ -225,9 +240,9 @@ class Bracket(Format):
         active = set(self.active(state))
         pens = penalties_by_round(state)
         w = Walk()
-        for rec in state.rounds:
+        for rec, here in zip(state.rounds, still_in_at(state, active), strict=True):
             if rec.plan.stage != "robin":
-                w.ladder.play(rec, pens, active)
+                w.ladder.play(rec, pens, here)
                 continue
             if not w.robin:  # the first match is (1st, 2nd) with the 3rd on a bye
                 w.robin = (*rec.plan.tables[0].players, *rec.plan.byes)
@@ -290,7 +305,7 @@ class Bracket(Format):
             return self._next_robin(w, state, label, active)
         alive = w.ladder.alive(active) if state.rounds else self._round_one(state)
         if len(alive) <= 1:
-            return Finished(self.standings(state))
+            return self.finish(self.standings(state))
         if len(alive) == 3 and self.str_option("last3") == "robin":
             w.robin = tuple(alive)
             return self._next_robin(w, state, label, active)
@@ -337,7 +352,7 @@ class Bracket(Format):
         """The next round-robin match; the third player has the bye."""
         left = self._robin_left(w, active)
         if not left:
-            return Finished(self.standings(state))
+            return self.finish(self.standings(state))
         a, b, c = (w.robin[i] for i in ROBIN[left[0]])
         byes = (c,) if c in active else ()
         return RoundPlan((Table(1, (a, b)),), byes, "robin", label, ("round-robin",))
@@ -369,12 +384,29 @@ class Bracket(Format):
                 ("flip", flip[p]),
             )
             still = p in active and (p in alive or p in w.robin) and not finished
-            lines.append(Line(p, points.get(p, Decimal(0)), still, keys))
+            stage, at = self._stage_of(w, p, active, still, level)
+            figure = keys[2] if p in w.robin else keys[4]
+            lines.append(Line(p, points.get(p, Decimal(0)), still, keys, stage, at, 0, figure))
         ranked = rank(lines)
         if finished and ranked:
             top = ranked[0]
-            ranked = (Standing(top.rank, top.player, top.points, True, top.tiebreak), *ranked[1:])
+            ranked = (replace(top, alive=True), *ranked[1:])
         return ranked
+
+    @staticmethod
+    def _stage_of(
+        w: Walk, p: PlayerId, active: set[PlayerId], still: bool, level: Decimal
+    ) -> tuple[str, int]:
+        """How far ``p`` got: the round robin of the last three, the final, out in
+        knockout round N, or still playing round N."""
+        if p not in active:
+            return "removed", 0
+        if p in w.robin:
+            return "robin", 0
+        last = w.ladder.rounds[-1] if w.ladder.rounds else []
+        if len(last) == 1 and len(last[0].players) == 2 and p in last[0].players:
+            return "final", 0
+        return ("playing" if still else "out"), int(level)
 
     def _done(self, state: TournamentState, w: Walk) -> bool:
         """Whether the history already holds the whole event (no next round)."""

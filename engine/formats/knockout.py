@@ -39,6 +39,7 @@ from decimal import Decimal
 from engine.draw import flip_order, shuffled, stream
 from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format
+from engine.formats.elimination import extra_table
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -65,9 +66,12 @@ class Walk:
     reached: dict[PlayerId, int] = field(default_factory=dict)
     score_at: dict[PlayerId, Decimal] = field(default_factory=dict)
     forfeit: set[PlayerId] = field(default_factory=set)
-    extras: dict[PlayerId, list[Decimal]] = field(default_factory=dict)
+    extras: dict[PlayerId, list[tuple[str, Decimal]]] = field(default_factory=dict)
     byes: Counter[PlayerId] = field(default_factory=Counter)
     top: tuple[PlayerId, ...] = ()  # tied top of the final still to separate
+    final_table: tuple[PlayerId, ...] = ()  # the final's players still in (for an extra)
+    finalists: set[PlayerId] = field(default_factory=set)
+    sides: list[list[PlayerId]] = field(default_factory=list)  # partners at the final
     final_played: bool = False
     notes: list[str] = field(default_factory=list)
     last_losers: list[PlayerId] = field(default_factory=list)
@@ -83,6 +87,7 @@ class Knockout(Format):
         Knob("advance", "1", (), int, "001"),
         Knob("leftover", "table", ("table", "bye"), str, "000"),
     )
+    eliminates = True
     tiebreaks = ("reached", "forfeit", "round-score", "extra", "flip")
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
@@ -111,6 +116,10 @@ class Knockout(Format):
             if rec.plan.stage == "extra":
                 self._extra(w, rec.number, rec.plan.tables[0], results, pens, state, active)
                 continue
+            if rec.plan.stage == "final":
+                w.finalists = {p for t in rec.plan.tables for p in t.players}
+                seats = rec.plan.tables[0].players
+                w.sides = [[seats[i] for i in side] for side in self.game.partners]
             going: list[PlayerId] = [p for p in rec.plan.byes if p in active]
             losers: list[PlayerId] = []
             for table in rec.plan.tables:
@@ -124,7 +133,9 @@ class Knockout(Format):
                     stayed = [p for p in table.players if p in active and p not in res.forfeited]
                     if rec.plan.stage == "final":
                         w.final_played = True
+                        w.final_table = tuple(stayed)
                         w.top = tuple(stayed)
+                        w.score_at.update((p, Decimal(0)) for p in stayed)  # level at the top
                         self._settle_top(w, rec.number, state)
                     else:
                         going += stayed
@@ -179,6 +190,7 @@ class Knockout(Format):
         active: set[PlayerId],
     ) -> None:
         players = [p for p in table.players if p in active]
+        w.final_table = tuple(players)
         if not players:
             w.top = ()
             return
@@ -196,18 +208,20 @@ class Knockout(Format):
         state: TournamentState,
         active: set[PlayerId],
     ) -> None:
-        """An extra game among the tied: its scores order them; a new top tie repeats."""
+        """An extra game among the tied: its scores order them; a new top tie repeats.
+        Only the tied players' scores count when the whole final table played it."""
         res = results.get(table.number)
         if res is None or res.status is TableStatus.PENDING:
             return
-        players = [p for p in table.players if p in active]
+        players = [p for p in table.players if p in active and p in w.top]
+        w.final_table = tuple(p for p in table.players if p in active)
         if res.status is TableStatus.FORFEIT:
             scores = {p: (LOW if p in res.forfeited else Decimal(0)) for p in players}
         else:
             rec = RoundRecord(number, RoundPlan((table,)), (res,))
             scores = dict(net_scores(rec, res, pens))
         for p in players:
-            w.extras.setdefault(p, []).append(scores.get(p, LOW))
+            w.extras.setdefault(p, []).append(("extra", scores.get(p, LOW)))
         if not players:
             w.top = ()
             return
@@ -216,11 +230,11 @@ class Knockout(Format):
         self._settle_top(w, number, state)
 
     def _settle_top(self, w: Walk, number: int, state: TournamentState) -> None:
-        """One winner: done. A tie the game can seat: wait for an extra. Else flip."""
-        if len(w.top) > 1 and len(w.top) not in self.sizes:
+        """One winner: done. A tie an extra game can settle: wait for it. Else flip."""
+        if len(w.top) > 1 and extra_table(w.top, w.final_table, self.sizes, w.sides) is None:
             flip = flip_order(w.top, state.seed, f"round{number}-final-flip")
             for p in w.top:
-                w.extras.setdefault(p, []).append(Decimal(flip[p]))
+                w.extras.setdefault(p, []).append(("final-flip", Decimal(flip[p])))
             w.notes.append("final-flip")
             w.top = (max(w.top, key=lambda p: flip[p]),)
 
@@ -233,20 +247,21 @@ class Knockout(Format):
         rng = stream(state.seed, label)
         notes = tuple(dict.fromkeys(w.notes))  # the last round's decisions
         if w.final_played:
-            if len(w.top) > 1:
-                seats = shuffled(sorted(w.top), rng)
+            table = extra_table(w.top, w.final_table, self.sizes, w.sides)
+            if len(w.top) > 1 and table is not None:
+                seats = shuffled(sorted(table), rng)
                 return RoundPlan(
                     (Table(1, tuple(seats)),), (), "extra", label, (*notes, "extra-game")
                 )
-            return Finished(self.standings(state))
+            return self.finish(self.standings(state))
         pool = list(w.pool)
         if len(pool) <= 1:
-            return Finished(self.standings(state))
+            return self.finish(self.standings(state))
         if 1 < len(pool) < min(self.sizes):
             pool += self._lucky(w, state, min(self.sizes) - len(pool))
             notes = (*notes, "lucky-loser")
             if len(pool) < min(self.sizes):
-                return Finished(self.standings(state))
+                return self.finish(self.standings(state))
         short = self.str_option("leftover") == "table"
         return self.lot_round(pool, w.byes, rng, "", label, notes, short)
 
@@ -268,12 +283,26 @@ class Knockout(Format):
             extra = w.extras.get(p, [])
             keys = (
                 ("removed", Decimal(p in active)),
-                ("reached", Decimal(w.reached.get(p, 0))),
+                ("reached", Decimal(w.reached.get(p, 0) + (p in w.pool))),
                 ("forfeit", Decimal(p not in w.forfeit)),
                 ("round-score", w.score_at.get(p, Decimal(0))),
-                *(("extra", v) for v in extra + [LOW] * (depth - len(extra))),
+                *(extra + [("extra", LOW)] * (depth - len(extra))),
                 ("flip", flip[p]),
             )
             alive = p in active and (p in w.top if w.final_played else p not in w.out)
-            lines.append(Line(p, points.get(p, Decimal(0)), alive, keys))
+            stage, at = self._stage_of(w, p, active, alive)
+            lines.append(Line(p, points.get(p, Decimal(0)), alive, keys, stage, at))
         return rank(lines)
+
+    @staticmethod
+    def _stage_of(w: Walk, p: PlayerId, active: set[PlayerId], alive: bool) -> tuple[str, int]:
+        """How far ``p`` got, as the ranking line says it (决赛 / 第N轮出局 / 第N轮进行中)."""
+        if p not in active:
+            return "removed", 0
+        if p in w.forfeit:
+            return "forfeit", w.reached.get(p, 0)
+        if w.final_played and p in w.finalists:
+            return "final", 0
+        if alive:
+            return "playing", w.reached.get(p, 0) + (p in w.pool)
+        return "out", w.reached.get(p, 0)
