@@ -42,20 +42,25 @@ class StandingRow:
     note: str = ""  # short text after the value, e.g. "DQ" or "-1 penalty"
 
 
-def _bar_colour(row: StandingRow) -> str:
+def _bar_colour(row: StandingRow, podium: bool = True) -> str:
     if not row.alive:
         return OUT_COLOUR
-    if 1 <= row.rank <= len(PODIUM_COLOURS):
+    if podium and 1 <= row.rank <= len(PODIUM_COLOURS):
         return PODIUM_COLOURS[row.rank - 1]
     return ALIVE_COLOUR
 
 
-def standings_png(rows: Sequence[StandingRow], title: str, labels: Mapping[str, str]) -> bytes:
-    """Draw ``rows`` in the order given (the caller sorts) and return PNG bytes."""
-    return to_png(standings_figure(rows, title, labels))
+def standings_png(
+    rows: Sequence[StandingRow], title: str, labels: Mapping[str, str], podium: bool = True
+) -> bytes:
+    """Draw ``rows`` in the order given (the caller sorts) and return PNG bytes; medal
+    colours only with ``podium`` (the event is over: no medals mid-round)."""
+    return to_png(standings_figure(rows, title, labels, podium))
 
 
-def standings_figure(rows: Sequence[StandingRow], title: str, labels: Mapping[str, str]) -> Figure:
+def standings_figure(
+    rows: Sequence[StandingRow], title: str, labels: Mapping[str, str], podium: bool = True
+) -> Figure:
     """The chart as a figure, so tests can read what it draws without decoding pixels."""
     require_labels(labels, LABEL_KEYS)
     shown = list(rows[:MAX_ROWS])
@@ -66,7 +71,7 @@ def standings_figure(rows: Sequence[StandingRow], title: str, labels: Mapping[st
 
     values = [float(row.points) for row in shown]
     positions = list(range(len(shown)))
-    ax.barh(positions, values, height=0.7, color=[_bar_colour(r) for r in shown], zorder=2)
+    ax.barh(positions, values, height=0.7, color=[_bar_colour(r, podium) for r in shown], zorder=2)
 
     low, high = min([0.0, *values]), max([0.0, *values])
     span = (high - low) or 1.0

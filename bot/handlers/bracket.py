@@ -34,4 +34,4 @@ async def bracket(ctx: Ctx, args: str) -> None:
         {key: ctx.t(f"bracket.{key}") for key in LABEL_KEYS},
     )
     caption = ctx.t("bracket.caption", title=t.title)
-    ctx.photo(png, caption + "\n" + ranking_lines(ctx, t, fmt.standings(state)), "bracket.png")
+    ctx.photo(png, caption + "\n" + ranking_lines(ctx, t, fmt.current(state)), "bracket.png")

@@ -10,9 +10,11 @@ from datetime import datetime
 from bot.context import Ctx
 from bot.deadlines import format_deadline
 from bot.errors import UserError
+from bot.i18n import show
 from bot.tournament import format_of, latest_round, names, state_of
 from db.models import Player, Round, TableRow, Tournament
 from engine.model import SEAT_LETTERS, Finished, Standing
+from engine.standings import STAGE_CODES
 
 
 def display_name(ctx: Ctx) -> str:
@@ -109,39 +111,63 @@ def describe_tables(ctx: Ctx, t: Tournament, r: Round) -> str:
 
 
 def ranking_lines(ctx: Ctx, t: Tournament, rows: tuple[Standing, ...], limit: int = 10) -> str:
-    """The top of a ranking, each place with the tie-break that put it above the next
-    (``Standing.tiebreak`` codes → ``[tiebreak]`` labels; issue 4: show the chain)."""
+    """The top of a ranking: each place with how far it got (决赛 / 第2轮出局 …) and the
+    figure that ordered it there, never a figure of another kind that could contradict
+    the place; then what broke a tie with the next line, when it was something else
+    (issue 8: 加赛, 翻牌, 对手分 …)."""
     who = names(t)
     lines = []
     for s in rows[:limit]:
-        line = ctx.t(
-            "standings.line", rank=s.rank, name=who.get(s.player, s.player), points=s.points
+        details = []
+        if s.stage:
+            details.append(ctx.t(f"stage.{s.stage}", round=s.stage_round))
+        if s.figure is not None and ctx.t.has(f"tiebreak.{s.figure_code}"):
+            details.append(f"{ctx.t(f'tiebreak.{s.figure_code}')} {show(s.figure)}")
+        name = who.get(s.player, str(s.player))
+        line = (
+            ctx.t("outcome.line", rank=s.rank, name=name, details=" · ".join(details))
+            if details
+            else ctx.t("outcome.plain", rank=s.rank, name=name)
         )
-        labels = [ctx.t(f"tiebreak.{c}") for c in s.tiebreak if ctx.t.has(f"tiebreak.{c}")]
+        shown = {s.figure_code, *(STAGE_CODES - {"flip"})}  # already said by the line
+        labels = [
+            ctx.t(f"tiebreak.{c}")
+            for c in s.tiebreak
+            if c not in shown and ctx.t.has(f"tiebreak.{c}")
+        ]
         if labels:
-            line = ctx.t("standings.decided-by", line=line, label=" / ".join(labels))
+            line = ctx.t("outcome.decided", line=line, label=" / ".join(labels))
         lines.append(line)
     if len(rows) > limit:
         lines.append(ctx.t("standings.more", count=len(rows) - limit))
     return "\n".join(lines)
 
 
-def settle_round(ctx: Ctx, t: Tournament, r: Round) -> None:
+def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None:
     """Close the round when every table is settled, and tell the chat what happens next:
-    the winner if the format has finished, otherwise who goes on."""
+    the champion if the format has finished, otherwise who goes on. A round that would
+    end the event while a whole table forfeited (a missed deadline, a final nobody
+    played) stays open until the organiser decides (``ruled``: an explicit /forfeit)."""
     if r.status != "open" or any(row.status == "pending" for row in r.tables):
+        return
+    fmt, state = format_of(t), state_of(t)
+    outcome = fmt.plan(state)
+    held = fmt.unsettled(state)
+    if isinstance(outcome, Finished) and held and not ruled:
+        ctx.audit("held", t, None, {"round": r.number, "tables": list(held)})
+        ctx.reply("outcome.hold", round=r.number, tables=list(held))
         return
     r.status = "closed"
     ctx.audit("round-closed", t, {"round": r.number, "status": "open"}, {"status": "closed"})
-    outcome = format_of(t).plan(state_of(t))
     if isinstance(outcome, Finished):
         t.status = "finished"
         ctx.audit("finished", t, {"status": "running"}, {"status": "finished"})
-        winner = outcome.ranking[0].player if outcome.ranking else None
+        who = names(t)
+        champion = [who.get(p, str(p)) for p in fmt.champion(state, outcome)]
         ctx.reply(
             "tournament.finished",
             title=t.title,
-            winner=names(t).get(winner, "—") if winner is not None else "—",
+            winner=ctx.t("outcome.champion-unit", members=champion) if champion else "—",
             ranking=ranking_lines(ctx, t, outcome.ranking),
         )
         return

@@ -19,19 +19,37 @@ EXPORT_HEADER = ["round", "table", "seat", "user_id", "name", "score", "penalty"
 
 
 async def standings(ctx: Ctx, args: str) -> None:
+    """The picture and the text show the same thing: the final ranking once the event
+    is over (what the announcement said), before that the standings with the round in
+    progress named and no medals handed out (issue 8)."""
     t = await ctx.tournament(finished=True)
     if not t.rounds:
         raise UserError("refuse.not-drawn")
-    rows = format_of(t).standings(state_of(t))
+    rows = format_of(t).current(state_of(t))
     who = names(t)
+    over = t.status == "finished"
     png = standings_png(
-        [StandingRow(s.rank, who.get(s.player, str(s.player)), s.points, s.alive) for s in rows],
+        [
+            StandingRow(
+                s.rank,
+                who.get(s.player, str(s.player)),
+                s.figure if s.figure is not None else s.points,
+                s.alive,
+                ctx.t(f"stage.{s.stage}", round=s.stage_round) if s.stage else "",
+            )
+            for s in rows
+        ],
         ctx.t("standings.chart-title", title=t.title),
         {"points": ctx.t("standings.points"), "more": ctx.t("standings.chart-more")},
+        podium=over,
     )
     r = latest_round(t)
+    number = r.number if r else 0
+    status = ctx.t("outcome.finished") if over else ctx.t("outcome.in-progress", round=number)
     caption = (
-        ctx.t("standings.caption", title=t.title, round=r.number if r else 0)
+        ctx.t("standings.caption", title=t.title, round=number)
+        + "\n"
+        + status
         + "\n"
         + ranking_lines(ctx, t, rows)
         + team_lines(ctx, t)

@@ -85,6 +85,12 @@ class Format:
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         raise NotImplementedError
 
+    @property
+    def rules_variant(self) -> str:
+        """Which wording of the format's rules applies to this game ("" the usual one);
+        a format whose seed is written for one kind of table names the other here."""
+        return ""
+
     def finish(self, ranking: tuple[Standing, ...]) -> Finished:
         """The final ranking. Where players go out, only the champion's unit is still
         in at the end: when no table could be seated for the last few (everyone else

@@ -167,6 +167,12 @@ class Groups(Format):
         self._schedules: dict[tuple[tuple[PlayerId, ...], str, str, int], list[Slot]] = {}
         self._groups: dict[tuple[tuple[PlayerId, ...], str], list[list[PlayerId]]] = {}
 
+    @property
+    def rules_variant(self) -> str:
+        """Seed 004 is written for two-player games; tables of 3–4 play it as whole-table
+        groups and one final table (no crossovers, no best-of series)."""
+        return "" if self.pairs else "tables"
+
     # --- the draw and the schedule -----------------------------------------------------
     def entrants(self, state: TournamentState) -> list[PlayerId]:
         """Round 1's players (seated or on a bye); before the draw, the active ones."""
