@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.context import Ctx
 from bot.errors import UserError
-from bot.handlers.common import ranking_lines
+from bot.handlers.common import group_lines, ranking_lines
 from bot.tournament import format_of, names, state_of
 from charts.bracket import LABEL_KEYS, bracket_png
 
@@ -20,6 +20,8 @@ async def bracket(ctx: Ctx, args: str) -> None:
         raise UserError("refuse.not-drawn")
     state = state_of(t)
     rounds = tree(state)
+    if not rounds and fmt.rules_variant == "tables":  # the playoff is one final table
+        raise UserError("outcome.no-tree", groups=group_lines(ctx, t).strip())
     if not rounds:
         raise UserError("bracket.not-yet")
     who = names(t)
@@ -34,4 +36,12 @@ async def bracket(ctx: Ctx, args: str) -> None:
         {key: ctx.t(f"bracket.{key}") for key in LABEL_KEYS},
     )
     caption = ctx.t("bracket.caption", title=t.title)
-    ctx.photo(png, caption + "\n" + ranking_lines(ctx, t, fmt.current(state)), "bracket.png")
+    ctx.photo(
+        png,
+        caption
+        + "\n"
+        + ranking_lines(
+            ctx, t, fmt.current(state) if t.status == "finished" else fmt.standings(state)
+        ),
+        "bracket.png",
+    )

@@ -13,6 +13,8 @@ from bot.errors import UserError
 from bot.i18n import show
 from bot.tournament import format_of, latest_round, names, state_of
 from db.models import Player, Round, TableRow, Tournament
+from engine.formats.groups import LETTERS
+from engine.formats.teams import TeamStanding
 from engine.model import SEAT_LETTERS, Finished, Standing
 from engine.standings import STAGE_CODES
 
@@ -162,13 +164,11 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None
     if isinstance(outcome, Finished):
         t.status = "finished"
         ctx.audit("finished", t, {"status": "running"}, {"status": "finished"})
-        who = names(t)
-        champion = [who.get(p, str(p)) for p in fmt.champion(state, outcome)]
         ctx.reply(
             "tournament.finished",
             title=t.title,
-            winner=ctx.t("outcome.champion-unit", members=champion) if champion else "—",
-            ranking=ranking_lines(ctx, t, outcome.ranking),
+            winner=champion_text(ctx, t, fmt.champion(state, outcome)),
+            ranking=ranking_lines(ctx, t, outcome.ranking) + team_table_lines(ctx, t),
         )
         return
     who = names(t)
@@ -176,3 +176,59 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None
         who[u] for u in outcome.byes
     ]
     ctx.reply("round.complete", round=r.number, players=going_on, next=r.number + 1)
+
+
+def champion_text(ctx: Ctx, t: Tournament, champion: tuple[int, ...]) -> str:
+    """The champion as the event crowns it (issue 8 §3): a player; both partners of a
+    pair; a team by its number and members."""
+    if not champion:
+        return "—"
+    who = names(t)
+    members = [who.get(p, str(p)) for p in champion]
+    teams = team_table(t)
+    if teams and set(teams[0].members) == set(champion):
+        return ctx.t("outcome.team", team=teams[0].team, members=members)
+    return ctx.t("outcome.champion-unit", members=members)
+
+
+def team_table(t: Tournament) -> tuple[TeamStanding, ...]:
+    """The team table of a team event (seed 000 §五: 团体赛以队计分), else empty."""
+    team_standings = getattr(format_of(t), "team_standings", None)
+    if team_standings is None:  # not a team event
+        return ()
+    result: tuple[TeamStanding, ...] = team_standings(state_of(t))
+    return result
+
+
+def team_table_lines(ctx: Ctx, t: Tournament) -> str:
+    """The team table under the individual one, for team events."""
+    teams = team_table(t)
+    if not teams:
+        return ""
+    who = names(t)
+    lines = [
+        ctx.t(
+            "standings.team-line",
+            rank=s.rank,
+            team=s.team,
+            members=[who.get(p, str(p)) for p in s.members],
+            points=s.points,
+        )
+        + "".join(f" ({ctx.t(f'tiebreak.{c}')})" for c in s.tiebreak if c != "points")
+        for s in teams
+    ]
+    return "\n\n" + ctx.t("standings.team-header") + "\n" + "\n".join(lines)
+
+
+def group_lines(ctx: Ctx, t: Tournament) -> str:
+    """Who is in which group, for 小组循环 once drawn (issue 8 §4: players are told)."""
+    draw_groups = getattr(format_of(t), "draw_groups", None)
+    if draw_groups is None or not t.rounds:
+        return ""
+    who = names(t)
+    groups: list[list[int]] = draw_groups(state_of(t))
+    lines = [
+        ctx.t("outcome.group", letter=LETTERS[i], members=[who.get(p, str(p)) for p in members])
+        for i, members in enumerate(groups)
+    ]
+    return "\n\n" + ctx.t("outcome.groups") + "\n" + "\n".join(lines)

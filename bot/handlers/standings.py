@@ -8,11 +8,10 @@ from decimal import Decimal
 
 from bot.context import Ctx
 from bot.errors import UserError
-from bot.handlers.common import ranking_lines
+from bot.handlers.common import group_lines, ranking_lines, team_table, team_table_lines
 from bot.i18n import show
 from bot.tournament import format_of, latest_round, names, state_of
 from charts.standings import StandingRow, standings_png
-from db.models import Tournament
 from engine.model import SEAT_LETTERS
 
 EXPORT_HEADER = ["round", "table", "seat", "user_id", "name", "score", "penalty", "status"]
@@ -25,11 +24,27 @@ async def standings(ctx: Ctx, args: str) -> None:
     t = await ctx.tournament(finished=True)
     if not t.rounds:
         raise UserError("refuse.not-drawn")
-    rows = format_of(t).current(state_of(t))
+    fmt, state = format_of(t), state_of(t)
+    # the final ranking only once the event is over: a round held for the organiser's
+    # ruling (a whole table forfeited) crowns nobody yet (issue 8 §6)
+    rows = fmt.current(state) if t.status == "finished" else fmt.standings(state)
     who = names(t)
     over = t.status == "finished"
-    png = standings_png(
+    teams = team_table(t)
+    # A team event ranks teams (seed 000 §五: 以队计分): the picture shows the team table,
+    # so its medals go to the teams the announcement crowned, not to single members.
+    chart = (
         [
+            StandingRow(
+                s.rank,
+                ctx.t("outcome.team", team=s.team, members=[who.get(p, str(p)) for p in s.members]),
+                s.points,
+                True,
+            )
+            for s in teams
+        ]
+        if teams
+        else [
             StandingRow(
                 s.rank,
                 who.get(s.player, str(s.player)),
@@ -38,7 +53,10 @@ async def standings(ctx: Ctx, args: str) -> None:
                 ctx.t(f"stage.{s.stage}", round=s.stage_round) if s.stage else "",
             )
             for s in rows
-        ],
+        ]
+    )
+    png = standings_png(
+        chart,
         ctx.t("standings.chart-title", title=t.title),
         {"points": ctx.t("standings.points"), "more": ctx.t("standings.chart-more")},
         podium=over,
@@ -52,29 +70,10 @@ async def standings(ctx: Ctx, args: str) -> None:
         + status
         + "\n"
         + ranking_lines(ctx, t, rows)
-        + team_lines(ctx, t)
+        + team_table_lines(ctx, t)
+        + group_lines(ctx, t)
     )
     ctx.photo(png, caption, "standings.png")
-
-
-def team_lines(ctx: Ctx, t: Tournament) -> str:
-    """The team table under the individual one, for team events (seed 000 §五)."""
-    team_standings = getattr(format_of(t), "team_standings", None)
-    if team_standings is None:  # not a team event
-        return ""
-    who = names(t)
-    lines = [
-        ctx.t(
-            "standings.team-line",
-            rank=s.rank,
-            team=s.team,
-            members=[who.get(p, str(p)) for p in s.members],
-            points=s.points,
-        )
-        + "".join(f" ({ctx.t(f'tiebreak.{c}')})" for c in s.tiebreak if c != "points")
-        for s in team_standings(state_of(t))
-    ]
-    return "\n\n" + ctx.t("standings.team-header") + "\n" + "\n".join(lines)
 
 
 async def export(ctx: Ctx, args: str) -> None:

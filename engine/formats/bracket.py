@@ -29,7 +29,8 @@ Rules as implemented, with their sources:
 
 Ranking: removed players last; then how far a player got (each knockout round a level,
 half a level more for winning it; the round robin a level above the last knockout round);
-then round-robin wins and games; then the score in the last match played; then a flip.
+then round-robin wins and games; then the score in the last match played (not for the
+round robin's three: their chain goes straight to the flip); then a flip.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ from engine.seating import pick_byes
 from engine.standings import Line, flips, net_scores, penalties_by_round, rank, totals
 
 HALF = Decimal("0.5")
+ZERO = Decimal(0)
 ROBIN = ((0, 1, 2), (0, 2, 1), (1, 2, 0))  # (seat A, seat B, bye) of the 3-player round robin
 BracketRound = tuple[tuple[PlayerId, PlayerId | None, PlayerId | None], ...]
 
@@ -380,7 +382,9 @@ class Bracket(Format):
                 ("reached", level),
                 ("robin-wins", w.robin_wins.get(p, Decimal(0))),
                 ("robin-points", w.robin_points.get(p, Decimal(0))),
-                ("round-score", w.ladder.score_at.get(p, Decimal(0))),
+                # the round robin's chain is its own (胜场 → 胜局 → 翻牌, seed 004): an
+                # earlier knockout round's score never splits its players (issue 8 §5)
+                ("round-score", Decimal(0) if p in w.robin else w.ladder.score_at.get(p, ZERO)),
                 ("flip", flip[p]),
             )
             still = p in active and (p in alive or p in w.robin) and not finished
