@@ -3,7 +3,8 @@
 A :class:`Sim` plays one event of a game under a format with a seeded random stream:
 scores in the game's shape (series of games at two-player tables, partners equal in the
 2v2 games, small numbers with frequent ties elsewhere), single-player forfeits,
-whole-table forfeits (a missed deadline), and withdrawals between rounds. After every
+whole-table forfeits (a missed deadline; when that would end the event the organiser
+rules, sometimes with a real result), and withdrawals between rounds. After every
 plan and at the end it checks the invariants of issue 8; a broken one raises
 :class:`Broken` naming it, so a failing seed says what went wrong.
 """
@@ -122,6 +123,8 @@ class Sim:
     def run(self) -> Finished:
         for _ in range(ROUND_LIMIT):
             outcome = self.fmt.plan(self.state)
+            if isinstance(outcome, Finished) and self.rule_on_held():
+                continue  # the organiser put a real result in: plan again
             if isinstance(outcome, Finished):
                 check_finished(self, outcome)
                 return outcome
@@ -134,6 +137,24 @@ class Sim:
             check_round(self, self.state.rounds[-1])
             self.withdraw()
         raise Broken("never-finishes", f"{ROUND_LIMIT} rounds")
+
+    def rule_on_held(self) -> bool:
+        """A round that would end the event with a whole table forfeited waits for the
+        organiser (issue 8 §6, ``Format.unsettled``): half the time they ``/fix`` a real
+        result into those tables (``True``: plan again), else they confirm the forfeit."""
+        held = set(self.fmt.unsettled(self.state))
+        if not held or self.rng.random() < 0.5:
+            return False
+        last = self.state.rounds[-1]
+        results = tuple(
+            TableResult(r.table, TableStatus.CONFIRMED, self.scores(last.plan, r.table))
+            if r.table.number in held
+            else r
+            for r in last.results
+        )
+        rounds = (*self.state.rounds[:-1], replace(last, results=results))
+        self.state = replace(self.state, rounds=rounds)
+        return True
 
     def withdraw(self) -> None:
         active = [p for p in self.state.players if p not in self.state.removed]
@@ -236,6 +257,30 @@ def check_finished(sim: Sim, done: Finished) -> None:
         raise Broken("champion-unit-split", f"{[(p, places[p]) for p in champion]}")
     if sim.fmt.eliminates:
         check_last_table(sim, champion)
+        check_final_played(sim)
+    check_robin_chain(done.ranking)
+
+
+def check_final_played(sim: Sim) -> None:
+    """Every stage the rules announce is played (issue 8 §4): an elimination event played
+    without forfeits or withdrawals reaches its final (or the last three's round robin)
+    rather than ending after the groups; forfeits may leave nobody to play it."""
+    state = sim.state
+    forfeits = any(r.status is TableStatus.FORFEIT for rec in state.rounds for r in rec.results)
+    if forfeits or state.removed or len(state.players) < 2:
+        return
+    if not any(r.plan.stage in ("final", "robin") for r in state.rounds):
+        stages = [r.plan.stage for r in state.rounds]
+        raise Broken("announced-stage-skipped", f"no final: {stages}")
+
+
+def check_robin_chain(ranking: Sequence[Standing]) -> None:
+    """The last three's round robin is settled by its own chain (seed 004: 胜场 → 胜局,
+    then the flip), never by a score from an earlier round (issue 8 §5)."""
+    for upper, lower in itertools.pairwise(ranking):
+        own = {"robin-wins", "robin-points", "flip"}
+        if upper.stage == lower.stage == "robin" and set(upper.tiebreak) - own:
+            raise Broken("robin-chain", f"{upper.player} placed by {upper.tiebreak}")
 
 
 def check_figures(ranking: Sequence[Standing]) -> None:
