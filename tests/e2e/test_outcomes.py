@@ -280,3 +280,34 @@ async def test_a_whole_table_forfeit_does_not_end_the_event_until_the_organiser_
     await bot.says(GROUP, ADMIN, "/forfeit 2", "判弃权")  # the organiser's ruling
     done = await bot.server.wait_for("结束！冠军", timeout=20)
     assert name[tables[1][0]] in done.body.split("冠军：")[1].splitlines()[0]
+
+
+async def test_seed_002_final_of_four_pairs_over_two_rounds_crowns_a_pair(bot: Harness) -> None:
+    """Seed 002 第三篇: 总决赛的4组中以抽签形式决定竞争对手，连续2轮的角逐之后，将产生冠、亚、
+    季军及第四名 — four pairs, two rounds drawn by cards, four places each shared by a pair."""
+    ids = setup(bot, 8)
+    name = {v: k for k, v in ids.items()}
+    drawn = await start(bot, ids, "/new guandan pairs 掼蛋总决赛")
+    await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
+    first = tables_of(drawn, ids)
+    assert len(first) == 2  # all four pairs are the final at once
+    champions = set(first[1][0::2])  # table 1's A&C win both rounds
+    await bot.says(GROUP, ADMIN, "/report 1 A C", "结果确认")
+    await bot.says(GROUP, ADMIN, "/report 2 B D", "结果确认")
+    await bot.server.wait_for("第 1 轮结束", timeout=20)
+    second = tables_of((await bot.says(GROUP, ADMIN, "/round", "第 2 轮开始")).body, ids)
+    losers = set(first[1][1::2]) | set(first[2][0::2])  # round 1's losing pairs
+    for number, seats in second.items():  # P wins again; at the other table a loser wins
+        winners = champions if champions <= set(seats) else losers
+        report = "A C" if set(seats[0::2]) <= winners else "B D"
+        await bot.says(GROUP, ADMIN, f"/report {number} {report}", "结果确认")
+    done = await bot.server.wait_for("结束！冠军", timeout=20)
+    crowned = done.body.split("冠军：")[1].splitlines()[0].strip().split(", ")
+    assert set(crowned) == {name[p] for p in champions}  # the pair, both named
+    lines = ranking(done.body)
+    assert [r for r, _, _, _ in lines] == [1, 1, 2, 2, 3, 3, 4, 4]  # 冠、亚、季军及第四名
+    assert {n for r, n, _, _ in lines if r == 1} == set(crowned)
+    assert all(stage == "决赛" for _, _, stage, _ in lines)
+    agree(lines)
+    standings = await bot.says(GROUP, ADMIN, "/standings", "积分")
+    assert ranking(standings.body) == lines
