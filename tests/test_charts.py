@@ -19,6 +19,7 @@ from charts.progression import TOP_N, progression_figure, progression_png
 from charts.standings import (
     MAX_ROWS,
     OUT_COLOUR,
+    PODIUM_COLOURS,
     StandingRow,
     standings_figure,
     standings_png,
@@ -124,6 +125,15 @@ def test_eliminated_players_are_drawn_grey() -> None:
     bars = fig.axes[0].patches
     grey = matplotlib.colors.to_rgba(OUT_COLOUR)
     assert [bar.get_facecolor() == grey for bar in bars] == [False] * 4 + [True] * 2
+
+
+def test_no_medal_colours_before_the_event_is_over() -> None:
+    """Issue 8 §2: mid-round the picture hands out no medals; at the end the top three."""
+    medals = [matplotlib.colors.to_rgba(c) for c in PODIUM_COLOURS]
+    during = standings_figure(rows(5), "积分榜", ZH_STANDINGS, podium=False)
+    assert not any(bar.get_facecolor() in medals for bar in during.axes[0].patches)
+    after = standings_figure(rows(5), "积分榜", ZH_STANDINGS)
+    assert [bar.get_facecolor() for bar in after.axes[0].patches[:3]] == medals
 
 
 def test_standings_value_labels_include_negative_points_and_notes() -> None:

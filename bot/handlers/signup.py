@@ -227,7 +227,6 @@ def format_rules(ctx: Ctx, t: Tournament) -> str:
 
 async def rules(ctx: Ctx, args: str) -> None:
     t = await ctx.tournament()
-    format_of(t)
     policies = {k.name: t.options.get("policy", {}).get(k.name, k.default) for k in POLICY_KNOBS}
     ctx.reply(
         "rules.text",
