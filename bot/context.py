@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 from bot.config import Settings
 from bot.errors import UserError
 from bot.i18n import Catalogue, Translator
-from bot.types import GROUP_ANONYMOUS_BOT, Buttons, Incoming, Outgoing, Timer
+from bot.types import CHANNEL_BOT, GROUP_ANONYMOUS_BOT, Buttons, Incoming, Outgoing, Timer
 from db.models import Chat, Tournament
 from db.repo import Repo
 
@@ -64,6 +64,9 @@ class Ctx:
     toast: str | None = None  # the answer to a button press
     toast_alert: bool = False  # refusals pop up; confirmations just flash
     timers: list[Timer] = field(default_factory=list)  # scheduled once committed
+    # Work that needs the database after the use-case, in its transaction (e.g. the
+    # rating changes under a final announcement, found from the chat's other events).
+    deferred: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
     @property
     def tz(self) -> ZoneInfo:
@@ -73,6 +76,14 @@ class Ctx:
         """Switch the chat's language; replies from here on use it."""
         self.chat.lang = lang
         self.t = self.catalogue[lang]
+
+    def defer(self, work: Callable[[], Awaitable[None]]) -> None:
+        """Run ``work`` once the use-case is done, before the transaction commits."""
+        self.deferred.append(work)
+
+    async def run_deferred(self) -> None:
+        while self.deferred:
+            await self.deferred.pop(0)()
 
     @property
     def actor(self) -> int:
@@ -85,32 +96,58 @@ class Ctx:
         inc = self.inc
         if inc.chat_type == "private":
             return False
-        if inc.sender.id == GROUP_ANONYMOUS_BOT or inc.sender_chat_id == inc.chat_id:
+        if self.is_anonymous_admin:
             return True
         if await self.repo.is_granted(inc.chat_id, inc.sender.id):
             return True
         return inc.sender.id in await self.admins(inc.chat_id)
 
+    @property
+    def is_anonymous_admin(self) -> bool:
+        return (
+            self.inc.sender.id == GROUP_ANONYMOUS_BOT or self.inc.sender_chat_id == self.inc.chat_id
+        )
+
+    def require_person(self) -> None:
+        """Players are people. An anonymous admin (every one arrives as the same user
+        1087968824) and a message sent as a channel (every channel arrives as 136817688)
+        are shared identities: signing up, reporting or confirming as one would let any
+        admin or any channel act for the others."""
+        if self.is_anonymous_admin:
+            raise UserError("refuse.anonymous-admin")
+        if self.inc.sender_chat_id is not None or self.inc.sender.id in (CHANNEL_BOT, 0):
+            raise UserError("refuse.sent-as-channel")
+
     async def require_organiser(self) -> None:
         if not await self.is_organiser():
             raise UserError("refuse.not-organiser")
 
-    async def tournament(self, finished: bool = False) -> Tournament:
+    async def tournament(self, finished: bool = False, whole: bool = True) -> Tournament:
         """The chat's (or topic's) active tournament, or a refusal saying there is none.
 
         ``finished=True`` also accepts the latest one that has ended: its standings,
-        export and draw stay readable, and an organiser may still correct it."""
+        export and draw stay readable, and an organiser may still correct it.
+        ``whole=False`` loads the tournament row alone, for use-cases that must cost the
+        same in an event of ten players or of two thousand (they ask the repository for
+        the rows they need; ``repo.load_whole`` fetches the rest when it turns out to be
+        needed)."""
         repo, chat, thread = self.repo, self.inc.chat_id, self.inc.thread_id
         found = await (
-            repo.latest_tournament(chat, thread)
+            repo.latest_tournament(chat, thread, whole)
             if finished
-            else repo.active_tournament(chat, thread)
+            else repo.active_tournament(chat, thread, whole)
         )
         if found is None:
             raise UserError("refuse.no-tournament")
         return found
 
     def audit(self, action: str, t: Tournament | None, old: Any = None, new: Any = None) -> None:
+        """Record a change; it also moves the tournament to a new version, so whatever was
+        derived from the old one (standings, their picture) is not served again."""
+        if self.is_anonymous_admin:  # one user id for every anonymous admin: say so
+            new = {**(new or {}), "by": "anonymous admin"}
+        if t is not None:
+            t.version = (t.version or 0) + 1
         self.repo.audit(
             chat_id=self.inc.chat_id,
             actor_id=self.actor,

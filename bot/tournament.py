@@ -30,6 +30,7 @@ ON_WORDS, OFF_WORDS = ("on", "开", "是"), ("off", "关", "否", "0")
 # 迟到 N 分钟以弃权论: 15 in seeds 000, 001 and 002's 双升 rules; 10 in 002's 掼蛋 rules.
 NOSHOW_SEED_MINUTES = {"guandan": 10}
 NOSHOW_MINUTES = 15
+NOSHOW_MAX_MINUTES = 24 * 60  # a check-in longer than a day is not a check-in
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ POLICY_KNOBS = (
     # Minutes from a round's opening to its check-in cut-off. Off by default: most chat
     # events play a round over days, and a cut-off only means something when a round
     # starts at a set time in one room. ``on`` takes the game's seed figure.
-    MinutesKnob("noshow", "off", (), int, "000 001 002"),
+    MinutesKnob("noshow", "off", (), int, "000 001 002", maximum=NOSHOW_MAX_MINUTES),
 )
 # Policies that may change mid-event: they take effect from the next round opened.
 RUNNING_KNOBS = frozenset({"noshow"})
@@ -72,7 +73,9 @@ def noshow_minutes(t: Tournament) -> int:
     value = policy(t, "noshow").lower()
     if value in OFF_WORDS:
         return 0
-    return seed_noshow_minutes(t) if value in ON_WORDS else int(value)
+    if value in ON_WORDS:
+        return seed_noshow_minutes(t)
+    return min(int(value), NOSHOW_MAX_MINUTES)  # an older, unchecked setting stays usable
 
 
 def seed_noshow_minutes(t: Tournament) -> int:
@@ -150,6 +153,7 @@ def state_of(t: Tournament) -> TournamentState:
         penalties=tuple(Penalty(p.user_id, Decimal(p.points), p.round_number) for p in t.penalties),
         removed=frozenset(p.user_id for p in t.players if p.status == "removed"),
         teams=given_teams(t) if t.format in TEAM_FORMATS else departments(t),
+        seeding=tuple(t.options.get("draw", {}).get("seeding", ())),
     )
 
 

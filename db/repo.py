@@ -10,12 +10,16 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import ColumnElement, delete, exists, func, literal_column, select
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import raiseload, selectinload
+from sqlalchemy.sql.base import ExecutableOption
 
 from db.models import (
     AuditEntry,
     Chat,
+    FiredTimer,
     Grant,
     OutboxMessage,
     PenaltyRow,
@@ -23,11 +27,26 @@ from db.models import (
     ProcessedUpdate,
     Report,
     Round,
+    Season,
     TableRow,
     Tournament,
 )
 
 ACTIVE = ("signup", "running")
+# The whole event: players, rounds with their tables and reports, penalties. What most
+# use-cases read; the hot ones (/join, /report, /confirm, /standings from the cache) load
+# the tournament row alone (``BARE``) and ask for the one row they need.
+WHOLE: tuple[ExecutableOption, ...] = (
+    selectinload(Tournament.players),
+    selectinload(Tournament.rounds).selectinload(Round.tables).selectinload(TableRow.reports),
+    selectinload(Tournament.penalties),
+)
+# Touching a collection of a bare tournament raises instead of loading it behind our back.
+BARE: tuple[ExecutableOption, ...] = (
+    raiseload(Tournament.players),
+    raiseload(Tournament.rounds),
+    raiseload(Tournament.penalties),
+)
 
 
 class Repo:
@@ -81,7 +100,7 @@ class Repo:
 
     async def migrate_chat(self, old: int, new: int) -> None:
         """A group became a supergroup: carry settings, grants and events to the new id."""
-        for model in (Tournament, Grant, OutboxMessage, AuditEntry):
+        for model in (Tournament, Grant, OutboxMessage, AuditEntry, Season):
             rows = await self.session.scalars(select(model).where(model.chat_id == old))
             for row in rows:
                 row.chat_id = new
@@ -93,7 +112,9 @@ class Repo:
             await self.session.execute(delete(Chat).where(Chat.id == old))
 
     # --- tournaments ---------------------------------------------------------------------
-    async def active_tournament(self, chat_id: int, thread_id: int | None) -> Tournament | None:
+    async def active_tournament(
+        self, chat_id: int, thread_id: int | None, whole: bool = True
+    ) -> Tournament | None:
         return await self.session.scalar(
             select(Tournament)
             .where(
@@ -102,13 +123,127 @@ class Repo:
                 Tournament.status.in_(ACTIVE),
             )
             .order_by(Tournament.id.desc())
+            .limit(1)
+            .options(*(WHOLE if whole else BARE))
         )
 
-    async def latest_tournament(self, chat_id: int, thread_id: int | None) -> Tournament | None:
+    async def latest_tournament(
+        self, chat_id: int, thread_id: int | None, whole: bool = True
+    ) -> Tournament | None:
         return await self.session.scalar(
             select(Tournament)
             .where(Tournament.chat_id == chat_id, Tournament.thread_id == (thread_id or 0))
             .order_by(Tournament.id.desc())
+            .limit(1)
+            .options(*(WHOLE if whole else BARE))
+        )
+
+    async def load_whole(self, t: Tournament) -> None:
+        """Load the rest of a tournament fetched bare (pending changes are flushed first,
+        so what comes back includes them)."""
+        await self.session.execute(
+            select(Tournament)
+            .where(Tournament.id == t.id)
+            .options(*WHOLE)
+            .execution_options(populate_existing=True)
+        )
+
+    # --- single rows, for the use-cases whose cost must not grow with the event -----------
+    async def player(self, tournament_id: int, user_id: int) -> Player | None:
+        return await self.session.scalar(
+            select(Player).where(Player.tournament_id == tournament_id, Player.user_id == user_id)
+        )
+
+    async def active_players(self, tournament_id: int) -> int:
+        return int(
+            await self.session.scalar(
+                select(func.count())
+                .select_from(Player)
+                .where(Player.tournament_id == tournament_id, Player.status == "active")
+            )
+            or 0
+        )
+
+    async def names(self, tournament_id: int, user_ids: list[int]) -> dict[int, str]:
+        rows = await self.session.execute(
+            select(Player.user_id, Player.name).where(
+                Player.tournament_id == tournament_id, Player.user_id.in_(user_ids)
+            )
+        )
+        return {user: name for user, name in rows.all()}
+
+    async def latest_round(self, tournament_id: int) -> Round | None:
+        """The newest round, without its tables (ask for the one you need)."""
+        return await self.session.scalar(
+            select(Round)
+            .where(Round.tournament_id == tournament_id)
+            .order_by(Round.number.desc())
+            .limit(1)
+            .options(raiseload(Round.tables))
+        )
+
+    async def round_table(self, round_id: int, number: int) -> TableRow | None:
+        return await self.session.scalar(
+            select(TableRow).where(TableRow.round_id == round_id, TableRow.number == number)
+        )
+
+    async def seated_table(self, round_id: int, user_id: int) -> TableRow | None:
+        """The table of a round where this user sits (a search inside the database)."""
+        return await self.session.scalar(
+            select(TableRow)
+            .where(TableRow.round_id == round_id, self._seated(user_id))
+            .order_by(TableRow.number)
+            .limit(1)
+        )
+
+    def _seated(self, user_id: int) -> ColumnElement[bool]:
+        """``user_id`` is among the JSON list ``seats``: jsonb containment on
+        PostgreSQL, ``json_each`` on SQLite."""
+        if self.session.get_bind().dialect.name == "postgresql":
+            contains: ColumnElement[bool] = TableRow.seats.cast(JSONB).contains([user_id])
+            return contains
+        each = func.json_each(TableRow.seats).table_valued("value")
+        return exists(select(literal_column("1")).select_from(each).where(each.c.value == user_id))
+
+    async def pending_tables(self, round_id: int) -> int:
+        return int(
+            await self.session.scalar(
+                select(func.count())
+                .select_from(TableRow)
+                .where(TableRow.round_id == round_id, TableRow.status == "pending")
+            )
+            or 0
+        )
+
+    async def chat_events(self, chat_id: int, game: str | None = None) -> list[Tournament]:
+        """Every event of the chat (all topics), oldest first, with what ratings read."""
+        query = (
+            select(Tournament)
+            .where(Tournament.chat_id == chat_id, Tournament.status != "signup")
+            .order_by(Tournament.id)
+            .options(
+                selectinload(Tournament.players),
+                selectinload(Tournament.penalties),
+                selectinload(Tournament.rounds)
+                .selectinload(Round.tables)
+                .selectinload(TableRow.reports),
+            )
+        )
+        if game is not None:
+            query = query.where(Tournament.game == game)
+        return list(await self.session.scalars(query))
+
+    async def last_event_id(self, chat_id: int) -> int:
+        """The newest tournament id of the chat (0 when there is none)."""
+        found = await self.session.scalar(
+            select(func.max(Tournament.id)).where(Tournament.chat_id == chat_id)
+        )
+        return int(found or 0)
+
+    async def season(self, chat_id: int) -> Season | None:
+        """The chat's current season: the one started last."""
+        return await self.session.scalar(
+            select(Season).where(Season.chat_id == chat_id).order_by(Season.id.desc())
         )
 
     async def tournament(self, tournament_id: int) -> Tournament | None:
@@ -133,11 +268,27 @@ class Repo:
                 Round.status == "open"
             )
         )
+        fired = {
+            (f.kind, f.tournament_id, f.round_number, f.due)
+            for f in await self.session.scalars(select(FiredTimer))
+        }
         timers = []
         for t, n, deadline, checkin in rows.all():
             timers += [("deadline", t, n, deadline)] if deadline is not None else []
             timers += [("noshow", t, n, checkin)] if checkin is not None else []
-        return timers
+        return sorted((x for x in timers if x not in fired), key=lambda x: x[3])
+
+    async def timer_fired(
+        self, kind: str, tournament_id: int, round_number: int, due: datetime
+    ) -> bool:
+        return (
+            await self.session.get(FiredTimer, (kind, tournament_id, round_number, due)) is not None
+        )
+
+    def mark_timer(self, kind: str, tournament_id: int, round_number: int, due: datetime) -> None:
+        self.session.add(
+            FiredTimer(kind=kind, tournament_id=tournament_id, round_number=round_number, due=due)
+        )
 
     def add_penalty(
         self,
@@ -185,8 +336,14 @@ class Repo:
         return next((r for r in rows if r.action != "undo" and r.id not in undone), None)
 
     def new_player(self, t: Tournament, user_id: int, name: str) -> Player:
-        player = Player(user_id=user_id, name=name, status="active", partners=[])
-        t.players.append(player)
+        """A sign-up; (tournament, user) is unique, so two at once cannot both stand.
+        A bare tournament's list of players is left unloaded."""
+        player = Player(tournament_id=t.id, user_id=user_id, name=name, status="active")
+        player.partners = []
+        if "players" in t.__dict__:
+            t.players.append(player)
+        else:
+            self.session.add(player)
         return player
 
     # --- outbox --------------------------------------------------------------------------
@@ -194,9 +351,11 @@ class Repo:
         self.session.add(OutboxMessage(**fields))
 
     async def queued(self, limit: int = 100) -> list[OutboxMessage]:
+        """Rows waiting to be sent, and rows a sender claimed and still holds (their
+        chat waits for them, so order is kept; ``Sender`` sends one whose lease ran out)."""
         rows = await self.session.scalars(
             select(OutboxMessage)
-            .where(OutboxMessage.status == "queued")
+            .where(OutboxMessage.status.in_(("queued", "sending")))
             .order_by(OutboxMessage.id)
             .limit(limit)
         )

@@ -75,6 +75,7 @@ async def here(ctx: Ctx, args: str) -> None:
         await ctx.require_organiser()
         player = find_player(ctx, t, args)
     else:
+        ctx.require_person()
         player = next((p for p in t.players if p.user_id == ctx.actor), None)
         if player is None:
             raise UserError("refuse.not-signed-up")

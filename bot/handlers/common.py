@@ -11,6 +11,7 @@ from bot.context import Ctx
 from bot.deadlines import format_deadline
 from bot.errors import UserError
 from bot.i18n import show
+from bot.ratings import announce_changes
 from bot.tournament import format_of, latest_round, names, state_of
 from db.models import Player, Round, TableRow, Tournament
 from engine.formats.groups import LETTERS
@@ -170,6 +171,7 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None
             winner=champion_text(ctx, t, fmt.champion(state, outcome)),
             ranking=ranking_lines(ctx, t, outcome.ranking) + team_table_lines(ctx, t),
         )
+        ctx.defer(lambda: announce_changes(ctx, t))
         return
     who = names(t)
     going_on = [who[u] for table in outcome.tables for u in table.players] + [

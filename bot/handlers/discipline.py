@@ -5,9 +5,10 @@ from __future__ import annotations
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import find_player, find_table, my_table, settle_round, table_number
+from bot.inputs import bounded
 from bot.tournament import latest_round
 from db.models import Player, Tournament
-from engine.games.penalties import Rung, deduction, ladder, per_card
+from engine.games.penalties import MAX_CARDS, Rung, deduction, ladder, per_card
 
 WARN_WORDS = ("warn", "warning", "警告")
 CARD_WORDS = ("cards", "card", "张", "暴露张")
@@ -37,9 +38,10 @@ async def penalty(ctx: Ctx, args: str) -> None:
             return
         kind, points = "ladder", step.points
     elif how in CARD_WORDS:
-        if not rest or not rest[0].isdigit():
+        if not rest:
             raise UserError("usage.penalty")
-        kind, points, rest = "cards", per_card(int(rest[0])), rest[1:]
+        cards = bounded(rest[0], "refuse.penalty-cards", 1, MAX_CARDS)
+        kind, points, rest = "cards", per_card(cards), rest[1:]
     else:
         points = deduction(words[1])
     reason = " ".join(rest)

@@ -30,6 +30,7 @@ from engine.games import Game, Step
 from engine.model import SEAT_LETTERS
 
 PREFIX = "rf"
+MAX_B36 = 11  # digits of an id in base 36: 36**11 is past 2**52, the largest Telegram user id
 SYMBOLS = string.digits + string.ascii_uppercase + string.ascii_lowercase  # choice indexes
 DONE = "."  # closes a step that takes zero or more taps
 CALLBACK_LIMIT = 64  # bytes Telegram keeps of callback data
@@ -74,6 +75,8 @@ class FlowState:
         if not arg or arg[0] not in (SHOW, SUBMIT, CANCEL) or len(parts) != 5:
             raise UserError("report-flow.stale")
         user, tournament, rnd, table, taps = parts
+        if any(len(part) > MAX_B36 for part in (user, tournament, rnd, table)):
+            raise UserError("report-flow.stale")  # no row or user has an id that long
         try:
             state = cls(
                 int(user, 36), int(tournament, 36), int(rnd, 36), int(table, 36) if table else None
@@ -142,6 +145,7 @@ async def report(ctx: Ctx, args: str) -> None:
 
 async def start(ctx: Ctx) -> None:
     """Open the flow on the caller's table, or let an organiser pick among open tables."""
+    ctx.require_person()
     t = await ctx.tournament()
     r = open_round(t)
     rows = await _tables_for(ctx, t, r)
@@ -190,7 +194,7 @@ async def _tables_for(ctx: Ctx, t: Tournament, r: Round) -> list[TableRow]:
     if row is None:
         raise UserError("report-flow.no-table", round=r.number)
     reports.reportable(row)
-    reports.check_reporter(ctx, t, row, None)
+    reports.check_reporter(ctx, t, row, None, names(t))
     return [row]
 
 
@@ -276,7 +280,7 @@ def _summary(
             ctx.t(key, **exc.params) if ctx.t.has(key) else ctx.t("refuse.invalid", code=exc.code)
         )
         return f"{header}\n" + ctx.t("report-flow.invalid", text=text, reason=reason), [controls]
-    lines = reports.score_lines(ctx, t, row, list(game.round_scores(outcome, seats)))
+    lines = reports.score_lines(ctx, names(t), row, list(game.round_scores(outcome, seats)))
     body = ctx.t("report-flow.summary", text=outcome.text, scores=lines)
     submit = (ctx.t("report-flow.button.submit"), state.encode(SUBMIT))
     return f"{header}\n{body}", [[submit], controls]

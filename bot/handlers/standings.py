@@ -7,11 +7,14 @@ import io
 from decimal import Decimal
 
 from bot.context import Ctx
+from bot.csv_cells import safe_cell
 from bot.errors import UserError
 from bot.handlers.common import group_lines, ranking_lines, team_table, team_table_lines
 from bot.i18n import show
+from bot.pictures import draw, standings_png
 from bot.tournament import format_of, latest_round, names, state_of
-from charts.standings import StandingRow, standings_png
+from bot.versioned import pictures
+from db.models import Tournament
 from engine.model import SEAT_LETTERS
 
 EXPORT_HEADER = ["round", "table", "seat", "user_id", "name", "score", "penalty", "status"]
@@ -20,32 +23,47 @@ EXPORT_HEADER = ["round", "table", "seat", "user_id", "name", "score", "penalty"
 async def standings(ctx: Ctx, args: str) -> None:
     """The picture and the text show the same thing: the final ranking once the event
     is over (what the announcement said), before that the standings with the round in
-    progress named and no medals handed out (issue 8)."""
-    t = await ctx.tournament(finished=True)
-    if not t.rounds:
-        raise UserError("refuse.not-drawn")
+    progress named and no medals handed out (issue 8). Both are drawn once per
+    tournament version and language; asked again before the next change, they are sent
+    from the cache without loading the event."""
+    t = await ctx.tournament(finished=True, whole=False)
+    key = pictures.key(t, "standings", ctx.t.lang)
+    kept = pictures.get(key)
+    if kept is None:
+        await ctx.repo.load_whole(t)
+        if not t.rounds:
+            raise UserError("refuse.not-drawn")
+        kept = await _drawn(ctx, t)
+        pictures.put(key, kept)
+    png, caption = kept
+    ctx.photo(png, caption, "standings.png")
+
+
+async def _drawn(ctx: Ctx, t: Tournament) -> tuple[bytes, str]:
+    """The standings picture and caption of a loaded event."""
     fmt, state = format_of(t), state_of(t)
+    over = t.status == "finished"
     # the final ranking only once the event is over: a round held for the organiser's
     # ruling (a whole table forfeited) crowns nobody yet (issue 8 §6)
-    rows = fmt.current(state) if t.status == "finished" else fmt.standings(state)
+    rows = fmt.current(state) if over else fmt.standings(state)
     who = names(t)
-    over = t.status == "finished"
     teams = team_table(t)
     # A team event ranks teams (seed 000 §五: 以队计分): the picture shows the team table,
     # so its medals go to the teams the announcement crowned, not to single members.
     chart = (
         [
-            StandingRow(
+            (
                 s.rank,
                 ctx.t("outcome.team", team=s.team, members=[who.get(p, str(p)) for p in s.members]),
                 s.points,
                 True,
+                "",
             )
             for s in teams
         ]
         if teams
         else [
-            StandingRow(
+            (
                 s.rank,
                 who.get(s.player, str(s.player)),
                 s.figure if s.figure is not None else s.points,
@@ -55,11 +73,12 @@ async def standings(ctx: Ctx, args: str) -> None:
             for s in rows
         ]
     )
-    png = standings_png(
+    png = await draw(
+        standings_png,
         chart,
         ctx.t("standings.chart-title", title=t.title),
         {"points": ctx.t("standings.points"), "more": ctx.t("standings.chart-more")},
-        podium=over,
+        over,
     )
     r = latest_round(t)
     number = r.number if r else 0
@@ -73,7 +92,7 @@ async def standings(ctx: Ctx, args: str) -> None:
         + team_table_lines(ctx, t)
         + group_lines(ctx, t)
     )
-    ctx.photo(png, caption, "standings.png")
+    return png, caption
 
 
 async def export(ctx: Ctx, args: str) -> None:
@@ -126,6 +145,12 @@ async def export(ctx: Ctx, args: str) -> None:
         for user in r.byes:
             pen = show(penalty.get((r.number, user), Decimal(0)))
             rows.append([r.number, "", "", user, who[user], 0, pen, "bye"])
+    # A penalty with no row of its own (given before the draw: round 0) gets one.
+    shown = {(row[0], row[3]) for row in rows}
+    for (number, user), points in sorted(penalty.items()):
+        if (number, user) not in shown:
+            rows.append([number, "", "", user, who[user], 0, show(points), "penalty"])
+    rows.sort(key=lambda row: int(str(row[0])))
     ctx.document(
         csv_bytes(EXPORT_HEADER, rows),
         f"tourbot-{t.id}.csv",
@@ -137,5 +162,5 @@ def csv_bytes(header: list[str], rows: list[list[object]]) -> bytes:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([safe_cell(cell) for cell in row] for row in rows)
     return buf.getvalue().encode("utf-8")

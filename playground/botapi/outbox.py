@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from tests.botapi.records import SentMessage
-from tests.botapi.updates import Signal
+from playground.botapi.records import SentMessage
+from playground.botapi.updates import Signal
 
 Predicate = Callable[[SentMessage], bool]
 
@@ -34,6 +34,10 @@ class Outbox:
         """Log a send or an edit of ``sent`` and wake :meth:`wait_for`."""
         self._outputs.append(sent)
         self._signal.notify()
+
+    @property
+    def output_count(self) -> int:
+        return len(self._outputs)
 
     def get(self, chat_id: int, message_id: int) -> SentMessage | None:
         return self._by_key.get((chat_id, message_id))
