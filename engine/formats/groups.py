@@ -38,8 +38,7 @@ from decimal import Decimal
 
 from engine.draw import flip_order, shuffled, stream
 from engine.formats.base import AnyGame, Format
-from engine.formats.bracket import BracketRound, Ladder, still_in_at, tree
-from engine.formats.elimination import extra_table
+from engine.formats.elimination import BracketRound, Ladder, extra_table, still_in_at, tree
 from engine.games.base import Knob
 from engine.model import (
     Finished,

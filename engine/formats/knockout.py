@@ -39,7 +39,7 @@ from decimal import Decimal
 from engine.draw import flip_order, shuffled, stream
 from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format
-from engine.formats.elimination import extra_table
+from engine.formats.elimination import extra_table, lucky_losers
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -268,9 +268,7 @@ class Knockout(Format):
     def _lucky(self, w: Walk, state: TournamentState, need: int) -> list[PlayerId]:
         """Best losers of the last round by score, then by flip, to fill a final."""
         cands = [p for p in w.last_losers if p not in state.removed and p not in w.forfeit]
-        flip = flips(state, f"round{len(state.rounds) + 1}-lucky-flip")
-        cands.sort(key=lambda p: (-w.score_at.get(p, LOW), -flip[p]))
-        return cands[:need]
+        return lucky_losers(state, cands, need, lambda p: (w.score_at.get(p, LOW),))
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         w = self.walk(state)

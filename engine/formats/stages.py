@@ -31,7 +31,7 @@ from decimal import Decimal
 from engine.draw import flip_order, shuffled, stream
 from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format
-from engine.formats.elimination import extra_table
+from engine.formats.elimination import extra_table, lucky_losers
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -252,12 +252,10 @@ class Stages(Format):
     def _lucky(self, w: Walk, state: TournamentState, need: int) -> list[PlayerId]:
         """Too few went on to seat a table: the best of the rest of the last stage (by
         stage score, then previous stage, then a flip) fill it."""
-        flip = flips(state, f"round{len(state.rounds) + 1}-lucky-flip")
         cands = [
             p for p in w.seated if p not in w.pool and p not in state.removed and p not in w.forfeit
         ]
-        cands.sort(key=lambda p: (w.score[p], w.prev.get(p, Decimal(0)), flip[p]), reverse=True)
-        return cands[:need]
+        return lucky_losers(state, cands, need, lambda p: (w.score[p], w.prev.get(p, Decimal(0))))
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         w = self.walk(state)
