@@ -19,7 +19,6 @@ from decimal import Decimal
 
 from engine.errors import FormatError
 from engine.formats import Format
-from engine.formats.elimination import extra_table
 from engine.formats.series import series_length
 from engine.games.base import Game
 from engine.model import (
@@ -142,10 +141,17 @@ class Sim:
         """A round that would end the event with a whole table forfeited waits for the
         organiser (issue 8 §6, ``Format.unsettled``): half the time they ``/fix`` a real
         result into those tables (``True``: plan again), else they confirm the forfeit."""
-        held = set(self.fmt.unsettled(self.state))
+        last = self.state.rounds[-1] if self.state.rounds else None
+        held = {
+            r.table.number
+            for r in (last.results if last else ())
+            if r.status is TableStatus.FORFEIT and set(r.table.players) <= r.forfeited
+        }
+        if held != set(self.fmt.unsettled(self.state)):  # the bot asks the engine
+            raise Broken("forfeit-ends-event", f"whole tables {sorted(held)} not held")
         if not held or self.rng.random() < 0.5:
             return False
-        last = self.state.rounds[-1]
+        assert last is not None
         results = tuple(
             TableResult(r.table, TableStatus.CONFIRMED, self.scores(last.plan, r.table))
             if r.table.number in held
@@ -248,13 +254,18 @@ def check_finished(sim: Sim, done: Finished) -> None:
     alive = {s.player for s in done.ranking if s.alive}
     if sim.fmt.eliminates and alive and alive != set(champion):
         raise Broken("champions", f"alive {sorted(alive)} vs champion {champion}")
-    if hasattr(sim.fmt, "team_standings"):
-        return  # the individual table ranks people; the champion is the top team
+    team_standings = getattr(sim.fmt, "team_standings", None)
+    if team_standings is not None:  # the individual table ranks people; a team wins
+        top = team_standings(state)[0]
+        if set(champion) != set(top.members):
+            raise Broken("champion-not-team", f"{champion} vs team {top.members}")
+        return
     if done.ranking[0].player not in champion:
         raise Broken("champion-not-first", f"{done.ranking[0].player} vs {champion}")
     places = {s.player: s.rank for s in done.ranking}
-    if any(places[p] != 1 for p in champion):
-        raise Broken("champion-unit-split", f"{[(p, places[p]) for p in champion]}")
+    firsts = {p for p, place in places.items() if place == 1}
+    if any(places[p] != 1 for p in champion) or firsts != set(champion):
+        raise Broken("champion-unit-split", f"champion {champion}, first {sorted(firsts)}")
     if sim.fmt.eliminates:
         check_last_table(sim, champion)
         check_final_played(sim)
@@ -318,9 +329,14 @@ def check_last_table(sim: Sim, champion: Sequence[PlayerId]) -> None:
     tied = [seats[i] for i in live if res.scores[i] == best]
     if len(tied) < 2 or sim.fmt.key == "stages":
         return  # seed 000: a tie in the final's score goes to the previous stage first
-    sides = [[seats[i] for i in side] for side in sim.game.partners] if len(seats) == 4 else []
+    sides = [{seats[i] for i in side} for side in sim.game.partners] if len(seats) == 4 else []
     later = [r for r in state.rounds if r.number > final.number and r.plan.stage == "extra"]
-    unseatable = extra_table(tied, [seats[i] for i in live], sim.fmt.sizes, sides) is None
+    # seed 001 §八.4, read independently of the engine: the tied play it off alone when
+    # the game seats that many, else with the whole (still complete) final table; only
+    # partners, whom no game can part, or a table that cannot be seated go to a flip
+    sizes = sim.fmt.sizes
+    partners = any(set(tied) <= side for side in sides)
+    unseatable = partners or (len(tied) not in sizes and len(live) not in sizes)
     if not later and not unseatable:
         raise Broken("final-tie-not-played", f"round {final.number}: {res}")
 
