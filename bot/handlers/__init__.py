@@ -6,6 +6,7 @@ from bot.handlers import (
     bracket,
     chat_events,
     checkin,
+    deadlines,
     departments,
     discipline,
     draw,
@@ -30,6 +31,7 @@ COMMANDS = {
     "draw": draw.draw,
     "verify": draw.verify,
     "round": rounds.open_next,
+    "deadline": deadlines.deadline,
     "table": rounds.my_table_cmd,
     "here": checkin.here,
     "report": report_flow.report,
@@ -61,7 +63,13 @@ CALLBACKS = {
     "here": checkin.here_button,
     "pg": paging.turn_page,
     "rf": report_flow.press,
+    deadlines.REPORT_BUTTON: deadlines.report_button,
 }
 
 # Scheduled work, by Timer.kind (bot/scheduler.py).
-TIMERS = {"deadline": rounds.deadline_passed, "noshow": checkin.noshow_passed}
+TIMERS = {
+    "deadline": rounds.deadline_passed,
+    "remind": deadlines.remind,
+    "noshow": checkin.noshow_passed,
+    "signup": deadlines.signup_passed,
+}

@@ -18,12 +18,18 @@ async def draw(ctx: Ctx, args: str) -> None:
     t = await ctx.tournament()
     if t.status != "signup":
         raise UserError("refuse.already-drawn")
+    await draw_now(ctx, t)
+
+
+async def draw_now(ctx: Ctx, t: Tournament) -> None:
+    """Close sign-up and seat round 1: /draw, or the sign-up deadline passing. Nothing
+    is drawn when it cannot be (the refusal says why)."""
     await seed_by_rating(ctx, t, format_of(t).options.get("seeds"))
     plan = format_of(t).plan(state_of(t))
     if isinstance(plan, Finished):
         raise UserError("refuse.too-few-players")
     r = store_round(t, plan, 1)
-    t.status = "running"
+    t.status, t.signup_until = "running", None
     ctx.audit("draw", t, {"status": "signup"}, {"status": "running", "tables": _seats(r)})
     ctx.say(draw_text(ctx, t, r), pages=f"draw.{r.number}")
 

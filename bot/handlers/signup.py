@@ -9,6 +9,7 @@ from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import display_name
 from bot.handlers.partners import name_partners, read_partners, team_lines
+from bot.timers import tournament_timers
 from bot.tournament import (
     POLICY_KNOBS,
     RUNNING_KNOBS,
@@ -228,6 +229,7 @@ async def set_knob(ctx: Ctx, args: str) -> None:
     format_of(t)  # validates game and format knobs together; raises ConfigError
     ctx.audit("set", t, {"options": old}, {"options": options, "knob": key})
     ctx.reply("set.done", knob=key, value=value.strip())
+    ctx.timers += tournament_timers(t)  # ``remind`` changes the reminders still to come
 
 
 def format_rules(ctx: Ctx, t: Tournament) -> str:

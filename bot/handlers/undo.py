@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.context import Ctx
 from bot.errors import UserError
+from bot.handlers import deadlines
 from bot.handlers.common import settle_round
 from bot.tournament import RUNNING_KNOBS, latest_round
 from db.models import AuditEntry, Round, Tournament
@@ -108,6 +109,7 @@ REVERSE: dict[str, Callable[[Ctx, Tournament, AuditEntry], Awaitable[None]]] = {
     "set": _set,
     "report-by-organiser": _report,
     "fix": _fix,
+    **deadlines.UNDO,
 }
 
 
