@@ -185,7 +185,10 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None
     going_on = [who[u] for table in outcome.tables for u in table.players] + [
         who[u] for u in outcome.byes
     ]
-    ctx.reply("round.complete", round=r.number, players=going_on, next=r.number + 1)
+    # A level series or a tie at the top of a final is played on: nobody goes on from it,
+    # so the chat is told who plays again, not "going on" (issue 8 §1, §5)
+    key = "outcome.extra-needed" if outcome.stage == "extra" else "round.complete"
+    ctx.reply(key, round=r.number, players=going_on, next=r.number + 1)
 
 
 def champion_text(ctx: Ctx, t: Tournament, champion: tuple[int, ...]) -> str:

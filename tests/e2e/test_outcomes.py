@@ -127,7 +127,7 @@ async def test_seed_001_big_two_final_tie_is_played_off_and_the_ranking_agrees(
     final = tables_of((await bot.says(GROUP, ADMIN, "/round", "第 2 轮开始")).body, ids)[1]
     assert sorted(final) == sorted(seats[0] for seats in tables.values())
     ended = await bot.says(GROUP, ADMIN, "/report 1 A0 B5 C5 D5; A5 B0 C5 D5", "第 2 轮结束")
-    assert "冠军" not in ended.body
+    assert "冠军" not in ended.body and "还需加赛" in ended.body and "晋级：" not in ended.body
     extra = await bot.says(GROUP, ADMIN, "/round", "第 3 轮开始")
     assert "加赛" in extra.body
     seats = tables_of(extra.body, ids)[1]
@@ -166,7 +166,10 @@ async def test_seed_004_bracket_plays_a_level_series_on_and_the_last_three_by_th
     await bot.says(GROUP, ADMIN, "/report 1 1-0; 0-1", "结果确认")
     for number in sorted(tables)[1:]:
         await bot.says(GROUP, ADMIN, f"/report {number} 1-0; 1-0", "结果确认")
-    await bot.server.wait_for("第 1 轮结束", timeout=20)
+    held = await bot.server.wait_for("第 1 轮结束", timeout=20)
+    level = {name[p] for p in tables[1]}
+    assert "还需加赛" in held.body and "晋级：" not in held.body
+    assert level == set(held.body.split("还需加赛：")[1].split("。")[0].split(", "))
     extra = await bot.says(GROUP, ADMIN, "/round", "第 2 轮开始")
     assert list(tables_of(extra.body, ids).values()) == [tables[1]]  # nobody else goes on
     await bot.says(GROUP, ADMIN, "/report 1 1-0", "结果确认")
