@@ -137,3 +137,31 @@ def test_s6_a_whole_table_forfeit_in_the_last_round_is_unsettled() -> None:
     st = record(st, plan, lapse)
     assert isinstance(fmt.plan(st), Finished)  # the engine alone would end it here …
     assert fmt.unsettled(st) == (2,)  # … so the bot holds it for the organiser
+
+
+def test_every_stage_and_figure_a_ranking_shows_has_words_in_both_languages() -> None:
+    """A ranking line prints ``stage.<code>`` and ``tiebreak.<figure_code>``: every code
+    any format's whole event produces is in both catalogues (no raw key in a chat)."""
+    from bot.i18n import Catalogue
+    from engine.errors import ConfigError
+    from engine.formats import FORMATS
+    from engine.games import GAMES
+    from tests.engine.simulation import play as simulate
+
+    catalogue = Catalogue()
+    codes: set[tuple[str, str]] = set()
+    for game in GAMES:
+        for fmt_class in FORMATS:
+            try:
+                fmt = fmt_class(game())
+            except ConfigError:
+                continue
+            for count in (8, 12):
+                done = simulate(fmt, count, count)
+                for s in done.ranking if done else ():
+                    codes |= {("stage", s.stage)} if s.stage else set()
+                    codes |= {("tiebreak", s.figure_code)} if s.figure_code else set()
+    assert {c for _, c in codes} >= {"final", "out", "robin", "group", "points"}
+    for lang in ("zh", "en"):
+        messages = catalogue[lang].messages
+        assert sorted(f"{a}.{c}" for a, c in codes if f"{a}.{c}" not in messages) == []
