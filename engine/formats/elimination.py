@@ -8,6 +8,8 @@
 * :func:`tree` is the ladder as the ``/bracket`` picture draws it.
 * :func:`lucky_losers` fills a final too few reached with the best of the rest, by the
   format's merit and then a verifiable flip (table knockout, 积分晋级).
+* :func:`top_of_final` is who leads a final (or its extra game) and, when a tie there
+  cannot be played off, the flip that settles it.
 * :func:`extra_table` settles a tie at the top of a final (seed 001 §八.4): in earlier
   rounds a tie is settled by a card flip (翻牌); in the final a tie for first is played
   off (加时赛, the highest score wins). An extra game needs a table the game allows: the
@@ -25,6 +27,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from engine.draw import flip_order
 from engine.model import PlayerId, RoundRecord, TableResult, TableStatus, TournamentState
 from engine.standings import flips, net_scores
 
@@ -42,6 +45,28 @@ def lucky_losers(
     round's verifiable flip: who fills a final that too few reached."""
     flip = flips(state, f"round{len(state.rounds) + 1}-lucky-flip")
     return sorted(candidates, key=lambda p: (*merit(p), flip[p]), reverse=True)[:need]
+
+
+def top_of_final(
+    scores: Mapping[PlayerId, Decimal],
+    contenders: Sequence[PlayerId],
+    seated: Sequence[PlayerId],
+    sizes: Sequence[int],
+    sides: Sequence[Sequence[PlayerId]],
+    flip: tuple[str, str],
+) -> tuple[tuple[PlayerId, ...], dict[PlayerId, int]]:
+    """The best-scoring ``contenders`` of a final or of its extra game. Several tied that
+    an extra game can seat (:func:`extra_table` with the ``seated`` table) stay tied: they
+    play it. Otherwise a flip with ``flip`` = (seed, label) picks one; its values are
+    returned so the ranking can show what decided (empty without a flip)."""
+    if not contenders:
+        return (), {}
+    best = max(scores[p] for p in contenders)
+    top = tuple(p for p in contenders if scores[p] == best)
+    if len(top) < 2 or extra_table(top, seated, sizes, sides) is not None:
+        return top, {}
+    order = flip_order(top, *flip)
+    return (max(top, key=lambda p: order[p]),), order
 
 
 def extra_table(

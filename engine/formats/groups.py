@@ -36,9 +36,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from engine.draw import flip_order, shuffled, stream
+from engine.draw import shuffled, stream
 from engine.formats.base import AnyGame, Format
-from engine.formats.elimination import BracketRound, Ladder, extra_table, still_in_at, tree
+from engine.formats.elimination import (
+    BracketRound,
+    Ladder,
+    extra_table,
+    still_in_at,
+    top_of_final,
+    tree,
+)
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -374,16 +381,11 @@ class Groups(Format):
                 w.final_scores.setdefault(p, []).append(net.get(p, low) if p in players else low)
         w.final_done = True
         w.seated = tuple(p for p in table.players if p in active and p not in res.forfeited)
-        if not players:
-            w.top = ()
-            return
-        best = max(net.get(p, low) for p in players)
-        w.top = tuple(p for p in players if net.get(p, low) == best)
-        if len(w.top) > 1 and self.extra_seats(w) is None:
-            flip = flip_order(w.top, seed, f"round{rec.number}-final-flip")
-            for p in w.top:
-                w.final_scores[p].append(Decimal(flip[p]))
-            w.top = (max(w.top, key=lambda p: flip[p]),)
+        scores = {p: net.get(p, low) for p in players}
+        label = (seed, f"round{rec.number}-final-flip")
+        w.top, flip = top_of_final(scores, players, w.seated, self.sizes, w.sides, label)
+        for p, value in flip.items():
+            w.final_scores[p].append(Decimal(value))
 
     def extra_seats(self, w: Walk) -> tuple[PlayerId, ...] | None:
         """Who plays the extra game for a tie at the top of the final, if anyone can."""

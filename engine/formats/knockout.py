@@ -32,14 +32,14 @@ last round played (penalties of that round deducted), then extra games, then a f
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from engine.draw import flip_order, shuffled, stream
 from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format
-from engine.formats.elimination import extra_table, lucky_losers
+from engine.formats.elimination import extra_table, lucky_losers, top_of_final
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -134,9 +134,9 @@ class Knockout(Format):
                     if rec.plan.stage == "final":
                         w.final_played = True
                         w.final_table = tuple(stayed)
-                        w.top = tuple(stayed)
-                        w.score_at.update((p, Decimal(0)) for p in stayed)  # level at the top
-                        self._settle_top(w, rec.number, state)
+                        level = dict.fromkeys(stayed, Decimal(0))  # level at the top
+                        w.score_at.update(level)
+                        self._settle_top(w, rec.number, state, level, stayed)
                     else:
                         going += stayed
                     continue
@@ -191,12 +191,7 @@ class Knockout(Format):
     ) -> None:
         players = [p for p in table.players if p in active]
         w.final_table = tuple(players)
-        if not players:
-            w.top = ()
-            return
-        best = max(net[p] for p in players)
-        w.top = tuple(p for p in players if net[p] == best)
-        self._settle_top(w, number, state)
+        self._settle_top(w, number, state, net, players)
 
     def _extra(
         self,
@@ -222,21 +217,23 @@ class Knockout(Format):
             scores = dict(net_scores(rec, res, pens))
         for p in players:
             w.extras.setdefault(p, []).append(("extra", scores.get(p, LOW)))
-        if not players:
-            w.top = ()
-            return
-        best = max(scores.get(p, LOW) for p in players)
-        w.top = tuple(p for p in players if scores.get(p, LOW) == best)
-        self._settle_top(w, number, state)
+        self._settle_top(w, number, state, {p: scores.get(p, LOW) for p in players}, players)
 
-    def _settle_top(self, w: Walk, number: int, state: TournamentState) -> None:
+    def _settle_top(
+        self,
+        w: Walk,
+        number: int,
+        state: TournamentState,
+        scores: Mapping[PlayerId, Decimal],
+        contenders: Sequence[PlayerId],
+    ) -> None:
         """One winner: done. A tie an extra game can settle: wait for it. Else flip."""
-        if len(w.top) > 1 and extra_table(w.top, w.final_table, self.sizes, w.sides) is None:
-            flip = flip_order(w.top, state.seed, f"round{number}-final-flip")
-            for p in w.top:
-                w.extras.setdefault(p, []).append(("final-flip", Decimal(flip[p])))
+        label = (state.seed, f"round{number}-final-flip")
+        w.top, flip = top_of_final(scores, contenders, w.final_table, self.sizes, w.sides, label)
+        for p, value in flip.items():
+            w.extras.setdefault(p, []).append(("final-flip", Decimal(value)))
+        if flip:
             w.notes.append("final-flip")
-            w.top = (max(w.top, key=lambda p: flip[p]),)
 
     # --- the contract ------------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
