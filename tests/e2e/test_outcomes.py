@@ -126,7 +126,9 @@ async def test_seed_001_big_two_final_tie_is_played_off_and_the_ranking_agrees(
     # §1, seed 001 §八.4: the final's A and B tie at +10: no champion, an extra game.
     final = tables_of((await bot.says(GROUP, ADMIN, "/round", "第 2 轮开始")).body, ids)[1]
     assert sorted(final) == sorted(seats[0] for seats in tables.values())
-    ended = await bot.says(GROUP, ADMIN, "/report 1 A0 B5 C5 D5; A5 B0 C5 D5", "第 2 轮结束")
+    # The issue's own steps: seat A reports both hands, a tablemate confirms.
+    await bot.says(GROUP, final[0], "/report 1 A0 B5 C5 D5; A5 B0 C5 D5", "请同桌另一位选手确认")
+    ended = await bot.says(GROUP, final[2], "/confirm", "第 2 轮结束")
     assert "冠军" not in ended.body and "还需加赛" in ended.body and "晋级：" not in ended.body
     extra = await bot.says(GROUP, ADMIN, "/round", "第 3 轮开始")
     assert "加赛" in extra.body
