@@ -7,7 +7,7 @@ from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import group_lines, ranking_lines
 from bot.pictures import bracket_png, draw
-from bot.tournament import format_of, names, state_of
+from bot.tournament import format_of, latest_round, names, state_of
 
 
 async def bracket(ctx: Ctx, args: str) -> None:
@@ -36,13 +36,13 @@ async def bracket(ctx: Ctx, args: str) -> None:
         ctx.t("bracket.title", title=t.title),
         lambda key: ctx.t(f"bracket.{key}"),
     )
-    caption = ctx.t("bracket.caption", title=t.title)
-    ctx.photo(
-        png,
-        caption
-        + "\n"
-        + ranking_lines(
-            ctx, t, fmt.current(state) if t.status == "finished" else fmt.standings(state)
-        ),
-        "bracket.png",
+    over = t.status == "finished"  # the final ranking only then; before, the round on
+    rows = fmt.current(state) if over else fmt.standings(state)
+    r = latest_round(t)
+    status = (
+        ctx.t("outcome.finished")
+        if over
+        else ctx.t("outcome.in-progress", round=r.number if r else 0)
     )
+    caption = ctx.t("bracket.caption", title=t.title) + "\n" + status
+    ctx.photo(png, caption + "\n" + ranking_lines(ctx, t, rows), "bracket.png")

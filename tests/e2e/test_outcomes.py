@@ -174,6 +174,8 @@ async def test_seed_004_bracket_plays_a_level_series_on_and_the_last_three_by_th
     assert level == set(held.body.split("还需加赛：")[1].split("。")[0].split(", "))
     extra = await bot.says(GROUP, ADMIN, "/round", "第 2 轮开始")
     assert list(tables_of(extra.body, ids).values()) == [tables[1]]  # nobody else goes on
+    during = await bot.says(GROUP, ADMIN, "/bracket", "对阵图")
+    assert "第 2 轮进行中" in during.body and "🏁" not in during.body
     await bot.says(GROUP, ADMIN, "/report 1 1-0", "结果确认")
     await bot.server.wait_for("第 2 轮结束", timeout=20)
 
@@ -205,6 +207,8 @@ async def test_seed_004_bracket_plays_a_level_series_on_and_the_last_three_by_th
     assert "翻牌分出先后" in lines[0][3] and "翻牌分出先后" in lines[1][3]
     assert done.body.split("冠军：")[1].splitlines()[0].strip() == name[by_flip[0]]
     agree(lines)
+    tree = await bot.says(GROUP, ADMIN, "/bracket", "对阵图")
+    assert "🏁 最终名次" in tree.body and ranking(tree.body) == lines
 
 
 async def test_doudizhu_groups_of_nine_seat_everyone_show_groups_and_play_what_rules_say(
