@@ -7,13 +7,16 @@ import re
 from collections.abc import Callable
 from datetime import datetime
 
+from bot import live
 from bot.context import Ctx
 from bot.deadlines import format_deadline
 from bot.errors import UserError
 from bot.i18n import show
+from bot.pictures import podium, post_with_picture, render
 from bot.ratings import announce_changes
 from bot.timers import table_deadline
 from bot.tournament import format_of, latest_round, names, state_of
+from charts.podium import podium_png
 from db.models import Player, Round, TableRow, Tournament
 from engine.formats.groups import LETTERS
 from engine.formats.teams import TeamStanding
@@ -154,11 +157,18 @@ def ranking_lines(ctx: Ctx, t: Tournament, rows: tuple[Standing, ...], limit: in
     return "\n".join(lines)
 
 
+def refresh_live(ctx: Ctx, t: Tournament) -> None:
+    """Post or edit the live standings with the current text ranking (``bot.live``)."""
+    live.refresh(ctx, t, ranking_lines(ctx, t, format_of(t).standings(state_of(t))))
+
+
 def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None:
-    """Close the round when every table is settled, and tell the chat what happens next:
-    the champion if the format has finished, otherwise who goes on. A round that would
-    end the event while a whole table forfeited (a missed deadline, a final nobody
-    played) stays open until the organiser decides (``ruled``: an explicit /forfeit)."""
+    """After a table's result changed: update the live standings, then close the round
+    when every table is settled and tell the chat what happens next: the champion and
+    the podium if the format has finished, otherwise who goes on. A round that would end
+    the event while a whole table forfeited (a missed deadline, a final nobody played)
+    stays open until the organiser decides (``ruled``: an explicit /forfeit)."""
+    refresh_live(ctx, t)
     if r.status != "open" or any(row.status == "pending" for row in r.tables):
         return
     fmt, state = format_of(t), state_of(t)
@@ -170,25 +180,28 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None
         return
     r.status = "closed"
     ctx.audit("round-closed", t, {"round": r.number, "status": "open"}, {"status": "closed"})
-    if isinstance(outcome, Finished):
-        t.status = "finished"
-        ctx.audit("finished", t, {"status": "running"}, {"status": "finished"})
-        ctx.reply(
-            "tournament.finished",
-            title=t.title,
-            winner=champion_text(ctx, t, fmt.champion(state, outcome)),
-            ranking=ranking_lines(ctx, t, outcome.ranking) + team_table_lines(ctx, t),
-        )
-        ctx.defer(lambda: announce_changes(ctx, t))
-        return
-    who = names(t)
-    going_on = [who[u] for table in outcome.tables for u in table.players] + [
-        who[u] for u in outcome.byes
-    ]
-    # A level series or a tie at the top of a final is played on: nobody goes on from it,
-    # so the chat is told who plays again, not "going on" (issue 8 §1, §5)
-    key = "outcome.extra-needed" if outcome.stage == "extra" else "round.complete"
-    ctx.reply(key, round=r.number, players=going_on, next=r.number + 1)
+    with ctx.announcing():
+        if isinstance(outcome, Finished):
+            t.status = "finished"
+            ctx.audit("finished", t, {"status": "running"}, {"status": "finished"})
+            text = ctx.t(
+                "tournament.finished",
+                title=t.title,
+                winner=champion_text(ctx, t, fmt.champion(state, outcome)),
+                ranking=ranking_lines(ctx, t, outcome.ranking) + team_table_lines(ctx, t),
+            )
+            picture = render(podium_png, podium(ctx, t, ctx.now))
+            post_with_picture(ctx, [picture] if picture else None, text, "podium")
+            ctx.defer(lambda: announce_changes(ctx, t))
+            return
+        who = names(t)
+        going_on = [who[u] for table in outcome.tables for u in table.players] + [
+            who[u] for u in outcome.byes
+        ]
+        # A level series or a tie at the top of a final is played on: nobody goes on
+        # from it, so the chat is told who plays again, not "going on" (issue 8 §1, §5)
+        key = "outcome.extra-needed" if outcome.stage == "extra" else "round.complete"
+        ctx.reply(key, round=r.number, players=going_on, next=r.number + 1)
 
 
 def champion_text(ctx: Ctx, t: Tournament, champion: tuple[int, ...]) -> str:

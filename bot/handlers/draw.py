@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot import live
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import describe_tables, group_lines
@@ -31,7 +32,9 @@ async def draw_now(ctx: Ctx, t: Tournament) -> None:
     r = store_round(t, plan, 1)
     t.status, t.signup_until = "running", None
     ctx.audit("draw", t, {"status": "signup"}, {"status": "running", "tables": _seats(r)})
-    ctx.say(draw_text(ctx, t, r), pages=f"draw.{r.number}")
+    with ctx.announcing():
+        ctx.say(draw_text(ctx, t, r), pages=f"draw.{r.number}")
+    await live.check_pin_right(ctx, t)
 
 
 def draw_text(ctx: Ctx, t: Tournament, r: Round) -> str:

@@ -1,4 +1,5 @@
-"""Standings: /standings (one picture and a short text) and /export (CSV)."""
+"""Standings: /standings (the format's picture, the points by round, the text ranking)
+and /export (CSV)."""
 
 from __future__ import annotations
 
@@ -9,23 +10,25 @@ from decimal import Decimal
 from bot.context import Ctx
 from bot.csv_cells import safe_cell
 from bot.errors import UserError
-from bot.handlers.common import group_lines, ranking_lines, team_table, team_table_lines
+from bot.handlers.common import group_lines, ranking_lines, team_table_lines
 from bot.i18n import show
-from bot.pictures import draw, standings_png
+from bot.pictures import drawn, progression_series, send_pictures, standings_sheet
 from bot.tournament import format_of, latest_round, names, state_of
 from bot.versioned import pictures
-from db.models import Tournament
+from charts.progression import progression_png
+from charts.sheet import sheet_pngs
 from engine.model import SEAT_LETTERS
 
 EXPORT_HEADER = ["round", "table", "seat", "user_id", "name", "score", "penalty", "status"]
 
 
 async def standings(ctx: Ctx, args: str) -> None:
-    """The picture and the text show the same thing: the final ranking once the event
-    is over (what the announcement said), before that the standings with the round in
-    progress named and no medals handed out (issue 8). Both are drawn once per
-    tournament version and language; asked again before the next change, they are sent
-    from the cache without loading the event."""
+    """The standings picture shaped by the format, the progression chart once two rounds
+    are played, and the text ranking as the caption (alone when nothing can be drawn).
+    The text is the final ranking once the event is over (what the announcement said),
+    before that the standings with the round in progress named (issue 8). They are drawn
+    once per tournament version and language; asked again before the next change, they
+    are sent from the cache without loading the event."""
     t = await ctx.tournament(finished=True, whole=False)
     key = pictures.key(t, "standings", ctx.t.lang)
     kept = pictures.get(key)
@@ -33,66 +36,35 @@ async def standings(ctx: Ctx, args: str) -> None:
         await ctx.repo.load_whole(t)
         if not t.rounds:
             raise UserError("refuse.not-drawn")
-        kept = await _drawn(ctx, t)
-        pictures.put(key, kept)
-    png, caption = kept
-    ctx.photo(png, caption, "standings.png")
-
-
-async def _drawn(ctx: Ctx, t: Tournament) -> tuple[bytes, str]:
-    """The standings picture and caption of a loaded event."""
-    fmt, state = format_of(t), state_of(t)
-    over = t.status == "finished"
-    # the final ranking only once the event is over: a round held for the organiser's
-    # ruling (a whole table forfeited) crowns nobody yet (issue 8 §6)
-    rows = fmt.current(state) if over else fmt.standings(state)
-    who = names(t)
-    teams = team_table(t)
-    # A team event ranks teams (seed 000 §五: 以队计分): the picture shows the team table,
-    # so its medals go to the teams the announcement crowned, not to single members.
-    chart = (
-        [
-            (
-                s.rank,
-                ctx.t("outcome.team", team=s.team, members=[who.get(p, str(p)) for p in s.members]),
-                s.points,
-                True,
-                "",
-            )
-            for s in teams
-        ]
-        if teams
-        else [
-            (
-                s.rank,
-                who.get(s.player, str(s.player)),
-                s.figure if s.figure is not None else s.points,
-                s.alive,
-                ctx.t(f"stage.{s.stage}", round=s.stage_round) if s.stage else "",
-            )
-            for s in rows
-        ]
-    )
-    png = await draw(
-        standings_png,
-        chart,
-        ctx.t("standings.chart-title", title=t.title),
-        {"points": ctx.t("standings.points"), "more": ctx.t("standings.chart-more")},
-        over,
-    )
-    r = latest_round(t)
-    number = r.number if r else 0
-    status = ctx.t("outcome.finished") if over else ctx.t("outcome.in-progress", round=number)
-    caption = (
-        ctx.t("standings.caption", title=t.title, round=number)
-        + "\n"
-        + status
-        + "\n"
-        + ranking_lines(ctx, t, rows)
-        + team_table_lines(ctx, t)
-        + group_lines(ctx, t)
-    )
-    return png, caption
+        fmt, state = format_of(t), state_of(t)
+        over = t.status == "finished"
+        # the final ranking only once the event is over: a round held for the organiser's
+        # ruling (a whole table forfeited) crowns nobody yet (issue 8 §6)
+        rows = fmt.current(state) if over else fmt.standings(state)
+        r = latest_round(t)
+        number = r.number if r else 0
+        status = ctx.t("outcome.finished") if over else ctx.t("outcome.in-progress", round=number)
+        caption = (
+            ctx.t("standings.caption", title=t.title, round=number)
+            + "\n"
+            + status
+            + "\n"
+            + ranking_lines(ctx, t, rows)
+            + team_table_lines(ctx, t)
+            + group_lines(ctx, t)
+        )
+        pngs: list[bytes] = await drawn(sheet_pngs, standings_sheet(ctx, t)) or []
+        series = progression_series(t)
+        if pngs and max((len(v) for v in series.values()), default=0) >= 2:
+            labels = {"round": ctx.t("pictures.round-axis"), "points": ctx.t("standings.points")}
+            title = ctx.t("pictures.progression-title", title=t.title)
+            chart = await drawn(progression_png, series, title, labels)
+            pngs += [chart] if chart else []
+        kept = (pngs, caption)
+        if pngs:  # a picture that could not be drawn is tried again next time
+            pictures.put(key, kept)
+    pngs, caption = kept
+    send_pictures(ctx, pngs, caption, "standings")
 
 
 async def export(ctx: Ctx, args: str) -> None:

@@ -299,5 +299,5 @@ class Knockout(Format):
         if w.final_played and p in w.finalists:
             return "final", 0
         if alive:
-            return "playing", w.reached.get(p, 0) + (p in w.pool)
+            return "playing", w.reached.get(p, 0)  # the round they are in (or came through)
         return "out", w.reached.get(p, 0)

@@ -59,7 +59,7 @@ async def start(bot: Harness, ids: dict[str, int], new: str, knobs: tuple[str, .
     for knob in knobs:
         await bot.says(GROUP, ADMIN, f"/set {knob}", knob.split()[0])
     for uid in ids.values():
-        await bot.says(GROUP, uid, "/join", "报名成功")
+        await bot.joins(GROUP, uid)
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     return drawn.body
 
@@ -116,8 +116,9 @@ async def test_seed_001_big_two_final_tie_is_played_off_and_the_ranking_agrees(
         await bot.says(GROUP, ADMIN, f"/report {number} A0 B3 C5 D7", "结果确认")
 
     # §2: mid-round, no medals: the round is named as in progress, nobody is champion.
-    mid = await bot.says(GROUP, ADMIN, "/standings", "积分")
+    mid = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
     assert "第 1 轮进行中" in mid.body and "🏁" not in mid.body and "冠军" not in mid.body
+    assert "第2轮" not in mid.body  # nobody is in a round that has not begun
     assert "弃权" not in mid.body
     for number in (3, 4):
         await bot.says(GROUP, ADMIN, f"/report {number} A0 B3 C5 D7", "结果确认")
@@ -148,7 +149,7 @@ async def test_seed_001_big_two_final_tie_is_played_off_and_the_ranking_agrees(
     assert "加赛分出先后" in lines[0][3]
     assert [s for _, _, s, _ in lines] == ["决赛"] * 4 + ["第1轮出局"] * 6
     agree(lines)
-    standings = await bot.says(GROUP, ADMIN, "/standings", "积分")
+    standings = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
     assert "🏁 最终名次" in standings.body
     assert ranking(standings.body) == lines  # the same ranking as the announcement
 
@@ -266,7 +267,7 @@ async def test_seed_000_team_event_crowns_the_top_team_in_text_and_picture(bot: 
     top = re.match(r"^1\. 第 (\d+) 队（(.+)）", team_table[0])
     assert top, team_table
     assert champion == f"第 {top.group(1)} 队（{top.group(2)}）"
-    standings = await bot.says(GROUP, ADMIN, "/standings", "积分")
+    standings = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
     assert standings.photo is not None and "团体名次：\n" + team_table[0] in standings.body
 
 
@@ -283,7 +284,7 @@ async def test_a_whole_table_forfeit_does_not_end_the_event_until_the_organiser_
     assert "2" in settled.split("整桌弃权：")[1].splitlines()[0]
     held = await bot.server.wait_for("组织者决定", timeout=20)
     assert "第 2 桌整桌弃权" in held.body
-    standings = await bot.says(GROUP, ADMIN, "/standings", "积分")
+    standings = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
     assert "🏁" not in standings.body and "冠军" not in standings.body
     await bot.says(GROUP, ADMIN, "/round", "还没有结束")  # the round stays open
     await bot.says(GROUP, ADMIN, "/forfeit 2", "判弃权")  # the organiser's ruling
@@ -318,5 +319,5 @@ async def test_seed_002_final_of_four_pairs_over_two_rounds_crowns_a_pair(bot: H
     assert {n for r, n, _, _ in lines if r == 1} == set(crowned)
     assert all(stage == "决赛" for _, _, stage, _ in lines)
     agree(lines)
-    standings = await bot.says(GROUP, ADMIN, "/standings", "积分")
+    standings = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
     assert ranking(standings.body) == lines
