@@ -93,7 +93,7 @@ async def forfeit(ctx: Ctx, args: str) -> None:
         row.status = "forfeit"
     ctx.audit("forfeit", t, old, {"status": row.status, "forfeited": row.forfeited})
     ctx.reply("forfeit.done", table=row.number, count=len(losers))
-    settle_round(ctx, t, r)
+    settle_round(ctx, t, r, ruled=True)  # the organiser's own ruling may end the event
 
 
 async def dq(ctx: Ctx, args: str) -> None:
