@@ -111,6 +111,7 @@ class Pairs(Format):
     key = "pairs"
     aliases = ("pairs", "双人赛", "双人", "对抗赛", "pair")
     seeds = ("002",)
+    signs_up_together = True
     knobs = (
         Knob("final", "4", (), int, "002", minimum=2),
         Knob("final_rounds", "2", (), int, "002", minimum=1),
@@ -118,6 +119,9 @@ class Pairs(Format):
         FORFEITS_KNOB,
     )
     tiebreaks = ("removed", "reached", "final-wins", "final-points", "round-score", "flip")
+
+    def team_size(self) -> int:
+        return 2
 
     # --- who plays with whom -----------------------------------------------------------
     def pairs(self, state: TournamentState) -> list[Pair]:

@@ -108,6 +108,7 @@ BAD = [
     ("shengji", 4, "A pts83"), ("shengji", 4, "A pts150 kitty60x2"),
     ("shengji", 4, "A pts20 kitty85x2"), ("shengji", 4, "A pts20 kitty20x3"),
     ("shengji", 4, "A C pts20"), ("shengji", 4, "A pts20 x4"), ("xiangqi", 2, "2-0"),
+    ("paodekuai", 3, "A0 B0 C5"), ("paodekuai", 3, "A0 B5 C17"), ("paodekuai", 3, "A1 B5 C16"),
 ]  # fmt: skip
 
 
