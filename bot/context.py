@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 from bot.config import Settings
 from bot.errors import UserError
 from bot.i18n import Catalogue, Translator
+from bot.service.audit import Entry
 from bot.types import GROUP_ANONYMOUS_BOT, Buttons, Incoming, Outgoing, Timer
 from db.models import Chat, Tournament
 from db.repo import Repo
@@ -64,6 +65,9 @@ class Ctx:
     toast: str | None = None  # the answer to a button press
     toast_alert: bool = False  # refusals pop up; confirmations just flash
     timers: list[Timer] = field(default_factory=list)  # scheduled once committed
+    # The tournament found for this update (by ``finished``): the command's admission
+    # and its handler ask for it, and the second ask must not query again.
+    _found: dict[bool, Tournament] = field(default_factory=dict)
 
     @property
     def tz(self) -> ZoneInfo:
@@ -100,6 +104,8 @@ class Ctx:
 
         ``finished=True`` also accepts the latest one that has ended: its standings,
         export and draw stay readable, and an organiser may still correct it."""
+        if finished in self._found:
+            return self._found[finished]
         repo, chat, thread = self.repo, self.inc.chat_id, self.inc.thread_id
         found = await (
             repo.latest_tournament(chat, thread)
@@ -108,7 +114,13 @@ class Ctx:
         )
         if found is None:
             raise UserError("refuse.no-tournament")
+        self._found[finished] = found
         return found
+
+    def record(self, t: Tournament, entry: Entry) -> None:
+        """Write a typed audit entry (``bot.service.audit``) for a change to ``t``."""
+        old, new = entry.rows()
+        self.audit(entry.action, t, old, new)
 
     def audit(self, action: str, t: Tournament | None, old: Any = None, new: Any = None) -> None:
         self.repo.audit(

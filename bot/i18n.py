@@ -14,6 +14,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from engine.numbers import plain
+
 LOCALE_DIR = Path(__file__).with_name("locale")
 LANGS = ("zh", "en")
 
@@ -42,9 +44,7 @@ def show(value: object) -> str:
     if isinstance(value, (tuple, list, set, frozenset)):
         return ", ".join(show(v) for v in value)
     if isinstance(value, Decimal):
-        return str(
-            value.quantize(Decimal(1)) if value == value.to_integral() else value.normalize()
-        )
+        return plain(value)
     return str(value)
 
 

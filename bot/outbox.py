@@ -117,7 +117,7 @@ class Sender:
             return exc.seconds
         except TransientError:
             self._failures[row.id] += 1
-            backoff = min(MAX_BACKOFF, 0.5 * 2 ** self._failures[row.id])
+            backoff = min(MAX_BACKOFF, 0.5 * 2.0 ** self._failures[row.id])
             self._blocked_until[row.chat_id] = time.monotonic() + backoff
             log.warning("transient error sending outbox %s; retry in %.1fs", row.id, backoff)
             return backoff

@@ -27,9 +27,6 @@ from engine.model import (
 )
 
 ON_WORDS, OFF_WORDS = ("on", "开", "是"), ("off", "关", "否", "0")
-# 迟到 N 分钟以弃权论: 15 in seeds 000, 001 and 002's 双升 rules; 10 in 002's 掼蛋 rules.
-NOSHOW_SEED_MINUTES = {"guandan": 10}
-NOSHOW_MINUTES = 15
 
 
 @dataclass(frozen=True)
@@ -76,7 +73,8 @@ def noshow_minutes(t: Tournament) -> int:
 
 
 def seed_noshow_minutes(t: Tournament) -> int:
-    return NOSHOW_SEED_MINUTES.get(t.game, NOSHOW_MINUTES)
+    """The game's own figure (迟到 N 分钟以弃权论), declared by the engine."""
+    return find_game(t.game).noshow_minutes
 
 
 def signed_up(t: Tournament) -> list[Player]:
@@ -108,9 +106,6 @@ def plan_of(r: Round) -> RoundPlan:
     return RoundPlan(tables, tuple(r.byes), r.stage, r.seed_label, tuple(r.notes))
 
 
-TEAM_FORMATS = frozenset({"teams", "pairs"})  # formats whose players sign up together
-
-
 def given_teams(t: Tournament) -> dict[int, int]:
     """Teams signed up together: player → label (the smallest member id).
 
@@ -125,13 +120,10 @@ def given_teams(t: Tournament) -> dict[int, int]:
     return teams
 
 
-DEPARTMENT_FORMATS = frozenset({"swiss"})  # formats whose seating keeps departments apart
-
-
 def departments(t: Tournament) -> dict[int, int]:
     """Player → department number, for the formats that seat departments apart (the
     engine's ``state.teams`` there means "never at one table when avoidable")."""
-    if t.format not in DEPARTMENT_FORMATS:
+    if not find_format(t.format).seats_departments_apart:
         return {}
     named = sorted({p.department for p in t.players if p.department})
     number = {name: i + 1 for i, name in enumerate(named)}
@@ -149,7 +141,7 @@ def state_of(t: Tournament) -> TournamentState:
         rounds=rounds,
         penalties=tuple(Penalty(p.user_id, Decimal(p.points), p.round_number) for p in t.penalties),
         removed=frozenset(p.user_id for p in t.players if p.status == "removed"),
-        teams=given_teams(t) if t.format in TEAM_FORMATS else departments(t),
+        teams=given_teams(t) if find_format(t.format).signs_up_together else departments(t),
     )
 
 

@@ -10,7 +10,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.models import (
@@ -82,9 +82,9 @@ class Repo:
     async def migrate_chat(self, old: int, new: int) -> None:
         """A group became a supergroup: carry settings, grants and events to the new id."""
         for model in (Tournament, Grant, OutboxMessage, AuditEntry):
-            rows = await self.session.scalars(select(model).where(model.chat_id == old))
-            for row in rows:
-                row.chat_id = new
+            await self.session.execute(
+                update(model).where(model.chat_id == old).values(chat_id=new)
+            )
         old_chat = await self.session.get(Chat, old)
         if old_chat is not None:
             new_chat = await self.chat(new)

@@ -1,7 +1,13 @@
-"""Use-cases, one module per thing users do; this table routes commands and buttons."""
+"""Use-cases, one module per thing users do; these declarations route commands and buttons.
+
+Each command is declared once with who may use it and the stage it needs
+(:class:`bot.commands.Command`); the core admits the caller before the handler runs, and
+the "/" menu, /help and the README's permission table are generated from this list.
+"""
 
 from __future__ import annotations
 
+from bot.commands import Command, Role, Stage
 from bot.handlers import (
     bracket,
     chat_events,
@@ -18,37 +24,42 @@ from bot.handlers import (
     undo,
 )
 
-COMMANDS = {
-    "new": signup.new,
-    "join": signup.join,
-    "leave": signup.leave,
-    "dept": departments.dept,
-    "players": signup.players,
-    "set": signup.set_knob,
-    "rules": signup.rules,
-    "draw": draw.draw,
-    "verify": draw.verify,
-    "round": rounds.open_next,
-    "table": rounds.my_table_cmd,
-    "here": checkin.here,
-    "report": report_flow.report,
-    "confirm": reports.confirm,
-    "dispute": reports.dispute,
-    "fix": reports.fix,
-    "undo": undo.undo,
-    "penalty": discipline.penalty,
-    "forfeit": discipline.forfeit,
-    "dq": discipline.dq,
-    "standings": standings.standings,
-    "bracket": bracket.bracket,
-    "export": standings.export,
-    "lang": chat_events.lang,
-    "tz": chat_events.tz,
-    "grant": chat_events.grant,
-    "help": chat_events.help_cmd,
-    "start": chat_events.help_cmd,
-    "_migrate": chat_events.migrate,
-}
+ANYONE, PLAYER, ORGANISER = Role.ANYONE, Role.PLAYER, Role.ORGANISER
+NOTHING_PENDING = "refuse.nothing-to-confirm"
+
+COMMANDS: tuple[Command, ...] = (
+    Command("new", signup.new, ORGANISER, Stage.ANY, menu=True),
+    Command("join", signup.join, ANYONE, Stage.SIGNUP, menu=True),
+    Command("leave", signup.leave, PLAYER, Stage.SIGNUP, "refuse.leave-after-draw", menu=True),
+    Command("dept", departments.dept, PLAYER, Stage.SIGNUP, "refuse.dept-after-draw"),
+    Command("players", signup.players, ANYONE, Stage.EVENT, menu=True),
+    Command("rules", signup.rules, ANYONE, Stage.EVENT, menu=True),
+    Command("set", signup.set_knob, ORGANISER, Stage.EVENT),
+    Command("draw", draw.draw, ORGANISER, Stage.SIGNUP, "refuse.already-drawn"),
+    Command("round", rounds.open_next, ORGANISER, Stage.RUNNING),
+    Command("table", rounds.my_table_cmd, PLAYER, Stage.RUNNING, "refuse.not-drawn", menu=True),
+    Command("here", checkin.here, PLAYER, Stage.RUNNING, "refuse.no-open-round", menu=True),
+    Command("report", report_flow.report, PLAYER, Stage.RUNNING, "refuse.no-open-round", menu=True),
+    Command("confirm", reports.confirm, PLAYER, Stage.RUNNING, NOTHING_PENDING, menu=True),
+    Command("dispute", reports.dispute, PLAYER, Stage.RUNNING, NOTHING_PENDING, menu=True),
+    Command("fix", reports.fix, ORGANISER, Stage.RECORD),
+    Command("undo", undo.undo, ORGANISER, Stage.RECORD),
+    Command("penalty", discipline.penalty, ORGANISER, Stage.EVENT),
+    Command("forfeit", discipline.forfeit, ORGANISER, Stage.RUNNING, "refuse.no-open-round"),
+    Command("dq", discipline.dq, ORGANISER, Stage.EVENT),
+    Command("standings", standings.standings, ANYONE, Stage.RECORD, menu=True),
+    Command("bracket", bracket.bracket, ANYONE, Stage.RECORD, menu=True),
+    Command("verify", draw.verify, ANYONE, Stage.RECORD, menu=True),
+    Command("export", standings.export, ORGANISER, Stage.RECORD, menu=True),
+    Command("lang", chat_events.lang, ORGANISER, Stage.ANY),
+    Command("tz", chat_events.tz, ORGANISER, Stage.ANY),
+    Command("grant", chat_events.grant, ORGANISER, Stage.EVENT),
+    Command("help", chat_events.help_cmd, ANYONE, Stage.ANY, menu=True),
+    Command("start", chat_events.help_cmd, ANYONE, Stage.ANY, listed=False),
+)  # fmt: skip
+
+# Not a chat command: a group that became a supergroup moves its data (Core routes it).
+MIGRATE = chat_events.migrate
 
 CALLBACKS = {
     "join": signup.join_button,

@@ -13,13 +13,12 @@ from charts.bracket import LABEL_KEYS, bracket_png
 async def bracket(ctx: Ctx, args: str) -> None:
     t = await ctx.tournament(finished=True)
     fmt = format_of(t)
-    tree = getattr(fmt, "bracket", None)
-    if tree is None:
+    if not fmt.has_bracket:
         raise UserError("bracket.none", format=ctx.t(f"format.{t.format}"))
     if not t.rounds:
         raise UserError("refuse.not-drawn")
     state = state_of(t)
-    rounds = tree(state)
+    rounds = fmt.bracket(state)
     if not rounds:
         raise UserError("bracket.not-yet")
     who = names(t)

@@ -13,8 +13,8 @@ from __future__ import annotations
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import find_player
-from bot.tournament import DEPARTMENT_FORMATS
 from db.models import Player, Tournament
+from engine.formats import find_format
 
 CLEAR_WORDS = ("-", "none", "无")
 MAX_LENGTH = 64
@@ -22,10 +22,8 @@ MAX_LENGTH = 64
 
 async def dept(ctx: Ctx, args: str) -> None:
     t = await ctx.tournament()
-    if t.format not in DEPARTMENT_FORMATS:
+    if not find_format(t.format).seats_departments_apart:
         raise UserError("refuse.no-departments", format=ctx.t(f"format.{t.format}"))
-    if t.status != "signup":
-        raise UserError("refuse.dept-after-draw")
     words = args.split()
     if not words:
         raise UserError("usage.dept")

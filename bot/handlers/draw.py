@@ -13,10 +13,7 @@ from engine.model import Finished, RoundPlan
 
 
 async def draw(ctx: Ctx, args: str) -> None:
-    await ctx.require_organiser()
     t = await ctx.tournament()
-    if t.status != "signup":
-        raise UserError("refuse.already-drawn")
     plan = format_of(t).plan(state_of(t))
     if isinstance(plan, Finished):
         raise UserError("refuse.too-few-players")

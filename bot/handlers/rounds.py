@@ -16,29 +16,29 @@ from bot.handlers.common import (
     timer_round,
 )
 from bot.handlers.draw import store_round
+from bot.service import results
 from bot.tournament import format_of, latest_round, names, policy, state_of
 from bot.types import Timer
 from db.models import Round, Tournament
+from db.status import ReportStatus, RoundStatus, TableState
+from engine.games import find_game
 from engine.model import SEAT_LETTERS, Finished
 
 
 async def open_next(ctx: Ctx, args: str) -> None:
     """``/round [deadline]``: open the drawn round, or draw and open the next one."""
-    await ctx.require_organiser()
     t = await ctx.tournament()
-    if t.status == "signup":
-        raise UserError("refuse.draw-first")
     deadline = _deadline(ctx, args) if args.strip() else None
     r = latest_round(t)
     assert r is not None  # a running tournament has its first round drawn
-    if r.status == "open":
+    if r.status == RoundStatus.OPEN:
         raise UserError("refuse.round-still-open", round=r.number)
-    if r.status == "closed":
+    if r.status == RoundStatus.CLOSED:
         plan = format_of(t).plan(state_of(t))
         if isinstance(plan, Finished):  # settle_round already announced it
             raise UserError("refuse.finished")
         r = store_round(t, plan, r.number + 1)
-    r.status, r.deadline = "open", deadline
+    r.status, r.deadline = RoundStatus.OPEN, deadline
     ctx.audit("round-open", t, None, {"round": r.number, "deadline": str(deadline)})
     ctx.say(opened_text(ctx, t, r), pages=f"open.{r.number}")
     if deadline is not None:
@@ -53,7 +53,7 @@ def opened_text(ctx: Ctx, t: Tournament, r: Round) -> str:
         + "\n"
         + describe_tables(ctx, t, r)
         + "\n\n"
-        + ctx.t("round.how-to-report", example=ctx.t(f"report.example.{t.game}"))
+        + ctx.t("round.how-to-report", example=find_game(t.game).report_example)
     )
 
 
@@ -74,16 +74,16 @@ async def deadline_passed(ctx: Ctx, arg: str) -> None:
     number = r.number
     accepted, forfeited, disputed = [], [], []
     for row in r.tables:
-        if row.status != "pending":
+        if row.status != TableState.PENDING:
             continue
-        live = next((rep for rep in row.reports if rep.live), None)
-        if live is not None and live.status == "pending":
-            live.status, row.status = "confirmed", "confirmed"
+        live = results.live(row)
+        if live is not None and live.status == ReportStatus.PENDING:
+            results.accept(row, live, None)
             accepted.append(row.number)
-        elif live is not None and live.status == "disputed":
+        elif live is not None and live.status == ReportStatus.DISPUTED:
             disputed.append(row.number)
         elif policy(t, "late") == "forfeit":
-            row.status, row.forfeited = "forfeit", list(row.seats)
+            row.status, row.forfeited = TableState.FORFEIT, list(row.seats)
             forfeited.append(row.number)
         else:
             disputed.append(row.number)

@@ -9,6 +9,7 @@ from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import display_name
 from bot.handlers.partners import name_partners, read_partners, team_lines
+from bot.service import results
 from bot.tournament import (
     POLICY_KNOBS,
     RUNNING_KNOBS,
@@ -29,7 +30,6 @@ from engine.games import find_game
 
 async def new(ctx: Ctx, args: str) -> None:
     """``/new <game> [format] [title…]``: one active tournament per chat or topic."""
-    await ctx.require_organiser()
     words = args.split()
     if not words:
         raise UserError("usage.new")
@@ -135,8 +135,6 @@ def _sign_up(ctx: Ctx, t: Tournament) -> tuple[Player, str]:
 
 async def leave(ctx: Ctx, args: str) -> None:
     t = await ctx.tournament()
-    if t.status != "signup":
-        raise UserError("refuse.leave-after-draw")
     player = next((p for p in t.players if p.user_id == ctx.actor and p.status == "active"), None)
     if player is None:
         raise UserError("refuse.not-signed-up")
@@ -176,7 +174,6 @@ def players_text(ctx: Ctx, t: Tournament) -> str:
 async def set_knob(ctx: Ctx, args: str) -> None:
     """``/set <knob> <value>``: a game, format or policy knob, before the draw (a few
     policies, :data:`RUNNING_KNOBS`, also later: they apply from the next round)."""
-    await ctx.require_organiser()
     t = await ctx.tournament()
     key, _, value = args.partition(" ")
     if t.status != "signup" and key not in RUNNING_KNOBS:
@@ -195,11 +192,8 @@ async def set_knob(ctx: Ctx, args: str) -> None:
     else:
         known = [*game.knob_names(), *(k.name for k in fmt.knobs), *(k.name for k in POLICY_KNOBS)]
         raise UserError("refuse.unknown-knob", knob=key, known=known)
-    options = options_with(t, section, key, value.strip())
-    old = t.options
-    t.options = options
+    results.rule_set(ctx, t, options_with(t, section, key, value.strip()), key)
     format_of(t)  # validates game and format knobs together; raises ConfigError
-    ctx.audit("set", t, {"options": old}, {"options": options, "knob": key})
     ctx.reply("set.done", knob=key, value=value.strip())
 
 

@@ -41,8 +41,8 @@ async def standings(ctx: Ctx, args: str) -> None:
 
 def team_lines(ctx: Ctx, t: Tournament) -> str:
     """The team table under the individual one, for team events (seed 000 §五)."""
-    team_standings = getattr(format_of(t), "team_standings", None)
-    if team_standings is None:  # not a team event
+    fmt = format_of(t)
+    if not fmt.has_team_table:
         return ""
     who = names(t)
     lines = [
@@ -54,7 +54,7 @@ def team_lines(ctx: Ctx, t: Tournament) -> str:
             points=s.points,
         )
         + "".join(f" ({ctx.t(f'tiebreak.{c}')})" for c in s.tiebreak if c != "points")
-        for s in team_standings(state_of(t))
+        for s in fmt.team_standings(state_of(t))
     ]
     return "\n\n" + ctx.t("standings.team-header") + "\n" + "\n".join(lines)
 
@@ -65,7 +65,6 @@ async def export(ctx: Ctx, args: str) -> None:
     A player removed by the forfeits rule has every score struck (seed 002 §四.1), so
     their rows show 0, as the standings add them; the others at a table forfeited by
     no-shows went through as if on a bye (seed 000: 余下选手轮空)."""
-    await ctx.require_organiser()
     t = await ctx.tournament(finished=True)
     who = names(t)
     removed = {p.user_id for p in t.players if p.status == "removed"}

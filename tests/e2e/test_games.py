@@ -131,6 +131,17 @@ CASES = [
         {"A": "3", "B": "1"},
         ("1A", "2B"),
     ),
+    Case(  # 跑得快, added with engine/ and locale files only (issue 9)
+        "跑得快",
+        3,
+        ("shutin", "off", "off"),
+        ("shutin", "maybe", "可选", "choose one of"),
+        ("A0 B0 C5", "两个座位", "only one winner"),
+        # with 关门 doubling off (the knob above) C pays 16, not the seed's 32
+        ((Play(1, taps=("0", "5", "16"), show="+21"),),),
+        "A",
+        {"A": "21", "B": "-5", "C": "-16"},
+    ),
 ]
 
 
