@@ -23,7 +23,7 @@ run: install
 lint: install
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy --strict engine
+	$(VENV)/bin/mypy --strict engine bot db charts
 
 test: install system-deps lint
 	$(VENV)/bin/pytest -q
