@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from bot.types import Outgoing, PermanentError, RetryAfter, TransientError, Transport
 from db.models import OutboxMessage
 from db.repo import Repo
+from db.status import OutboxStatus
 
 log = logging.getLogger(__name__)
 WINDOW = 60.0
@@ -81,7 +82,7 @@ class Sender:
             if row.chat_id in held:
                 continue
             if row.kind == "edit" and latest_edit[(row.chat_id, row.edit_message_id)] != row.id:
-                await self._mark(row.id, "superseded", None)  # a later edit shows more
+                await self._mark(row.id, OutboxStatus.SUPERSEDED, None)  # a later edit shows more
                 continue
             now = time.monotonic()
             ready = self._ready_at(row.chat_id, now)
@@ -123,11 +124,11 @@ class Sender:
             return backoff
         except PermanentError:
             log.exception("Telegram refused outbox message %s", row.id)
-            await self._mark(row.id, "failed", None)
+            await self._mark(row.id, OutboxStatus.FAILED, None)
             return 0.0
         self._sent_at[row.chat_id].append(time.monotonic())
         self._failures.pop(row.id, None)
-        await self._mark(row.id, "sent", message_id)
+        await self._mark(row.id, OutboxStatus.SENT, message_id)
         return 0.0
 
     async def _mark(self, row_id: int, status: str, message_id: int | None) -> None:

@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from db.models import Player, Round, TableRow, Tournament
+from db.status import PlayerStatus
 from engine.formats import find_format
 from engine.formats.base import Format
 from engine.games import Game, find_game
@@ -79,7 +80,7 @@ def seed_noshow_minutes(t: Tournament) -> int:
 
 def signed_up(t: Tournament) -> list[Player]:
     """Players who count: active or removed later (left-before-the-draw ones do not)."""
-    return [p for p in t.players if p.status != "left"]
+    return [p for p in t.players if p.status != PlayerStatus.LEFT]
 
 
 def names(t: Tournament) -> dict[int, str]:
@@ -111,7 +112,7 @@ def given_teams(t: Tournament) -> dict[int, int]:
 
     A team stands when every member, still signed up, named exactly the others; until
     then its members are dealt by lot like everyone else."""
-    active = {p.user_id: p for p in t.players if p.status != "left"}
+    active = {p.user_id: p for p in t.players if p.status != PlayerStatus.LEFT}
     teams: dict[int, int] = {}
     for p in active.values():
         group = {p.user_id, *p.partners}
@@ -140,7 +141,7 @@ def state_of(t: Tournament) -> TournamentState:
         seed=t.seed,
         rounds=rounds,
         penalties=tuple(Penalty(p.user_id, Decimal(p.points), p.round_number) for p in t.penalties),
-        removed=frozenset(p.user_id for p in t.players if p.status == "removed"),
+        removed=frozenset(p.user_id for p in t.players if p.status == PlayerStatus.REMOVED),
         teams=given_teams(t) if find_format(t.format).signs_up_together else departments(t),
     )
 

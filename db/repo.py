@@ -26,6 +26,7 @@ from db.models import (
     TableRow,
     Tournament,
 )
+from db.status import OutboxStatus, PlayerStatus, RoundStatus
 
 ACTIVE = ("signup", "running")
 
@@ -130,7 +131,7 @@ class Repo:
         for: their ``deadline`` and their check-in cut-off (``noshow``)."""
         rows = await self.session.execute(
             select(Round.tournament_id, Round.number, Round.deadline, Round.checkin_until).where(
-                Round.status == "open"
+                Round.status == RoundStatus.OPEN
             )
         )
         timers = []
@@ -185,7 +186,7 @@ class Repo:
         return next((r for r in rows if r.action != "undo" and r.id not in undone), None)
 
     def new_player(self, t: Tournament, user_id: int, name: str) -> Player:
-        player = Player(user_id=user_id, name=name, status="active", partners=[])
+        player = Player(user_id=user_id, name=name, status=PlayerStatus.ACTIVE, partners=[])
         t.players.append(player)
         return player
 
@@ -196,7 +197,7 @@ class Repo:
     async def queued(self, limit: int = 100) -> list[OutboxMessage]:
         rows = await self.session.scalars(
             select(OutboxMessage)
-            .where(OutboxMessage.status == "queued")
+            .where(OutboxMessage.status == OutboxStatus.QUEUED)
             .order_by(OutboxMessage.id)
             .limit(limit)
         )

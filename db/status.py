@@ -52,6 +52,17 @@ class PenaltyKind(StrEnum):
     LADDER = "ladder"  # seed 001's warning → −1 → disqualification
 
 
+class ExportStatus(StrEnum):
+    """The ``status`` column of /export (SPEC.md): how one player's row ended."""
+
+    CONFIRMED = "confirmed"
+    PENDING = "pending"
+    DISPUTED = "disputed"
+    FORFEIT = "forfeit"
+    BYE = "bye"
+    DQ = "dq"
+
+
 class OutboxStatus(StrEnum):
     QUEUED = "queued"
     SENT = "sent"

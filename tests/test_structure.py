@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from db import status
 from engine.formats import FORMATS
 from engine.games import GAMES
 
@@ -72,3 +73,85 @@ def test_the_grep_would_catch_a_format_key_in_the_bot(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text('if t.format == "teams":\n    pass\nCommand("bracket")\n')
     assert literals(sample) == [(1, "teams")]
+
+
+STATUS_VALUES = {
+    member.value
+    for enum in (
+        status.EventStatus,
+        status.PlayerStatus,
+        status.RoundStatus,
+        status.TableState,
+        status.ReportStatus,
+        status.PenaltyKind,
+        status.ExportStatus,
+        status.OutboxStatus,
+    )
+    for member in enum
+}
+
+
+def status_literals(path: Path) -> list[tuple[int, str]]:
+    """String constants compared with, assigned to or stored as a ``status`` (or a
+    penalty ``kind``): the values ``db/status.py`` names once."""
+
+    def is_status(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Attribute) and node.attr in ("status", "kind")) or (
+            isinstance(node, ast.Name) and node.id == "status"
+        )
+
+    def strings(node: ast.AST) -> list[tuple[int, str]]:
+        return [
+            (c.lineno, c.value)
+            for c in ast.walk(node)
+            if isinstance(c, ast.Constant) and c.value in STATUS_VALUES
+        ]
+
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Compare) and any(
+            is_status(n) for n in (node.left, *node.comparators)
+        ):
+            found += strings(node)
+        elif isinstance(node, ast.Assign):
+            targets = [
+                e for t in node.targets for e in (t.elts if isinstance(t, ast.Tuple) else [t])
+            ]
+            values = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
+            found += [
+                hit
+                for target, value in zip(targets, values, strict=False)
+                if is_status(target)
+                for hit in strings(value)
+            ]
+        elif isinstance(node, ast.keyword) and node.arg in ("status", "default"):
+            found += strings(node.value)
+        elif isinstance(node, ast.Dict):
+            found += [
+                hit
+                for key, value in zip(node.keys, node.values, strict=True)
+                if isinstance(key, ast.Constant) and key.value == "status"
+                for hit in strings(value)
+            ]
+    return found
+
+
+def test_statuses_are_named_once_not_spelled_in_bot_or_db() -> None:
+    sources = [
+        p
+        for root in (BOT, BOT.parent / "db")
+        for p in sorted(root.rglob("*.py"))
+        if "migrations" not in p.parts and p.name != "status.py"
+    ]
+    offenders = [
+        f"{p.relative_to(BOT.parent)}:{line}: {value!r}"
+        for p in sources
+        for line, value in status_literals(p)
+    ]
+    assert offenders == []
+
+
+def test_the_status_check_would_catch_a_literal(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text('if row.status == "confirmed":\n    row.status = "forfeit"\n')
+    assert status_literals(sample) == [(1, "confirmed"), (2, "forfeit")]

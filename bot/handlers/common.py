@@ -12,6 +12,7 @@ from bot.deadlines import format_deadline
 from bot.errors import UserError
 from bot.tournament import format_of, latest_round, names, state_of
 from db.models import Player, Round, TableRow, Tournament
+from db.status import EventStatus, RoundStatus, TableState
 from engine.model import SEAT_LETTERS, Finished, Standing
 
 
@@ -29,7 +30,7 @@ def table_number(token: str) -> int:
 
 def open_round(t: Tournament) -> Round:
     r = latest_round(t)
-    if r is None or r.status != "open":
+    if r is None or r.status != RoundStatus.OPEN:
         raise UserError("refuse.no-open-round")
     return r
 
@@ -42,10 +43,10 @@ async def timer_round(
     since the timer was set (settled, ruled already, or given a later moment)."""
     tournament_id, number = (int(x) for x in arg.split(":"))
     t = await ctx.repo.tournament(tournament_id)
-    if t is None or t.status != "running":
+    if t is None or t.status != EventStatus.RUNNING:
         return None
     r = next((x for x in t.rounds if x.number == number), None)
-    if r is None or r.status != "open":
+    if r is None or r.status != RoundStatus.OPEN:
         return None
     moment = due(r)
     return (t, r) if moment is not None and moment <= ctx.now else None
@@ -129,14 +130,19 @@ def ranking_lines(ctx: Ctx, t: Tournament, rows: tuple[Standing, ...], limit: in
 def settle_round(ctx: Ctx, t: Tournament, r: Round) -> None:
     """Close the round when every table is settled, and tell the chat what happens next:
     the winner if the format has finished, otherwise who goes on."""
-    if r.status != "open" or any(row.status == "pending" for row in r.tables):
+    if r.status != RoundStatus.OPEN or any(row.status == TableState.PENDING for row in r.tables):
         return
-    r.status = "closed"
-    ctx.audit("round-closed", t, {"round": r.number, "status": "open"}, {"status": "closed"})
+    r.status = RoundStatus.CLOSED
+    ctx.audit(
+        "round-closed",
+        t,
+        {"round": r.number, "status": RoundStatus.OPEN},
+        {"status": RoundStatus.CLOSED},
+    )
     outcome = format_of(t).plan(state_of(t))
     if isinstance(outcome, Finished):
-        t.status = "finished"
-        ctx.audit("finished", t, {"status": "running"}, {"status": "finished"})
+        t.status = EventStatus.FINISHED
+        ctx.audit("finished", t, {"status": EventStatus.RUNNING}, {"status": EventStatus.FINISHED})
         winner = outcome.ranking[0].player if outcome.ranking else None
         ctx.reply(
             "tournament.finished",

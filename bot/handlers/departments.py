@@ -14,6 +14,7 @@ from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import find_player
 from db.models import Player, Tournament
+from db.status import PlayerStatus
 from engine.formats import find_format
 
 CLEAR_WORDS = ("-", "none", "无")
@@ -53,7 +54,9 @@ async def _whose(ctx: Ctx, t: Tournament, words: list[str]) -> tuple[Player, lis
             if named.user_id != ctx.actor:
                 await ctx.require_organiser()
             return named, words[1:]
-    own = next((p for p in t.players if p.user_id == ctx.actor and p.status == "active"), None)
+    own = next(
+        (p for p in t.players if p.user_id == ctx.actor and p.status == PlayerStatus.ACTIVE), None
+    )
     if own is None:
         raise UserError("refuse.not-signed-up")
     return own, words

@@ -8,6 +8,7 @@ from bot.handlers.common import describe_tables
 from bot.handlers.partners import team_lines
 from bot.tournament import format_of, state_of
 from db.models import Round, TableRow, Tournament
+from db.status import EventStatus, RoundStatus
 from engine.draw import commitment
 from engine.model import Finished, RoundPlan
 
@@ -18,8 +19,13 @@ async def draw(ctx: Ctx, args: str) -> None:
     if isinstance(plan, Finished):
         raise UserError("refuse.too-few-players")
     r = store_round(t, plan, 1)
-    t.status = "running"
-    ctx.audit("draw", t, {"status": "signup"}, {"status": "running", "tables": _seats(r)})
+    t.status = EventStatus.RUNNING
+    ctx.audit(
+        "draw",
+        t,
+        {"status": EventStatus.SIGNUP},
+        {"status": EventStatus.RUNNING, "tables": _seats(r)},
+    )
     ctx.say(draw_text(ctx, t, r), pages=f"draw.{r.number}")
 
 
@@ -40,7 +46,7 @@ def store_round(t: Tournament, plan: RoundPlan, number: int) -> Round:
         number=number,
         stage=plan.stage,
         seed_label=plan.seed_label,
-        status="drawn",
+        status=RoundStatus.DRAWN,
         byes=list(plan.byes),
         notes=list(plan.notes),
     )

@@ -14,6 +14,7 @@ from bot.errors import UserError
 from bot.handlers.common import find_player
 from bot.tournament import format_of, given_teams, names, state_of
 from db.models import Player, Tournament
+from db.status import EventStatus, PlayerStatus
 from engine.formats import find_format
 
 
@@ -21,7 +22,7 @@ def read_partners(ctx: Ctx, t: Tournament, args: str) -> list[int]:
     """The partners named in ``/join``'s arguments, checked before anything is stored."""
     if not find_format(t.format).signs_up_together:
         raise UserError("refuse.no-teams", format=ctx.t(f"format.{t.format}"))
-    if t.status != "signup":
+    if t.status != EventStatus.SIGNUP:
         raise UserError("refuse.signup-closed")
     partners: set[int] = set()
     own = {str(ctx.actor), f"@{ctx.inc.sender.username or ctx.actor}".lower()}
@@ -32,7 +33,7 @@ def read_partners(ctx: Ctx, t: Tournament, args: str) -> list[int]:
             player = find_player(ctx, t, ref)
         except UserError:  # not among the sign-ups: most likely they have not joined yet
             raise UserError("refuse.partner-not-signed-up", who=ref) from None
-        if player.status != "active":
+        if player.status != PlayerStatus.ACTIVE:
             raise UserError("refuse.partner-not-signed-up", who=ref)
         if player.user_id == ctx.actor:
             raise UserError("refuse.partner-self")
@@ -70,7 +71,7 @@ def team_lines(ctx: Ctx, t: Tournament) -> str:
     if not find_format(t.format).signs_up_together:
         return ""
     who = names(t)
-    if t.status == "signup":
+    if t.status == EventStatus.SIGNUP:
         teams = given_teams(t)
         header = "partners.together"
     else:

@@ -22,6 +22,7 @@ from bot.tournament import (
 )
 from bot.types import Buttons
 from db.models import Player, Tournament
+from db.status import EventStatus, PlayerStatus
 from engine.draw import commitment
 from engine.errors import ConfigError
 from engine.formats import find_format
@@ -52,7 +53,7 @@ async def new(ctx: Ctx, args: str) -> None:
         format=find_format(fmt_key).key,
         title=" ".join(title_words) or ctx.t(f"game.{game.key}"),
         options={},
-        status="signup",
+        status=EventStatus.SIGNUP,
         seed=seed,
         creator_id=ctx.actor,
         players=[],  # a new event has none; saying so spares a lazy load
@@ -78,7 +79,7 @@ def signup_text(ctx: Ctx, t: Tournament) -> str:
         rules=rules_line(ctx, t),
         commitment=commitment(t.seed),
     )
-    count = sum(p.status == "active" for p in t.players)
+    count = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
     return text + ("\n" + ctx.t("signup.count", count=count) if count else "")
 
 
@@ -116,37 +117,39 @@ async def _join(ctx: Ctx, t: Tournament) -> None:
 def _sign_up(ctx: Ctx, t: Tournament) -> tuple[Player, str]:
     """The caller's sign-up (made, or back after /leave) and its confirmation; the
     confirmation is empty when they were already signed up."""
-    if t.status != "signup":
+    if t.status != EventStatus.SIGNUP:
         raise UserError("refuse.signup-closed")
     name = display_name(ctx)
     existing = next((p for p in t.players if p.user_id == ctx.actor), None)
-    if existing is not None and existing.status == "active":
+    if existing is not None and existing.status == PlayerStatus.ACTIVE:
         return existing, ""
     if existing is not None:
-        existing.status, existing.name = "active", name
+        existing.status, existing.name = PlayerStatus.ACTIVE, name
         player = existing
     else:
         player = ctx.repo.new_player(t, ctx.actor, name)
         player.username = ctx.inc.sender.username
     ctx.audit("join", t, None, {"user": ctx.actor, "name": name})
-    count = sum(p.status == "active" for p in t.players)
+    count = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
     return player, ctx.t("signup.joined", name=name, count=count)
 
 
 async def leave(ctx: Ctx, args: str) -> None:
     t = await ctx.tournament()
-    player = next((p for p in t.players if p.user_id == ctx.actor and p.status == "active"), None)
+    player = next(
+        (p for p in t.players if p.user_id == ctx.actor and p.status == PlayerStatus.ACTIVE), None
+    )
     if player is None:
         raise UserError("refuse.not-signed-up")
-    player.status, partners = "left", player.partners
+    player.status, partners = PlayerStatus.LEFT, player.partners
     player.partners = []
     ctx.audit(
         "leave",
         t,
-        {"user": ctx.actor, "status": "active", "partners": partners},
-        {"status": "left", "partners": []},
+        {"user": ctx.actor, "status": PlayerStatus.ACTIVE, "partners": partners},
+        {"status": PlayerStatus.LEFT, "partners": []},
     )
-    count = len([p for p in t.players if p.status == "active"])
+    count = len([p for p in t.players if p.status == PlayerStatus.ACTIVE])
     ctx.reply("signup.left", name=player.name, count=count)
 
 
@@ -164,7 +167,7 @@ def players_text(ctx: Ctx, t: Tournament) -> str:
     lines = [
         ctx.t("players.line", n=i, name=p.name)
         + (ctx.t("players.dept", dept=p.department) if p.department else "")
-        + ("" if p.status == "active" else " ✗")
+        + ("" if p.status == PlayerStatus.ACTIVE else " ✗")
         for i, p in enumerate(listed, 1)
     ]
     header = ctx.t("players.header", title=t.title, count=len(listed))
@@ -176,7 +179,7 @@ async def set_knob(ctx: Ctx, args: str) -> None:
     policies, :data:`RUNNING_KNOBS`, also later: they apply from the next round)."""
     t = await ctx.tournament()
     key, _, value = args.partition(" ")
-    if t.status != "signup" and key not in RUNNING_KNOBS:
+    if t.status != EventStatus.SIGNUP and key not in RUNNING_KNOBS:
         raise UserError("refuse.set-after-draw")
     if not key or not value.strip():
         raise UserError("usage.set")

@@ -13,6 +13,7 @@ from bot.i18n import show
 from bot.tournament import format_of, latest_round, names, state_of
 from charts.standings import StandingRow, standings_png
 from db.models import Tournament
+from db.status import ExportStatus, PlayerStatus, TableState
 from engine.model import SEAT_LETTERS
 
 EXPORT_HEADER = ["round", "table", "seat", "user_id", "name", "score", "penalty", "status"]
@@ -67,7 +68,7 @@ async def export(ctx: Ctx, args: str) -> None:
     no-shows went through as if on a bye (seed 000: 余下选手轮空)."""
     t = await ctx.tournament(finished=True)
     who = names(t)
-    removed = {p.user_id for p in t.players if p.status == "removed"}
+    removed = {p.user_id for p in t.players if p.status == PlayerStatus.REMOVED}
     state = state_of(t)
     struck = format_of(t).disciplined(state).removed - state.removed
     penalty: dict[tuple[int, int], Decimal] = {}
@@ -79,19 +80,20 @@ async def export(ctx: Ctx, args: str) -> None:
         for table in r.tables:
             live = next((rep for rep in table.reports if rep.live), None)
             for i, user in enumerate(table.seats):
+                status: str
                 if user in table.forfeited:
-                    status, score = "forfeit", Decimal(0)
-                elif table.status == "forfeit":
-                    status, score = "bye", Decimal(0)
-                elif table.status == "confirmed" and live is not None:
-                    status, score = "confirmed", Decimal(live.scores[i])
+                    status, score = ExportStatus.FORFEIT, Decimal(0)
+                elif table.status == TableState.FORFEIT:
+                    status, score = ExportStatus.BYE, Decimal(0)
+                elif table.status == TableState.CONFIRMED and live is not None:
+                    status, score = ExportStatus.CONFIRMED, Decimal(live.scores[i])
                 else:
-                    status = live.status if live is not None else "pending"
+                    status = live.status if live is not None else ExportStatus.PENDING
                     score = Decimal(0)
                 if user in removed:
-                    status = "dq"
+                    status = ExportStatus.DQ
                 if user in struck:
-                    status, score = "dq", Decimal(0)
+                    status, score = ExportStatus.DQ, Decimal(0)
                 pen = show(penalty.get((r.number, user), Decimal(0)))
                 rows.append(
                     [
@@ -107,7 +109,7 @@ async def export(ctx: Ctx, args: str) -> None:
                 )
         for user in r.byes:
             pen = show(penalty.get((r.number, user), Decimal(0)))
-            rows.append([r.number, "", "", user, who[user], 0, pen, "bye"])
+            rows.append([r.number, "", "", user, who[user], 0, pen, ExportStatus.BYE])
     ctx.document(
         csv_bytes(EXPORT_HEADER, rows),
         f"tourbot-{t.id}.csv",

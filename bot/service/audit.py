@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from db.models import AuditEntry
+from db.status import PenaltyKind, PlayerStatus, ReportStatus
 
 Json = dict[str, Any]
 
@@ -94,7 +95,9 @@ class Confirmed(Entry):
     table: int
 
     def rows(self) -> tuple[Json | None, Json | None]:
-        return {"table": self.table, "status": "pending"}, {"status": "confirmed"}
+        return {"table": self.table, "status": ReportStatus.PENDING}, {
+            "status": ReportStatus.CONFIRMED
+        }
 
     @classmethod
     def read(cls, old: Json, new: Json) -> Entry:
@@ -108,8 +111,8 @@ class Disputed(Entry):
     reason: str
 
     def rows(self) -> tuple[Json | None, Json | None]:
-        return {"table": self.table, "status": "pending"}, {
-            "status": "disputed",
+        return {"table": self.table, "status": ReportStatus.PENDING}, {
+            "status": ReportStatus.DISPUTED,
             "reason": self.reason,
         }
 
@@ -154,7 +157,11 @@ class Fixed(Entry):
             "report_status": self.replaced_status,
             "text": self.replaced_text,
         }
-        return old, {"text": self.text, "status": "confirmed", "report_id": self.report_id}
+        return old, {
+            "text": self.text,
+            "status": ReportStatus.CONFIRMED,
+            "report_id": self.report_id,
+        }
 
     @classmethod
     def read(cls, old: Json, new: Json) -> Entry:
@@ -205,7 +212,7 @@ class Disqualified(Entry):
         old: Json = {"user": self.user, "status": self.status}
         if self.table_id is not None:
             old |= {"table_id": self.table_id, "forfeited": self.forfeited}
-        return old, {"status": "removed"}
+        return old, {"status": PlayerStatus.REMOVED}
 
     @classmethod
     def read(cls, old: Json, new: Json) -> Entry:
@@ -236,7 +243,7 @@ class Penalised(Entry):
             int(new["penalty_id"]),
             new["user"],
             Decimal(new["points"]),
-            new.get("kind", "points"),
+            new.get("kind", PenaltyKind.POINTS),
             new.get("reason", ""),
         )
 
