@@ -57,6 +57,7 @@ class Format:
     has_bracket: ClassVar[bool] = False  # ``bracket()`` draws a knockout tree (/bracket)
     has_team_table: ClassVar[bool] = False  # ``team_standings()`` ranks the teams
     series_knobs: ClassVar[tuple[str, ...]] = ()  # knobs that set a best-of-N series
+    note_codes: ClassVar[tuple[str, ...]] = ("bye",)  # what a plan's ``notes`` may hold
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         given = dict(options or {})

@@ -211,6 +211,7 @@ class Bracket(Format):
     aliases = ("bracket", "单败淘汰", "淘汰制", "裁减制", "single elimination")
     seeds = ("004",)
     has_bracket = True
+    note_codes = ("bye", "round-robin")
     knobs = (
         Knob("seeds", "0", (), int, "004"),
         Knob("last3", "robin", ("robin", "off"), str, "004"),

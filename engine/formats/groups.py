@@ -111,6 +111,7 @@ class Groups(Format):
     seeds = ("000", "004")
     has_bracket = True  # the crossover and final
     series_knobs = ("group_best_of", "playoff_best_of", "final_best_of")
+    note_codes = ("bye", *(f"best-of-{n}" for n in BEST_OF))
     knobs = (
         Knob("groups", "2", ("1", "2", "4", "8"), int, "004"),
         Knob("group_best_of", "1", BEST_OF, int, "000"),
