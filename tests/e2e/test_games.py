@@ -1,5 +1,8 @@
 """Issue 3's bot half: a small tournament of every game, from /new to the winner.
 
+(The cases run here over HTTP for a few games and in memory for all of them:
+``tests/handlers/test_games.py``.)
+
 Each game runs as a table knockout in a Chinese group: the organiser changes a game knob
 (a bad value is refused with the reason), /rules shows it in plain words, players join,
 the draw closes the rules, and an impossible report is refused in Chinese; after
@@ -243,10 +246,18 @@ async def run_case(bot: Harness, case: Case) -> None:
     assert {seat: scores[seat] for seat in case.export} == case.export
 
 
+# Every case also runs in memory (tests/handlers/test_games.py); over HTTP, one case per
+# backend (跑得快 added from engine/ and the catalogues only, on PTB) and one on PostgreSQL.
+BY_GAME = {c.game: c for c in CASES}
+
+
 @pytest.mark.parametrize(
-    ("case", "database_url"),
-    [pytest.param(c, "sqlite", id=c.game) for c in CASES]
-    + [pytest.param(CASES[3], "postgres", id="guandan-postgres")],
+    ("case", "database_url", "backend"),
+    [
+        pytest.param(BY_GAME["doudizhu"], "sqlite", "aiogram", id="doudizhu-aiogram"),
+        pytest.param(BY_GAME["跑得快"], "sqlite", "ptb", id="paodekuai-ptb"),
+        pytest.param(BY_GAME["guandan"], "postgres", "aiogram", id="guandan-postgres"),
+    ],
     indirect=["database_url"],
 )
 async def test_game_tournament_runs_from_new_to_winner(bot: Harness, case: Case) -> None:

@@ -1,7 +1,9 @@
 """Drive :class:`bot.core.Core` in memory: the same pipeline as production (one
-transaction per update, the audit log, the outbox, the sender) with a transport that
-keeps what it would have sent. No HTTP and no Telegram library, so a handler-level test
-runs in milliseconds; the end-to-end suite keeps one test per backend per area.
+transaction per update, the audit log, the outbox) with a transport that keeps what it
+would have sent; the outbox is drained after each update in one transaction (the
+sender's pacing and retries are ``tests/test_outbox.py``'s business). No HTTP and no
+Telegram library, so a handler-level test runs in milliseconds; the end-to-end suite
+keeps one test per backend per area.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.config import Settings
 from bot.core import Core
 from bot.i18n import Catalogue
-from bot.outbox import Sender
 from bot.types import Incoming, Outgoing
 from bot.types import Sender as User
+from db.repo import Repo
 from db.session import make_engine, make_sessionmaker
+from db.status import OutboxStatus
 
 CATALOGUE = Catalogue()  # loaded once for the whole run
 
@@ -88,10 +91,9 @@ class Chats:
         self.engine = engine
         self.now = start
         self.transport = MemoryTransport()
-        sessionmaker = make_sessionmaker(engine)
-        settings = Settings(database_url=str(engine.url), per_chat_per_minute=1_000_000)
-        self.core = Core(settings, sessionmaker, CATALOGUE, self.transport, lambda: self.now)
-        self.sender = Sender(sessionmaker, self.transport, settings.per_chat_per_minute)
+        self.sessionmaker = make_sessionmaker(engine)
+        settings = Settings(database_url=str(engine.url))
+        self.core = Core(settings, self.sessionmaker, CATALOGUE, self.transport, lambda: self.now)
         self.users: dict[int, User] = {}
         self._updates = itertools.count(1)
 
@@ -107,12 +109,30 @@ class Chats:
     async def _handle(self, inc: Incoming) -> list[Sent]:
         before = {mid: m.edits for mid, m in self.transport.messages.items()}
         await self.core.handle(inc)
-        await self.sender.flush_once()
+        await self._drain()
         return [
             m
             for mid, m in self.transport.messages.items()
             if mid not in before or m.edits != before[mid]
         ]
+
+    async def _drain(self) -> None:
+        """Deliver every queued reply, in order, and mark it sent."""
+        async with self.sessionmaker() as session, session.begin():
+            for row in await Repo(session).queued(limit=10_000):
+                buttons = [[(label, data) for label, data in r] for r in row.buttons or []]
+                out = Outgoing(
+                    row.chat_id,
+                    row.kind,
+                    row.text,
+                    row.thread_id,
+                    buttons or None,
+                    row.file,
+                    row.filename,
+                    row.edit_message_id,
+                )
+                row.message_id = await self.transport.send(out)
+                row.status = OutboxStatus.SENT
 
     async def says(self, chat: int, uid: int, text: str, thread: int | None = None) -> str:
         """``uid`` sends ``text`` in ``chat``; the bot's replies (and edits), joined."""

@@ -7,7 +7,7 @@ import dataclasses
 from pathlib import Path
 
 from bot.app import publish_menu
-from bot.commands import Command, Role, Stage, menu_entries, permission_table
+from bot.commands import Command, Handler, Role, Stage, menu_entries, permission_table
 from bot.context import Ctx
 from bot.handlers import COMMANDS
 from tests.handlers.memory import CATALOGUE, Chats
@@ -61,7 +61,7 @@ async def test_every_command_admits_exactly_the_roles_and_stages_it_declares(
     await stage_chats(chats)
     ran: list[tuple[str, int, int]] = []
 
-    def spy(name: str):  # type: ignore[no-untyped-def]
+    def spy(name: str) -> Handler:
         async def handler(ctx: Ctx, arg: str) -> None:
             ran.append((name, ctx.actor, ctx.inc.chat_id))
 
