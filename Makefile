@@ -12,13 +12,19 @@ $(VENV)/.installed: pyproject.toml
 
 install: $(VENV)/.installed
 
-# A CJK font so that charts draw Chinese names (Debian package; skipped when present).
+# Debian packages, each skipped when present: a CJK font so that charts draw Chinese
+# names; headless Chromium and its driver for the playground's browser test.
 system-deps:
 	@fc-list 2>/dev/null | grep -qi 'wenquanyi\|noto sans cjk' || \
 	  { apt-get update -qq && apt-get install -y -qq fonts-wqy-microhei >/dev/null; }
+	@{ command -v chromium && command -v chromedriver; } >/dev/null || \
+	  { apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; }
 
+# Without a token (environment or .env) the bot runs in the playground instead.
 run: install
-	$(VENV)/bin/tourbot run
+	@if [ -n "$$BOT_TOKEN" ] || grep -qs '^BOT_TOKEN=..*' .env; then $(VENV)/bin/tourbot run; \
+	else echo "make run: no BOT_TOKEN set, so starting tourbot playground (Telegram in your browser)"; \
+	  $(VENV)/bin/tourbot playground; fi
 
 lint: install
 	$(VENV)/bin/ruff format --check .

@@ -86,11 +86,11 @@ class App:
 
     async def stop(self) -> None:
         self.timers.stop()
-        await self.runner.stop()
-        if self._poll is not None:
+        if self._poll is not None:  # before the transport closes under a waiting long poll
             self._poll.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._poll
+        await self.runner.stop()
         await self.sender.stop()
         await self.engine.dispose()
 

@@ -1,4 +1,5 @@
-"""``tourbot run``: start the bot with long polling (``python -m bot`` does the same)."""
+"""``tourbot run``: start the bot with long polling (``python -m bot`` does the same);
+``tourbot playground``: try it in the browser, without Telegram."""
 
 from __future__ import annotations
 
@@ -12,13 +13,19 @@ from bot.config import Settings
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tourbot", description="Tournaments in Telegram groups")
-    parser.add_argument("command", nargs="?", default="run", choices=["run"])
-    parser.parse_args(argv)
+    parser.add_argument("command", nargs="?", default="run", choices=["run", "playground"])
+    parser.add_argument("--port", type=int, default=8000, help="playground: the page's port")
+    parser.add_argument("--fresh", action="store_true", help="playground: start over")
+    args = parser.parse_args(argv)
     settings = Settings.from_env()
+    if args.command == "playground":  # the bot against a local Telegram, in the browser
+        from playground.run import main as playground
+
+        return playground(settings, args.port, args.fresh)
     if not settings.bot_token:
         print(
             "tourbot: BOT_TOKEN is not set; put the token from @BotFather in .env or the "
-            "environment (see .env.example).",
+            "environment (see .env.example), or try `tourbot playground` without Telegram.",
             file=sys.stderr,
         )
         return 2

@@ -60,7 +60,9 @@ Handler = Callable[["Ctx", str], Awaitable[None]]
 @dataclass(frozen=True)
 class Command:
     """One chat command. ``refusal`` overrides the stage's usual refusal message;
-    ``menu`` puts it in Telegram's "/" menu; ``listed`` False keeps it out of /help."""
+    ``menu`` puts it in Telegram's "/" menu; ``listed`` False keeps it out of /help;
+    ``person``: something one does for oneself, so a shared identity (an anonymous
+    admin, a message sent as a channel) is refused before anything else is checked."""
 
     name: str
     handler: Handler
@@ -69,10 +71,14 @@ class Command:
     refusal: str | None = None
     menu: bool = False
     listed: bool = True
+    person: bool = False
 
 
 async def admit(ctx: Ctx, command: Command) -> None:
-    """Refuse the caller unless their role and the event's stage fit the declaration."""
+    """Refuse the caller unless their identity, role and the event's stage fit the
+    declaration."""
+    if command.person:
+        ctx.require_person()
     organiser = await ctx.is_organiser() if command.role > Role.ANYONE else False
     if command.role is Role.ORGANISER and not organiser:
         raise UserError("refuse.not-organiser")

@@ -13,7 +13,7 @@ from bot.config import Settings
 from bot.errors import UserError
 from bot.i18n import Catalogue, Translator
 from bot.service.audit import Entry
-from bot.types import GROUP_ANONYMOUS_BOT, Buttons, Incoming, Outgoing, Timer
+from bot.types import CHANNEL_BOT, GROUP_ANONYMOUS_BOT, Buttons, Incoming, Outgoing, Timer
 from db.models import Chat, Tournament
 from db.repo import Repo
 
@@ -68,6 +68,9 @@ class Ctx:
     # The tournament found for this update (by ``finished``): the command's admission
     # and its handler ask for it, and the second ask must not query again.
     _found: dict[bool, Tournament] = field(default_factory=dict)
+    # Work that needs the database after the use-case, in its transaction (e.g. the
+    # rating changes under a final announcement, found from the chat's other events).
+    deferred: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
     @property
     def tz(self) -> ZoneInfo:
@@ -77,6 +80,14 @@ class Ctx:
         """Switch the chat's language; replies from here on use it."""
         self.chat.lang = lang
         self.t = self.catalogue[lang]
+
+    def defer(self, work: Callable[[], Awaitable[None]]) -> None:
+        """Run ``work`` once the use-case is done, before the transaction commits."""
+        self.deferred.append(work)
+
+    async def run_deferred(self) -> None:
+        while self.deferred:
+            await self.deferred.pop(0)()
 
     @property
     def actor(self) -> int:
@@ -89,11 +100,27 @@ class Ctx:
         inc = self.inc
         if inc.chat_type == "private":
             return False
-        if inc.sender.id == GROUP_ANONYMOUS_BOT or inc.sender_chat_id == inc.chat_id:
+        if self.is_anonymous_admin:
             return True
         if await self.repo.is_granted(inc.chat_id, inc.sender.id):
             return True
         return inc.sender.id in await self.admins(inc.chat_id)
+
+    @property
+    def is_anonymous_admin(self) -> bool:
+        return (
+            self.inc.sender.id == GROUP_ANONYMOUS_BOT or self.inc.sender_chat_id == self.inc.chat_id
+        )
+
+    def require_person(self) -> None:
+        """Players are people. An anonymous admin (every one arrives as the same user
+        1087968824) and a message sent as a channel (every channel arrives as 136817688)
+        are shared identities: signing up, reporting or confirming as one would let any
+        admin or any channel act for the others."""
+        if self.is_anonymous_admin:
+            raise UserError("refuse.anonymous-admin")
+        if self.inc.sender_chat_id is not None or self.inc.sender.id in (CHANNEL_BOT, 0):
+            raise UserError("refuse.sent-as-channel")
 
     async def require_organiser(self) -> None:
         if not await self.is_organiser():
@@ -123,6 +150,8 @@ class Ctx:
         self.audit(entry.action, t, old, new)
 
     def audit(self, action: str, t: Tournament | None, old: Any = None, new: Any = None) -> None:
+        if self.is_anonymous_admin:  # one user id for every anonymous admin: say so
+            new = {**(new or {}), "by": "anonymous admin"}
         self.repo.audit(
             chat_id=self.inc.chat_id,
             actor_id=self.actor,

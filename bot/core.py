@@ -105,6 +105,9 @@ class Core:
     # --- the pipeline --------------------------------------------------------------------
     async def handle(self, inc: Incoming) -> None:
         """Handle one update exactly once."""
+        if inc.admins_changed:  # a promotion or demotion counts from this update on
+            self._admin_cache.pop(inc.chat_id, None)
+            return
         route = self._route(inc)
         if route is None:
             if inc.callback_id:
@@ -134,6 +137,7 @@ class Core:
             ctx = await self._ctx(repo, inc)
             try:
                 await handler(ctx, arg)
+                await ctx.run_deferred()
                 repo.mark_update(inc.update_id)
                 self._enqueue(repo, ctx.outgoing)
                 await session.flush()
@@ -197,13 +201,29 @@ class Core:
             )
 
     # --- time-driven work ----------------------------------------------------------------
-    async def system(self, chat_id: int, thread_id: int | None, work: Handler, arg: str) -> None:
+    async def system(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        work: Handler,
+        arg: str,
+        timer: Timer | None = None,
+    ) -> None:
         """Run scheduled work (a deadline, a check-in cut-off) through the same
-        transaction and outbox path."""
+        transaction and outbox path. A ``timer`` runs once: it is recorded as fired in
+        the transaction of its ruling, and skipped when it already was."""
         inc = Incoming(0, chat_id, "supergroup", Sender(0, "tourbot"), thread_id=thread_id or None)
         async with self._lock(chat_id), self.sessionmaker() as session, session.begin():
             repo = Repo(session)
             ctx = await self._ctx(repo, inc)
+            if timer is not None:
+                if await repo.timer_fired(timer.kind, timer.tournament_id, timer.round, timer.at):
+                    return
+                if timer.at > ctx.now:  # early by the scheduler's clock: not yet
+                    self.on_timer(timer)
+                    return
+                repo.mark_timer(timer.kind, timer.tournament_id, timer.round, timer.at)
             await work(ctx, arg)
+            await ctx.run_deferred()
             self._enqueue(repo, ctx.outgoing)
         self.on_outbox()

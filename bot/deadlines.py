@@ -93,15 +93,15 @@ class _Date:
 
 def _cn_int(text: str) -> int:
     """``8`` → 8, ``八`` → 8, ``十二`` → 12, ``二十五`` → 25, ``两`` → 2."""
-    if text.isdigit():
+    if text.isascii() and text.isdigit():
         return int(text)
     tens, ten, ones = text.partition("十")
     if not ten:
-        if len(text) != 1:
+        if len(text) != 1 or text not in CN_DIGITS:
             raise DeadlineError("deadline-unparsed")
         return CN_DIGITS[text]
-    if len(tens) > 1 or len(ones) > 1:
-        raise DeadlineError("deadline-unparsed")
+    if len(tens) > 1 or len(ones) > 1 or not {tens, ones} <= {"", *CN_DIGITS}:
+        raise DeadlineError("deadline-unparsed")  # 十十, 三十十: not a number
     return (CN_DIGITS[tens] if tens else 1) * 10 + (CN_DIGITS[ones] if ones else 0)
 
 

@@ -12,12 +12,35 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from bot.types import Incoming
 
 log = logging.getLogger(__name__)
 Fetch = Callable[[int | None], Awaitable[list[tuple[int, Incoming | None]]]]
 MAX_BACKOFF = 30.0
+
+
+def decode_batch(
+    raw: list[dict[str, Any]], decode: Callable[[dict[str, Any]], Incoming | None]
+) -> list[tuple[int, Incoming | None]]:
+    """Turn each raw update into an :class:`Incoming` on its own.
+
+    The libraries decode a whole getUpdates answer at once, so one update they cannot
+    read (a field of a newer Bot API, a malformed value) would fail the batch and be
+    fetched again forever. Here it is skipped with a warning, and polling goes on."""
+    batch: list[tuple[int, Incoming | None]] = []
+    for update in raw:
+        update_id = update.get("update_id") if isinstance(update, dict) else None
+        if not isinstance(update_id, int):
+            log.warning("skipping an update without an id: %.200r", update)
+            continue
+        try:
+            batch.append((update_id, decode(update)))
+        except Exception:
+            log.warning("skipping update %s: cannot decode it", update_id, exc_info=True)
+            batch.append((update_id, None))
+    return batch
 
 
 async def poll_forever(fetch: Fetch, handle: Callable[[Incoming], Awaitable[None]]) -> None:

@@ -31,11 +31,19 @@ class Timers:
         core.on_timer = self.add
 
     async def start(self) -> None:
-        self.scheduler.start()
+        """Timers that came due while the bot was down run now, one after another in the
+        order they were due (a check-in cut-off before the deadline after it), before
+        any new update is read; the others are scheduled."""
         async with self.core.sessionmaker() as session:
-            pending = await Repo(session).round_timers()
+            pending = [Timer(*timer) for timer in await Repo(session).round_timers()]
+        now = self.core.clock()
+        for timer in pending:  # sorted by moment
+            if timer.at <= now:
+                await self.fire(timer)
+        self.scheduler.start()
         for timer in pending:
-            self.add(Timer(*timer))
+            if timer.at > now:
+                self.add(timer)
 
     def stop(self) -> None:
         if self.scheduler.running:
@@ -64,6 +72,6 @@ class Timers:
             chat_id, thread_id = t.chat_id, t.thread_id
         work, arg = TIMERS[timer.kind], f"{timer.tournament_id}:{timer.round}"
         try:
-            await self.core.system(chat_id, thread_id, work, arg)
+            await self.core.system(chat_id, thread_id, work, arg, timer)
         except Exception:
             log.exception("%s of tournament %s round %s failed", *timer[:3])

@@ -28,6 +28,7 @@ from engine.model import (
 )
 
 ON_WORDS, OFF_WORDS = ("on", "开", "是"), ("off", "关", "否", "0")
+NOSHOW_MAX_MINUTES = 24 * 60  # a check-in longer than a day is not a check-in
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ POLICY_KNOBS = (
     # Minutes from a round's opening to its check-in cut-off. Off by default: most chat
     # events play a round over days, and a cut-off only means something when a round
     # starts at a set time in one room. ``on`` takes the game's seed figure.
-    MinutesKnob("noshow", "off", (), int, "000 001 002"),
+    MinutesKnob("noshow", "off", (), int, "000 001 002", maximum=NOSHOW_MAX_MINUTES),
 )
 # Policies that may change mid-event: they take effect from the next round opened.
 RUNNING_KNOBS = frozenset({"noshow"})
@@ -70,7 +71,9 @@ def noshow_minutes(t: Tournament) -> int:
     value = policy(t, "noshow").lower()
     if value in OFF_WORDS:
         return 0
-    return seed_noshow_minutes(t) if value in ON_WORDS else int(value)
+    if value in ON_WORDS:
+        return seed_noshow_minutes(t)
+    return min(int(value), NOSHOW_MAX_MINUTES)  # an older, unchecked setting stays usable
 
 
 def seed_noshow_minutes(t: Tournament) -> int:
@@ -143,6 +146,7 @@ def state_of(t: Tournament) -> TournamentState:
         penalties=tuple(Penalty(p.user_id, Decimal(p.points), p.round_number) for p in t.penalties),
         removed=frozenset(p.user_id for p in t.players if p.status == PlayerStatus.REMOVED),
         teams=given_teams(t) if find_format(t.format).signs_up_together else departments(t),
+        seeding=tuple(t.options.get("draw", {}).get("seeding", ())),
     )
 
 

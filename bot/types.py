@@ -13,6 +13,8 @@ from typing import NamedTuple, Protocol
 
 # Telegram's stand-in user for anonymous group admins.
 GROUP_ANONYMOUS_BOT = 1087968824
+# The stand-in user of every message sent on behalf of a channel (with ``sender_chat``).
+CHANNEL_BOT = 136817688
 
 Buttons = list[list[tuple[str, str]]]  # rows of (label, callback data)
 
@@ -40,6 +42,7 @@ class Incoming:
     callback_id: str | None = None
     callback_data: str | None = None
     migrate_to_chat_id: int | None = None
+    admins_changed: bool = False  # a chat_member update: someone's rights may have changed
 
     @property
     def is_callback(self) -> bool:

@@ -197,6 +197,21 @@ class PenaltyRow(Base):
     by_id: Mapped[int] = mapped_column(BigInteger)
 
 
+class Season(Base):
+    """A season of a chat (/season start): its events are the chat's tournaments created
+    after it started (ids above ``since_event``); ``scoring`` turns places into season
+    points (``10/7/5/3/1``) or is ``rating`` (rating points gained)."""
+
+    __tablename__ = "seasons"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    name: Mapped[str] = mapped_column(String(100))
+    scoring: Mapped[str] = mapped_column(String(200))
+    since_event: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    started_by: Mapped[int] = mapped_column(BigInteger)
+
+
 class AuditEntry(Base):
     """Who changed what, when: written in the same transaction as the change."""
 
@@ -210,6 +225,19 @@ class AuditEntry(Base):
     action: Mapped[str] = mapped_column(String(32))
     old: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     new: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+
+class FiredTimer(Base):
+    """A round timer (a deadline, a check-in cut-off) that has run, committed with its
+    ruling: a restart never runs it again, even while a disputed table keeps the round
+    open. Keyed by its moment too, so a deadline moved later is a new timer."""
+
+    __tablename__ = "fired_timers"
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    round_number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    due: Mapped[datetime] = mapped_column(UTCDateTime(), primary_key=True)
+    at: Mapped[datetime] = _now()
 
 
 class ProcessedUpdate(Base):
@@ -237,5 +265,8 @@ class OutboxMessage(Base):
     filename: Mapped[str | None] = mapped_column(String(100))
     edit_message_id: Mapped[int | None] = mapped_column(BigInteger)
     status: Mapped[str] = mapped_column(String(16), default=OutboxStatus.QUEUED, index=True)
+    # While ``status`` is "sending": until when the sender that claimed it owns it. A row
+    # whose lease ran out (its sender died mid-send) is claimed and sent again.
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = _now()

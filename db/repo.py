@@ -10,12 +10,14 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload
 
 from db.models import (
     AuditEntry,
     Chat,
+    FiredTimer,
     Grant,
     OutboxMessage,
     PenaltyRow,
@@ -23,10 +25,11 @@ from db.models import (
     ProcessedUpdate,
     Report,
     Round,
+    Season,
     TableRow,
     Tournament,
 )
-from db.status import OutboxStatus, PlayerStatus, RoundStatus
+from db.status import EventStatus, OutboxStatus, PlayerStatus, RoundStatus
 
 ACTIVE = ("signup", "running")
 
@@ -82,7 +85,7 @@ class Repo:
 
     async def migrate_chat(self, old: int, new: int) -> None:
         """A group became a supergroup: carry settings, grants and events to the new id."""
-        for model in (Tournament, Grant, OutboxMessage, AuditEntry):
+        for model in (Tournament, Grant, OutboxMessage, AuditEntry, Season):
             await self.session.execute(
                 update(model).where(model.chat_id == old).values(chat_id=new)
             )
@@ -112,6 +115,37 @@ class Repo:
             .order_by(Tournament.id.desc())
         )
 
+    async def chat_events(self, chat_id: int, game: str | None = None) -> list[Tournament]:
+        """Every event of the chat (all topics), oldest first, with what ratings read."""
+        query = (
+            select(Tournament)
+            .where(Tournament.chat_id == chat_id, Tournament.status != EventStatus.SIGNUP)
+            .order_by(Tournament.id)
+            .options(
+                selectinload(Tournament.players),
+                selectinload(Tournament.penalties),
+                selectinload(Tournament.rounds)
+                .selectinload(Round.tables)
+                .selectinload(TableRow.reports),
+            )
+        )
+        if game is not None:
+            query = query.where(Tournament.game == game)
+        return list(await self.session.scalars(query))
+
+    async def last_event_id(self, chat_id: int) -> int:
+        """The newest tournament id of the chat (0 when there is none)."""
+        found = await self.session.scalar(
+            select(func.max(Tournament.id)).where(Tournament.chat_id == chat_id)
+        )
+        return int(found or 0)
+
+    async def season(self, chat_id: int) -> Season | None:
+        """The chat's current season: the one started last."""
+        return await self.session.scalar(
+            select(Season).where(Season.chat_id == chat_id).order_by(Season.id.desc())
+        )
+
     async def tournament(self, tournament_id: int) -> Tournament | None:
         return await self.session.get(Tournament, tournament_id)
 
@@ -134,11 +168,27 @@ class Repo:
                 Round.status == RoundStatus.OPEN
             )
         )
+        fired = {
+            (f.kind, f.tournament_id, f.round_number, f.due)
+            for f in await self.session.scalars(select(FiredTimer))
+        }
         timers = []
         for t, n, deadline, checkin in rows.all():
             timers += [("deadline", t, n, deadline)] if deadline is not None else []
             timers += [("noshow", t, n, checkin)] if checkin is not None else []
-        return timers
+        return sorted((x for x in timers if x not in fired), key=lambda x: x[3])
+
+    async def timer_fired(
+        self, kind: str, tournament_id: int, round_number: int, due: datetime
+    ) -> bool:
+        return (
+            await self.session.get(FiredTimer, (kind, tournament_id, round_number, due)) is not None
+        )
+
+    def mark_timer(self, kind: str, tournament_id: int, round_number: int, due: datetime) -> None:
+        self.session.add(
+            FiredTimer(kind=kind, tournament_id=tournament_id, round_number=round_number, due=due)
+        )
 
     def add_penalty(
         self,
@@ -195,9 +245,11 @@ class Repo:
         self.session.add(OutboxMessage(**fields))
 
     async def queued(self, limit: int = 100) -> list[OutboxMessage]:
+        """Rows waiting to be sent, and rows a sender claimed and still holds (their
+        chat waits for them, so order is kept; ``Sender`` sends one whose lease ran out)."""
         rows = await self.session.scalars(
             select(OutboxMessage)
-            .where(OutboxMessage.status == OutboxStatus.QUEUED)
+            .where(OutboxMessage.status.in_((OutboxStatus.QUEUED, OutboxStatus.SENDING)))
             .order_by(OutboxMessage.id)
             .limit(limit)
         )

@@ -61,10 +61,12 @@ class ExportStatus(StrEnum):
     FORFEIT = "forfeit"
     BYE = "bye"
     DQ = "dq"
+    PENALTY = "penalty"  # a penalty given where the player has no row (before the draw)
 
 
 class OutboxStatus(StrEnum):
     QUEUED = "queued"
+    SENDING = "sending"  # claimed by a sender until its lease runs out
     SENT = "sent"
     FAILED = "failed"
     SUPERSEDED = "superseded"  # a later edit of the same message shows more

@@ -86,6 +86,8 @@ class TournamentState:
     penalties: tuple[Penalty, ...] = ()
     removed: frozenset[PlayerId] = frozenset()  # withdrew or disqualified
     teams: Mapping[PlayerId, int] = field(default_factory=dict)  # player -> team number
+    # Rated players strongest first, when the organiser seeds by rating (engine.formats.seeding)
+    seeding: tuple[PlayerId, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
@@ -14,6 +15,7 @@ from aiogram.exceptions import (
     TelegramServerError,
     TelegramUnauthorizedError,
 )
+from aiogram.methods import TelegramMethod
 from aiogram.types import (
     BotCommand,
     BufferedInputFile,
@@ -23,9 +25,9 @@ from aiogram.types import (
     Update,
 )
 
-from bot.adapters.convert import callback_incoming, message_incoming
+from bot.adapters.convert import callback_incoming, member_incoming, message_incoming
 from bot.config import Settings
-from bot.polling import poll_forever
+from bot.polling import decode_batch, poll_forever
 from bot.types import (
     Buttons,
     Incoming,
@@ -36,7 +38,8 @@ from bot.types import (
     TransientError,
 )
 
-UPDATES = ["message", "callback_query", "my_chat_member"]
+# chat_member must be asked for by name: an admin's promotion or demotion (issue 10).
+UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
 
 
 def _markup(buttons: Buttons | None) -> InlineKeyboardMarkup | None:
@@ -107,6 +110,17 @@ class AiogramTransport:
         )
 
 
+class RawGetUpdates(TelegramMethod[list[dict[str, Any]]]):
+    """getUpdates answered as plain JSON, so each update is decoded (or skipped) alone."""
+
+    __returning__ = list[dict[str, Any]]
+    __api_method__ = "getUpdates"
+
+    offset: int | None = None
+    timeout: int | None = None
+    allowed_updates: list[str] | None = None
+
+
 class AiogramRunner:
     """Long polling with aiogram's client; see ``bot.polling`` for why not its Dispatcher."""
 
@@ -126,13 +140,16 @@ class AiogramRunner:
         self.transport.bot_username = me.username or ""
 
     async def fetch(self, offset: int | None) -> list[tuple[int, Incoming | None]]:
-        updates = await self.bot.get_updates(
-            offset=offset,
-            timeout=self.settings.poll_timeout,
-            allowed_updates=UPDATES,
+        raw = await self.bot(
+            RawGetUpdates(
+                offset=offset, timeout=self.settings.poll_timeout, allowed_updates=UPDATES
+            ),
             request_timeout=self.settings.poll_timeout + 10,
         )
-        return [(u.update_id, update_incoming(u)) for u in updates]
+        return decode_batch(raw, self._decode)
+
+    def _decode(self, raw: dict[str, Any]) -> Incoming | None:
+        return update_incoming(Update.model_validate(raw, context={"bot": self.bot}))
 
     async def poll(self, handle: Callable[[Incoming], Awaitable[None]]) -> None:
         await poll_forever(self.fetch, handle)
@@ -147,4 +164,7 @@ def update_incoming(update: Update) -> Incoming | None:
     query = update.callback_query
     if query is not None and isinstance(query.message, Message):  # else too old to act on
         return callback_incoming(update.update_id, query)
+    member = update.chat_member or update.my_chat_member
+    if member is not None:
+        return member_incoming(update.update_id, member)
     return None

@@ -39,6 +39,17 @@ def message_incoming(update_id: int, message: Any) -> Incoming:
     )
 
 
+def member_incoming(update_id: int, updated: Any) -> Incoming:
+    """A ``chat_member`` / ``my_chat_member`` update: who is an admin may have changed."""
+    return Incoming(
+        update_id=update_id,
+        chat_id=updated.chat.id,
+        chat_type=updated.chat.type,
+        sender=sender_of(updated.from_user),
+        admins_changed=True,
+    )
+
+
 def callback_incoming(update_id: int, query: Any) -> Incoming:
     """A button press; the caller has checked that ``query.message`` is accessible."""
     message = query.message

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
+from typing import Any
 
 from telegram import Bot, BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.error import (
@@ -15,10 +17,11 @@ from telegram.error import (
     TimedOut,
 )
 from telegram.error import RetryAfter as PTBRetryAfter
+from telegram.warnings import PTBUserWarning
 
-from bot.adapters.convert import callback_incoming, message_incoming
+from bot.adapters.convert import callback_incoming, member_incoming, message_incoming
 from bot.config import Settings
-from bot.polling import poll_forever
+from bot.polling import decode_batch, poll_forever
 from bot.types import (
     Buttons,
     Incoming,
@@ -29,7 +32,12 @@ from bot.types import (
     TransientError,
 )
 
-UPDATES = ["message", "callback_query", "my_chat_member"]
+# getUpdates goes through do_api_request so that the answer stays plain JSON and each
+# update is decoded alone (bot.polling.decode_batch); PTB warns about that on every call.
+warnings.filterwarnings("ignore", r".*Bot\.getUpdates.*do_api_request", PTBUserWarning)
+
+# chat_member must be asked for by name: an admin's promotion or demotion (issue 10).
+UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
 
 
 def _markup(buttons: Buttons | None) -> InlineKeyboardMarkup | None:
@@ -49,6 +57,9 @@ def update_incoming(update: Update) -> Incoming | None:
     query = update.callback_query
     if query is not None and isinstance(query.message, Message):  # else too old to act on
         return callback_incoming(update.update_id, query)
+    member = update.chat_member or update.my_chat_member
+    if member is not None:
+        return member_incoming(update.update_id, member)
     return None
 
 
@@ -132,13 +143,16 @@ class PTBRunner:
         self.transport.bot_username = self.bot.username or ""
 
     async def fetch(self, offset: int | None) -> list[tuple[int, Incoming | None]]:
-        updates = await self.bot.get_updates(
-            offset=offset,
-            timeout=self.settings.poll_timeout,
-            allowed_updates=UPDATES,
+        raw = await self.bot.do_api_request(
+            "getUpdates",
+            {"offset": offset, "timeout": self.settings.poll_timeout, "allowed_updates": UPDATES},
             read_timeout=self.settings.poll_timeout + 10,
         )
-        return [(u.update_id, update_incoming(u)) for u in updates]
+        return decode_batch(raw, self._decode)
+
+    def _decode(self, raw: dict[str, Any]) -> Incoming | None:
+        update = Update.de_json(raw, self.bot)
+        return update_incoming(update) if update is not None else None
 
     async def poll(self, handle: Callable[[Incoming], Awaitable[None]]) -> None:
         await poll_forever(self.fetch, handle)

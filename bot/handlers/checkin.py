@@ -76,6 +76,7 @@ async def here(ctx: Ctx, args: str) -> None:
         await ctx.require_organiser()
         user = find_player(ctx, t, args).user_id
     else:
+        ctx.require_person()
         own = next((p for p in t.players if p.user_id == ctx.actor), None)
         if own is None:
             raise UserError("refuse.not-signed-up")

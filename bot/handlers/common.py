@@ -10,6 +10,7 @@ from datetime import datetime
 from bot.context import Ctx
 from bot.deadlines import format_deadline
 from bot.errors import UserError
+from bot.ratings import announce_changes
 from bot.tournament import format_of, latest_round, names, state_of
 from db.models import Player, Round, TableRow, Tournament
 from db.status import EventStatus, RoundStatus, TableState
@@ -150,6 +151,7 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round) -> None:
             winner=names(t).get(winner, "—") if winner is not None else "—",
             ranking=ranking_lines(ctx, t, outcome.ranking),
         )
+        ctx.defer(lambda: announce_changes(ctx, t))
         return
     who = names(t)
     going_on = [who[u] for table in outcome.tables for u in table.players] + [

@@ -54,6 +54,7 @@ async def _whose(ctx: Ctx, t: Tournament, words: list[str]) -> tuple[Player, lis
             if named.user_id != ctx.actor:
                 await ctx.require_organiser()
             return named, words[1:]
+    ctx.require_person()
     own = next(
         (p for p in t.players if p.user_id == ctx.actor and p.status == PlayerStatus.ACTIVE), None
     )

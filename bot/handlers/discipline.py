@@ -12,9 +12,10 @@ from bot.handlers.common import (
     settle_round,
     table_number,
 )
+from bot.inputs import bounded
 from bot.service import results
 from db.status import PenaltyKind
-from engine.games.penalties import Rung, deduction, ladder, per_card
+from engine.games.penalties import MAX_CARDS, Rung, deduction, ladder, per_card
 
 WARN_WORDS = ("warn", "warning", "警告")
 CARD_WORDS = ("cards", "card", "张", "暴露张")
@@ -45,9 +46,10 @@ async def penalty(ctx: Ctx, args: str) -> None:
             return
         kind, points = PenaltyKind.LADDER, step.points
     elif how in CARD_WORDS:
-        if not rest or not rest[0].isdigit():
+        if not rest:
             raise UserError("usage.penalty")
-        kind, points, rest = PenaltyKind.CARDS, per_card(int(rest[0])), rest[1:]
+        cards = bounded(rest[0], "refuse.penalty-cards", 1, MAX_CARDS)
+        kind, points, rest = PenaltyKind.CARDS, per_card(cards), rest[1:]
     else:
         points = deduction(words[1])
     reason = " ".join(rest)

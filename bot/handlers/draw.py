@@ -6,6 +6,7 @@ from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import describe_tables
 from bot.handlers.partners import team_lines
+from bot.ratings import seed_by_rating
 from bot.tournament import format_of, state_of
 from db.models import Round, TableRow, Tournament
 from db.status import EventStatus, RoundStatus
@@ -15,6 +16,7 @@ from engine.model import Finished, RoundPlan
 
 async def draw(ctx: Ctx, args: str) -> None:
     t = await ctx.tournament()
+    await seed_by_rating(ctx, t, format_of(t).options.get("seeds"))
     plan = format_of(t).plan(state_of(t))
     if isinstance(plan, Finished):
         raise UserError("refuse.too-few-players")

@@ -15,6 +15,7 @@ from bot.errors import UserError
 from bot.handlers.draw import draw_text
 from bot.handlers.rounds import opened_text
 from bot.handlers.signup import players_text
+from bot.inputs import id_or_none
 from bot.types import Outgoing
 from db.models import Round, Tournament
 
@@ -38,10 +39,11 @@ async def turn_page(ctx: Ctx, arg: str) -> None:
     source, _, page_text = arg.rpartition(":")
     kind, _, param = source.partition(".")
     t = await ctx.repo.latest_tournament(ctx.inc.chat_id, ctx.inc.thread_id)
-    if t is None or kind not in SOURCES or not page_text.isdigit():
+    page_number = id_or_none(page_text)
+    if t is None or kind not in SOURCES or page_number is None:
         raise UserError("refuse.page-gone")
     pages = paginate(SOURCES[kind](ctx, t, param), context.PAGE_LIMIT)
-    page = min(int(page_text), len(pages) - 1)
+    page = min(page_number, len(pages) - 1)
     ctx.outgoing.append(
         Outgoing(
             ctx.inc.chat_id,

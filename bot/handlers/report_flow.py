@@ -31,6 +31,7 @@ from engine.games import Game, Step
 from engine.model import SEAT_LETTERS
 
 PREFIX = "rf"
+MAX_B36 = 10  # digits of an id in base 36: 36**10 is past any row or Telegram user id
 SYMBOLS = string.digits + string.ascii_uppercase + string.ascii_lowercase  # choice indexes
 DONE = "."  # closes a step that takes zero or more taps
 CALLBACK_LIMIT = 64  # bytes Telegram keeps of callback data
@@ -75,6 +76,8 @@ class FlowState:
         if not arg or arg[0] not in (SHOW, SUBMIT, CANCEL) or len(parts) != 5:
             raise UserError("report-flow.stale")
         user, tournament, rnd, table, taps = parts
+        if any(len(part) > MAX_B36 for part in (user, tournament, rnd, table)):
+            raise UserError("report-flow.stale")  # no row or user has an id that long
         try:
             state = cls(
                 int(user, 36), int(tournament, 36), int(rnd, 36), int(table, 36) if table else None

@@ -12,6 +12,7 @@ from decimal import Decimal
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import display_name, find_table, open_round, settle_round, table_number
+from bot.inputs import id_or_none
 from bot.service import results
 from bot.tournament import latest_round, names, policy
 from bot.types import Buttons, Outgoing
@@ -115,13 +116,15 @@ def check_reporter(
 
 async def _pending_for(ctx: Ctx, arg: str, button: bool) -> tuple[Tournament, TableRow, Report]:
     """The pending report a player means: the button's, the table named, or their own table's."""
+    ctx.require_person()
     t = await ctx.tournament()
     r = latest_round(t)
     if r is None:
         raise UserError("refuse.nothing-to-confirm")
     rows = [row for row in r.tables if ctx.actor in row.seats]
     if button:
-        rep = await ctx.repo.report(int(arg))
+        report_id = id_or_none(arg)
+        rep = await ctx.repo.report(report_id) if report_id is not None else None
         rows = [row for row in r.tables if rep is not None and row.id == rep.table_id]
     elif arg.strip():
         rows = [find_table(r, table_number(arg.split()[0]))]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.context import Ctx
 from bot.deadlines import DeadlineError, parse_deadline
 from bot.errors import UserError
-from bot.handlers.checkin import checkin_line, start_checkin
+from bot.handlers.checkin import checkin_line, noshow_passed, start_checkin
 from bot.handlers.common import (
     deadline_text,
     describe_tables,
@@ -23,6 +23,9 @@ from db.models import Round, Tournament
 from db.status import ReportStatus, RoundStatus, TableState
 from engine.games import find_game
 from engine.model import SEAT_LETTERS, Finished
+
+# A round longer than a year is a typo (and year 9999 overflows in some zones).
+MAX_DEADLINE = timedelta(days=366)
 
 
 async def open_next(ctx: Ctx, args: str) -> None:
@@ -59,15 +62,27 @@ def opened_text(ctx: Ctx, t: Tournament, r: Round) -> str:
 
 def _deadline(ctx: Ctx, text: str) -> datetime:
     try:
-        return parse_deadline(text, ctx.now.astimezone(ctx.tz), ctx.tz, ctx.t.lang)
+        moment = parse_deadline(text, ctx.now.astimezone(ctx.tz), ctx.tz, ctx.t.lang)
     except DeadlineError as exc:
         raise UserError(f"refuse.{exc.code}", text=text, **exc.params) from None
+    except (OverflowError, ValueError):  # past year 9999 in some zone: not a date at all
+        raise UserError("refuse.deadline-too-far", text=text, days=MAX_DEADLINE.days) from None
+    if moment - ctx.now > MAX_DEADLINE:
+        raise UserError("refuse.deadline-too-far", text=text, days=MAX_DEADLINE.days)
+    return moment
 
 
 async def deadline_passed(ctx: Ctx, arg: str) -> None:
     """Settle every table of the round that has no confirmed result, once (seed 000:
-    不在截止日期前上报，整桌作废). Pending, undisputed reports stand as reported."""
+    不在截止日期前上报，整桌作废). Pending, undisputed reports stand as reported.
+
+    A check-in cut-off that came due before the deadline rules first: an outage across
+    both must end as if the bot had been up (no-shows forfeit, the others have a bye)."""
     found = await timer_round(ctx, arg, lambda r: r.deadline)
+    cut_off = found[1].checkin_until if found is not None else None
+    if found is not None and cut_off is not None and cut_off <= (found[1].deadline or cut_off):
+        await noshow_passed(ctx, arg)
+        found = await timer_round(ctx, arg, lambda r: r.deadline)
     if found is None:
         return
     t, r = found

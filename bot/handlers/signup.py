@@ -28,6 +28,8 @@ from engine.errors import ConfigError
 from engine.formats import find_format
 from engine.games import find_game
 
+MAX_TITLE = 200  # the column's width; a title is one line, not an essay
+
 
 async def new(ctx: Ctx, args: str) -> None:
     """``/new <game> [format] [title…]``: one active tournament per chat or topic."""
@@ -41,6 +43,8 @@ async def new(ctx: Ctx, args: str) -> None:
     if title_words:
         with contextlib.suppress(ConfigError):
             fmt_key, title_words = find_format(title_words[0]).key, title_words[1:]
+    if len(" ".join(title_words)) > MAX_TITLE:
+        raise UserError("refuse.title-too-long", limit=MAX_TITLE)
     if ctx.chat.lang is None and ctx.inc.sender.language_code:
         lang = ctx.inc.sender.language_code.split("-")[0]
         if lang in ("zh", "en"):
@@ -117,6 +121,7 @@ async def _join(ctx: Ctx, t: Tournament) -> None:
 def _sign_up(ctx: Ctx, t: Tournament) -> tuple[Player, str]:
     """The caller's sign-up (made, or back after /leave) and its confirmation; the
     confirmation is empty when they were already signed up."""
+    ctx.require_person()
     if t.status != EventStatus.SIGNUP:
         raise UserError("refuse.signup-closed")
     name = display_name(ctx)

@@ -7,6 +7,7 @@ import io
 from decimal import Decimal
 
 from bot.context import Ctx
+from bot.csv_cells import safe_cell
 from bot.errors import UserError
 from bot.handlers.common import ranking_lines
 from bot.i18n import show
@@ -110,6 +111,12 @@ async def export(ctx: Ctx, args: str) -> None:
         for user in r.byes:
             pen = show(penalty.get((r.number, user), Decimal(0)))
             rows.append([r.number, "", "", user, who[user], 0, pen, ExportStatus.BYE])
+    # A penalty with no row of its own (given before the draw: round 0) gets one.
+    shown = {(row[0], row[3]) for row in rows}
+    for (number, user), points in sorted(penalty.items()):
+        if (number, user) not in shown:
+            rows.append([number, "", "", user, who[user], 0, show(points), ExportStatus.PENALTY])
+    rows.sort(key=lambda row: int(str(row[0])))
     ctx.document(
         csv_bytes(EXPORT_HEADER, rows),
         f"tourbot-{t.id}.csv",
@@ -121,5 +128,5 @@ def csv_bytes(header: list[str], rows: list[list[object]]) -> bytes:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([safe_cell(cell) for cell in row] for row in rows)
     return buf.getvalue().encode("utf-8")

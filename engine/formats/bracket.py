@@ -42,6 +42,7 @@ from decimal import Decimal
 from engine.draw import shuffled, stream
 from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format
+from engine.formats.seeding import RATING, SeedsKnob, by_rating
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -213,7 +214,7 @@ class Bracket(Format):
     has_bracket = True
     note_codes = ("bye", "round-robin")
     knobs = (
-        Knob("seeds", "0", (), int, "004"),
+        SeedsKnob("seeds", "0", (), int, "004"),
         Knob("last3", "robin", ("robin", "off"), str, "004"),
     )
     tiebreaks = ("removed", "reached", "robin-wins", "robin-points", "round-score", "flip")
@@ -300,7 +301,7 @@ class Bracket(Format):
             return RoundPlan((Table(1, tuple(alive)),), (), "final", label)
         byes: list[PlayerId] = []
         if len(alive) % 2:
-            if not state.rounds and self.int_option("seeds") > 0:
+            if not state.rounds and self.seed_count(state) > 0:
                 byes = [alive[0]]
             else:
                 byes = pick_byes(alive, 1, w.ladder.byes, stream(state.seed, f"{label}-bye"))
@@ -310,10 +311,21 @@ class Bracket(Format):
         tables = tuple(Table(i // 2 + 1, (rest[i], rest[i + 1])) for i in range(0, len(rest), 2))
         return RoundPlan(tables, tuple(byes), "", label, ("bye",) if byes else ())
 
+    def seed_count(self, state: TournamentState) -> int:
+        """How many players are seeded: ``seeds``, or every rated player (``rating``)."""
+        if self.options["seeds"] == RATING:
+            return len(by_rating(state, self.active(state)))
+        return min(self.int_option("seeds"), len(self.active(state)))
+
     def _round_one(self, state: TournamentState) -> list[PlayerId]:
-        """Seed order: the first ``seeds`` sign-ups, then everyone else by lot."""
+        """Seed order: the first ``seeds`` sign-ups (or the rated players, strongest
+        first), then everyone else by lot."""
         active = self.active(state)
-        k = min(self.int_option("seeds"), len(active))
+        if self.options["seeds"] == RATING:
+            seeded = by_rating(state, active)
+            rest = [p for p in active if p not in seeded]
+            return seeded + shuffled(rest, stream(state.seed, "round1"))
+        k = self.seed_count(state)
         return active[:k] + shuffled(active[k:], stream(state.seed, "round1"))
 
     @staticmethod

@@ -23,6 +23,7 @@ from typing import ClassVar
 
 from engine.draw import stream
 from engine.formats.base import FORFEITS_KNOB, Format
+from engine.formats.seeding import RATING, SeedsKnob, by_rating, snake
 from engine.games.base import Knob
 from engine.model import Finished, PlayerId, RoundPlan, Standing, Table, TournamentState
 from engine.seating import partition, seat_round
@@ -40,6 +41,7 @@ class Swiss(Format):
         Knob("rounds", "5", (), int, "000"),
         Knob("by", "score", ("score", "mix"), str, ""),
         FORFEITS_KNOB,
+        SeedsKnob("seeds", "0", ("0", "rating"), str, "issue 15"),
     )
     tiebreaks = ("removed", "points", "buchholz", "wins", "flip")
 
@@ -67,6 +69,17 @@ class Swiss(Format):
         byes = sorted(ranking, key=lambda p: (had.get(p, 0), -place[p]))[:bye_count]
         seated = [p for p in ranking if p not in byes]
         history = [[t.players for t in rec.plan.tables] for rec in state.rounds]
+        if not state.rounds and self.options.get("seeds") == RATING:
+            order = by_rating(state, seated)
+            order += [p for p in seated if p not in order]
+            tables = snake(order, sizes)
+            return RoundPlan(
+                tuple(Table(i + 1, tuple(t)) for i, t in enumerate(tables)),
+                tuple(byes),
+                "",
+                label,
+                ("rating-seeds", *(("bye",) if byes else ())),
+            )
         by_score = self.str_option("by") == "score"
         seats = seat_round(
             seated,

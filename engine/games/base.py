@@ -22,6 +22,9 @@ from engine.numbers import signed
 
 WINDS = "东南西北"
 TOTAL_WORDS = ("total", "总分", "合计")
+# The largest score one seat may be given in a ``total``: far above any real table, and
+# small enough that sums stay exact in Decimal's 28-digit context.
+MAX_TOTAL = Decimal(10**9)
 H = TypeVar("H")
 
 
@@ -35,6 +38,7 @@ class Knob:
     kind: type = str  # str, int, bool or Decimal
     seed: str = ""
     minimum: int = 0  # the smallest value an ``int`` knob accepts
+    maximum: int = 1000  # the largest: a setting past it would break the event, not tune it
 
     def coerce(self, raw: str) -> object:
         """Turn the organiser's text into the knob's value, or refuse it."""
@@ -49,13 +53,21 @@ class Knob:
                     return False
                 raise ValueError(value)
             if self.kind is int:
+                if not re.fullmatch(r"-?[0-9]{1,12}", value):  # int() takes "²" and "1_0"
+                    raise ValueError(value)
                 number = int(value)
                 if number < self.minimum:
                     raise ConfigError(
                         "knob-too-small", knob=self.name, value=raw, minimum=self.minimum
                     )
+                if number > self.maximum:
+                    raise ConfigError(
+                        "knob-too-large", knob=self.name, value=raw, maximum=self.maximum
+                    )
                 return number
             if self.kind is Decimal:
+                if not re.fullmatch(r"-?[0-9]{1,12}(?:\.[0-9]{1,2})?", value):
+                    raise ValueError(value)
                 return Decimal(value)
         except (ValueError, InvalidOperation):
             raise ConfigError("knob-value", knob=self.name, value=raw) from None
@@ -127,6 +139,8 @@ class Game(Generic[H]):
     # 迟到 N 分钟以弃权论: 15 in seeds 000, 001 and 002's 双升 rules (``/set noshow on``).
     noshow_minutes: ClassVar[int] = 15
     report_example: ClassVar[str]  # one hand in the report grammar, shown in /round
+    # Ratings (engine.ratings): seats that scored alike in a hand played as one side.
+    rating_by_score: ClassVar[bool] = False
 
     def __init__(self, options: Mapping[str, str] | None = None) -> None:
         given = dict(options or {})
@@ -181,12 +195,14 @@ class Game(Generic[H]):
         """``A+37 B-7 C+57 D-87``: every seat once; zero-sum where the game is."""
         found: dict[int, Decimal] = {}
         for token in text.split():
-            m = re.fullmatch(r"(\S)([+-]?\d+(?:\.5|\.0)?)", token)
+            m = re.fullmatch(r"(\S)([+-]?[0-9]+(?:\.5|\.0)?)", token)
             if not m:
                 raise ReportError("bad-token", token=token)
             idx = seat_index(m.group(1), seats)
             if idx in found:
                 raise ReportError("seat-twice", seat=SEAT_LETTERS[idx])
+            if abs(Decimal(m.group(2))) > MAX_TOTAL:  # exact: construction never rounds
+                raise ReportError("total-too-large", token=token, limit=MAX_TOTAL)
             found[idx] = Decimal(m.group(2))
         missing = [SEAT_LETTERS[i] for i in range(seats) if i not in found]
         if missing:

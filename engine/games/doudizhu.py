@@ -80,6 +80,7 @@ class DouDizhu(Game[DouDizhuHand]):
     aliases = ("doudizhu", "dou dizhu", "ddz", "斗地主", "三人斗地主")
     seat_counts = (3,)
     default_format = "groups"
+    rating_by_score = True  # the landlord against the farmers, hand by hand
     knobs = (
         Knob("scoring", "bid", ("bid", "points", "chips"), str, "004"),
         Knob("doubling", "off", ("on", "off"), str, "issue 3"),
@@ -88,7 +89,7 @@ class DouDizhu(Game[DouDizhuHand]):
         Knob("base", "2", (), int, "000", 1),
         Knob("end", "time", ("time", "hands", "target"), str, "004"),
         Knob("hands", "10", (), int, "000", 1),
-        Knob("target", "100", (), int, "004", 1),
+        Knob("target", "100", (), int, "004", 1, 100_000),
     )
 
     def is_zero_sum(self) -> bool:

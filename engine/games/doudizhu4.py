@@ -58,6 +58,7 @@ class DouDizhu4(Game[DouDizhu4Hand]):
     aliases = ("doudizhu4", "ddz4", "四人斗地主", "4人斗地主", "两副牌斗地主")
     seat_counts = (4,)
     default_format = "knockout"
+    rating_by_score = True  # the landlord against the other three, hand by hand
     knobs = (
         Knob("end", "hands", ("time", "hands"), str, "000"),
         Knob("hands", "6", (), int, "000", 1),

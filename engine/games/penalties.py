@@ -19,6 +19,7 @@ from engine.numbers import tidy
 STEP = Decimal("0.5")
 PER_CARD = Decimal("0.5")  # seed 001 §七.2, 3, 6, 7
 MAX_DEDUCTION = Decimal(1000)
+MAX_CARDS = 54 * 2  # two decks
 
 
 def deduction(raw: str | Decimal | int) -> Decimal:
@@ -39,7 +40,7 @@ def deduction(raw: str | Decimal | int) -> Decimal:
 
 def per_card(cards: int, rate: Decimal = PER_CARD) -> Decimal:
     """Seed 001 §七: 0.5 for each exposed, out-of-turn, wrong or stuck card."""
-    if cards < 1 or cards > 54 * 2:
+    if cards < 1 or cards > MAX_CARDS:
         raise ReportError("penalty-cards", cards=cards)
     return rate * cards
 

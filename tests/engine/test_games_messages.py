@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 import re
 import string
-import tomllib
 from pathlib import Path
 
 import pytest
 
-from engine.errors import EngineError, ReportError
+from bot.i18n import load_messages
+from engine.errors import ConfigError, EngineError, ReportError
 from engine.games import GAMES, find_game
 from engine.games.doudizhu import DouDizhu
 from engine.games.penalties import deduction, ladder, per_card
@@ -20,19 +20,10 @@ ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("zh", "en")
 
 
-def flat(table: dict[str, object], prefix: str = "") -> dict[str, str]:
-    out: dict[str, str] = {}
-    for key, value in table.items():
-        if isinstance(value, dict):
-            out.update(flat(value, f"{prefix}{key}."))
-        else:
-            out[f"{prefix}{key}"] = str(value)
-    return out
-
-
 def catalogue(lang: str) -> dict[str, str]:
-    with (ROOT / "bot" / "locale" / lang / "games.toml").open("rb") as fh:
-        return flat(tomllib.load(fh))
+    """Every message file of the language (an area's own file may word engine errors),
+    read as the bot reads them: a message with plural forms is one key."""
+    return load_messages(lang)[0]
 
 
 def raised_codes() -> set[str]:
@@ -109,6 +100,7 @@ BAD = [
     ("shengji", 4, "A pts20 kitty85x2"), ("shengji", 4, "A pts20 kitty20x3"),
     ("shengji", 4, "A C pts20"), ("shengji", 4, "A pts20 x4"), ("xiangqi", 2, "2-0"),
     ("paodekuai", 3, "A0 B0 C5"), ("paodekuai", 3, "A0 B5 C17"), ("paodekuai", 3, "A1 B5 C16"),
+    ("bigtwo", 4, "total A+1000000001 B-1000000001 C0 D0"),
 ]  # fmt: skip
 
 
@@ -164,3 +156,31 @@ def test_every_flow_step_has_a_prompt_and_every_word_button_a_label(lang: str) -
             for choice in step.choices:
                 if choice.isalpha() and len(choice) > 1:  # seat letters stay as they are
                     assert f"choice.{choice}" in words
+
+
+def test_a_huge_total_is_refused_with_its_bound_even_when_it_sums_to_zero() -> None:
+    """Issue 10: 29 digits overflowed Decimal's 28-digit context and a zero sum read as +1."""
+    big = "1" + "0" * 28
+    for text in (
+        f"total A+{big} B-{big} C0 D0",  # sums to zero, still past the bound
+        f"total A+{big} B+1 C-{big} D0",
+        "total A+1000000000000000000000000000000 B+1 C-1000000000000000000000000000000 D0",
+    ):
+        with pytest.raises(ReportError) as err:
+            find_game("bigtwo")().parse(text, 4)
+        assert err.value.code == "total-too-large"
+        assert err.value.params["limit"] == 10**9
+    at_bound = find_game("bigtwo")().parse("total A+1000000000 B-1000000000 C0 D0", 4)
+    assert at_bound.scores[0] == 10**9
+
+
+def test_a_knob_past_its_range_is_refused_with_the_bound() -> None:
+    """Issue 10: /set noshow 99999999999 was accepted and broke every later /round."""
+    game = find_game("doudizhu")
+    knob = next(k for k in game.knobs if k.name == "hands")
+    refusals = (("99999999999", "knob-too-large"), ("²", "knob-value"), ("1_0", "knob-value"))
+    for raw, code in refusals:
+        with pytest.raises(ConfigError) as err:
+            knob.coerce(raw)
+        assert err.value.code == code
+    assert knob.coerce("1000") == 1000

@@ -139,10 +139,14 @@ class Chats:
         return "\n".join(m.text for m in await self.sent_after(chat, uid, text, thread))
 
     async def sent_after(
-        self, chat: int, uid: int, text: str, thread: int | None = None
+        self, chat: int, uid: int, text: str, thread: int | None = None, as_chat: int | None = None
     ) -> list[Sent]:
+        """Like :meth:`says`, the messages themselves; ``as_chat`` sends it on behalf of a
+        chat (the group itself: an anonymous admin; a channel)."""
         update = next(self._updates)
-        inc = Incoming(update, chat, "supergroup", self.users[uid], thread, text=text)
+        inc = Incoming(
+            update, chat, "supergroup", self.users[uid], thread, text=text, sender_chat_id=as_chat
+        )
         return await self._handle(inc)
 
     async def presses(self, chat: int, uid: int, message: Sent, label: str) -> str:

@@ -4,19 +4,19 @@ menu, /help and the README generated from the same declarations (issue 9)."""
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 from bot.app import publish_menu
 from bot.commands import Command, Handler, Role, Stage, menu_entries, permission_table
 from bot.context import Ctx
 from bot.handlers import COMMANDS
+from bot.types import CHANNEL_BOT, GROUP_ANONYMOUS_BOT
 from tests.handlers.memory import CATALOGUE, Chats
+from tests.handlers.readme_table import README, table_in
 
 ADMIN, PLAYER, STRANGER = 1, 201, 999
 PLAYERS = (201, 202, 203, 204)
 NONE, SIGNUP, RUNNING, FINISHED = -1001, -1002, -1003, -1004  # one chat per stage
 ZH = CATALOGUE["zh"]
-README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 async def stage_chats(chats: Chats) -> None:
@@ -115,10 +115,30 @@ async def test_menu_is_the_declared_menu_in_each_language(chats: Chats) -> None:
 
 
 def test_readme_permission_table_is_generated_from_the_declarations() -> None:
-    text = README.read_text(encoding="utf-8")
-    begin, end = "<!-- permissions:begin -->\n", "\n<!-- permissions:end -->"
-    table = text.split(begin, 1)[1].split(end, 1)[0]
+    table = table_in(README.read_text(encoding="utf-8"))
     assert table == permission_table(CATALOGUE["en"], COMMANDS), (
-        "README.md is out of date; paste in bot.commands.permission_table(...)"
+        "README.md is out of date: run .venv/bin/python -m tests.handlers.readme_table"
     )
     assert table.count("\n| `/") == sum(c.listed for c in COMMANDS)
+
+
+async def test_person_commands_refuse_shared_identities_before_anything_else(
+    chats: Chats,
+) -> None:
+    """Every anonymous admin arrives as one user, every channel as another: a command
+    declared ``person`` refuses both with the reason, whatever the stage (issue 10)."""
+    await stage_chats(chats)
+    chats.user(GROUP_ANONYMOUS_BOT, "Group")
+    chats.user(CHANNEL_BOT, "Channel")
+    person = [c for c in COMMANDS if c.person]
+    assert {c.name for c in person} == {"join", "leave", "report", "confirm", "dispute"}
+    for command in person:
+        for chat in (NONE, SIGNUP, RUNNING):
+            anonymous = await chats.sent_after(
+                chat, GROUP_ANONYMOUS_BOT, f"/{command.name}", as_chat=chat
+            )
+            assert [m.text for m in anonymous] == [ZH("refuse.anonymous-admin")], command.name
+            channel = await chats.sent_after(chat, CHANNEL_BOT, f"/{command.name}", as_chat=-100)
+            assert [m.text for m in channel] == [ZH("refuse.sent-as-channel")], command.name
+    # An anonymous admin is still an organiser.
+    assert "SHA-256" in await chats.says(NONE, GROUP_ANONYMOUS_BOT, "/new bigtwo 杯")

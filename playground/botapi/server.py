@@ -5,7 +5,7 @@ Point a client at :attr:`BotAPIServer.url` (aiogram:
 ``base_file_url=server.url + "/file/bot"``) and the bot runs unchanged. The test plays
 the users (:meth:`~BotAPIServer.user_says`, :meth:`~BotAPIServer.user_presses`) and reads
 what the bot sent (:meth:`~BotAPIServer.wait_for`, :meth:`~BotAPIServer.outbox`).
-The full test-side API is described in the package docstring (``tests/botapi``).
+The full test-side API is described in the package docstring (``playground/botapi``).
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from tests.botapi.methods import BotMethods, Handler
-from tests.botapi.outbox import Outbox, Predicate
-from tests.botapi.records import JSON, Call, CallbackAnswer, SentMessage, Upload
-from tests.botapi.updates import UpdateQueue
-from tests.botapi.wire import ApiError, command_entities, read_request
-from tests.botapi.world import ANONYMOUS_ADMIN, CHANNEL_BOT, Chat, World, without_reply
+from playground.botapi import snapshot
+from playground.botapi.methods import BotMethods, Handler
+from playground.botapi.outbox import Outbox, Predicate
+from playground.botapi.records import JSON, Call, CallbackAnswer, SentMessage, Upload
+from playground.botapi.updates import UpdateQueue
+from playground.botapi.wire import ApiError, command_entities, read_request
+from playground.botapi.world import ANONYMOUS_ADMIN, CHANNEL_BOT, Chat, World, without_reply
 
 _DEFAULT_FAILURES = {
     429: "Too Many Requests: retry after {retry_after}",
@@ -75,13 +76,17 @@ class BotAPIServer:
     async def start(self) -> None:
         """Listen on 127.0.0.1 on a free port (see :attr:`url`)."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
-        app.router.add_route("*", "/bot{token}/{method}", self._handle)
-        app.router.add_get("/file/bot{token}/{path:.+}", self._handle_file)
+        self.add_routes(app)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self._port = int(self._runner.addresses[0][1])
+
+    def add_routes(self, app: web.Application) -> None:
+        """Serve the Bot API from ``app`` too: the playground shares one port with its page."""
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_get("/file/bot{token}/{path:.+}", self._handle_file)
 
     async def stop(self) -> None:
         """Answer pending long polls with no updates and close the listener."""
@@ -122,6 +127,19 @@ class BotAPIServer:
         """``setMyCommands`` by (scope key, language code), e.g. ``("default", "")``,
         ``("all_group_chats", "zh")``, ``("chat:-100123", "en")``."""
         return self._api.my_commands
+
+    @property
+    def world(self) -> World:
+        """The users and chats, with every stored message (the playground page reads them)."""
+        return self._world
+
+    def snapshot(self) -> JSON:
+        """The world and everything the bot sent, as JSON (see ``snapshot.py``)."""
+        return snapshot.dump(self._world, self._outbox, self._api, self._updates)
+
+    def restore(self, state: JSON) -> None:
+        """Load a :meth:`snapshot` into this server before the bot starts polling."""
+        snapshot.load(state, self._world, self._outbox, self._api, self._updates)
 
     # ------------------------------------------------------------------ world setup
 

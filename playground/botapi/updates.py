@@ -12,8 +12,8 @@ import asyncio
 import itertools
 import time
 
-from tests.botapi.records import JSON
-from tests.botapi.wire import ApiError
+from playground.botapi.records import JSON
+from playground.botapi.wire import ApiError
 
 # getUpdates' default when allowed_updates is empty or never given (Bot API manual).
 DEFAULT_UPDATE_TYPES = frozenset(
@@ -70,16 +70,22 @@ class UpdateQueue:
         self._updates: list[JSON] = []
         self._ids = itertools.count(first_id)
         self._delivered_upto = first_id - 1
+        self.last_id = first_id - 1
         self._allowed = DEFAULT_UPDATE_TYPES
         self._generation = 0
         self._signal = Signal()
         self._stopping = False
 
     def push(self, kind: str, payload: JSON) -> int:
-        update_id = next(self._ids)
+        update_id = self.last_id = next(self._ids)
         self._updates.append({"update_id": update_id, kind: payload})
         self._signal.notify()
         return update_id
+
+    def resume_after(self, last_id: int) -> None:
+        """Number new updates after ``last_id``: a bot keeps its offset across restarts."""
+        self._ids = itertools.count(last_id + 1)
+        self._delivered_upto = self.last_id = last_id
 
     @property
     def undelivered(self) -> bool:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from tests.botapi.records import SentMessage
-from tests.botapi.updates import Signal
+from playground.botapi.records import SentMessage
+from playground.botapi.updates import Signal
 
 Predicate = Callable[[SentMessage], bool]
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.botapi.records import JSON, Upload
+from playground.botapi.records import JSON, Upload
 
 # Fields whose value is a JSON-serialised object when sent as form data.
 JSON_FIELDS = frozenset(

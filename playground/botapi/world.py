@@ -10,8 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.botapi.records import JSON
-from tests.botapi.wire import ApiError, bad_request
+from playground.botapi.records import JSON
+from playground.botapi.wire import ApiError, bad_request
 
 # Who Telegram shows as the sender of an anonymous admin's / a channel's message.
 ANONYMOUS_ADMIN: JSON = {

@@ -1,7 +1,7 @@
 """The Bot API methods the fake server answers, one coroutine per method.
 
 Each takes the decoded parameters and uploaded files and returns the ``result`` to send,
-or raises :class:`~tests.botapi.wire.ApiError` with Telegram's own description. Limits
+or raises :class:`~playground.botapi.wire.ApiError` with Telegram's own description. Limits
 and refusals follow the Bot API manual (https://core.telegram.org/bots/api).
 """
 
@@ -12,17 +12,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tests.botapi.outbox import Outbox
-from tests.botapi.records import JSON, CallbackAnswer, Edit, SentMessage, Upload
-from tests.botapi.updates import UpdateQueue
-from tests.botapi.wire import (
+from playground.botapi.outbox import Outbox
+from playground.botapi.records import JSON, CallbackAnswer, Edit, SentMessage, Upload
+from playground.botapi.updates import UpdateQueue
+from playground.botapi.wire import (
     bad_request,
     check_reply_markup,
     image_size,
     utf16_len,
     visible_text,
 )
-from tests.botapi.world import Chat, World, without_reply
+from playground.botapi.world import Chat, World, without_reply
 
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024

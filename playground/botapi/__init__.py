@@ -1,4 +1,4 @@
-"""A local Telegram Bot API server for end-to-end tests.
+"""A local Telegram Bot API server, for end-to-end tests and ``tourbot playground``.
 
 The bot under test talks real Bot API HTTP to it, through unmodified aiogram or
 python-telegram-bot clients; the test plays the users and reads what the bot sent.
@@ -13,6 +13,7 @@ Start and point a client at it::
     # PTB:     telegram.Bot(token, base_url=server.url + "/bot",
     #                       base_file_url=server.url + "/file/bot")
     await server.stop()             # pending long polls return [] first
+    server.add_routes(app)          # or serve it from your own aiohttp app (the playground)
 
 Set up the world (synchronous)::
 
@@ -72,6 +73,10 @@ callback answers at most once, sends to a migrated group (400 with
 ``migrate_to_chat_id``), a newer getUpdates ends an older one with 409, wrong token 401,
 unknown method 404. Markdown parse modes are not parsed.
 
+For the playground: ``server.world`` is the live users and chats (every stored message);
+``server.snapshot()`` is all of it, and what the bot sent, as JSON, and
+``server.restore(state)`` loads that into a new server (``snapshot.py``).
+
 Modules: ``server`` (HTTP and this API), ``world`` (users, chats, Telegram objects),
 ``updates`` (getUpdates queue), ``methods`` (the Bot API methods), ``outbox`` (what the
 bot sent), ``wire`` (request decoding and Telegram's content checks), ``records``.
@@ -81,7 +86,7 @@ editMessageReplyMarkup, deleteMessage, pinChatMessage, answerCallbackQuery, getC
 getChatMember, getChatAdministrators, setMyCommands, getMyCommands, getFile.
 """
 
-from tests.botapi.records import Call, CallbackAnswer, Edit, SentMessage, Upload
-from tests.botapi.server import BotAPIServer
+from playground.botapi.records import Call, CallbackAnswer, Edit, SentMessage, Upload
+from playground.botapi.server import BotAPIServer
 
 __all__ = ["BotAPIServer", "Call", "CallbackAnswer", "Edit", "SentMessage", "Upload"]

@@ -1,0 +1,70 @@
+"""Issue 10: an outage across a check-in cut-off and a deadline ends in the ruling the bot
+would have made had it been up, and a deadline that fired is never announced again."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select
+
+from db.models import AuditEntry
+from tests.e2e.harness import Harness, tables_of
+
+GROUP = -1010020
+ADMIN = 1
+NAMES = ["甲", "乙", "丙", "丁", "戊", "己", "庚", "辛"]
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_timers_missed_in_an_outage_run_in_order_once(bot: Harness) -> None:
+    server = bot.server
+    server.add_user(ADMIN, "组织者", language_code="zh")
+    ids = {name: 901 + i for i, name in enumerate(NAMES)}
+    for name, uid in ids.items():
+        server.add_user(uid, name, language_code="zh")
+    server.add_chat(GROUP, "棋牌群", admins=[ADMIN])
+    await bot.says(GROUP, ADMIN, "/new bigtwo knockout 停电赛", "SHA-256")
+    await bot.says(GROUP, ADMIN, "/set noshow 15", "已设置 noshow = 15")
+    for uid in ids.values():
+        await bot.says(GROUP, uid, "/join", "报名成功")
+    drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    t1, t2 = tables_of(drawn.body, ids)[1], tables_of(drawn.body, ids)[2]
+    await bot.says(GROUP, ADMIN, "/round 1小时后", "第 1 轮开始")
+    for uid in t1:
+        await bot.says(GROUP, uid, "/here", "已签到")
+    await bot.says(GROUP, t2[0], "/here", "已签到")  # three of table 2 never come
+    await bot.says(GROUP, t1[0], "/report 1 A5 B8 C0 D12", "/confirm")
+    await bot.says(GROUP, t1[1], "/dispute 1 数错了", "有异议")  # keeps the round open
+
+    # Down across the cut-off (15 minutes) and the deadline (an hour).
+    await server.wait_idle()
+    await bot.stop()
+    bot.clock.offset = timedelta(hours=2)
+    await bot.start()
+    checkin = await server.wait_for("签到截止", timeout=20)
+    deadline = await server.wait_for("轮截止。", timeout=20)
+    assert checkin.message_id < deadline.message_id  # the cut-off ruled first
+    assert "第 2 桌" in checkin.body and "全员到齐" not in checkin.body
+
+    # Restarts while the disputed table keeps the round open: nothing fires again.
+    for _ in range(2):
+        await server.wait_idle()
+        await bot.restart()
+    await server.wait_idle(quiet=1.0)
+    said = [m.body for m in server.outbox(GROUP)]
+    assert sum("签到截止" in b for b in said) == 1
+    assert sum("轮截止。" in b for b in said) == 1
+    assert bot.app is not None
+    async with bot.app.core.sessionmaker() as session:
+        actions = list(await session.scalars(select(AuditEntry.action)))
+    assert actions.count("deadline") == 1 and actions.count("noshow") == 1
+
+    # Table 2's seat A came: a bye, not a forfeit; the three who did not, forfeit.
+    exported = await bot.says(GROUP, ADMIN, "/export", "CSV")
+    assert exported.document is not None
+    rows = list(csv.DictReader(io.StringIO(exported.document.decode("utf-8"))))
+    table2 = {r["seat"]: r["status"] for r in rows if r["round"] == "1" and r["table"] == "2"}
+    assert table2 == {"A": "bye", "B": "forfeit", "C": "forfeit", "D": "forfeit"}

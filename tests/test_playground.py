@@ -1,0 +1,108 @@
+"""The playground without a browser: its page's API, the demo, and a rehearsal that
+survives a restart (or not, with ``--fresh``). The bot here is python-telegram-bot; the
+browser test runs aiogram."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.config import Settings
+from playground import cast, demo
+from playground.run import Playground
+
+SETTINGS = Settings(backend="ptb", per_chat_per_minute=100_000, poll_timeout=1)
+
+
+async def until(check: Any, what: str, timeout: float = 30) -> Any:
+    deadline = time.monotonic() + timeout
+    while not (found := await check()):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no {what} after {timeout}s")
+        await asyncio.sleep(0.1)
+    return found
+
+
+async def test_demo_and_a_rehearsal_that_survives_a_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(demo, "PAUSE", 0.0)
+    playground = Playground(SETTINGS, tmp_path, 0, fresh=True)
+    await playground.start()
+    try:
+        async with aiohttp.ClientSession(playground.url) as http:
+            page = await (await http.get("/")).text()
+            assert 'id="speaker"' in page and "/static/app.js" in page
+
+            started = await (await http.post("/api/demo", json={})).json()
+            chat = started["chat"]
+
+            async def demo_done() -> bool:
+                state = await (await http.get("/api/state")).json()
+                return not state["demo_running"]
+
+            async def standings_picture() -> Any:
+                view = await (await http.get(f"/api/chat/{chat}")).json()
+                return next((m for m in view["messages"] if "photo" in m), None)
+
+            await until(demo_done, "end of the demo")
+            picture = await until(standings_picture, "standings picture")
+            view = await (await http.get(f"/api/chat/{chat}")).json()
+            texts = [m["text"] for m in view["messages"]]
+            assert texts[0].startswith("/new bigtwo") and any("结束" in t for t in texts)
+            signup = next(m for m in view["messages"] if "演示赛" in m["text"] and m["bot"])
+            assert signup["edited"] and "已报名 4 人" in signup["text"]
+            async with http.get(picture["photo"]) as response:
+                assert (await response.read()).startswith(b"\x89PNG")
+
+            # A pin through the Bot API (as the bot would pin) shows on the page.
+            pin = {"chat_id": chat, "message_id": signup["id"]}
+            async with http.post(f"/bot{cast.TOKEN}/pinChatMessage", json=pin) as response:
+                assert (await response.json())["ok"]
+            view = await (await http.get(f"/api/chat/{chat}")).json()
+            assert view["pinned"]["id"] == signup["id"]
+
+            # Bad requests are refused; an added player can speak at once.
+            bad = {"chat": cast.GROUP, "as": cast.ORGANISER, "text": "  "}
+            assert (await http.post("/api/say", json=bad)).status == 400
+            foreign = {"chat": cast.FIRST_PLAYER, "as": cast.ORGANISER, "text": "hi"}
+            assert (await http.post("/api/say", json=foreign)).status == 400
+            added = await (await http.post("/api/player", json={"name": "Zoë 小周"})).json()
+            hello = {"chat": cast.GROUP, "as": added["uid"], "text": "/help"}
+            assert (await http.post("/api/say", json=hello)).status == 200
+            state = await (await http.get("/api/state")).json()
+            assert "Zoë 小周" in [p["name"] for p in state["people"]]
+    finally:
+        await playground.stop()
+
+    # Restarted: the world (chats, the added player) and the bot's database are kept.
+    again = Playground(SETTINGS, tmp_path, 0, fresh=False)
+    assert again.resumed and chat in again.server.world.chats
+    await again.start()
+    try:
+        async with aiohttp.ClientSession(again.url) as http:
+            async with http.get(picture["photo"]) as response:  # files are kept too
+                assert (await response.read()).startswith(b"\x89PNG")
+            say = {"chat": chat, "as": cast.ORGANISER, "text": "/export"}
+            assert (await http.post("/api/say", json=say)).status == 200
+
+            async def exported() -> Any:
+                view = await (await http.get(f"/api/chat/{chat}")).json()
+                return next((m for m in view["messages"] if "document" in m), None)
+
+            document = await until(exported, "CSV export")
+            async with http.get(document["document"]["url"]) as response:
+                assert "attachment" in response.headers["Content-Disposition"]
+                csv = (await response.read()).decode()
+            assert csv.startswith("round,table,seat,user_id,name")
+            assert all(name in csv for name in ("张伟", "王芳", "李娜", "刘洋"))
+    finally:
+        await again.stop()
+
+    fresh = Playground(SETTINGS, tmp_path, 0, fresh=True)
+    assert not fresh.resumed and chat not in fresh.server.world.chats

@@ -1,0 +1,182 @@
+"""``tourbot playground`` in real headless Chromium: a whole small event through the page.
+
+The command runs as a user starts it (its own process, a fresh state file, the URL read
+from its last start-up line); Chromium from Debian (never a downloaded browser) opens the
+page at phone size. Four players sign up by pressing Join as each, the organiser draws,
+opens the round, reports through the button flow and gets the standings picture, and
+the screenshot of that is checked not to be blank.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+CHROME_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",  # containers have a small /dev/shm
+]
+PHONE = (390, 844)  # CSS pixels
+ORGANISER, PLAYERS = "10", ["101", "102", "103", "104"]
+
+pytestmark = pytest.mark.skipif(
+    not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)),
+    reason="no Debian chromium + chromium-driver here (`make system-deps` installs them)",
+)
+
+
+@pytest.fixture
+def playground(tmp_path: Path) -> Iterator[str]:
+    """The playground command's URL; SIGTERM (as Ctrl-C) at the end."""
+    command = [str(Path(sys.executable).with_name("tourbot")), "playground", "--port", "0"]
+    env = {**os.environ, "POLL_TIMEOUT": "1", "RATE_PER_CHAT_MINUTE": "1000"}
+    log = (tmp_path / "playground.log").open("w")
+    process = subprocess.Popen(
+        [*command, "--fresh"], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=log
+    )
+    assert process.stdout is not None
+    try:
+        yield last_line(process.stdout.fileno(), tmp_path / "playground.log")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=15)
+        log.close()
+    assert (tmp_path / "tourbot-playground.db").exists()  # the rehearsal is kept
+
+
+def last_line(fd: int, log: Path, timeout: float = 90) -> str:
+    """The start-up's last line, the URL, read unbuffered as it comes (imports are slow on
+    a busy machine)."""
+    out, deadline = b"", time.monotonic() + timeout
+    while not out.endswith(b"/\n") or b"http://" not in out:
+        ready, _, _ = select.select([fd], [], [], max(deadline - time.monotonic(), 0))
+        chunk = os.read(fd, 4096) if ready else b""
+        if not chunk:
+            pytest.fail(f"no URL from the playground: {out!r} {log.read_text()}")
+        out += chunk
+    line = out.decode().splitlines()[-1]
+    assert line.startswith("http://127.0.0.1:")
+    return line
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in CHROME_ARGS:
+        options.add_argument(arg)
+    phone = {"width": PHONE[0], "height": PHONE[1], "pixelRatio": 1.0, "touch": True}
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": phone})
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def test_an_organiser_runs_a_small_event_in_the_browser(
+    playground: str, browser: Any, tmp_path: Path
+) -> None:
+    from PIL import Image
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    def until(condition: Callable[[Any], Any], what: str) -> Any:
+        wait = WebDriverWait(browser, 20, ignored_exceptions=(StaleElementReferenceException,))
+        return wait.until(condition, f"waiting for {what}; page shows: {page_text()}")
+
+    def page_text() -> str:
+        return str(browser.find_element(By.ID, "messages").text)[-1500:]
+
+    def speak_as(uid: str) -> None:
+        Select(browser.find_element(By.ID, "speaker")).select_by_value(uid)
+        until(lambda d: d.find_element(By.ID, "speaker").get_attribute("value") == uid, uid)
+
+    def say(text: str) -> None:
+        box = browser.find_element(By.ID, "input")
+        box.send_keys(text + Keys.ENTER)
+
+    def bot_message(containing: str) -> str:
+        """The id of the latest bot message whose text contains ``containing``."""
+
+        def find(driver: Any) -> str | bool:
+            for element in reversed(driver.find_elements(By.CSS_SELECTOR, ".msg.bot")):
+                if containing in element.text:
+                    return str(element.get_attribute("data-id"))
+            return False
+
+        return str(until(find, repr(containing)))
+
+    def press(message: str, label: str) -> None:
+        def click(driver: Any) -> bool:
+            buttons = driver.find_elements(By.CSS_SELECTOR, f'.msg[data-id="{message}"] button')
+            for button in buttons:
+                if button.text == label or button.text.startswith(label + " "):
+                    button.click()
+                    return True
+            return False
+
+        until(click, f"button {label!r} on message {message}")
+
+    browser.get(playground)
+    until(lambda d: d.find_elements(By.CSS_SELECTOR, "#speaker option"), "the cast")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#speaker option")) == 18
+
+    say("/new bigtwo knockout 周五锄大地")
+    signup = bot_message("周五锄大地")
+    for count, uid in enumerate(PLAYERS, start=1):
+        speak_as(uid)
+        press(signup, "报名")
+        bot_message(f"已报名 {count} 人")  # the sign-up message, edited in place
+
+    speak_as(ORGANISER)
+    say("/draw")
+    bot_message("第 1 轮抽签")
+    say("/round")
+    bot_message("第 1 轮开始")
+    say("/report")
+    flow = bot_message("座位 A")
+    for label, shown in (("0", "已选：A0"), ("5", "A0 B5"), ("8", "A0 B5 C8"), ("12", "D12")):
+        press(flow, label)
+        bot_message(shown)
+    press(flow, "✅ 提交")
+    bot_message("第 1 桌结果确认")
+
+    say("/standings")
+    until(
+        lambda d: d.execute_script(
+            "const i = [...document.querySelectorAll('.msg.bot img.photo')].pop();"
+            "return i && i.complete && i.naturalWidth > 300;"
+        ),
+        "the standings picture",
+    )
+    time.sleep(0.3)  # the scroll to the newest message
+    png = browser.get_screenshot_as_png()
+    (tmp_path / "playground.png").write_bytes(png)
+    shot = Image.open(io.BytesIO(png)).convert("RGB")
+    assert shot.size == PHONE
+    colors = shot.getcolors(maxcolors=shot.width * shot.height)
+    assert colors is not None and len(colors) > 100  # text, bubbles, the chart: not blank
