@@ -29,7 +29,7 @@ run: install
 lint: install
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy --strict engine bot db charts
+	$(VENV)/bin/mypy --strict engine bot db charts playground
 
 test: install system-deps lint
 	$(VENV)/bin/pytest -q
