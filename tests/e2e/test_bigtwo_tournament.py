@@ -11,6 +11,8 @@ import csv
 import io
 from datetime import timedelta
 
+import pytest
+
 from tests.botapi import BotAPIServer
 from tests.e2e.harness import Harness, tables_of
 
@@ -31,6 +33,11 @@ def setup_group(server: BotAPIServer) -> None:
     server.add_chat(GROUP, "锄大地群", admins=[ADMIN])
 
 
+@pytest.mark.parametrize(
+    ("database_url", "backend"),
+    [("postgres", "aiogram"), ("sqlite", "ptb")],
+    indirect=["database_url"],
+)
 async def test_big_two_knockout_runs_from_signup_to_winner(bot: Harness) -> None:
     server = bot.server
     setup_group(server)
