@@ -11,6 +11,7 @@ import pytest_asyncio
 
 from db.migrate import upgrade
 from db.session import make_engine
+from tests.handlers.harness import MemoryHarness, memory_harness
 from tests.handlers.memory import Chats, open_chats
 
 
@@ -30,6 +31,16 @@ def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest_asyncio.fixture
 async def chats(migrated: Path, tmp_path: Path) -> AsyncIterator[Chats]:
     bot = await open_chats(migrated, tmp_path)
+    try:
+        yield bot
+    finally:
+        await bot.engine.dispose()
+
+
+@pytest_asyncio.fixture
+async def memory_bot(migrated: Path, tmp_path: Path) -> AsyncIterator[MemoryHarness]:
+    """An e2e test body's ``bot``, in memory."""
+    bot = await memory_harness(migrated, tmp_path)
     try:
         yield bot
     finally:

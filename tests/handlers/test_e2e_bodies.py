@@ -9,11 +9,9 @@ each; timers fire here on a "restart" after the clock moved, as they do at start
 from __future__ import annotations
 
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 
 import pytest
-import pytest_asyncio
 
 from tests.e2e import (
     test_bigtwo_tournament,
@@ -29,7 +27,7 @@ from tests.e2e import (
     test_signup_together,
     test_undo,
 )
-from tests.handlers.harness import MemoryHarness, memory_harness
+from tests.handlers.harness import MemoryHarness
 
 Scenario = Callable[..., Awaitable[None]]
 SCENARIOS: list[Scenario] = [
@@ -54,15 +52,6 @@ SCENARIOS: list[Scenario] = [
     test_report_flow.test_only_the_starter_taps_and_back_and_cancel_store_nothing,
     test_report_flow.test_organiser_picks_a_table_and_impossible_taps_are_explained,
 ]  # fmt: skip
-
-
-@pytest_asyncio.fixture
-async def memory_bot(migrated: Path, tmp_path: Path) -> AsyncIterator[MemoryHarness]:
-    bot = await memory_harness(migrated, tmp_path)
-    try:
-        yield bot
-    finally:
-        await bot.engine.dispose()
 
 
 @pytest.mark.parametrize(
