@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 from collections.abc import Callable
@@ -39,6 +40,21 @@ def make_runner(settings: Settings) -> Any:
 
         return AiogramRunner(settings)
     raise SystemExit(f"BOT_BACKEND must be 'aiogram' or 'ptb', not {settings.backend!r}")
+
+
+# Young collections every 20,000 new containers instead of 700: one update's ORM objects
+# die young either way, and collecting them 30 times less often costs no memory to speak of.
+GC_THRESHOLDS = (20_000, 20, 20)
+
+
+def settle_heap() -> None:
+    """Once started, move everything alive (the Telegram library's models, SQLAlchemy's
+    mappers, the message catalogue) out of the collector's sight: a full collection then
+    walks only what updates allocated, not a heap of hundreds of thousands of objects
+    that will live as long as the process (Python's gc.freeze, made for this)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 async def publish_menu(transport: Any, catalogue: Catalogue, default_lang: str) -> None:
@@ -79,6 +95,7 @@ class App:
         await publish_menu(self.runner.transport, self.core.catalogue, self.settings.default_lang)
         self.sender.start()  # first: replies left queued by a crash go out now
         await self.timers.start()
+        settle_heap()
         self._poll = asyncio.create_task(self.runner.poll(self.core.handle), name="polling")
         log.info(
             "tourbot started as @%s (%s)", self.runner.transport.bot_username, self.settings.backend

@@ -84,24 +84,26 @@ async def admit(ctx: Ctx, command: Command) -> None:
         raise UserError("refuse.not-organiser")
     if command.stage is Stage.ANY:
         return
-    t = await ctx.tournament(finished=command.stage is Stage.RECORD)
+    # The tournament row alone, and at most the caller's own player row: admission
+    # costs the same in any size of event (the handler loads more if it needs it).
+    t = await ctx.tournament(finished=command.stage is Stage.RECORD, whole=False)
     if (command.stage is Stage.SIGNUP and t.status != EventStatus.SIGNUP) or (
         command.stage is Stage.RUNNING and t.status == EventStatus.SIGNUP
     ):
         raise UserError(command.refusal or STAGE_REFUSAL[command.stage])
-    signed_up = any(p.user_id == ctx.actor and p.status != PlayerStatus.LEFT for p in t.players)
-    if command.role is Role.PLAYER and not (organiser or signed_up):
-        raise UserError("refuse.not-signed-up")
+    if command.role is Role.PLAYER and not organiser:
+        player = await ctx.repo.player(t.id, ctx.actor)
+        if player is None or player.status == PlayerStatus.LEFT:
+            raise UserError("refuse.not-signed-up")
 
 
 async def role_of(ctx: Ctx) -> Role:
     """The caller's role in this chat, for /help."""
     if await ctx.is_organiser():
         return Role.ORGANISER
-    t = await ctx.repo.active_tournament(ctx.inc.chat_id, ctx.inc.thread_id)
-    signed = t is not None and any(
-        p.user_id == ctx.actor and p.status == PlayerStatus.ACTIVE for p in t.players
-    )
+    t = await ctx.repo.active_tournament(ctx.inc.chat_id, ctx.inc.thread_id, whole=False)
+    player = await ctx.repo.player(t.id, ctx.actor) if t is not None else None
+    signed = player is not None and player.status == PlayerStatus.ACTIVE
     return Role.PLAYER if signed else Role.ANYONE
 
 

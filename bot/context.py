@@ -68,6 +68,7 @@ class Ctx:
     # The tournament found for this update (by ``finished``): the command's admission
     # and its handler ask for it, and the second ask must not query again.
     _found: dict[bool, Tournament] = field(default_factory=dict)
+    _whole: set[bool] = field(default_factory=set)  # which of them were loaded whole
     # Work that needs the database after the use-case, in its transaction (e.g. the
     # rating changes under a final announcement, found from the chat's other events).
     deferred: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
@@ -126,22 +127,33 @@ class Ctx:
         if not await self.is_organiser():
             raise UserError("refuse.not-organiser")
 
-    async def tournament(self, finished: bool = False) -> Tournament:
+    async def tournament(self, finished: bool = False, whole: bool = True) -> Tournament:
         """The chat's (or topic's) active tournament, or a refusal saying there is none.
 
         ``finished=True`` also accepts the latest one that has ended: its standings,
-        export and draw stay readable, and an organiser may still correct it."""
+        export and draw stay readable, and an organiser may still correct it.
+        ``whole=False`` loads the tournament row alone, for use-cases that must cost the
+        same in an event of ten players or of two thousand (they ask the repository for
+        the rows they need; ``repo.load_whole`` fetches the rest when it turns out to be
+        needed). Asked again in the same update (the command's admission asks first),
+        the same tournament comes back, loaded whole if now asked so."""
         if finished in self._found:
-            return self._found[finished]
+            known = self._found[finished]
+            if whole and finished not in self._whole:
+                await self.repo.load_whole(known)
+                self._whole.add(finished)
+            return known
         repo, chat, thread = self.repo, self.inc.chat_id, self.inc.thread_id
         found = await (
-            repo.latest_tournament(chat, thread)
+            repo.latest_tournament(chat, thread, whole)
             if finished
-            else repo.active_tournament(chat, thread)
+            else repo.active_tournament(chat, thread, whole)
         )
         if found is None:
             raise UserError("refuse.no-tournament")
         self._found[finished] = found
+        if whole:
+            self._whole.add(finished)
         return found
 
     def record(self, t: Tournament, entry: Entry) -> None:
@@ -150,8 +162,12 @@ class Ctx:
         self.audit(entry.action, t, old, new)
 
     def audit(self, action: str, t: Tournament | None, old: Any = None, new: Any = None) -> None:
+        """Record a change; it also moves the tournament to a new version, so whatever was
+        derived from the old one (standings, their picture) is not served again."""
         if self.is_anonymous_admin:  # one user id for every anonymous admin: say so
             new = {**(new or {}), "by": "anonymous admin"}
+        if t is not None:
+            t.version = (t.version or 0) + 1
         self.repo.audit(
             chat_id=self.inc.chat_id,
             actor_id=self.actor,

@@ -172,7 +172,8 @@ class Sender:
         return isinstance(result, CursorResult) and result.rowcount > 0
 
     async def _mark(self, row_id: int, status: str, message_id: int | None) -> None:
-        """One statement, so the window in which a crash repeats a message stays short."""
+        """One UPDATE (no read first): it runs once for every message sent, and keeps
+        the window in which a crash repeats a message short."""
         async with self.sessionmaker() as session, session.begin():
             await session.execute(
                 update(OutboxMessage)

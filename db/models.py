@@ -94,6 +94,9 @@ class Tournament(Base):
     seed: Mapped[str] = mapped_column(String(64))
     creator_id: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = _now()
+    # Bumped by every audited change (``Ctx.audit``), in the same transaction: what is
+    # derived from the event (standings, their picture) is cached per version.
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     players: Mapped[list[Player]] = relationship(
         back_populates="tournament", order_by="Player.id", lazy="selectin"
     )

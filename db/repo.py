@@ -10,9 +10,11 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import ColumnElement, delete, exists, func, literal_column, select, update
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import raiseload, selectinload
+from sqlalchemy.sql.base import ExecutableOption
 
 from db.models import (
     AuditEntry,
@@ -29,9 +31,23 @@ from db.models import (
     TableRow,
     Tournament,
 )
-from db.status import EventStatus, OutboxStatus, PlayerStatus, RoundStatus
+from db.status import EventStatus, OutboxStatus, PlayerStatus, RoundStatus, TableState
 
-ACTIVE = ("signup", "running")
+ACTIVE = (EventStatus.SIGNUP, EventStatus.RUNNING)
+# The whole event: players, rounds with their tables and reports, penalties. What most
+# use-cases read; the hot ones (/join, /report, /confirm, /standings from the cache) load
+# the tournament row alone (``BARE``) and ask for the one row they need.
+WHOLE: tuple[ExecutableOption, ...] = (
+    selectinload(Tournament.players),
+    selectinload(Tournament.rounds).selectinload(Round.tables).selectinload(TableRow.reports),
+    selectinload(Tournament.penalties),
+)
+# Touching a collection of a bare tournament raises instead of loading it behind our back.
+BARE: tuple[ExecutableOption, ...] = (
+    raiseload(Tournament.players),
+    raiseload(Tournament.rounds),
+    raiseload(Tournament.penalties),
+)
 
 
 class Repo:
@@ -97,7 +113,9 @@ class Repo:
             await self.session.execute(delete(Chat).where(Chat.id == old))
 
     # --- tournaments ---------------------------------------------------------------------
-    async def active_tournament(self, chat_id: int, thread_id: int | None) -> Tournament | None:
+    async def active_tournament(
+        self, chat_id: int, thread_id: int | None, whole: bool = True
+    ) -> Tournament | None:
         return await self.session.scalar(
             select(Tournament)
             .where(
@@ -106,13 +124,96 @@ class Repo:
                 Tournament.status.in_(ACTIVE),
             )
             .order_by(Tournament.id.desc())
+            .limit(1)
+            .options(*(WHOLE if whole else BARE))
         )
 
-    async def latest_tournament(self, chat_id: int, thread_id: int | None) -> Tournament | None:
+    async def latest_tournament(
+        self, chat_id: int, thread_id: int | None, whole: bool = True
+    ) -> Tournament | None:
         return await self.session.scalar(
             select(Tournament)
             .where(Tournament.chat_id == chat_id, Tournament.thread_id == (thread_id or 0))
             .order_by(Tournament.id.desc())
+            .limit(1)
+            .options(*(WHOLE if whole else BARE))
+        )
+
+    async def load_whole(self, t: Tournament) -> None:
+        """Load the rest of a tournament fetched bare (pending changes are flushed first,
+        so what comes back includes them)."""
+        await self.session.execute(
+            select(Tournament)
+            .where(Tournament.id == t.id)
+            .options(*WHOLE)
+            .execution_options(populate_existing=True)
+        )
+
+    # --- single rows, for the use-cases whose cost must not grow with the event -----------
+    async def player(self, tournament_id: int, user_id: int) -> Player | None:
+        return await self.session.scalar(
+            select(Player).where(Player.tournament_id == tournament_id, Player.user_id == user_id)
+        )
+
+    async def active_players(self, tournament_id: int) -> int:
+        return int(
+            await self.session.scalar(
+                select(func.count())
+                .select_from(Player)
+                .where(Player.tournament_id == tournament_id, Player.status == PlayerStatus.ACTIVE)
+            )
+            or 0
+        )
+
+    async def names(self, tournament_id: int, user_ids: list[int]) -> dict[int, str]:
+        rows = await self.session.execute(
+            select(Player.user_id, Player.name).where(
+                Player.tournament_id == tournament_id, Player.user_id.in_(user_ids)
+            )
+        )
+        return {user: name for user, name in rows.all()}
+
+    async def latest_round(self, tournament_id: int) -> Round | None:
+        """The newest round, without its tables (ask for the one you need)."""
+        return await self.session.scalar(
+            select(Round)
+            .where(Round.tournament_id == tournament_id)
+            .order_by(Round.number.desc())
+            .limit(1)
+            .options(raiseload(Round.tables))
+        )
+
+    async def round_table(self, round_id: int, number: int) -> TableRow | None:
+        return await self.session.scalar(
+            select(TableRow).where(TableRow.round_id == round_id, TableRow.number == number)
+        )
+
+    async def seated_table(self, round_id: int, user_id: int) -> TableRow | None:
+        """The table of a round where this user sits (a search inside the database)."""
+        return await self.session.scalar(
+            select(TableRow)
+            .where(TableRow.round_id == round_id, self._seated(user_id))
+            .order_by(TableRow.number)
+            .limit(1)
+        )
+
+    def _seated(self, user_id: int) -> ColumnElement[bool]:
+        """``user_id`` is among the JSON list ``seats``: jsonb containment on
+        PostgreSQL, ``json_each`` on SQLite."""
+        if self.session.get_bind().dialect.name == "postgresql":
+            contains: ColumnElement[bool] = TableRow.seats.cast(JSONB).contains([user_id])
+            return contains
+        each = func.json_each(TableRow.seats).table_valued("value")
+        return exists(select(literal_column("1")).select_from(each).where(each.c.value == user_id))
+
+    async def pending_tables(self, round_id: int) -> int:
+        return int(
+            await self.session.scalar(
+                select(func.count())
+                .select_from(TableRow)
+                .where(TableRow.round_id == round_id, TableRow.status == TableState.PENDING)
+            )
+            or 0
         )
 
     async def chat_events(self, chat_id: int, game: str | None = None) -> list[Tournament]:
@@ -236,8 +337,14 @@ class Repo:
         return next((r for r in rows if r.action != "undo" and r.id not in undone), None)
 
     def new_player(self, t: Tournament, user_id: int, name: str) -> Player:
-        player = Player(user_id=user_id, name=name, status=PlayerStatus.ACTIVE, partners=[])
-        t.players.append(player)
+        """A sign-up; (tournament, user) is unique, so two at once cannot both stand.
+        A bare tournament's list of players is left unloaded."""
+        player = Player(tournament_id=t.id, user_id=user_id, name=name, status=PlayerStatus.ACTIVE)
+        player.partners = []
+        if "players" in t.__dict__:
+            t.players.append(player)
+        else:
+            self.session.add(player)
         return player
 
     # --- outbox --------------------------------------------------------------------------

@@ -649,3 +649,16 @@ async def test_ptb_application_polls_and_replies(world: BotAPIServer) -> None:
         await application.updater.stop()
         await application.stop()
         await application.shutdown()
+
+
+async def test_server_listens_with_nagle_off_and_a_deep_backlog(botapi: BotAPIServer) -> None:
+    """Load tests must measure the bot, not the server: sockets accepted from the
+    listener inherit TCP_NODELAY (an answer is two writes; with Nagle the second waits
+    ~40 ms for the client's delayed ACK), and thousands of connections may queue."""
+    import socket
+
+    from playground.botapi.server import LISTEN_BACKLOG
+
+    (listener,) = botapi.listening_sockets()
+    assert listener.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+    assert LISTEN_BACKLOG >= 1024

@@ -6,8 +6,8 @@ from __future__ import annotations
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import ranking_lines
+from bot.pictures import bracket_png, draw
 from bot.tournament import format_of, names, state_of
-from charts.bracket import LABEL_KEYS, bracket_png
 
 
 async def bracket(ctx: Ctx, args: str) -> None:
@@ -27,10 +27,11 @@ async def bracket(ctx: Ctx, args: str) -> None:
         return who.get(user, str(user)) if user is not None else ""
 
     matches = [[(name(a), name(b), name(w)) for a, b, w in rnd] for rnd in rounds]
-    png = bracket_png(
+    png = await draw(
+        bracket_png,
         matches,
         ctx.t("bracket.title", title=t.title),
-        {key: ctx.t(f"bracket.{key}") for key in LABEL_KEYS},
+        lambda key: ctx.t(f"bracket.{key}"),
     )
     caption = ctx.t("bracket.caption", title=t.title)
     ctx.photo(png, caption + "\n" + ranking_lines(ctx, t, fmt.standings(state)), "bracket.png")

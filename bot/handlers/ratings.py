@@ -10,6 +10,7 @@ from bot.errors import UserError
 from bot.handlers import standings
 from bot.handlers.standings import csv_bytes
 from bot.i18n import show
+from bot.pictures import board_png, draw, history_png
 from bot.ratings import (
     change,
     ledger,
@@ -18,7 +19,6 @@ from bot.ratings import (
     season_events,
     season_points,
 )
-from charts.ratings import BoardRow, board_png, history_png
 from db.models import Season, Tournament
 from db.status import EventStatus, PlayerStatus
 from engine.games import find_game
@@ -63,7 +63,7 @@ async def rating(ctx: Ctx, args: str) -> None:
         raise UserError("refuse.no-ratings", game=ctx.t(f"game.{game}"))
     who = names(await ctx.repo.chat_events(chat, game))
     rows = [
-        BoardRow(
+        (
             i + 1,
             who.get(p, str(p)),
             r.display,
@@ -85,7 +85,7 @@ async def rating(ctx: Ctx, args: str) -> None:
         lines.append(ctx.t("standings.more", count=len(board) - BOARD_LINES))
     game_name = ctx.t(f"game.{game}")
     ctx.photo(
-        board_png(rows, ctx.t("rating.chart-title", game=game_name)),
+        await draw(board_png, rows, ctx.t("rating.chart-title", game=game_name)),
         ctx.t("rating.title", game=game_name) + "\n" + "\n".join(lines),
         "rating.png",
     )
@@ -135,7 +135,7 @@ async def me(ctx: Ctx, args: str) -> None:
     if not series:
         ctx.say(text)
         return
-    ctx.photo(history_png(series, ctx.t("me.chart-title")), text, "me.png")
+    ctx.photo(await draw(history_png, series, ctx.t("me.chart-title")), text, "me.png")
 
 
 async def season(ctx: Ctx, args: str) -> None:
@@ -153,7 +153,7 @@ async def season(ctx: Ctx, args: str) -> None:
         ctx.reply("season.empty", name=current.name)
         return
     who = names(events)
-    rows = [BoardRow(ln.rank, who.get(ln.player, str(ln.player)), ln.points) for ln in table]
+    rows = [(ln.rank, who.get(ln.player, str(ln.player)), ln.points, "") for ln in table]
     lines = [
         ctx.t(
             "season.line",
@@ -170,7 +170,7 @@ async def season(ctx: Ctx, args: str) -> None:
     title = ctx.t("season.title", name=current.name, events=len(events))
     scoring = scoring_text(ctx, current.scoring)
     ctx.photo(
-        board_png(rows, ctx.t("season.chart-title", name=current.name)),
+        await draw(board_png, rows, ctx.t("season.chart-title", name=current.name)),
         f"{title}\n{scoring}\n" + "\n".join(lines),
         "season.png",
     )

@@ -31,7 +31,7 @@ from engine.games import Game, Step
 from engine.model import SEAT_LETTERS
 
 PREFIX = "rf"
-MAX_B36 = 10  # digits of an id in base 36: 36**10 is past any row or Telegram user id
+MAX_B36 = 11  # digits of an id in base 36: 36**11 is past 2**52, the largest Telegram user id
 SYMBOLS = string.digits + string.ascii_uppercase + string.ascii_lowercase  # choice indexes
 DONE = "."  # closes a step that takes zero or more taps
 CALLBACK_LIMIT = 64  # bytes Telegram keeps of callback data
@@ -194,7 +194,7 @@ async def _tables_for(ctx: Ctx, t: Tournament, r: Round) -> list[TableRow]:
     if row is None:
         raise UserError("report-flow.no-table", round=r.number)
     results.reportable(row)
-    reports.check_reporter(ctx, t, row, None)
+    reports.check_reporter(ctx, t, row, None, names(t))
     return [row]
 
 
@@ -279,7 +279,7 @@ def _summary(
             ctx.t(key, **exc.params) if ctx.t.has(key) else ctx.t("refuse.invalid", code=exc.code)
         )
         return f"{header}\n" + ctx.t("report-flow.invalid", text=text, reason=reason), [controls]
-    lines = reports.score_lines(ctx, t, row, list(checked.scores))
+    lines = reports.score_lines(ctx, names(t), row, list(checked.scores))
     body = ctx.t("report-flow.summary", text=checked.outcome.text, scores=lines)
     submit = (ctx.t("report-flow.button.submit"), state.encode(SUBMIT))
     return f"{header}\n{body}", [[submit], controls]

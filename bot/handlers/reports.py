@@ -2,22 +2,24 @@
 
 A captain's report waits for one other player of the table to confirm it; an
 organiser's report or /fix counts at once. The engine checks every report against the
-game's rules before anything is stored (``bot.service.results.check``).
+game's rules before anything is stored (``bot.service.results.check``); the state
+changes are the service layer's (``bot.service.results``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 
 from bot.context import Ctx
 from bot.errors import UserError
-from bot.handlers.common import display_name, find_table, open_round, settle_round, table_number
+from bot.handlers.common import display_name, find_table, settle_round, table_number
 from bot.inputs import id_or_none
 from bot.service import results
 from bot.tournament import latest_round, names, policy
 from bot.types import Buttons, Outgoing
-from db.models import Report, TableRow, Tournament
-from db.status import ReportStatus
+from db.models import Report, Round, TableRow, Tournament
+from db.status import ReportStatus, RoundStatus
 from engine.games.base import fmt_points
 from engine.model import SEAT_LETTERS
 
@@ -29,8 +31,7 @@ def _split(args: str, usage: str) -> tuple[int, str]:
     return table_number(head), rest.strip()
 
 
-def score_lines(ctx: Ctx, t: Tournament, row: TableRow, scores: list[Decimal]) -> str:
-    who = names(t)
+def score_lines(ctx: Ctx, who: Mapping[int, str], row: TableRow, scores: list[Decimal]) -> str:
     return "\n".join(
         ctx.t("report.seat", seat=SEAT_LETTERS[i], name=who[u], points=fmt_points(scores[i]))
         for i, u in enumerate(row.seats)
@@ -39,9 +40,31 @@ def score_lines(ctx: Ctx, t: Tournament, row: TableRow, scores: list[Decimal]) -
 
 async def report(ctx: Ctx, args: str) -> None:
     """``/report <table> <result…>`` typed (a bare ``/report`` is the button flow's)."""
-    t = await ctx.tournament()
+    t = await ctx.tournament(whole=False)
     number, text = _split(args, "usage.report")
     await file_report(ctx, t, number, text)
+
+
+async def latest_table(
+    ctx: Ctx, t: Tournament, number: int, open_only: bool = True
+) -> tuple[Round, TableRow]:
+    """The latest round (open, unless told) and its table ``number``, read alone: a
+    report costs the same at table 3 of 4 as at table 300 of 500."""
+    r = await ctx.repo.latest_round(t.id)
+    if r is None or (open_only and r.status != RoundStatus.OPEN):
+        raise UserError("refuse.no-open-round" if open_only else "refuse.not-drawn")
+    row = await ctx.repo.round_table(r.id, number)
+    if row is None:
+        raise UserError("refuse.no-such-table", table=number, round=r.number)
+    return r, row
+
+
+async def settle_if_done(ctx: Ctx, t: Tournament, r: Round) -> None:
+    """Close the round once no table is pending; only then is the whole event loaded
+    (the engine plans the next round from all of it)."""
+    if r.status == RoundStatus.OPEN and not await ctx.repo.pending_tables(r.id):
+        await ctx.repo.load_whole(t)
+        settle_round(ctx, t, r)
 
 
 async def file_report(
@@ -52,20 +75,20 @@ async def file_report(
     The one path for the typed ``/report`` and the button flow's Submit, so both are
     checked and stored alike; ``edit`` is the flow message to turn into the announcement.
     """
-    r = open_round(t)
-    row = find_table(r, number)
+    r, row = await latest_table(ctx, t, number)
     organiser = await ctx.is_organiser()
     if not organiser and ctx.actor not in row.seats:
         raise UserError("refuse.not-at-table", table=number)
     results.reportable(row)
     checked = results.check(t, r, row, text)
+    who = await ctx.repo.names(t.id, row.seats)
     if not organiser:
-        check_reporter(ctx, t, row, checked.scores)
+        check_reporter(ctx, t, row, checked.scores, who)
     rep = await results.file(ctx, t, r, row, checked, organiser)
-    lines = score_lines(ctx, t, row, list(checked.scores))
+    lines = score_lines(ctx, who, row, list(checked.scores))
     if organiser:
         announce(ctx, edit, ctx.t("report.confirmed", table=number, text=rep.text, scores=lines))
-        settle_round(ctx, t, r)
+        await settle_if_done(ctx, t, r)
         return
     announce(
         ctx,
@@ -99,7 +122,11 @@ def announce(ctx: Ctx, edit: int | None, text: str, buttons: Buttons | None = No
 
 
 def check_reporter(
-    ctx: Ctx, t: Tournament, row: TableRow, scores: tuple[Decimal, ...] | None
+    ctx: Ctx,
+    t: Tournament,
+    row: TableRow,
+    scores: tuple[Decimal, ...] | None,
+    who: Mapping[int, str],
 ) -> None:
     """Seat A reports by default; "winner reports" (seed: 由获胜者上报结果) is a policy.
 
@@ -107,54 +134,59 @@ def check_reporter(
     """
     rule = policy(t, "reporter")
     seat = row.seats.index(ctx.actor)
-    who = names(t)
     if rule == "captain" and seat != 0:
         raise UserError("refuse.not-captain", table=row.number, captain=who[row.seats[0]])
     if rule == "winner" and scores is not None and scores[seat] != max(scores):
         raise UserError("refuse.not-winner", table=row.number)
 
 
-async def _pending_for(ctx: Ctx, arg: str, button: bool) -> tuple[Tournament, TableRow, Report]:
-    """The pending report a player means: the button's, the table named, or their own table's."""
+async def _pending_for(
+    ctx: Ctx, arg: str, button: bool
+) -> tuple[Tournament, Round, TableRow, Report]:
+    """The pending report a player means: the button's, the table named, or their own
+    table's, in the latest round. One table is read, whatever the size of the event.
+    (The commands are declared ``person``; the buttons come here unadmitted.)"""
     ctx.require_person()
-    t = await ctx.tournament()
-    r = latest_round(t)
+    t = await ctx.tournament(whole=False)
+    r = await ctx.repo.latest_round(t.id)
     if r is None:
         raise UserError("refuse.nothing-to-confirm")
-    rows = [row for row in r.tables if ctx.actor in row.seats]
+    row: TableRow | None
     if button:
         report_id = id_or_none(arg)
         rep = await ctx.repo.report(report_id) if report_id is not None else None
-        rows = [row for row in r.tables if rep is not None and row.id == rep.table_id]
+        row = await ctx.repo.table(rep.table_id) if rep is not None else None
+        row = row if row is not None and row.round_id == r.id else None
     elif arg.strip():
-        rows = [find_table(r, table_number(arg.split()[0]))]
-    for row in rows:
-        live = results.live(row)
-        if live is not None and live.status == ReportStatus.PENDING:
-            if ctx.actor not in row.seats:
-                raise UserError("refuse.not-at-table", table=row.number)
-            return t, row, live
+        _, row = await latest_table(ctx, t, table_number(arg.split()[0]), open_only=False)
+    else:
+        row = await ctx.repo.seated_table(r.id, ctx.actor)
+    live = results.live(row) if row is not None else None
+    if row is not None and live is not None and live.status == ReportStatus.PENDING:
+        if ctx.actor not in row.seats:
+            raise UserError("refuse.not-at-table", table=row.number)
+        return t, r, row, live
     raise UserError("refuse.nothing-to-confirm")
 
 
 async def _confirm(ctx: Ctx, arg: str, button: bool) -> None:
-    t, row, rep = await _pending_for(ctx, arg, button)
+    t, r, row, rep = await _pending_for(ctx, arg, button)
     results.confirm(ctx, t, row, rep)
     ctx.toast = ctx.t("report.confirmed-short", table=row.number)
     ctx.reply(
         "report.confirmed",
         table=row.number,
         text=rep.text,
-        scores=score_lines(ctx, t, row, [Decimal(s) for s in rep.scores]),
+        scores=score_lines(
+            ctx, await ctx.repo.names(t.id, row.seats), row, [Decimal(s) for s in rep.scores]
+        ),
     )
-    r = latest_round(t)
-    assert r is not None
-    settle_round(ctx, t, r)
+    await settle_if_done(ctx, t, r)
 
 
 async def _dispute(ctx: Ctx, arg: str, button: bool) -> None:
     table_arg, reason = (arg, "") if button else _table_and_reason(arg)
-    t, row, rep = await _pending_for(ctx, table_arg, button)
+    t, _, row, rep = await _pending_for(ctx, table_arg, button)
     results.dispute(ctx, t, row, rep, reason)
     ctx.toast = ctx.t("report.disputed-short", table=row.number)
     ctx.reply("report.disputed", table=row.number, name=display_name(ctx), reason=reason or "—")
@@ -200,6 +232,6 @@ async def fix(ctx: Ctx, args: str) -> None:
         "report.fixed",
         table=number,
         text=rep.text,
-        scores=score_lines(ctx, t, row, list(checked.scores)),
+        scores=score_lines(ctx, names(t), row, list(checked.scores)),
     )
     settle_round(ctx, t, r)

@@ -21,6 +21,7 @@ from bot.tournament import (
     signed_up,
 )
 from bot.types import Buttons
+from bot.versioned import texts
 from db.models import Player, Tournament
 from db.status import EventStatus, PlayerStatus
 from engine.draw import commitment
@@ -36,7 +37,7 @@ async def new(ctx: Ctx, args: str) -> None:
     words = args.split()
     if not words:
         raise UserError("usage.new")
-    if await ctx.repo.active_tournament(ctx.inc.chat_id, ctx.inc.thread_id):
+    if await ctx.repo.active_tournament(ctx.inc.chat_id, ctx.inc.thread_id, whole=False):
         raise UserError("refuse.already-running")
     game = find_game(words[0])
     fmt_key, title_words = game.default_format, words[1:]
@@ -73,8 +74,9 @@ def join_keyboard(ctx: Ctx, t: Tournament) -> Buttons:
     return [[(ctx.t("button.join"), f"join:{t.id}")]]
 
 
-def signup_text(ctx: Ctx, t: Tournament) -> str:
-    """The sign-up announcement; once people join it also says how many have."""
+def signup_text(ctx: Ctx, t: Tournament, count: int | None = None) -> str:
+    """The sign-up announcement; once people join it also says how many have
+    (``count``, when the caller counted them without loading every player)."""
     text = ctx.t(
         "tournament.created",
         title=t.title,
@@ -83,7 +85,8 @@ def signup_text(ctx: Ctx, t: Tournament) -> str:
         rules=rules_line(ctx, t),
         commitment=commitment(t.seed),
     )
-    count = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
+    if count is None:
+        count = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
     return text + ("\n" + ctx.t("signup.count", count=count) if count else "")
 
 
@@ -94,17 +97,17 @@ def rules_line(ctx: Ctx, t: Tournament) -> str:
 
 async def join(ctx: Ctx, args: str) -> None:
     """``/join``, or ``/join @partner…`` to sign up together in a team or pair event."""
-    t = await ctx.tournament()
     if not args.strip():
-        await _join(ctx, t)
+        await _join(ctx, await ctx.tournament(whole=False))
         return
+    t = await ctx.tournament()
     partners = read_partners(ctx, t, args)
-    player, joined = _sign_up(ctx, t)
+    player, joined, _ = await _sign_up(ctx, t)
     ctx.say("\n".join(filter(None, [joined, name_partners(ctx, t, player, partners)])))
 
 
 async def join_button(ctx: Ctx, arg: str) -> None:
-    t = await ctx.tournament()
+    t = await ctx.tournament(whole=False)
     if str(t.id) != arg:
         raise UserError("refuse.signup-closed")
     await _join(ctx, t)
@@ -113,21 +116,22 @@ async def join_button(ctx: Ctx, arg: str) -> None:
 async def _join(ctx: Ctx, t: Tournament) -> None:
     """Sign up. A button press answers with a toast and updates the count on the sign-up
     message instead of posting: a hundred presses must not flood the group."""
-    player, joined = _sign_up(ctx, t)
-    refresh = (lambda: (signup_text(ctx, t), join_keyboard(ctx, t))) if joined else None
+    player, joined, count = await _sign_up(ctx, t)
+    refresh = (lambda: (signup_text(ctx, t, count), join_keyboard(ctx, t))) if joined else None
     ctx.answer(joined or ctx.t("signup.already", name=player.name), refresh)
 
 
-def _sign_up(ctx: Ctx, t: Tournament) -> tuple[Player, str]:
-    """The caller's sign-up (made, or back after /leave) and its confirmation; the
-    confirmation is empty when they were already signed up."""
+async def _sign_up(ctx: Ctx, t: Tournament) -> tuple[Player, str, int]:
+    """The caller's sign-up (made, or back after /leave), its confirmation (empty when
+    they were already signed up) and the number signed up. It reads one player row and
+    a count, never the list: the cost of a sign-up does not grow with the event."""
     ctx.require_person()
     if t.status != EventStatus.SIGNUP:
         raise UserError("refuse.signup-closed")
     name = display_name(ctx)
-    existing = next((p for p in t.players if p.user_id == ctx.actor), None)
+    existing = await ctx.repo.player(t.id, ctx.actor)
     if existing is not None and existing.status == PlayerStatus.ACTIVE:
-        return existing, ""
+        return existing, "", 0
     if existing is not None:
         existing.status, existing.name = PlayerStatus.ACTIVE, name
         player = existing
@@ -135,8 +139,8 @@ def _sign_up(ctx: Ctx, t: Tournament) -> tuple[Player, str]:
         player = ctx.repo.new_player(t, ctx.actor, name)
         player.username = ctx.inc.sender.username
     ctx.audit("join", t, None, {"user": ctx.actor, "name": name})
-    count = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
-    return player, ctx.t("signup.joined", name=name, count=count)
+    count = await ctx.repo.active_players(t.id)
+    return player, ctx.t("signup.joined", name=name, count=count), count
 
 
 async def leave(ctx: Ctx, args: str) -> None:
@@ -159,12 +163,18 @@ async def leave(ctx: Ctx, args: str) -> None:
 
 
 async def players(ctx: Ctx, args: str) -> None:
-    t = await ctx.tournament()
-    listed = signed_up(t)
-    if not listed:
-        ctx.reply("players.none")
-        return
-    ctx.say(players_text(ctx, t), pages="players")
+    """The list is built once per tournament version and language (``bot.versioned``)."""
+    t = await ctx.tournament(whole=False)
+    key = texts.key(t, "players", ctx.t.lang)
+    text = texts.get(key)
+    if text is None:
+        await ctx.repo.load_whole(t)
+        if not signed_up(t):
+            ctx.reply("players.none")
+            return
+        text = players_text(ctx, t)
+        texts.put(key, text)
+    ctx.say(text, pages="players")
 
 
 def players_text(ctx: Ctx, t: Tournament) -> str:

@@ -11,8 +11,9 @@ from bot.csv_cells import safe_cell
 from bot.errors import UserError
 from bot.handlers.common import ranking_lines
 from bot.i18n import show
+from bot.pictures import draw, standings_png
 from bot.tournament import format_of, latest_round, names, state_of
-from charts.standings import StandingRow, standings_png
+from bot.versioned import pictures
 from db.models import Tournament
 from db.status import ExportStatus, PlayerStatus, TableState
 from engine.model import SEAT_LETTERS
@@ -21,23 +22,33 @@ EXPORT_HEADER = ["round", "table", "seat", "user_id", "name", "score", "penalty"
 
 
 async def standings(ctx: Ctx, args: str) -> None:
-    t = await ctx.tournament(finished=True)
-    if not t.rounds:
-        raise UserError("refuse.not-drawn")
-    rows = format_of(t).standings(state_of(t))
-    who = names(t)
-    png = standings_png(
-        [StandingRow(s.rank, who.get(s.player, str(s.player)), s.points, s.alive) for s in rows],
-        ctx.t("standings.chart-title", title=t.title),
-        {"points": ctx.t("standings.points"), "more": ctx.t("standings.chart-more")},
-    )
-    r = latest_round(t)
-    caption = (
-        ctx.t("standings.caption", title=t.title, round=r.number if r else 0)
-        + "\n"
-        + ranking_lines(ctx, t, rows)
-        + team_lines(ctx, t)
-    )
+    """The picture and caption are drawn once per tournament version and language; asked
+    again before the next change, they are sent from the cache without loading the event."""
+    t = await ctx.tournament(finished=True, whole=False)
+    key = pictures.key(t, "standings", ctx.t.lang)
+    kept = pictures.get(key)
+    if kept is None:
+        await ctx.repo.load_whole(t)
+        if not t.rounds:
+            raise UserError("refuse.not-drawn")
+        rows = format_of(t).standings(state_of(t))
+        who = names(t)
+        png = await draw(
+            standings_png,
+            [(s.rank, who.get(s.player, str(s.player)), s.points, s.alive) for s in rows],
+            ctx.t("standings.chart-title", title=t.title),
+            {"points": ctx.t("standings.points"), "more": ctx.t("standings.chart-more")},
+        )
+        r = latest_round(t)
+        caption = (
+            ctx.t("standings.caption", title=t.title, round=r.number if r else 0)
+            + "\n"
+            + ranking_lines(ctx, t, rows)
+            + team_lines(ctx, t)
+        )
+        kept = (png, caption)
+        pictures.put(key, kept)
+    png, caption = kept
     ctx.photo(png, caption, "standings.png")
 
 

@@ -35,6 +35,10 @@ class Outbox:
         self._outputs.append(sent)
         self._signal.notify()
 
+    @property
+    def output_count(self) -> int:
+        return len(self._outputs)
+
     def get(self, chat_id: int, message_id: int) -> SentMessage | None:
         return self._by_key.get((chat_id, message_id))
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +27,10 @@ from playground.botapi.records import JSON, Call, CallbackAnswer, SentMessage, U
 from playground.botapi.updates import UpdateQueue
 from playground.botapi.wire import ApiError, command_entities, read_request
 from playground.botapi.world import ANONYMOUS_ADMIN, CHANNEL_BOT, Chat, World, without_reply
+
+# Load tests queue thousands of requests at once; the default backlog of 128 would make
+# the kernel drop SYNs and the client retry a second later.
+LISTEN_BACKLOG = 4096
 
 _DEFAULT_FAILURES = {
     429: "Too Many Requests: retry after {retry_after}",
@@ -79,9 +84,19 @@ class BotAPIServer:
         self.add_routes(app)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.SockSite(self._runner, _listener(), backlog=LISTEN_BACKLOG)
         await site.start()
         self._port = int(self._runner.addresses[0][1])
+
+    def listening_sockets(self) -> list[socket.socket]:
+        """The listener's sockets (to check its options)."""
+        if self._runner is None:
+            return []
+        return [
+            sock
+            for site in self._runner.sites
+            for sock in getattr(getattr(site, "_server", None), "sockets", ())
+        ]
 
     def add_routes(self, app: web.Application) -> None:
         """Serve the Bot API from ``app`` too: the playground shares one port with its page."""
@@ -305,6 +320,12 @@ class BotAPIServer:
         """Every message the bot sent (optionally to one chat), in order, edits applied."""
         return self._outbox.messages(chat_id)
 
+    @property
+    def output_count(self) -> int:
+        """How many outputs (sends and edits) the bot has made so far: a cheap counter
+        for load tests that wait for N replies without scanning them."""
+        return self._outbox.output_count
+
     def calls_to(self, method: str) -> list[Call]:
         """The recorded calls of one method (name case-insensitive)."""
         return [c for c in self.calls if c.method.lower() == method.lower()]
@@ -409,6 +430,16 @@ class BotAPIServer:
         if batch:
             self._last_activity = time.monotonic()
         return batch
+
+
+def _listener() -> socket.socket:
+    """127.0.0.1 on a free port, Nagle off: an answer is written as headers then body,
+    and with Nagle the body would wait for the client's delayed ACK (~40 ms). Linux
+    passes TCP_NODELAY on to accepted sockets (aiohttp also sets it on each)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.bind(("127.0.0.1", 0))
+    return sock
 
 
 def _json_response(body: JSON, status: int) -> web.Response:

@@ -1,0 +1,78 @@
+"""Issue 16: the SQL a /join, a /report and a /confirm cost does not grow with the event.
+
+Each is sent in a small event (8 players) and a larger one (40), and every statement the
+bot runs for it (its transaction and the delivery of its reply) is counted: the counts
+must be equal. Reloading the whole tournament on every update (select-in loads of every
+player, round, table and report) would make them differ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import event
+
+from tests.botapi import BotAPIServer
+from tests.e2e.harness import Harness, tables_of
+
+ADMIN = 1
+
+
+@contextmanager
+def counting(bot: Harness) -> Iterator[list[str]]:
+    assert bot.app is not None
+    statements: list[str] = []
+
+    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        statements.append(statement)
+
+    sync_engine = bot.app.engine.sync_engine
+    event.listen(sync_engine, "before_cursor_execute", record)
+    try:
+        yield statements
+    finally:
+        event.remove(sync_engine, "before_cursor_execute", record)
+
+
+async def costs(bot: Harness, chat: int, size: int) -> dict[str, int]:
+    """Statements of the last /join, then a /report and its /confirm at table 1."""
+    server: BotAPIServer = bot.server
+    players = [chat * -1000 + i for i in range(size)]
+    names = {f"P{uid}": uid for uid in players}
+    server.add_chat(chat, "speed", admins=[ADMIN])
+    for uid in players:
+        server.add_user(uid, f"P{uid}")
+    await bot.says(chat, ADMIN, "/new bigtwo", "SHA-256")
+    for uid in players[:-1]:
+        await bot.says(chat, uid, "/join", f"P{uid}")
+    found: dict[str, int] = {}
+    await server.wait_idle(quiet=0.3)
+    with counting(bot) as statements:
+        await bot.says(chat, players[-1], "/join", f"共 {size} 人")
+        await server.wait_idle(quiet=0.3)
+    found["join"] = len(statements)
+    drawn = await bot.says(chat, ADMIN, "/draw", "第 1 轮抽签")
+    await bot.says(chat, ADMIN, "/round", "第 1 轮开始")
+    seats = tables_of(drawn.body, names)[1]
+    await server.wait_idle(quiet=0.3)
+    with counting(bot) as statements:
+        await bot.says(chat, seats[0], "/report 1 A5 B8 C0 D12", "请同桌另一位选手确认")
+        await server.wait_idle(quiet=0.3)
+    found["report"] = len(statements)
+    with counting(bot) as statements:
+        await bot.says(chat, seats[1], "/confirm", "结果确认")
+        await server.wait_idle(quiet=0.3)
+    found["confirm"] = len(statements)
+    return found
+
+
+async def test_join_report_and_confirm_cost_the_same_statements_in_any_event_size(
+    bot: Harness,
+) -> None:
+    bot.server.add_user(ADMIN, "组织者")
+    small = await costs(bot, -100801, 8)
+    large = await costs(bot, -100802, 40)
+    assert small == large, (small, large)
+    assert all(n <= 20 for n in small.values()), small
