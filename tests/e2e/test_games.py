@@ -134,6 +134,23 @@ CASES = [
         {"A": "3", "B": "1"},
         ("1A", "2B"),
     ),
+    *(
+        Case(  # the other two-player games: a match won 2-0, one lost 0-2, a drawn final game
+            game,
+            4,
+            ("points", "2/1/0", "2/1/0"),
+            ("games", "0", "games 至少为 1", "games must be at least 1"),
+            ("2-0", "看不懂结果", "I cannot read the result"),
+            (
+                (Play(1, text="1-0; 1-0", show="+4"), Play(2, text="0-1; 0-1", show="+4")),
+                (Play(1, text="1-0; 0.5-0.5", show="+3", organiser=True),),
+            ),
+            "A",
+            {"A": "3", "B": "1"},
+            ("1A", "2B"),
+        )
+        for game in ("gomoku", "junqi")
+    ),
     Case(  # 跑得快, added with engine/ and locale files only (issue 9)
         "跑得快",
         3,

@@ -10,8 +10,13 @@ from __future__ import annotations
 
 import pytest
 
+from engine.games import GAMES, find_game
 from tests.e2e.test_games import CASES, Case, run_case
 from tests.handlers.harness import MemoryHarness
+
+
+def test_every_game_has_a_case() -> None:
+    assert sorted(find_game(c.game).key for c in CASES) == sorted(g.key for g in GAMES)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.game for c in CASES])
