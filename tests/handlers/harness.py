@@ -168,7 +168,7 @@ class MemoryServer:
         """Handle every queued update, in order, and deliver the replies."""
         while self._pending:
             await self.chats.core.handle(self._pending.pop(0))
-            await self.chats._drain()
+            await self.chats.deliver()
 
     async def wait_for(self, expect: Predicate | str, timeout: float = 0) -> SentMessage:
         """Once the queue is handled: the next output containing ``expect``, or fail."""
@@ -225,7 +225,7 @@ class MemoryHarness:
         for timer in pending:
             if timer.at <= self.core.clock():
                 await timers.fire(timer)
-        await self.chats._drain()
+        await self.chats.deliver()
 
     async def restart(self) -> None:
         await self.stop()

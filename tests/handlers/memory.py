@@ -109,14 +109,14 @@ class Chats:
     async def _handle(self, inc: Incoming) -> list[Sent]:
         before = {mid: m.edits for mid, m in self.transport.messages.items()}
         await self.core.handle(inc)
-        await self._drain()
+        await self.deliver()
         return [
             m
             for mid, m in self.transport.messages.items()
             if mid not in before or m.edits != before[mid]
         ]
 
-    async def _drain(self) -> None:
+    async def deliver(self) -> None:
         """Deliver every queued reply, in order, and mark it sent."""
         async with self.sessionmaker() as session, session.begin():
             for row in await Repo(session).queued(limit=10_000):
