@@ -1,5 +1,6 @@
 """``tourbot run``: start the bot with long polling (``python -m bot`` does the same);
-``tourbot playground``: try it in the browser, without Telegram."""
+``tourbot playground``: try it in the browser, without Telegram; ``tourbot gateway``,
+``worker`` and ``scheduler``: the scale-out mode (``bot.scaleout``)."""
 
 from __future__ import annotations
 
@@ -12,16 +13,30 @@ from bot.config import Settings
 
 
 def main(argv: list[str] | None = None) -> int:
+    from bot.scaleout.cli import HELP as SCALEOUT
+
     parser = argparse.ArgumentParser(prog="tourbot", description="Tournaments in Telegram groups")
-    parser.add_argument("command", nargs="?", default="run", choices=["run", "playground"])
-    parser.add_argument("--port", type=int, default=8000, help="playground: the page's port")
-    parser.add_argument("--fresh", action="store_true", help="playground: start over")
+    commands = parser.add_subparsers(dest="command", metavar="command")
+    commands.add_parser("run", help="long polling, one process (the default)")
+    playground_help = "the bot against a local Telegram, in the browser"
+    playground_parser = commands.add_parser(
+        "playground", help=playground_help, description=playground_help
+    )
+    playground_parser.add_argument("--port", type=int, default=8000, help="the page's port")
+    playground_parser.add_argument("--fresh", action="store_true", help="start over")
+    for name, text in SCALEOUT.items():
+        commands.add_parser(name, help=text, description=text)
     args = parser.parse_args(argv)
+    command = args.command or "run"
     settings = Settings.from_env()
-    if args.command == "playground":  # the bot against a local Telegram, in the browser
+    if command == "playground":
         from playground.run import main as playground
 
         return playground(settings, args.port, args.fresh)
+    if command in SCALEOUT:
+        from bot.scaleout.cli import main as scaleout
+
+        return scaleout(command, settings)
     if not settings.bot_token:
         print(
             "tourbot: BOT_TOKEN is not set; put the token from @BotFather in .env or the "

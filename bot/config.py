@@ -18,6 +18,15 @@ class Settings:
     default_lang: str = "zh"
     per_chat_per_minute: int = 20  # Telegram's limit for one group
     poll_timeout: int = 25  # long-polling wait, seconds
+    # Scale-out mode (tourbot gateway / worker / scheduler); see bot/scaleout.
+    nats_url: str = "nats://127.0.0.1:4222"
+    nats_prefix: str = "tourbot"  # stream, subject and consumer names start with it
+    webhook_url: str = ""  # the public HTTPS URL Telegram calls; the gateway serves its path
+    webhook_secret: str = ""  # setWebhook's secret_token; requests without it get 401
+    gateway_host: str = "127.0.0.1"
+    gateway_port: int = 8080
+    shards: int = 16  # update subjects; one chat always maps to the same shard
+    per_second: int = 30  # messages a second from the whole bot (all workers together)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -33,4 +42,12 @@ class Settings:
             default_lang=env.get("DEFAULT_LANG", cls.default_lang),
             per_chat_per_minute=int(env.get("RATE_PER_CHAT_MINUTE", cls.per_chat_per_minute)),
             poll_timeout=int(env.get("POLL_TIMEOUT", cls.poll_timeout)),
+            nats_url=env.get("NATS_URL", cls.nats_url),
+            nats_prefix=env.get("NATS_PREFIX", cls.nats_prefix),
+            webhook_url=env.get("WEBHOOK_URL", cls.webhook_url),
+            webhook_secret=env.get("WEBHOOK_SECRET", cls.webhook_secret),
+            gateway_host=env.get("GATEWAY_HOST", cls.gateway_host),
+            gateway_port=int(env.get("GATEWAY_PORT", cls.gateway_port)),
+            shards=int(env.get("SHARDS", cls.shards)),
+            per_second=int(env.get("RATE_PER_SECOND", cls.per_second)),
         )

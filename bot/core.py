@@ -135,6 +135,8 @@ class Core:
             if await repo.seen_update(inc.update_id):
                 return None
             ctx = await self._ctx(repo, inc)
+            if inc.chat_type == "private":  # the bot may write to this user from now on
+                await repo.note_private_chat(inc.sender.id)
             try:
                 await handler(ctx, arg)
                 await ctx.run_deferred()
@@ -209,21 +211,29 @@ class Core:
         arg: str,
         timer: Timer | None = None,
     ) -> None:
-        """Run scheduled work (a deadline, a check-in cut-off) through the same
-        transaction and outbox path. A ``timer`` runs once: it is recorded as fired in
-        the transaction of its ruling, and skipped when it already was."""
+        """Run scheduled work (a deadline, a reminder, a check-in cut-off) through the
+        same transaction and outbox path. A ``timer`` runs once: it is recorded as fired
+        in the transaction of its work, and skipped when it already was (a restart, or
+        another scheduler process that got there first). A job that wakes before its
+        moment on our clock is put back, never run early."""
         inc = Incoming(0, chat_id, "supergroup", Sender(0, "tourbot"), thread_id=thread_id or None)
-        async with self._lock(chat_id), self.sessionmaker() as session, session.begin():
-            repo = Repo(session)
-            ctx = await self._ctx(repo, inc)
-            if timer is not None:
-                if await repo.timer_fired(timer.kind, timer.tournament_id, timer.round, timer.at):
-                    return
-                if timer.at > ctx.now:  # early by the scheduler's clock: not yet
-                    self.on_timer(timer)
-                    return
-                repo.mark_timer(timer.kind, timer.tournament_id, timer.round, timer.at)
-            await work(ctx, arg)
-            await ctx.run_deferred()
-            self._enqueue(repo, ctx.outgoing)
+        try:
+            async with self._lock(chat_id), self.sessionmaker() as session, session.begin():
+                repo = Repo(session)
+                ctx = await self._ctx(repo, inc)
+                if timer is not None:
+                    if await repo.timer_fired(*timer):
+                        return
+                    if timer.at > ctx.now:
+                        self.on_timer(timer)
+                        return
+                    repo.mark_timer(*timer)
+                await work(ctx, arg)
+                await ctx.run_deferred()
+                self._enqueue(repo, ctx.outgoing)
+        except IntegrityError:  # most likely another process recorded this timer first
+            log.warning("timer %s not run: integrity error (fired elsewhere?)", timer)
+            return
+        for planned in ctx.timers:  # committed: schedule what the work planned
+            self.on_timer(planned)
         self.on_outbox()

@@ -86,8 +86,7 @@ class Sender:
 
     async def flush_once(self) -> float:
         """Send what may be sent now; return how long to sleep before trying again."""
-        async with self.sessionmaker() as session:
-            rows = await Repo(session).queued()
+        rows = await self._queued()
         next_try = 3600.0
         held: set[int] = set()  # chats whose earlier message is waiting: keep their order
         latest_edit = {(r.chat_id, r.edit_message_id): r.id for r in rows if r.kind == "edit"}
@@ -114,6 +113,11 @@ class Sender:
                 held.add(row.chat_id)
                 next_try = min(next_try, delay)
         return next_try
+
+    async def _queued(self) -> list[OutboxMessage]:
+        """The queued rows this sender delivers, oldest first."""
+        async with self.sessionmaker() as session:
+            return await Repo(session).queued()
 
     async def _deliver(self, row: OutboxMessage) -> float:
         """Try one message; return 0 when done with it, else seconds to wait."""

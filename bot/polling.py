@@ -5,6 +5,9 @@ last one) while the previous batch may still be in flight, so a crash there woul
 updates. Here the offset moves past an update only once ``handle`` has committed it;
 after a crash Telegram sends it again and the core's processed-update table skips it
 if it had in fact been committed.
+
+Within a batch, different chats are handled concurrently and each chat's updates one
+after another in their order; the offset moves once the whole batch is handled.
 """
 
 from __future__ import annotations
@@ -49,10 +52,9 @@ async def poll_forever(fetch: Fetch, handle: Callable[[Incoming], Awaitable[None
     while True:
         try:
             batch = await fetch(offset)
-            for update_id, incoming in batch:
-                if incoming is not None:
-                    await handle(incoming)
-                offset = update_id + 1
+            await handle_batch([incoming for _, incoming in batch if incoming], handle)
+            if batch:
+                offset = batch[-1][0] + 1
             failures = 0
         except asyncio.CancelledError:
             raise
@@ -61,3 +63,23 @@ async def poll_forever(fetch: Fetch, handle: Callable[[Incoming], Awaitable[None
             delay = min(MAX_BACKOFF, 0.5 * 2**failures)
             log.exception("polling failed; retrying in %.1fs", delay)
             await asyncio.sleep(delay)
+
+
+async def handle_batch(
+    batch: list[Incoming], handle: Callable[[Incoming], Awaitable[None]]
+) -> None:
+    """Handle ``batch``: chats in parallel, one chat's updates in order. If one fails,
+    the others still finish, then the failure is raised (the batch comes again, and
+    what was committed is skipped)."""
+    chats: dict[int, list[Incoming]] = {}
+    for incoming in batch:
+        chats.setdefault(incoming.chat_id, []).append(incoming)
+
+    async def in_order(updates: list[Incoming]) -> None:
+        for incoming in updates:
+            await handle(incoming)
+
+    results = await asyncio.gather(*map(in_order, chats.values()), return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result

@@ -1,9 +1,13 @@
-"""Round timers on APScheduler 3, rebuilt from our own tables at every start.
+"""Timers on APScheduler 3, planned from our own tables at every start.
 
-The moments live in the ``rounds`` table (``deadline``, ``checkin_until``), not in a job
-store: at start-up every open round gets its jobs again, and one whose time passed while
-the bot was down runs at once. ``misfire_grace_time=None`` stops APScheduler from
-silently skipping a late job (its default grace is one second).
+The moments live in the database (``bot.timers`` derives the timers from them), never in
+a job store. At start-up every timer not yet recorded as fired is planned again: the ones
+whose moment passed while the bot was down run at once, one after another in the order
+they were due (a reminder before its deadline, a deadline before a later one), and the
+rest are scheduled. Each run records its timer in ``fired_timers`` in the transaction of
+its work, so a restart neither repeats a reminder nor loses one.
+``misfire_grace_time=None`` stops APScheduler from silently skipping a late job (its
+default grace is one second).
 """
 
 from __future__ import annotations
@@ -16,10 +20,23 @@ from apscheduler.triggers.date import DateTrigger
 
 from bot.core import Core
 from bot.handlers import TIMERS
+from bot.timers import tournament_timers
 from bot.types import Timer
 from db.repo import Repo
 
 log = logging.getLogger(__name__)
+
+
+async def pending_timers(core: Core) -> list[Timer]:
+    """Every planned timer of the active tournaments that has not fired, in due order."""
+    async with core.sessionmaker() as session:
+        repo = Repo(session)
+        planned = [timer for t in await repo.active_tournaments() for timer in tournament_timers(t)]
+        fired = await repo.fired_timers({timer.tournament_id for timer in planned})
+    return sorted(
+        (t for t in planned if (*t[:3], t.at.replace(microsecond=0)) not in fired),
+        key=lambda t: t.at,
+    )
 
 
 class Timers:
@@ -32,12 +49,11 @@ class Timers:
 
     async def start(self) -> None:
         """Timers that came due while the bot was down run now, one after another in the
-        order they were due (a check-in cut-off before the deadline after it), before
-        any new update is read; the others are scheduled."""
-        async with self.core.sessionmaker() as session:
-            pending = [Timer(*timer) for timer in await Repo(session).round_timers()]
+        order they were due (a reminder before its deadline, a check-in cut-off before
+        the deadline after it), before any new update is read; the others are scheduled."""
+        pending = await pending_timers(self.core)
         now = self.core.clock()
-        for timer in pending:  # sorted by moment
+        for timer in pending:
             if timer.at <= now:
                 await self.fire(timer)
         self.scheduler.start()
@@ -50,7 +66,7 @@ class Timers:
             self.scheduler.shutdown(wait=False)
 
     def add(self, timer: Timer) -> None:
-        """(Re)schedule one timer of a round; a past one fires immediately.
+        """(Re)schedule one timer; a past one fires immediately.
 
         The delay is measured on the core's clock (the one deadlines are judged by) and
         handed to APScheduler as a moment on its own clock."""
@@ -60,18 +76,19 @@ class Timers:
             self.fire,
             DateTrigger(run_date=run_at),
             args=(timer,),
-            id=f"{timer.kind}:{timer.tournament_id}:{timer.round}",
+            id=timer.key,
             replace_existing=True,
         )
 
     async def fire(self, timer: Timer) -> None:
+        """Run one timer once (``Core.system`` checks the fired-timer record, and puts
+        back a job that wakes before its moment on the core's clock)."""
         async with self.core.sessionmaker() as session:
             t = await Repo(session).tournament(timer.tournament_id)
             if t is None:
                 return
             chat_id, thread_id = t.chat_id, t.thread_id
-        work, arg = TIMERS[timer.kind], f"{timer.tournament_id}:{timer.round}"
         try:
-            await self.core.system(chat_id, thread_id, work, arg, timer)
+            await self.core.system(chat_id, thread_id, TIMERS[timer.kind], timer.arg, timer)
         except Exception:
-            log.exception("%s of tournament %s round %s failed", *timer[:3])
+            log.exception("timer %s failed", timer.key)

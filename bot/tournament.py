@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from bot.timers import REMIND_DEFAULT, remind_offsets
 from db.models import Player, Round, TableRow, Tournament
 from db.status import PlayerStatus
+from engine.errors import ConfigError
 from engine.formats import find_format
 from engine.formats.base import Format
 from engine.games import Game, find_game
@@ -40,6 +42,18 @@ class MinutesKnob(Knob):
         return value if value in ON_WORDS + OFF_WORDS else super().coerce(raw)
 
 
+@dataclass(frozen=True)
+class RemindKnob(Knob):
+    """Reminder offsets before each deadline: ``24h,1h``, ``2d,3h,10m`` or ``off``."""
+
+    def coerce(self, raw: str) -> object:
+        try:
+            remind_offsets(raw)
+        except ValueError:
+            raise ConfigError("remind-value", knob=self.name, value=raw) from None
+        return raw.strip().lower()
+
+
 # Tournament policies that are the bot's, not the game's or the format's.
 POLICY_KNOBS = (
     Knob("reporter", "captain", ("captain", "winner", "any"), str, "SPEC"),
@@ -48,9 +62,12 @@ POLICY_KNOBS = (
     # events play a round over days, and a cut-off only means something when a round
     # starts at a set time in one room. ``on`` takes the game's seed figure.
     MinutesKnob("noshow", "off", (), int, "000 001 002", maximum=NOSHOW_MAX_MINUTES),
+    # Reminders before each deadline; a round shorter than them all gets seed 001's
+    # 结束前10分钟大会统一提醒. Changes apply to deadlines set from then on.
+    RemindKnob("remind", REMIND_DEFAULT, (), str, "001"),
 )
 # Policies that may change mid-event: they take effect from the next round opened.
-RUNNING_KNOBS = frozenset({"noshow"})
+RUNNING_KNOBS = frozenset({"noshow", "remind"})
 
 
 def game_of(t: Tournament) -> Game:  # type: ignore[type-arg]

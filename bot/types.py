@@ -64,12 +64,23 @@ class Outgoing:
 
 
 class Timer(NamedTuple):
-    """Work a round waits for: ``kind`` names the handler (``deadline``, ``noshow``)."""
+    """Work a tournament waits for: ``kind`` names the handler (``deadline``, ``remind``,
+    ``noshow``, ``signup``); ``round`` is 0 for the sign-up deadline."""
 
     kind: str
     tournament_id: int
     round: int
     at: datetime
+
+    @property
+    def key(self) -> str:
+        """Names this timer among all others; the fired-timer record is keyed by it."""
+        return f"{self.kind}:{self.tournament_id}:{self.round}:{int(self.at.timestamp())}"
+
+    @property
+    def arg(self) -> str:
+        """What the handler receives: ``"<tournament>:<round>:<epoch seconds>"``."""
+        return f"{self.tournament_id}:{self.round}:{int(self.at.timestamp())}"
 
 
 class RetryAfter(Exception):

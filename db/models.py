@@ -15,6 +15,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     LargeBinary,
@@ -94,6 +95,8 @@ class Tournament(Base):
     seed: Mapped[str] = mapped_column(String(64))
     creator_id: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = _now()
+    # /deadline signup: sign-up closes and the lot is drawn at this moment (seeds 000, 004).
+    signup_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # Bumped by every audited change (``Ctx.audit``), in the same transaction: what is
     # derived from the event (standings, their picture) is cached per version.
     version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
@@ -137,6 +140,9 @@ class Round(Base):
     seed_label: Mapped[str] = mapped_column(String(64), default="")
     status: Mapped[str] = mapped_column(String(16), default=RoundStatus.DRAWN)
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # When the deadline was last set: reminders due before it are not sent (they would be
+    # late), and a round shorter than every reminder offset gets seed 001's last call.
+    deadline_set_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # While set, players check in (/here) until this moment; then no-shows forfeit and it
     # is cleared, so a restart does not rule twice (seeds 000-002: 迟到15分钟以弃权论).
     checkin_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
@@ -160,6 +166,9 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), default=TableState.PENDING)
     forfeited: Mapped[list[Any]] = mapped_column(default=list)
     present: Mapped[list[Any]] = mapped_column(default=list)  # checked in with /here
+    # /deadline <table> <phrase>: this table's own, later deadline (None: the round's).
+    deadline: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    deadline_set_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     round: Mapped[Round] = relationship(back_populates="tables")
     reports: Mapped[list[Report]] = relationship(order_by="Report.id", lazy="selectin")
 
@@ -231,15 +240,25 @@ class AuditEntry(Base):
 
 
 class FiredTimer(Base):
-    """A round timer (a deadline, a check-in cut-off) that has run, committed with its
-    ruling: a restart never runs it again, even while a disputed table keeps the round
-    open. Keyed by its moment too, so a deadline moved later is a new timer."""
+    """A timer that has run (a deadline, a reminder, a check-in cut-off, a sign-up
+    deadline), committed with its work: a restart never runs it again, even while a
+    disputed table keeps the round open. Keyed by its moment (to the second) too, so a
+    deadline moved later is a new timer. ``round_number`` is 0 for the sign-up deadline."""
 
     __tablename__ = "fired_timers"
     kind: Mapped[str] = mapped_column(String(16), primary_key=True)
     tournament_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     round_number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     due: Mapped[datetime] = mapped_column(UTCDateTime(), primary_key=True)
+    at: Mapped[datetime] = _now()
+
+
+class PrivateChat(Base):
+    """A user who has opened a private chat with the bot: only they can get private
+    reminders (a bot may not write first)."""
+
+    __tablename__ = "private_chats"
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     at: Mapped[datetime] = _now()
 
 
@@ -273,3 +292,15 @@ class OutboxMessage(Base):
     lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = _now()
+
+
+class SendBudget(Base):
+    """A token bucket every scale-out worker draws from before sending: key ``bot`` for
+    the whole bot (≈30 a second), ``chat:<id>`` per chat (≈20 a minute in a group).
+    Times are epoch seconds on the database's clock, the one clock all workers share."""
+
+    __tablename__ = "send_budget"
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    tokens: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float)
+    blocked_until: Mapped[float] = mapped_column(Float, default=0.0)

@@ -24,6 +24,7 @@ from db.models import (
     OutboxMessage,
     PenaltyRow,
     Player,
+    PrivateChat,
     ProcessedUpdate,
     Report,
     Round,
@@ -31,7 +32,7 @@ from db.models import (
     TableRow,
     Tournament,
 )
-from db.status import EventStatus, OutboxStatus, PlayerStatus, RoundStatus, TableState
+from db.status import EventStatus, OutboxStatus, PlayerStatus, TableState
 
 ACTIVE = (EventStatus.SIGNUP, EventStatus.RUNNING)
 # The whole event: players, rounds with their tables and reports, penalties. What most
@@ -261,35 +262,52 @@ class Repo:
     async def table(self, table_id: int) -> TableRow | None:
         return await self.session.get(TableRow, table_id)
 
-    async def round_timers(self) -> list[tuple[str, int, int, datetime]]:
-        """(kind, tournament id, round number, moment) of what open rounds still wait
-        for: their ``deadline`` and their check-in cut-off (``noshow``)."""
-        rows = await self.session.execute(
-            select(Round.tournament_id, Round.number, Round.deadline, Round.checkin_until).where(
-                Round.status == RoundStatus.OPEN
-            )
+    async def active_tournaments(self) -> list[Tournament]:
+        """Every tournament in sign-up or running: what timers may wait for."""
+        rows = await self.session.scalars(select(Tournament).where(Tournament.status.in_(ACTIVE)))
+        return list(rows)
+
+    # --- timers and private chats ------------------------------------------------------
+    async def fired_timers(self, tournament_ids: set[int]) -> set[tuple[str, int, int, datetime]]:
+        """(kind, tournament id, round number, moment) of every timer these tournaments
+        have run; moments are kept to the second (see :meth:`mark_timer`)."""
+        if not tournament_ids:
+            return set()
+        rows = await self.session.scalars(
+            select(FiredTimer).where(FiredTimer.tournament_id.in_(tournament_ids))
         )
-        fired = {
-            (f.kind, f.tournament_id, f.round_number, f.due)
-            for f in await self.session.scalars(select(FiredTimer))
-        }
-        timers = []
-        for t, n, deadline, checkin in rows.all():
-            timers += [("deadline", t, n, deadline)] if deadline is not None else []
-            timers += [("noshow", t, n, checkin)] if checkin is not None else []
-        return sorted((x for x in timers if x not in fired), key=lambda x: x[3])
+        return {(f.kind, f.tournament_id, f.round_number, f.due) for f in rows}
 
     async def timer_fired(
         self, kind: str, tournament_id: int, round_number: int, due: datetime
     ) -> bool:
-        return (
-            await self.session.get(FiredTimer, (kind, tournament_id, round_number, due)) is not None
-        )
+        key = (kind, tournament_id, round_number, due.replace(microsecond=0))
+        return await self.session.get(FiredTimer, key) is not None
 
     def mark_timer(self, kind: str, tournament_id: int, round_number: int, due: datetime) -> None:
+        """Record a timer as run. Its moment is kept to the second: a deadline read back
+        from one backend may differ in microseconds from the one a use-case planned."""
         self.session.add(
-            FiredTimer(kind=kind, tournament_id=tournament_id, round_number=round_number, due=due)
+            FiredTimer(
+                kind=kind,
+                tournament_id=tournament_id,
+                round_number=round_number,
+                due=due.replace(microsecond=0),
+            )
         )
+
+    async def note_private_chat(self, user_id: int) -> None:
+        if await self.session.get(PrivateChat, user_id) is None:
+            self.session.add(PrivateChat(user_id=user_id))
+
+    async def private_chats(self, user_ids: set[int]) -> set[int]:
+        """Which of these users have opened a private chat with the bot."""
+        if not user_ids:
+            return set()
+        rows = await self.session.scalars(
+            select(PrivateChat.user_id).where(PrivateChat.user_id.in_(user_ids))
+        )
+        return set(rows)
 
     def add_penalty(
         self,

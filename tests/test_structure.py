@@ -58,14 +58,31 @@ def test_the_bot_holds_no_game_or_format_key_literal() -> None:
     assert offenders == []
 
 
-def test_the_bot_never_probes_engine_objects_with_getattr() -> None:
+def probes(path: Path) -> list[tuple[int, str]]:
+    """``getattr(x, "name", …)`` / ``hasattr(x, "name")``: asking an object whether it has
+    a named attribute (a proxy forwarding ``getattr(inner, name)`` is not a probe)."""
+    return [
+        (node.lineno, node.args[1].value)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("getattr", "hasattr")
+        and len(node.args) >= 2
+        and isinstance(node.args[1], ast.Constant)
+        and isinstance(node.args[1].value, str)
+    ]
+
+
+def test_the_bot_never_probes_engine_objects_with_getattr(tmp_path: Path) -> None:
     offenders = [
-        str(path.relative_to(BOT.parent))
+        f"{path.relative_to(BOT.parent)}:{line}: {name!r}"
         for path in sorted(BOT.rglob("*.py"))
-        if "getattr(" in path.read_text(encoding="utf-8")
-        or "hasattr(" in path.read_text(encoding="utf-8")
+        for line, name in probes(path)
     ]
     assert offenders == []
+    sample = tmp_path / "sample.py"
+    sample.write_text('f = getattr(fmt, "bracket", None)\nok = getattr(inner, name)\n')
+    assert probes(sample) == [(1, "bracket")]
 
 
 def test_the_grep_would_catch_a_format_key_in_the_bot(tmp_path: Path) -> None:

@@ -151,6 +151,10 @@ class AiogramRunner:
     def _decode(self, raw: dict[str, Any]) -> Incoming | None:
         return update_incoming(Update.model_validate(raw, context={"bot": self.bot}))
 
+    def incoming(self, raw: dict[str, Any]) -> Incoming | None:
+        """A webhook's raw update (scale-out workers), read as polling would read it."""
+        return update_incoming(Update.model_validate(raw, context={"bot": self.bot}))
+
     async def poll(self, handle: Callable[[Incoming], Awaitable[None]]) -> None:
         await poll_forever(self.fetch, handle)
 

@@ -154,6 +154,10 @@ class PTBRunner:
         update = Update.de_json(raw, self.bot)
         return update_incoming(update) if update is not None else None
 
+    def incoming(self, raw: dict[str, Any]) -> Incoming | None:
+        """A webhook's raw update (scale-out workers), read as polling would read it."""
+        return update_incoming(Update.de_json(raw, self.bot))
+
     async def poll(self, handle: Callable[[Incoming], Awaitable[None]]) -> None:
         await poll_forever(self.fetch, handle)
 

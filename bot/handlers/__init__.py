@@ -12,6 +12,7 @@ from bot.handlers import (
     bracket,
     chat_events,
     checkin,
+    deadlines,
     departments,
     discipline,
     draw,
@@ -46,6 +47,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("set", signup.set_knob, ORGANISER, EVENT),
     Command("draw", draw.draw, ORGANISER, SIGNUP, "refuse.already-drawn"),
     Command("round", rounds.open_next, ORGANISER, RUNNING),
+    Command("deadline", deadlines.deadline, ORGANISER, EVENT),
     Command("table", rounds.my_table_cmd, PLAYER, RUNNING, "refuse.not-drawn", menu=True),
     Command("here", checkin.here, PLAYER, RUNNING, NO_ROUND, menu=True),
     Command("report", report_flow.report, PLAYER, RUNNING, NO_ROUND, menu=True, person=True),
@@ -80,7 +82,13 @@ CALLBACKS = {
     "here": checkin.here_button,
     "pg": paging.turn_page,
     "rf": report_flow.press,
+    deadlines.REPORT_BUTTON: deadlines.report_button,
 }
 
 # Scheduled work, by Timer.kind (bot/scheduler.py).
-TIMERS = {"deadline": rounds.deadline_passed, "noshow": checkin.noshow_passed}
+TIMERS = {
+    "deadline": rounds.deadline_passed,
+    "remind": deadlines.remind,
+    "noshow": checkin.noshow_passed,
+    "signup": deadlines.signup_passed,
+}

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from bot.commands import help_text, role_of
 from bot.context import Ctx
+from bot.deadlines import zone_label
 from bot.errors import UserError
 from bot.handlers.common import find_player
 from bot.i18n import LANGS
+from bot.zones import ZoneError, find_zone
 
 
 async def lang(ctx: Ctx, args: str) -> None:
@@ -22,15 +24,16 @@ async def lang(ctx: Ctx, args: str) -> None:
 
 
 async def tz(ctx: Ctx, args: str) -> None:
-    zone = args.strip()
+    """``/tz <zone>``: an IANA name in any case, a city, or a UTC offset (``+8``)."""
     try:
-        ZoneInfo(zone)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise UserError("refuse.bad-tz", zone=zone or "—") from None
+        zone = find_zone(args)
+    except ZoneError as exc:
+        raise UserError(f"refuse.{exc.code}", **exc.params) from None
     old = ctx.chat.tz
     ctx.chat.tz = zone
     ctx.audit("tz", None, {"tz": old}, {"tz": zone})
-    ctx.reply("tz.done", zone=zone)
+    label = zone_label(ZoneInfo(zone))
+    ctx.reply("tz.done", zone=label if label == zone else f"{label} ({zone})")
 
 
 async def grant(ctx: Ctx, args: str) -> None:

@@ -11,6 +11,7 @@ from bot.context import Ctx
 from bot.deadlines import format_deadline
 from bot.errors import UserError
 from bot.ratings import announce_changes
+from bot.timers import table_deadline
 from bot.tournament import format_of, latest_round, names, state_of
 from db.models import Player, Round, TableRow, Tournament
 from db.status import EventStatus, RoundStatus, TableState
@@ -39,10 +40,10 @@ def open_round(t: Tournament) -> Round:
 async def timer_round(
     ctx: Ctx, arg: str, due: Callable[[Round], datetime | None]
 ) -> tuple[Tournament, Round] | None:
-    """The running tournament and open round a timer (``"<tournament>:<round>"``) is
+    """The running tournament and open round a timer (``"<tournament>:<round>:…"``) is
     for, once the round's ``due`` moment has come; None when the round has moved on
     since the timer was set (settled, ruled already, or given a later moment)."""
-    tournament_id, number = (int(x) for x in arg.split(":"))
+    tournament_id, number = (int(x) for x in arg.split(":")[:2])
     t = await ctx.repo.tournament(tournament_id)
     if t is None or t.status != EventStatus.RUNNING:
         return None
@@ -85,11 +86,18 @@ def find_player(ctx: Ctx, t: Tournament, ref: str) -> Player:
     raise UserError("refuse.no-such-player", who=ref)
 
 
-def deadline_text(ctx: Ctx, deadline: datetime | None) -> str:
-    """The deadline as the chat reads it: its zone, its language."""
+def deadline_text(ctx: Ctx, deadline: datetime | None, hint: bool = True) -> str:
+    """The deadline as the chat reads it: its zone, its language, the year when it is
+    not this year, and (with ``hint``) how long is left."""
     if deadline is None:
         return ctx.t("round.no-deadline")
-    return format_deadline(deadline, ctx.tz, ctx.t.lang)
+    return format_deadline(deadline, ctx.tz, ctx.t.lang, now=ctx.now, hint=hint)
+
+
+def stands_at(ctx: Ctx, r: Round, row: TableRow) -> str:
+    """For a pending report: when it stands if nobody disputes it ("" without a deadline)."""
+    when = table_deadline(r, row)
+    return "" if when is None else "\n" + ctx.t("deadline.stands-at", when=deadline_text(ctx, when))
 
 
 def describe_tables(ctx: Ctx, t: Tournament, r: Round) -> str:

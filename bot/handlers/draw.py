@@ -16,12 +16,18 @@ from engine.model import Finished, RoundPlan
 
 async def draw(ctx: Ctx, args: str) -> None:
     t = await ctx.tournament()
+    await draw_now(ctx, t)
+
+
+async def draw_now(ctx: Ctx, t: Tournament) -> None:
+    """Close sign-up and seat round 1: /draw, or the sign-up deadline passing. Nothing
+    is drawn when it cannot be (the refusal says why)."""
     await seed_by_rating(ctx, t, format_of(t).options.get("seeds"))
     plan = format_of(t).plan(state_of(t))
     if isinstance(plan, Finished):
         raise UserError("refuse.too-few-players")
     r = store_round(t, plan, 1)
-    t.status = EventStatus.RUNNING
+    t.status, t.signup_until = EventStatus.RUNNING, None
     ctx.audit(
         "draw",
         t,

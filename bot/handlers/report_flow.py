@@ -151,7 +151,7 @@ async def start(ctx: Ctx) -> None:
     rows = await _tables_for(ctx, t, r)
     table = rows[0].number if len(rows) == 1 else None
     state = FlowState(ctx.actor, t.id, r.number, table)
-    text, buttons = _render(ctx, t, r, state, rows)
+    text, buttons = render(ctx, t, r, state, rows)
     ctx.say(text, buttons)
 
 
@@ -179,7 +179,7 @@ async def press(ctx: Ctx, arg: str) -> None:
         await reports.file_report(ctx, t, state.table, text, edit=ctx.inc.message_id)
         return
     rows = await _tables_for(ctx, t, r)
-    text, buttons = _render(ctx, t, r, state, rows)
+    text, buttons = render(ctx, t, r, state, rows)
     _edit(ctx, text, buttons)
 
 
@@ -212,7 +212,7 @@ def _edit(ctx: Ctx, text: str, buttons: Buttons | None) -> None:
 
 
 # --- drawing one step ----------------------------------------------------------------------
-def _render(
+def render(
     ctx: Ctx, t: Tournament, r: Round, state: FlowState, rows: list[TableRow]
 ) -> tuple[str, Buttons]:
     """The flow message for ``state``: table choice, the next step, or the summary."""

@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from bot.context import Ctx
 from bot.errors import UserError
-from bot.handlers.common import display_name, find_table, settle_round, table_number
+from bot.handlers.common import display_name, find_table, settle_round, stands_at, table_number
 from bot.inputs import id_or_none
 from bot.service import results
 from bot.tournament import latest_round, names, policy
@@ -99,7 +99,8 @@ async def file_report(
             text=rep.text,
             scores=lines,
             reporter=display_name(ctx),
-        ),
+        )
+        + stands_at(ctx, r, row),
         [
             [
                 (ctx.t("button.confirm"), f"confirm:{rep.id}"),

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-
 from bot.context import Ctx
-from bot.deadlines import DeadlineError, parse_deadline
 from bot.errors import UserError
 from bot.handlers.checkin import checkin_line, noshow_passed, start_checkin
 from bot.handlers.common import (
@@ -15,23 +12,21 @@ from bot.handlers.common import (
     settle_round,
     timer_round,
 )
+from bot.handlers.deadlines import read_deadline, table_names, timer_moment
 from bot.handlers.draw import store_round
 from bot.service import results
+from bot.timers import epoch, table_deadline, tournament_timers
 from bot.tournament import format_of, latest_round, names, policy, state_of
-from bot.types import Timer
 from db.models import Round, Tournament
-from db.status import ReportStatus, RoundStatus, TableState
+from db.status import EventStatus, ReportStatus, RoundStatus, TableState
 from engine.games import find_game
 from engine.model import SEAT_LETTERS, Finished
-
-# A round longer than a year is a typo (and year 9999 overflows in some zones).
-MAX_DEADLINE = timedelta(days=366)
 
 
 async def open_next(ctx: Ctx, args: str) -> None:
     """``/round [deadline]``: open the drawn round, or draw and open the next one."""
     t = await ctx.tournament()
-    deadline = _deadline(ctx, args) if args.strip() else None
+    deadline = read_deadline(ctx, args) if args.strip() else None
     r = latest_round(t)
     assert r is not None  # a running tournament has its first round drawn
     if r.status == RoundStatus.OPEN:
@@ -42,11 +37,11 @@ async def open_next(ctx: Ctx, args: str) -> None:
             raise UserError("refuse.finished")
         r = store_round(t, plan, r.number + 1)
     r.status, r.deadline = RoundStatus.OPEN, deadline
+    r.deadline_set_at = ctx.now if deadline is not None else None
     ctx.audit("round-open", t, None, {"round": r.number, "deadline": str(deadline)})
     ctx.say(opened_text(ctx, t, r), pages=f"open.{r.number}")
-    if deadline is not None:
-        ctx.timers.append(Timer("deadline", t.id, r.number, deadline))
     start_checkin(ctx, t, r)
+    ctx.timers += tournament_timers(t)
 
 
 def opened_text(ctx: Ctx, t: Tournament, r: Round) -> str:
@@ -60,61 +55,73 @@ def opened_text(ctx: Ctx, t: Tournament, r: Round) -> str:
     )
 
 
-def _deadline(ctx: Ctx, text: str) -> datetime:
-    try:
-        moment = parse_deadline(text, ctx.now.astimezone(ctx.tz), ctx.tz, ctx.t.lang)
-    except DeadlineError as exc:
-        raise UserError(f"refuse.{exc.code}", text=text, **exc.params) from None
-    except (OverflowError, ValueError):  # past year 9999 in some zone: not a date at all
-        raise UserError("refuse.deadline-too-far", text=text, days=MAX_DEADLINE.days) from None
-    if moment - ctx.now > MAX_DEADLINE:
-        raise UserError("refuse.deadline-too-far", text=text, days=MAX_DEADLINE.days)
-    return moment
-
-
 async def deadline_passed(ctx: Ctx, arg: str) -> None:
-    """Settle every table of the round that has no confirmed result, once (seed 000:
-    不在截止日期前上报，整桌作废). Pending, undisputed reports stand as reported.
+    """Settle the tables whose deadline is this timer's moment, once (seed 000: 不在截止
+    日期前上报，整桌作废). Pending, undisputed reports stand as reported; the notice
+    names the players of every table it settles. Tables given a later deadline of their
+    own (``/deadline <table>``) wait for it.
 
     A check-in cut-off that came due before the deadline rules first: an outage across
     both must end as if the bot had been up (no-shows forfeit, the others have a bye)."""
-    found = await timer_round(ctx, arg, lambda r: r.deadline)
-    cut_off = found[1].checkin_until if found is not None else None
-    if found is not None and cut_off is not None and cut_off <= (found[1].deadline or cut_off):
+    at = timer_moment(arg)
+    cut_off = await timer_round(ctx, arg, lambda r: r.checkin_until)
+    if cut_off is not None and (cut_off[1].checkin_until or at) <= at:
         await noshow_passed(ctx, arg)
-        found = await timer_round(ctx, arg, lambda r: r.deadline)
-    if found is None:
+    tournament_id, number = (int(x) for x in arg.split(":")[:2])
+    t = await ctx.repo.tournament(tournament_id)
+    if t is None or t.status != EventStatus.RUNNING:
         return
-    t, r = found
-    number = r.number
-    accepted, forfeited, disputed = [], [], []
-    for row in r.tables:
-        if row.status != TableState.PENDING:
-            continue
+    r = next((x for x in t.rounds if x.number == number and x.status == RoundStatus.OPEN), None)
+    if r is None:
+        return
+    due = [
+        row
+        for row in r.tables
+        if row.status == TableState.PENDING and epoch(table_deadline(r, row)) == epoch(at)
+    ]
+    if not due:
+        return  # the deadline was moved since this timer was set
+    accepted, forfeited, waiting = [], [], []
+    for row in due:
         live = results.live(row)
         if live is not None and live.status == ReportStatus.PENDING:
             results.accept(row, live, None)
-            accepted.append(row.number)
+            accepted.append(row)
         elif live is not None and live.status == ReportStatus.DISPUTED:
-            disputed.append(row.number)
+            waiting.append(row)
         elif policy(t, "late") == "forfeit":
             row.status, row.forfeited = TableState.FORFEIT, list(row.seats)
-            forfeited.append(row.number)
+            forfeited.append(row)
         else:
-            disputed.append(row.number)
+            waiting.append(row)
     ctx.audit(
         "deadline",
         t,
-        {"round": number},
-        {"accepted": accepted, "forfeited": forfeited, "waiting": disputed},
+        {"round": number, "deadline": at.isoformat()},
+        {
+            "accepted": [row.number for row in accepted],
+            "forfeited": [row.number for row in forfeited],
+            "waiting": [row.number for row in waiting],
+        },
     )
+    later = [
+        row
+        for row in r.tables
+        if row.status == TableState.PENDING and (table_deadline(r, row) or at) > at
+    ]
     ctx.reply(
-        "deadline.passed",
+        "deadline.settled",
         round=number,
-        accepted=accepted or "—",
-        forfeited=forfeited or "—",
-        waiting=disputed or "—",
+        accepted=table_names(ctx, t, accepted),
+        forfeited=table_names(ctx, t, forfeited),
+        waiting=table_names(ctx, t, waiting),
     )
+    if later:
+        ctx.reply(
+            "deadline.still-open",
+            tables=[row.number for row in later],
+            deadline=deadline_text(ctx, min(table_deadline(r, row) or at for row in later)),
+        )
     settle_round(ctx, t, r)
 
 
@@ -135,7 +142,7 @@ async def my_table_cmd(ctx: Ctx, args: str) -> None:
         table=row.number,
         seat=SEAT_LETTERS[row.seats.index(ctx.actor)],
         others=others,
-        deadline=deadline_text(ctx, r.deadline),
+        deadline=deadline_text(ctx, table_deadline(r, row)),
     )
     checkin = checkin_line(ctx, r, row, ctx.actor)
     ctx.say(f"{mine}\n{checkin}" if checkin else mine)

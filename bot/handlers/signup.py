@@ -10,6 +10,7 @@ from bot.errors import UserError
 from bot.handlers.common import display_name
 from bot.handlers.partners import name_partners, read_partners, team_lines
 from bot.service import results
+from bot.timers import tournament_timers
 from bot.tournament import (
     POLICY_KNOBS,
     RUNNING_KNOBS,
@@ -213,6 +214,7 @@ async def set_knob(ctx: Ctx, args: str) -> None:
     results.rule_set(ctx, t, options_with(t, section, key, value.strip()), key)
     format_of(t)  # validates game and format knobs together; raises ConfigError
     ctx.reply("set.done", knob=key, value=value.strip())
+    ctx.timers += tournament_timers(t)  # ``remind`` changes the reminders still to come
 
 
 async def rules(ctx: Ctx, args: str) -> None:

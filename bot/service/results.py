@@ -8,7 +8,7 @@ handlers call ``settle_round`` after a change that may settle it).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
@@ -31,7 +31,7 @@ from bot.service.audit import (
     read,
 )
 from bot.tournament import RUNNING_KNOBS, game_of, latest_round
-from db.models import Player, Report, Round, TableRow, Tournament
+from db.models import AuditEntry, Player, Report, Round, TableRow, Tournament
 from db.status import (
     EventStatus,
     PenaltyKind,
@@ -313,13 +313,23 @@ REVERSE: dict[type[Entry], Callable[..., Awaitable[None]]] = {
 }
 
 
-async def undo(ctx: Ctx, t: Tournament) -> str:
-    """Take back the organiser's last ruling not yet undone; return its action."""
-    actions = tuple(kind.action.value for kind in REVERSE)
+Reversal = Callable[[Ctx, Tournament, AuditEntry], Awaitable[None]]
+
+
+async def undo(ctx: Ctx, t: Tournament, more: Mapping[str, Reversal] | None = None) -> str:
+    """Take back the organiser's last ruling not yet undone; return its action.
+
+    ``more``: rulings another area audits and reverses itself, by action (the deadlines'
+    ``bot.handlers.deadlines.UNDO``); the typed ones above are read back here."""
+    more = more or {}
+    actions = (*(kind.action.value for kind in REVERSE), *more)
     row = await ctx.repo.last_undoable(t.id, actions)
     if row is None:
         raise UserError("refuse.nothing-to-undo")
-    entry = read(row)
-    await REVERSE[type(entry)](ctx, t, entry)
+    if row.action in more:
+        await more[row.action](ctx, t, row)
+    else:
+        entry = read(row)
+        await REVERSE[type(entry)](ctx, t, entry)
     ctx.record(t, Undone(row.id, row.action, row.old))
     return row.action

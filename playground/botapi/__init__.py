@@ -28,6 +28,8 @@ Act as users (synchronous; each queues an update for getUpdates)::
                            *, reply_to=None)        # -> the Message dict
     cb_id = server.user_presses(chat_id, uid, message_id, data)  # -> callback query id
     server.migrate_chat(old_id, new_id, *, by=None)  # group -> supergroup upgrade
+    server.take_updates()      # -> queued updates, removed: POST them to server.webhook's
+                               #    url with its secret_token, as Telegram's webhook does
 
 ``user_says(uid, uid, ...)`` writes in the user's private chat. ``sender_chat_id=chat_id``
 is an anonymous admin (``from`` = GroupAnonymousBot). With ``privacy_mode=True`` (the

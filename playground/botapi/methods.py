@@ -57,12 +57,14 @@ class BotMethods:
         self.open_callbacks: set[str] = set()
         self.answered_callbacks: dict[str, CallbackAnswer] = {}
         self.my_commands: dict[tuple[str, str], list[JSON]] = {}
+        self.webhook: JSON = {}  # what setWebhook set: url, secret_token, allowed_updates
         self._file_numbers = itertools.count(1)
 
     def table(self) -> dict[str, Handler]:
         """Handlers by Telegram's spelling of the method name."""
         return {
             "getMe": self._get_me,
+            "setWebhook": self._set_webhook,
             "deleteWebhook": self._delete_webhook,
             "getWebhookInfo": self._get_webhook_info,
             "sendMessage": self._send_message,
@@ -93,14 +95,22 @@ class BotMethods:
             "has_main_web_app": False,
         }
 
+    async def _set_webhook(self, params: JSON, files: dict[str, Upload]) -> bool:
+        url = str(params.get("url") or "")
+        if url and not url.startswith(("https://", "http://127.0.0.1", "http://localhost")):
+            raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
+        self.webhook = dict(params) if url else {}
+        return True
+
     async def _delete_webhook(self, params: JSON, files: dict[str, Upload]) -> bool:
+        self.webhook = {}
         if params.get("drop_pending_updates"):
             self.updates.drop_all()
         return True
 
     async def _get_webhook_info(self, params: JSON, files: dict[str, Upload]) -> JSON:
         return {
-            "url": "",
+            "url": self.webhook.get("url", ""),
             "has_custom_certificate": False,
             "pending_update_count": len(self.updates),
         }

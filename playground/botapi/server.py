@@ -295,6 +295,16 @@ class BotAPIServer:
             self._updates.push("message", message)
         old.migrated_to = new_id
 
+    @property
+    def webhook(self) -> JSON:
+        """What the bot passed to setWebhook (url, secret_token, …); {} when none."""
+        return self._api.webhook
+
+    def take_updates(self) -> list[JSON]:
+        """Remove and return the queued updates, to deliver them as Telegram's webhook
+        would (the test POSTs them to the bot's webhook URL)."""
+        return self._updates.take_all()
+
     def fail_next(
         self,
         method: str,

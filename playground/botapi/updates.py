@@ -98,6 +98,10 @@ class UpdateQueue:
     def drop_all(self) -> None:
         self._updates.clear()
 
+    def take_all(self) -> list[JSON]:
+        taken, self._updates = self._updates, []
+        return taken
+
     def stop(self) -> None:
         """Make pending and future polls return at once."""
         self._stopping = True

@@ -19,10 +19,9 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.core import Core
-from bot.scheduler import Timers
-from bot.types import Incoming, Outgoing, Timer
+from bot.scheduler import Timers, pending_timers
+from bot.types import Incoming, Outgoing
 from bot.types import Sender as User
-from db.repo import Repo
 from playground.botapi.outbox import Outbox, Predicate
 from playground.botapi.records import CallbackAnswer, Edit, SentMessage
 from tests.handlers.memory import Chats, MemoryTransport, open_chats
@@ -218,8 +217,7 @@ class MemoryHarness:
 
     async def start(self) -> None:
         """Timers that came due while "stopped" run now, in order (``Timers.start``)."""
-        async with self.core.sessionmaker() as session:
-            pending = [Timer(*timer) for timer in await Repo(session).round_timers()]
+        pending = await pending_timers(self.core)
         timers = Timers(self.core)
         self.core.on_timer = lambda timer: None  # nothing runs between updates
         for timer in pending:

@@ -1,0 +1,303 @@
+"""Deadlines organisers can trust: /deadline, reminders, and the sign-up cut-off.
+
+``/deadline <phrase>`` moves the open round's deadline, ``/deadline <table> <phrase>``
+gives one table its own, ``/deadline signup <phrase>`` closes sign-up and draws at that
+moment (seeds 000 and 004 set a registration cut-off: 报名截止日期). Each is audited,
+undoable with /undo, re-plans the timers (``bot.timers``) and announces the new time.
+
+Before a deadline the group gets one reminder that @-mentions only the players of the
+tables still without a confirmed result, table by table; players who opened a private
+chat with the bot also get one there, with a button that opens the report flow in the
+group.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+from bot.context import Ctx
+from bot.deadlines import DeadlineError, relative_hint, resolve_deadline
+from bot.errors import UserError
+from bot.handlers import report_flow, reports
+from bot.handlers.common import deadline_text, find_table, my_table, open_round
+from bot.handlers.draw import draw_now
+from bot.inputs import id_or_none
+from bot.service import results
+from bot.timers import epoch, reminders_for, table_deadline, tournament_timers
+from bot.tournament import latest_round, names
+from bot.types import Outgoing
+from db.models import AuditEntry, Player, Round, TableRow, Tournament
+from db.status import EventStatus, ReportStatus, RoundStatus, TableState
+from engine.errors import EngineError
+
+SIGNUP_WORDS = ("signup", "sign-up", "报名")
+_TABLE = re.compile(r"(?:[Tt#]|第)?(\d{1,3})(?:号桌|桌)?")
+REPORT_BUTTON = "dl"  # callback prefix of the private reminder's report button
+# A deadline more than a year out is a typo (and year 9999 overflows in some zones).
+MAX_DEADLINE = timedelta(days=366)
+
+
+# --- reading and showing ---------------------------------------------------------------------
+def read_deadline(ctx: Ctx, text: str) -> datetime:
+    """The organiser's phrase as a moment in the chat's zone, or the specific reason not.
+
+    A time that a clock change skips is moved to the first valid minute, and said so."""
+    too_far = UserError("refuse.deadline-too-far", text=text, days=MAX_DEADLINE.days)
+    try:
+        found = resolve_deadline(text, ctx.now, ctx.tz, ctx.t.lang)
+    except DeadlineError as exc:
+        raise UserError(f"refuse.{exc.code}", text=text, **exc.params) from None
+    except (OverflowError, ValueError):  # past year 9999 in some zone: not a date at all
+        raise too_far from None
+    if found.when - ctx.now > MAX_DEADLINE:
+        raise too_far
+    if found.skipped is not None:
+        ctx.reply("deadline.dst-gap", written=found.skipped, when=deadline_text(ctx, found.when))
+    return found.when
+
+
+def timer_moment(arg: str) -> datetime:
+    """The moment a timer was set for, from its ``"<tournament>:<round>:<epoch>"``."""
+    return datetime.fromtimestamp(int(arg.split(":")[2]), UTC)
+
+
+def mention(p: Player) -> str:
+    """A name the group reads and Telegram notifies: ``甲 @jia`` (or just the name)."""
+    return f"{p.name} @{p.username}" if p.username else p.name
+
+
+def table_names(ctx: Ctx, t: Tournament, rows: list[TableRow]) -> str:
+    """``第 2 桌（甲 @jia、乙）；第 4 桌（…）``, or ``—``."""
+    by_user = {p.user_id: p for p in t.players}
+    parts = [
+        ctx.t(
+            "deadline.table-players",
+            table=row.number,
+            players=ctx.t("deadline.separator").join(mention(by_user[u]) for u in row.seats),
+        )
+        for row in rows
+    ]
+    return ctx.t("deadline.table-separator").join(parts) or "—"
+
+
+# --- /deadline -------------------------------------------------------------------------------
+async def deadline(ctx: Ctx, args: str) -> None:
+    """``/deadline <phrase>``, ``/deadline <table> <phrase>``, ``/deadline signup <phrase>``."""
+    t = await ctx.tournament()
+    head, _, rest = args.strip().partition(" ")
+    if not head:
+        raise UserError("usage.deadline")
+    if head.lower() in SIGNUP_WORDS:
+        _signup_deadline(ctx, t, rest.strip())
+        return
+    if t.status == EventStatus.SIGNUP:
+        raise UserError("refuse.draw-first")
+    r = open_round(t)
+    row = _table_meant(ctx, r, head, rest.strip(), args.strip())
+    if row is not None:
+        _table_deadline(ctx, t, r, row, rest.strip())
+    else:
+        _round_deadline(ctx, t, r, args.strip())
+    ctx.timers += tournament_timers(t)
+
+
+def _unreadable(ctx: Ctx, text: str) -> bool:
+    """Not a deadline at all (as opposed to one refused for a reason)."""
+    try:
+        resolve_deadline(text, ctx.now, ctx.tz, ctx.t.lang)
+    except DeadlineError as exc:
+        return exc.code == "deadline-unparsed"
+    return False
+
+
+def _table_meant(ctx: Ctx, r: Round, head: str, rest: str, whole: str) -> TableRow | None:
+    """``/deadline 3 <phrase>`` is for table 3, unless the number belongs to the phrase
+    (``/deadline 3 天内``); a table the round does not have is refused."""
+    table = _TABLE.fullmatch(head)
+    if table is None or not rest or (_unreadable(ctx, rest) and not _unreadable(ctx, whole)):
+        return None
+    return find_table(r, int(table.group(1)))
+
+
+def _round_deadline(ctx: Ctx, t: Tournament, r: Round, phrase: str) -> None:
+    when = read_deadline(ctx, phrase)
+    old = _moments(r.deadline, r.deadline_set_at)
+    r.deadline, r.deadline_set_at = when, ctx.now
+    ctx.audit("deadline-round", t, {"round": r.number} | old, {"deadline": when.isoformat()})
+    ctx.reply("deadline.moved", round=r.number, deadline=deadline_text(ctx, when))
+
+
+def _table_deadline(ctx: Ctx, t: Tournament, r: Round, row: TableRow, phrase: str) -> None:
+    if row.status != TableState.PENDING:
+        raise UserError("refuse.deadline-table-settled", table=row.number)
+    when = read_deadline(ctx, phrase)
+    old = _moments(row.deadline, row.deadline_set_at)
+    row.deadline, row.deadline_set_at = when, ctx.now
+    ctx.audit(
+        "deadline-table",
+        t,
+        {"round": r.number, "table_id": row.id} | old,
+        {"table": row.number, "deadline": when.isoformat()},
+    )
+    ctx.reply("deadline.table-moved", table=row.number, deadline=deadline_text(ctx, when))
+
+
+def _signup_deadline(ctx: Ctx, t: Tournament, phrase: str) -> None:
+    if t.status != EventStatus.SIGNUP:
+        raise UserError("refuse.already-drawn")
+    if not phrase:
+        raise UserError("usage.deadline")
+    when = read_deadline(ctx, phrase)
+    old = _moments(t.signup_until, None)
+    t.signup_until = when
+    ctx.audit("deadline-signup", t, old, {"deadline": when.isoformat()})
+    ctx.reply("deadline.signup-set", deadline=deadline_text(ctx, when))
+    ctx.timers += tournament_timers(t)
+
+
+def _moments(deadline: datetime | None, set_at: datetime | None) -> dict[str, str | None]:
+    """What an audit row keeps to undo a change of deadline."""
+    return {
+        "deadline": deadline.isoformat() if deadline else None,
+        "set_at": set_at.isoformat() if set_at else None,
+    }
+
+
+def _moment(entry: AuditEntry, key: str) -> datetime | None:
+    assert entry.old is not None
+    value = entry.old.get(key)
+    return datetime.fromisoformat(value) if value else None
+
+
+async def undo_deadline(ctx: Ctx, t: Tournament, entry: AuditEntry) -> None:
+    """/undo of a /deadline: the earlier moment comes back and the timers follow it."""
+    assert entry.old is not None
+    if entry.action == "deadline-signup":
+        if t.status != EventStatus.SIGNUP:
+            raise UserError("refuse.undo-too-late")
+        t.signup_until = _moment(entry, "deadline")
+    else:
+        r = latest_round(t)
+        if r is None or r.number != entry.old["round"] or r.status != RoundStatus.OPEN:
+            raise UserError("refuse.undo-too-late")
+        if entry.action == "deadline-round":
+            r.deadline, r.deadline_set_at = _moment(entry, "deadline"), _moment(entry, "set_at")
+        else:
+            row = next(x for x in r.tables if x.id == entry.old["table_id"])
+            row.deadline, row.deadline_set_at = _moment(entry, "deadline"), _moment(entry, "set_at")
+    ctx.timers += tournament_timers(t)
+
+
+UNDO = {action: undo_deadline for action in ("deadline-round", "deadline-table", "deadline-signup")}
+
+
+# --- timers ----------------------------------------------------------------------------------
+async def remind(ctx: Ctx, arg: str) -> None:
+    """One reminder to the group, naming the tables still without a confirmed result and
+    @-mentioning their players; a private one to each of them who can receive it."""
+    at = timer_moment(arg)
+    tournament_id, number = (int(x) for x in arg.split(":")[:2])
+    t = await ctx.repo.tournament(tournament_id)
+    if t is None or t.status != EventStatus.RUNNING:
+        return
+    r = next((x for x in t.rounds if x.number == number and x.status == RoundStatus.OPEN), None)
+    if r is None:
+        return
+    planned = {epoch(m): deadlines for m, deadlines in reminders_for(t, r).items()}
+    targets = [d for d in planned.get(epoch(at), []) if d > ctx.now]
+    rows = [
+        row
+        for row in r.tables
+        if table_deadline(r, row) in targets and row.status == TableState.PENDING and _waiting(row)
+    ]
+    if not rows:
+        return  # moved since, or everyone has reported: nothing to say
+    by_user = {p.user_id: p for p in t.players}
+    lines = []
+    for row in rows:
+        key = "deadline.remind-unconfirmed" if _live(row) else "deadline.remind-unreported"
+        players = ctx.t("deadline.separator").join(mention(by_user[u]) for u in row.seats)
+        lines.append(ctx.t(key, table=row.number, players=players))
+    soonest = min(targets)
+    ctx.reply(
+        "deadline.reminder",
+        round=r.number,
+        left=relative_hint(soonest, ctx.now, ctx.t.lang),
+        deadline=deadline_text(ctx, soonest, hint=False),
+        lines="\n".join(lines),
+    )
+    ctx.audit("reminder", t, None, {"round": r.number, "tables": [row.number for row in rows]})
+    await _remind_privately(ctx, t, r, rows)
+
+
+def _live(row: TableRow) -> bool:
+    return any(rep.live for rep in row.reports)
+
+
+def _waiting(row: TableRow) -> bool:
+    """No report yet, or one waiting for the table's confirmation (a disputed one waits
+    for the organiser, not the players)."""
+    live = results.live(row)
+    return live is None or live.status == ReportStatus.PENDING
+
+
+async def _remind_privately(ctx: Ctx, t: Tournament, r: Round, rows: list[TableRow]) -> None:
+    reachable = await ctx.repo.private_chats({u for row in rows for u in row.seats})
+    for row in rows:
+        when = deadline_text(ctx, table_deadline(r, row))
+        for user in row.seats:
+            if user not in reachable:
+                continue
+            if _live(row):
+                text = ctx.t(
+                    "deadline.private-confirm", title=t.title, table=row.number, deadline=when
+                )
+                buttons = None
+            else:
+                text = ctx.t(
+                    "deadline.private-report", title=t.title, table=row.number, deadline=when
+                )
+                label = ctx.t("deadline.button-report")
+                buttons = [[(label, f"{REPORT_BUTTON}:{t.id}:{r.number}")]]
+            ctx.outgoing.append(Outgoing(user, "text", text, None, buttons))
+
+
+async def report_button(ctx: Ctx, arg: str) -> None:
+    """The private reminder's button: open the guided report in the group, where the
+    table's players see it and confirm. The button's data is checked like any input: a
+    garbled one is stale, not an exception."""
+    tournament_id, _, number = arg.partition(":")
+    tid, round_number = id_or_none(tournament_id), id_or_none(number)
+    t = await ctx.repo.tournament(tid) if tid is not None else None
+    r = latest_round(t) if t is not None and t.status == EventStatus.RUNNING else None
+    if t is None or r is None or r.number != round_number or r.status != RoundStatus.OPEN:
+        raise UserError("report-flow.stale")
+    group = await ctx.repo.chat(t.chat_id)  # the form is the group's: its language
+    ctx.t = ctx.catalogue[group.lang or ctx.settings.default_lang]
+    row = my_table(r, ctx.actor)
+    if row is None:
+        raise UserError("report-flow.no-table", round=r.number)
+    results.reportable(row)
+    reports.check_reporter(ctx, t, row, None, names(t))
+    state = report_flow.FlowState(ctx.actor, t.id, r.number, row.number)
+    text, buttons = report_flow.render(ctx, t, r, state, [row])
+    ctx.outgoing.append(Outgoing(t.chat_id, "text", text, t.thread_id or None, buttons))
+    ctx.toast = ctx.t("deadline.report-opened")
+
+
+async def signup_passed(ctx: Ctx, arg: str) -> None:
+    """The sign-up deadline: close sign-up and draw, or tell the organiser why not."""
+    t = await ctx.repo.tournament(int(arg.split(":")[0]))
+    at = timer_moment(arg)
+    until = t.signup_until if t is not None else None
+    if t is None or t.status != EventStatus.SIGNUP or until is None or epoch(until) != epoch(at):
+        return  # drawn by hand, moved, or taken back since
+    try:
+        await draw_now(ctx, t)
+    except (UserError, EngineError) as exc:
+        key = exc.key if isinstance(exc, UserError) else f"error.{exc.code}"
+        reason = ctx.t(key, **exc.params) if ctx.t.has(key) else key
+        t.signup_until = None
+        ctx.audit("signup-closed", t, {"deadline": at.isoformat()}, {"drawn": False})
+        ctx.reply("deadline.signup-cannot-draw", reason=reason)

@@ -1,0 +1,344 @@
+"""The phrase table (issue 11): what organisers type, against several "now"s, including
+both clock changes in America/New_York and Europe/London, month ends and 29 Feb 2028.
+
+Each row: the moment it is, the phrase, and the expected deadline: local ``YYYY-MM-DD
+HH:MM`` in the row's zone, an instant ``…Z`` in UTC (where a clock change makes the local
+reading ambiguous), or ``!code`` for a refusal with its specific reason.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.deadlines import DeadlineError, format_deadline, relative_hint, resolve_deadline
+
+SH = ZoneInfo("Asia/Shanghai")
+NY = ZoneInfo("America/New_York")
+LDN = ZoneInfo("Europe/London")
+NOWS = {
+    "wed": datetime(2026, 11, 18, 14, 30, tzinfo=SH),  # a Wednesday afternoon
+    "dec25": datetime(2026, 12, 25, 9, 0, tzinfo=SH),  # a Friday, the year's last week
+    "feb3": datetime(2027, 2, 3, 10, 0, tzinfo=SH),  # February has no 30th
+    "jan31": datetime(2027, 1, 31, 12, 0, tzinfo=SH),  # a Sunday, a month's last day
+    "leap": datetime(2028, 2, 27, 10, 0, tzinfo=SH),  # two days before 29 Feb 2028
+    "ny-fall": datetime(2026, 11, 1, 1, 30, fold=1, tzinfo=NY),  # 01:30 EST, after 02:00 EDT
+    "ny-fall-before": datetime(2026, 11, 1, 0, 30, tzinfo=NY),  # 00:30 EDT
+    "ny-spring": datetime(2027, 3, 14, 1, 0, tzinfo=NY),  # 02:00 EST becomes 03:00 EDT
+    "ldn-spring": datetime(2026, 3, 29, 0, 30, tzinfo=LDN),  # 01:00 GMT becomes 02:00 BST
+    "ldn-fall": datetime(2026, 10, 25, 1, 30, fold=1, tzinfo=LDN),  # 01:30 GMT, the 2nd one
+}
+
+PHRASES = [
+    # the issue's Chinese list, on a Wednesday afternoon
+    ("wed", "周日晚八点", "2026-11-22 20:00"),
+    ("wed", "20号晚8点", "2026-11-20 20:00"),
+    ("wed", "明早9点", "2026-11-19 09:00"),
+    ("wed", "后天中午", "2026-11-20 12:00"),
+    ("wed", "明天上午", "2026-11-19 12:00"),
+    ("wed", "3天内", "2026-11-21 23:59"),
+    ("wed", "一周内", "2026-11-25 23:59"),
+    ("wed", "一个星期内", "2026-11-25 23:59"),
+    ("wed", "48小时内", "2026-11-20 14:30"),
+    ("wed", "一个月内", "2026-12-18 23:59"),
+    ("wed", "今天24点", "2026-11-19 00:00"),
+    ("wed", "今晚24:00", "2026-11-19 00:00"),
+    ("wed", "晚12点", "2026-11-19 00:00"),
+    ("wed", "今晚12点", "2026-11-19 00:00"),
+    ("wed", "晚上12点", "2026-11-19 00:00"),
+    ("wed", "周末", "2026-11-22 23:59"),
+    ("wed", "本周末", "2026-11-22 23:59"),
+    ("wed", "这周末", "2026-11-22 23:59"),
+    ("wed", "下周末", "2026-11-29 23:59"),
+    ("wed", "12月底", "2026-12-31 23:59"),
+    ("wed", "下个月底", "2026-12-31 23:59"),
+    ("wed", "年底", "2026-12-31 23:59"),
+    ("wed", "元旦前", "2027-01-01 23:59"),
+    ("wed", "20号前报成绩", "2026-11-20 23:59"),
+    ("wed", "昨天", "!deadline-past"),
+    ("wed", "上周五", "!deadline-past"),
+    ("wed", "12月20日 周六", "!deadline-weekday-clash"),
+    ("wed", "2025-12-20", "!deadline-past"),
+    # more Chinese
+    ("wed", "两小时后", "2026-11-18 16:30"),
+    ("wed", "半小时内", "2026-11-18 15:00"),
+    ("wed", "30分钟后", "2026-11-18 15:00"),
+    ("wed", "24小时内", "2026-11-19 14:30"),
+    ("wed", "下周三下午3点", "2026-11-25 15:00"),
+    ("wed", "这周五晚上", "2026-11-20 23:59"),
+    ("wed", "周五晚", "2026-11-20 23:59"),
+    ("wed", "星期六中午12点", "2026-11-21 12:00"),
+    ("wed", "礼拜天晚上九点半", "2026-11-22 21:30"),
+    ("wed", "明天凌晨3点", "2026-11-19 03:00"),
+    ("wed", "今天下午", "2026-11-18 18:00"),
+    ("wed", "今天上午", "!deadline-past"),
+    ("wed", "今天中午", "!deadline-past"),
+    ("wed", "大后天", "2026-11-21 23:59"),
+    ("wed", "下下周一", "2026-11-30 23:59"),
+    ("wed", "11月30日", "2026-11-30 23:59"),
+    ("wed", "11月31日", "!deadline-no-such-date"),
+    ("wed", "2月30日", "!deadline-no-such-date"),
+    ("wed", "十二月一号", "2026-12-01 23:59"),
+    ("wed", "本月底", "2026-11-30 23:59"),
+    ("wed", "月底前", "2026-11-30 23:59"),
+    ("wed", "月末", "2026-11-30 23:59"),
+    ("wed", "下月5号", "2026-12-05 23:59"),
+    ("wed", "本月10号", "!deadline-past"),
+    ("wed", "上个月5号", "!deadline-past"),
+    ("wed", "3/4", "!deadline-ambiguous"),
+    ("wed", "12/25", "2026-12-25 23:59"),
+    ("wed", "12.24", "2026-12-24 23:59"),
+    ("wed", "2026/12/31 23:00", "2026-12-31 23:00"),
+    ("wed", "2027年1月5日", "2027-01-05 23:59"),
+    ("wed", "周三 14:00", "2026-11-25 14:00"),
+    ("wed", "周三 18:00", "2026-11-18 18:00"),
+    ("wed", "18点", "2026-11-18 18:00"),
+    ("wed", "9点", "2026-11-19 09:00"),
+    ("wed", "晚上8点前", "2026-11-18 20:00"),
+    ("wed", "截止到周五", "2026-11-20 23:59"),
+    ("wed", "最晚周日", "2026-11-22 23:59"),
+    ("wed", "两周后", "2026-12-02 23:59"),
+    ("wed", "5天后", "2026-11-23 23:59"),
+    ("wed", "10天内", "2026-11-28 23:59"),
+    ("wed", "二十号", "2026-11-20 23:59"),
+    ("wed", "下周五 18:00", "2026-11-27 18:00"),
+    ("wed", "明天", "2026-11-19 23:59"),
+    ("wed", "今晚", "2026-11-18 23:59"),
+    ("wed", "明晚8点", "2026-11-19 20:00"),
+    ("wed", "半夜", "2026-11-19 00:00"),
+    ("wed", "前天", "!deadline-past"),
+    ("wed", "下午", "2026-11-18 18:00"),
+    ("wed", "早上", "2026-11-19 09:00"),
+    ("wed", "傍晚", "2026-11-18 19:00"),
+    ("wed", "周日晚上十点", "2026-11-22 22:00"),
+    ("wed", "20号晚上前", "2026-11-20 23:59"),
+    ("wed", "明天中午前", "2026-11-19 12:00"),
+    ("wed", "下周一上午10点", "2026-11-23 10:00"),
+    ("wed", "12月20日 周日", "2026-12-20 23:59"),
+    ("wed", "看情况", "!deadline-unparsed"),
+    ("wed", "20号 21号", "!deadline-unparsed"),
+    ("wed", "25点", "!deadline-unparsed"),
+    # the issue's English list
+    ("wed", "midnight", "2026-11-19 00:00"),
+    ("wed", "EOD", "2026-11-18 23:59"),
+    ("wed", "EOW", "2026-11-22 23:59"),
+    ("wed", "Sunday night", "2026-11-22 23:59"),
+    ("wed", "tomorrow evening", "2026-11-19 23:59"),
+    ("wed", "tomorrow at 9", "2026-11-19 09:00"),
+    ("wed", "within 3 days", "2026-11-21 23:59"),
+    ("wed", "in a week", "2026-11-25 23:59"),
+    ("wed", "next week", "2026-11-29 23:59"),
+    ("wed", "end of week", "2026-11-22 23:59"),
+    ("wed", "this weekend", "2026-11-22 23:59"),
+    ("wed", "tmr", "2026-11-19 23:59"),
+    ("wed", "yesterday", "!deadline-past"),
+    ("wed", "last friday", "!deadline-past"),
+    # more English
+    ("wed", "tomorrow morning", "2026-11-19 12:00"),
+    ("wed", "friday afternoon", "2026-11-20 18:00"),
+    ("wed", "by noon tomorrow", "2026-11-19 12:00"),
+    ("wed", "end of month", "2026-11-30 23:59"),
+    ("wed", "end of next month", "2026-12-31 23:59"),
+    ("wed", "end of year", "2026-12-31 23:59"),
+    ("wed", "end of december", "2026-12-31 23:59"),
+    ("wed", "within 48 hours", "2026-11-20 14:30"),
+    ("wed", "in 30 minutes", "2026-11-18 15:00"),
+    ("wed", "within a month", "2026-12-18 23:59"),
+    ("wed", "next weekend", "2026-11-29 23:59"),
+    ("wed", "tmrw 6pm", "2026-11-19 18:00"),
+    ("wed", "Dec 31 11:59pm", "2026-12-31 23:59"),
+    ("wed", "1 Jan 2027", "2027-01-01 23:59"),
+    ("wed", "new year's day", "2027-01-01 23:59"),
+    ("wed", "Friday 6:30pm", "2026-11-20 18:30"),
+    ("wed", "sat noon", "2026-11-21 12:00"),
+    ("wed", "next mon 10am", "2026-11-23 10:00"),
+    ("wed", "in 2 weeks", "2026-12-02 23:59"),
+    ("wed", "Nov 31", "!deadline-no-such-date"),
+    ("wed", "Feb 30", "!deadline-no-such-date"),
+    ("wed", "5/6", "!deadline-ambiguous"),
+    ("wed", "13/12", "2026-12-13 23:59"),
+    ("wed", "tonight", "2026-11-18 23:59"),
+    ("wed", "at 8", "2026-11-19 08:00"),
+    ("wed", "10pm", "2026-11-18 22:00"),
+    ("wed", "by the 25th", "2026-11-25 23:59"),
+    ("wed", "Wednesday 2pm", "2026-11-25 14:00"),
+    ("wed", "by Friday EOD", "2026-11-20 23:59"),
+    ("wed", "someday", "!deadline-unparsed"),
+    ("wed", "2026-11-18 14:00", "!deadline-past"),
+    # the last week of the year: the year shows, and next year is meant
+    ("dec25", "12月20日", "2027-12-20 23:59"),
+    ("dec25", "2025-12-20", "!deadline-past"),
+    ("dec25", "20号", "2027-01-20 23:59"),
+    ("dec25", "元旦", "2027-01-01 23:59"),
+    ("dec25", "年底", "2026-12-31 23:59"),
+    ("dec25", "下个月底", "2027-01-31 23:59"),
+    ("dec25", "一个月内", "2027-01-25 23:59"),
+    ("dec25", "周末", "2026-12-27 23:59"),
+    ("dec25", "new year", "2027-01-01 23:59"),
+    ("dec25", "1月1日 周五", "2027-01-01 23:59"),
+    ("dec25", "1月1日 周四", "!deadline-weekday-clash"),
+    ("dec25", "next week", "2027-01-03 23:59"),
+    ("dec25", "12月底", "2026-12-31 23:59"),
+    # February: 30号 is refused, not moved to March
+    ("feb3", "30号", "!deadline-no-such-date"),
+    ("feb3", "28号", "2027-02-28 23:59"),
+    ("feb3", "月底", "2027-02-28 23:59"),
+    ("feb3", "2月29日", "2028-02-29 23:59"),
+    ("feb3", "一个月内", "2027-03-03 23:59"),
+    ("feb3", "下个月底", "2027-03-31 23:59"),
+    ("feb3", "3月31日", "2027-03-31 23:59"),
+    # month ends
+    ("jan31", "一个月内", "2027-02-28 23:59"),
+    ("jan31", "月底", "2027-01-31 23:59"),
+    ("jan31", "31号", "2027-01-31 23:59"),
+    ("jan31", "下个月底", "2027-02-28 23:59"),
+    ("jan31", "下月31号", "!deadline-no-such-date"),
+    ("jan31", "周末", "2027-01-31 23:59"),
+    ("jan31", "下周末", "2027-02-07 23:59"),
+    ("jan31", "本周六", "!deadline-past"),
+    # 29 February 2028
+    ("leap", "2月29日", "2028-02-29 23:59"),
+    ("leap", "29号", "2028-02-29 23:59"),
+    ("leap", "月底", "2028-02-29 23:59"),
+    ("leap", "后天", "2028-02-29 23:59"),
+    ("leap", "Feb 29 2028", "2028-02-29 23:59"),
+    ("leap", "30号", "!deadline-no-such-date"),
+    ("leap", "2029年2月29日", "!deadline-no-such-date"),
+    ("leap", "2月29日 周二", "2028-02-29 23:59"),
+    # New York, clocks go back (01:00-02:00 happens twice): the earlier instant, judged
+    # in absolute time
+    ("ny-fall", "1:45", "2026-11-02T06:45Z"),
+    ("ny-fall", "today 1:45", "!deadline-past"),
+    ("ny-fall", "2:30", "2026-11-01T07:30Z"),
+    ("ny-fall", "in 3 hours", "2026-11-01T09:30Z"),
+    ("ny-fall", "今天 1:15", "!deadline-past"),
+    ("ny-fall", "tomorrow 1:30", "2026-11-02T06:30Z"),
+    ("ny-fall", "23:00", "2026-11-02T04:00Z"),
+    ("ny-fall-before", "1:30", "2026-11-01T05:30Z"),
+    ("ny-fall-before", "in 2 hours", "2026-11-01T06:30Z"),
+    # New York, clocks go forward (02:00-03:00 does not exist): the first valid minute
+    ("ny-spring", "2:30", "2027-03-14T07:00Z"),
+    ("ny-spring", "今天2:30", "2027-03-14T07:00Z"),
+    ("ny-spring", "3:30", "2027-03-14T07:30Z"),
+    ("ny-spring", "1:59", "2027-03-14T06:59Z"),
+    ("ny-spring", "in 2 hours", "2027-03-14T08:00Z"),
+    ("ny-spring", "tomorrow 2:30", "2027-03-15T06:30Z"),
+    # London, both changes
+    ("ldn-spring", "1:30", "2026-03-29T01:00Z"),
+    ("ldn-spring", "2:30", "2026-03-29T01:30Z"),
+    ("ldn-spring", "midnight", "2026-03-29T23:00Z"),
+    ("ldn-spring", "in 1 hour", "2026-03-29T01:30Z"),
+    ("ldn-fall", "1:45", "2026-10-26T01:45Z"),
+    ("ldn-fall", "1:15", "2026-10-26T01:15Z"),
+    ("ldn-fall", "2:00", "2026-10-25T02:00Z"),
+    ("ldn-fall", "today 1:45", "!deadline-past"),
+    ("ldn-fall", "周日晚八点", "2026-10-25T20:00Z"),
+]
+
+
+def test_the_table_is_large_enough() -> None:
+    assert len(PHRASES) >= 150
+    assert len({(now, phrase) for now, phrase, _ in PHRASES}) == len(PHRASES)
+
+
+@pytest.mark.parametrize(("now", "phrase", "expected"), PHRASES)
+def test_phrase(now: str, phrase: str, expected: str) -> None:
+    moment = NOWS[now]
+    tz = moment.tzinfo
+    assert isinstance(tz, ZoneInfo)
+    if expected.startswith("!"):
+        with pytest.raises(DeadlineError) as caught:
+            resolve_deadline(phrase, moment, tz)
+        assert caught.value.code == expected[1:]
+        return
+    found = resolve_deadline(phrase, moment, tz).when
+    assert found.tzinfo == tz
+    if expected.endswith("Z"):
+        assert found.astimezone(UTC) == datetime.fromisoformat(expected[:-1]).replace(tzinfo=UTC)
+    else:
+        assert found.strftime("%Y-%m-%d %H:%M") == expected
+    assert found.astimezone(UTC) > moment.astimezone(UTC)
+
+
+@pytest.mark.parametrize(
+    ("now", "phrase", "params"),
+    [
+        ("wed", "12月20日 周六", {"date": "12月20日 周日", "written": "周六"}),
+        ("wed", "3/4", {"first": "3月4日", "second": "4月3日"}),
+        ("feb3", "30号", {"date": "2月30日"}),
+        ("leap", "2029年2月29日", {"date": "2029年2月29日"}),
+        (
+            "wed",
+            "2025-12-20",
+            {"when": "2025年12月20日 周六 23:59 (Asia/Shanghai)（已过 332 天 14 小时）"},
+        ),
+    ],
+)
+def test_refusals_say_why(now: str, phrase: str, params: dict[str, str]) -> None:
+    moment = NOWS[now]
+    assert isinstance(moment.tzinfo, ZoneInfo)
+    with pytest.raises(DeadlineError) as caught:
+        resolve_deadline(phrase, moment, moment.tzinfo)
+    assert caught.value.params == params
+
+
+def test_english_refusals_are_worded_in_english() -> None:
+    with pytest.raises(DeadlineError) as caught:
+        resolve_deadline("5/6", NOWS["wed"], SH, lang="en")
+    assert caught.value.params == {"first": "6 May", "second": "5 Jun"}
+    with pytest.raises(DeadlineError) as caught:
+        resolve_deadline("Saturday 20 Dec", NOWS["wed"], SH, lang="en")
+    assert caught.value.params == {"date": "Sun 20 Dec", "written": "Sat"}
+
+
+def test_a_skipped_wall_time_moves_to_the_first_valid_minute_and_says_so() -> None:
+    found = resolve_deadline("2:30", NOWS["ny-spring"], NY)
+    assert found.skipped == "02:30"
+    assert found.when.strftime("%H:%M %Z") == "03:00 EDT"
+    assert resolve_deadline("3:30", NOWS["ny-spring"], NY).skipped is None
+
+
+def test_the_echo_has_weekday_time_zone_year_when_not_this_year_and_how_long_is_left() -> None:
+    now = NOWS["dec25"]
+    when = resolve_deadline("1月5日 18:00", now, SH).when
+    assert format_deadline(when, SH, "zh", now) == (
+        "2027年1月5日 周二 18:00 (Asia/Shanghai)（还有 11 天 9 小时）"
+    )
+    assert format_deadline(when, SH, "en", now) == (
+        "Tue 5 Jan 2027 18:00 (Asia/Shanghai) (11 days 9 hours left)"
+    )
+    same_year = resolve_deadline("周日 20:00", now, SH).when
+    assert format_deadline(same_year, SH, "zh", now) == (
+        "12月27日 周日 20:00 (Asia/Shanghai)（还有 2 天 11 小时）"
+    )
+    for lang in ("zh", "en"):  # the echo can be pasted back
+        assert resolve_deadline(format_deadline(when, SH, lang, now), now, SH).when == when
+
+
+@pytest.mark.parametrize(
+    ("minutes", "zh", "en"),
+    [
+        (1, "还有 1 分钟", "1 minute left"),
+        (45, "还有 45 分钟", "45 minutes left"),
+        (60, "还有 1 小时", "1 hour left"),
+        (125, "还有 2 小时 5 分钟", "2 hours 5 minutes left"),
+        (3 * 1440 + 300, "还有 3 天 5 小时", "3 days 5 hours left"),
+        (-120, "已过 2 小时", "2 hours ago"),
+    ],
+)
+def test_relative_hint(minutes: int, zh: str, en: str) -> None:
+    now = NOWS["wed"]
+    from datetime import timedelta
+
+    when = now + timedelta(minutes=minutes)
+    assert relative_hint(when, now, "zh") == zh
+    assert relative_hint(when, now, "en") == en
+
+
+def test_offset_zones_show_as_utc_offsets() -> None:
+    zone = ZoneInfo("Etc/GMT-8")
+    when = datetime(2026, 12, 20, 18, 0, tzinfo=zone)
+    assert format_deadline(when, zone, "en") == "Sun 20 Dec 18:00 (UTC+8)"
+    assert resolve_deadline("Sun 20 Dec 18:00 (UTC+8)", NOWS["wed"], zone).when == when

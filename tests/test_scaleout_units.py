@@ -1,0 +1,158 @@
+"""Scale-out pieces that need no servers: commands, shards, timer ids, chats of updates."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+
+from bot.cli import main
+from bot.config import Settings
+from bot.scaleout.budget import PARTS, Budget, SharedSender
+from bot.scaleout.bus import shard_of
+from bot.scaleout.cli import problem
+from bot.scaleout.gateway import chat_of
+from bot.types import Outgoing
+from db.migrate import upgrade
+from db.repo import Repo
+from db.session import make_engine, make_sessionmaker
+from tests.cluster import scratch_database
+
+
+@pytest.mark.parametrize("command", ["gateway", "worker", "scheduler"])
+def test_each_scale_out_command_has_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main([command, "--help"])
+    assert exit_.value.code == 0
+    assert f"usage: tourbot {command}" in capsys.readouterr().out
+
+
+def test_playground_keeps_its_options_beside_the_scale_out_commands(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    started: list[tuple[int, bool]] = []
+
+    def playground(settings: Settings, port: int, fresh: bool) -> int:
+        started.append((port, fresh))
+        return 0
+
+    monkeypatch.setattr("playground.run.main", playground)
+    assert main(["playground", "--port", "8123", "--fresh"]) == 0
+    assert main(["playground"]) == 0
+    assert started == [(8123, True), (8000, False)]
+    with pytest.raises(SystemExit):
+        main(["gateway", "--port", "8123"])  # the playground's options are its own
+
+
+def test_scale_out_refuses_to_start_without_what_it_needs() -> None:
+    sqlite = Settings(bot_token="1:x")
+    assert "PostgreSQL" in (problem("worker", sqlite) or "")
+    assert "PostgreSQL" in (problem("scheduler", sqlite) or "")
+    assert "WEBHOOK_SECRET" in (problem("gateway", sqlite) or "")
+    ready = Settings(bot_token="1:x", webhook_url="https://x/hook", webhook_secret="s")
+    assert problem("gateway", ready) is None
+
+
+def test_a_chat_always_has_the_same_shard() -> None:
+    """CRC-32, not Python's salted hash: every process and every run agrees."""
+    assert [shard_of(c, 16) for c in (-1001234567890, 42, 0, -100777)] == [5, 8, 1, 3]
+    assert len({shard_of(-1000000 - i, 16) for i in range(200)}) == 16
+
+
+def test_the_chat_of_each_kind_of_update() -> None:
+    assert chat_of({"update_id": 1, "message": {"chat": {"id": -5}}}) == -5
+    press = {"update_id": 2, "callback_query": {"id": "q", "message": {"chat": {"id": -6}}}}
+    assert chat_of(press) == -6
+    assert chat_of({"update_id": 3, "my_chat_member": {"chat": {"id": -7}}}) == -7
+    assert chat_of({"update_id": 4, "inline_query": {"id": "q"}}) == 0
+
+
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
+needs_postgres = pytest.mark.skipif(
+    not TEST_DATABASE_URL, reason="TEST_DATABASE_URL is not set: PostgreSQL tests skipped"
+)
+
+
+@pytest_asyncio.fixture
+async def pg() -> AsyncIterator[AsyncEngine]:
+    """A migrated database of this test's own (no other run touches its rows or locks)."""
+    async with scratch_database(TEST_DATABASE_URL, "units") as url:
+        engine = make_engine(url)
+        try:
+            await upgrade(engine)
+            yield engine
+        finally:
+            await engine.dispose()
+
+
+@pytest_asyncio.fixture
+async def budget_db(pg: AsyncEngine) -> async_sessionmaker[Any]:
+    return make_sessionmaker(pg)
+
+
+@needs_postgres
+async def test_the_shared_budget_lets_a_chat_burst_then_paces_it_and_honours_429(
+    budget_db: async_sessionmaker[Any],
+) -> None:
+    # Two workers' budgets over one database: what one takes, the other cannot.
+    one, two = (Budget(budget_db, 1000, 3) for _ in range(2))
+    assert [await w.take(-7) for w in (one, two, one)] == [0.0, 0.0, 0.0]
+    wait = await two.take(-7)  # the chat's 3 a minute are spent
+    assert 19 < wait <= 20
+    assert await one.take(-8) == 0.0  # another chat is not held up
+    await one.block(-8, 30)  # Telegram: retry after 30 s
+    assert 29 < await two.take(-8) <= 30
+
+
+@needs_postgres
+async def test_the_bot_wide_budget_holds_every_chat(budget_db: async_sessionmaker[Any]) -> None:
+    budget = Budget(budget_db, 2, 1000)
+    assert [await budget.take(chat) for chat in (-1, -2)] == [0.0, 0.0]
+    assert 0 < await budget.take(-3) <= 0.5  # 2 a second for the whole bot
+
+
+class Recording:
+    """A transport that records what it sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send(self, message: Outgoing) -> int:
+        self.sent.append(message.text or "")
+        return len(self.sent)
+
+
+@needs_postgres
+async def test_a_dead_workers_claimed_reply_goes_out_once_from_the_part_holder(
+    pg: AsyncEngine,
+) -> None:
+    sessionmaker = make_sessionmaker(pg)
+    now = datetime.now(UTC)
+    async with sessionmaker() as session, session.begin():
+        repo = Repo(session)
+        # Claimed by a worker that died: its lease has run out. Then one still leased.
+        repo.enqueue(chat_id=-7, kind="text", text="orphan", status="sending")
+        repo.enqueue(chat_id=-7, kind="text", text="next")
+        repo.enqueue(chat_id=-9, kind="text", text="held", status="sending")
+    async with sessionmaker() as session, session.begin():
+        for row in await Repo(session).queued():
+            expired = row.text == "orphan"
+            row.lease_until = now + (timedelta(seconds=-1) if expired else timedelta(minutes=5))
+    budget = Budget(sessionmaker, 1000, 1000)
+    first, second = Recording(), Recording()
+    senders = [SharedSender(pg, sessionmaker, t, budget) for t in (first, second)]  # type: ignore[arg-type]
+    for sender in senders:
+        await sender.open()
+    try:
+        for sender in senders:
+            await sender.flush_once()
+        assert senders[0].parts == set(range(PARTS)) and senders[1].parts == set()
+        assert first.sent == ["orphan", "next"] and second.sent == []
+    finally:
+        for sender in senders:
+            await sender.close()
