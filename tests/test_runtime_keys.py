@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from bot.handlers import COMMANDS, deadlines
+from bot.handlers import COMMANDS
 from bot.i18n import Catalogue
 from bot.service.results import REVERSE
 from bot.tournament import POLICY_KNOBS
@@ -41,7 +41,6 @@ def runtime_keys() -> set[str]:
         if knob.choices:
             keys |= {f"policy.{knob.name}.{value}" for value in knob.choices}
     keys |= {f"undo.what.{kind.action}" for kind in REVERSE}
-    keys |= {f"undo.what.{action}" for action in deadlines.UNDO}
     keys |= {f"refuse.already-{s}" for s in (ReportStatus.PENDING, ReportStatus.DISPUTED)}
     for command in COMMANDS:
         keys.add(f"menu.{command.name}")

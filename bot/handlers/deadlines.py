@@ -24,10 +24,11 @@ from bot.handlers.common import deadline_text, find_table, my_table, open_round
 from bot.handlers.draw import draw_now
 from bot.inputs import id_or_none
 from bot.service import results
+from bot.service.audit import Moment, RoundDeadline, SignupDeadline, TableDeadline
 from bot.timers import epoch, reminders_for, table_deadline, tournament_timers
 from bot.tournament import latest_round, names
 from bot.types import Outgoing
-from db.models import AuditEntry, Player, Round, TableRow, Tournament
+from db.models import Player, Round, TableRow, Tournament
 from db.status import EventStatus, ReportStatus, RoundStatus, TableState
 from engine.errors import EngineError
 
@@ -122,9 +123,8 @@ def _table_meant(ctx: Ctx, r: Round, head: str, rest: str, whole: str) -> TableR
 
 def _round_deadline(ctx: Ctx, t: Tournament, r: Round, phrase: str) -> None:
     when = read_deadline(ctx, phrase)
-    old = _moments(r.deadline, r.deadline_set_at)
+    ctx.record(t, RoundDeadline(r.number, Moment(r.deadline, r.deadline_set_at), when))
     r.deadline, r.deadline_set_at = when, ctx.now
-    ctx.audit("deadline-round", t, {"round": r.number} | old, {"deadline": when.isoformat()})
     ctx.reply("deadline.moved", round=r.number, deadline=deadline_text(ctx, when))
 
 
@@ -132,14 +132,9 @@ def _table_deadline(ctx: Ctx, t: Tournament, r: Round, row: TableRow, phrase: st
     if row.status != TableState.PENDING:
         raise UserError("refuse.deadline-table-settled", table=row.number)
     when = read_deadline(ctx, phrase)
-    old = _moments(row.deadline, row.deadline_set_at)
+    before = Moment(row.deadline, row.deadline_set_at)
+    ctx.record(t, TableDeadline(r.number, row.id, row.number, before, when))
     row.deadline, row.deadline_set_at = when, ctx.now
-    ctx.audit(
-        "deadline-table",
-        t,
-        {"round": r.number, "table_id": row.id} | old,
-        {"table": row.number, "deadline": when.isoformat()},
-    )
     ctx.reply("deadline.table-moved", table=row.number, deadline=deadline_text(ctx, when))
 
 
@@ -149,47 +144,10 @@ def _signup_deadline(ctx: Ctx, t: Tournament, phrase: str) -> None:
     if not phrase:
         raise UserError("usage.deadline")
     when = read_deadline(ctx, phrase)
-    old = _moments(t.signup_until, None)
+    ctx.record(t, SignupDeadline(t.signup_until, when))
     t.signup_until = when
-    ctx.audit("deadline-signup", t, old, {"deadline": when.isoformat()})
     ctx.reply("deadline.signup-set", deadline=deadline_text(ctx, when))
     ctx.timers += tournament_timers(t)
-
-
-def _moments(deadline: datetime | None, set_at: datetime | None) -> dict[str, str | None]:
-    """What an audit row keeps to undo a change of deadline."""
-    return {
-        "deadline": deadline.isoformat() if deadline else None,
-        "set_at": set_at.isoformat() if set_at else None,
-    }
-
-
-def _moment(entry: AuditEntry, key: str) -> datetime | None:
-    assert entry.old is not None
-    value = entry.old.get(key)
-    return datetime.fromisoformat(value) if value else None
-
-
-async def undo_deadline(ctx: Ctx, t: Tournament, entry: AuditEntry) -> None:
-    """/undo of a /deadline: the earlier moment comes back and the timers follow it."""
-    assert entry.old is not None
-    if entry.action == "deadline-signup":
-        if t.status != EventStatus.SIGNUP:
-            raise UserError("refuse.undo-too-late")
-        t.signup_until = _moment(entry, "deadline")
-    else:
-        r = latest_round(t)
-        if r is None or r.number != entry.old["round"] or r.status != RoundStatus.OPEN:
-            raise UserError("refuse.undo-too-late")
-        if entry.action == "deadline-round":
-            r.deadline, r.deadline_set_at = _moment(entry, "deadline"), _moment(entry, "set_at")
-        else:
-            row = next(x for x in r.tables if x.id == entry.old["table_id"])
-            row.deadline, row.deadline_set_at = _moment(entry, "deadline"), _moment(entry, "set_at")
-    ctx.timers += tournament_timers(t)
-
-
-UNDO = {action: undo_deadline for action in ("deadline-round", "deadline-table", "deadline-signup")}
 
 
 # --- timers ----------------------------------------------------------------------------------

@@ -9,7 +9,6 @@ taken back while their round is the latest one: a later draw was made from them.
 from __future__ import annotations
 
 from bot.context import Ctx
-from bot.handlers import deadlines
 from bot.handlers.common import settle_round
 from bot.service import results
 from bot.tournament import latest_round
@@ -17,7 +16,7 @@ from bot.tournament import latest_round
 
 async def undo(ctx: Ctx, args: str) -> None:
     t = await ctx.tournament(finished=True)
-    action = await results.undo(ctx, t, deadlines.UNDO)
+    action = await results.undo(ctx, t)
     ctx.reply("undo.done", what=ctx.t(f"undo.what.{action}"))
     r = latest_round(t)
     if r is not None:

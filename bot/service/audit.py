@@ -9,6 +9,7 @@ stored, so entries written before this module still undo.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -32,6 +33,9 @@ class Action(StrEnum):
     PENALTY = "penalty"
     NOSHOW = "noshow"
     SET = "set"
+    ROUND_DEADLINE = "deadline-round"
+    TABLE_DEADLINE = "deadline-table"
+    SIGNUP_DEADLINE = "deadline-signup"
     UNDO = "undo"
 
 
@@ -289,6 +293,83 @@ class RuleSet(Entry):
 
 
 @dataclass(frozen=True)
+class Moment:
+    """A deadline as it was before a /deadline (``None``: there was none) and when it
+    had been set (reminders count from then)."""
+
+    deadline: datetime | None
+    set_at: datetime | None
+
+    def json(self) -> Json:
+        return {
+            "deadline": self.deadline.isoformat() if self.deadline else None,
+            "set_at": self.set_at.isoformat() if self.set_at else None,
+        }
+
+    @classmethod
+    def read(cls, data: Json) -> Moment:
+        def when(key: str) -> datetime | None:
+            value = data.get(key)
+            return datetime.fromisoformat(value) if value else None
+
+        return cls(when("deadline"), when("set_at"))
+
+
+@dataclass(frozen=True)
+class RoundDeadline(Entry):
+    """/deadline <when>: the open round's deadline moved to ``deadline``."""
+
+    action: ClassVar[Action] = Action.ROUND_DEADLINE
+    round: int
+    before: Moment
+    deadline: datetime
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {"round": self.round} | self.before.json(), {"deadline": self.deadline.isoformat()}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old["round"], Moment.read(old), datetime.fromisoformat(new["deadline"]))
+
+
+@dataclass(frozen=True)
+class TableDeadline(Entry):
+    """/deadline <table> <when>: one table of the open round given its own deadline."""
+
+    action: ClassVar[Action] = Action.TABLE_DEADLINE
+    round: int
+    table_id: int
+    table: int
+    before: Moment
+    deadline: datetime
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        old = {"round": self.round, "table_id": self.table_id} | self.before.json()
+        return old, {"table": self.table, "deadline": self.deadline.isoformat()}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        deadline = datetime.fromisoformat(new["deadline"])
+        return cls(old["round"], old["table_id"], new["table"], Moment.read(old), deadline)
+
+
+@dataclass(frozen=True)
+class SignupDeadline(Entry):
+    """/deadline signup <when>: sign-up closes and the draw is made then."""
+
+    action: ClassVar[Action] = Action.SIGNUP_DEADLINE
+    before: datetime | None
+    deadline: datetime
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return Moment(self.before, None).json(), {"deadline": self.deadline.isoformat()}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(Moment.read(old).deadline, datetime.fromisoformat(new["deadline"]))
+
+
+@dataclass(frozen=True)
 class Undone(Entry):
     """/undo of the entry with id ``undone`` (its action and old state kept for history)."""
 
@@ -318,6 +399,9 @@ KINDS: dict[str, type[Entry]] = {
         Penalised,
         NoShows,
         RuleSet,
+        RoundDeadline,
+        TableDeadline,
+        SignupDeadline,
         Undone,
     )
 }

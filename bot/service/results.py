@@ -8,7 +8,7 @@ handlers call ``settle_round`` after a change that may settle it).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
@@ -25,13 +25,17 @@ from bot.service.audit import (
     NoShows,
     OrganiserFiled,
     Penalised,
+    RoundDeadline,
     RuleSet,
+    SignupDeadline,
     TableBefore,
+    TableDeadline,
     Undone,
     read,
 )
+from bot.timers import tournament_timers
 from bot.tournament import RUNNING_KNOBS, game_of, latest_round
-from db.models import AuditEntry, Player, Report, Round, TableRow, Tournament
+from db.models import Player, Report, Round, TableRow, Tournament
 from db.status import (
     EventStatus,
     PenaltyKind,
@@ -296,6 +300,33 @@ async def _undo_noshow(ctx: Ctx, t: Tournament, entry: NoShows) -> None:
         row.status, row.forfeited = before.status, before.forfeited
 
 
+def _latest_open(t: Tournament, number: int) -> Round:
+    """The round a deadline change was made in, if it is still the open one."""
+    r = latest_round(t)
+    if r is None or r.number != number or r.status != RoundStatus.OPEN:
+        raise UserError("refuse.undo-too-late")
+    return r
+
+
+async def _undo_round_deadline(ctx: Ctx, t: Tournament, entry: RoundDeadline) -> None:
+    r = _latest_open(t, entry.round)
+    r.deadline, r.deadline_set_at = entry.before.deadline, entry.before.set_at
+    ctx.timers += tournament_timers(t)
+
+
+async def _undo_table_deadline(ctx: Ctx, t: Tournament, entry: TableDeadline) -> None:
+    row = next(x for x in _latest_open(t, entry.round).tables if x.id == entry.table_id)
+    row.deadline, row.deadline_set_at = entry.before.deadline, entry.before.set_at
+    ctx.timers += tournament_timers(t)
+
+
+async def _undo_signup_deadline(ctx: Ctx, t: Tournament, entry: SignupDeadline) -> None:
+    if t.status != EventStatus.SIGNUP:
+        raise UserError("refuse.undo-too-late")
+    t.signup_until = entry.before
+    ctx.timers += tournament_timers(t)
+
+
 async def _undo_set(ctx: Ctx, t: Tournament, entry: RuleSet) -> None:
     if t.status != EventStatus.SIGNUP and entry.knob not in RUNNING_KNOBS:
         raise UserError("refuse.undo-too-late")
@@ -310,26 +341,19 @@ REVERSE: dict[type[Entry], Callable[..., Awaitable[None]]] = {
     RuleSet: _undo_set,
     OrganiserFiled: _undo_report,
     Fixed: _undo_fix,
+    RoundDeadline: _undo_round_deadline,
+    TableDeadline: _undo_table_deadline,
+    SignupDeadline: _undo_signup_deadline,
 }
 
 
-Reversal = Callable[[Ctx, Tournament, AuditEntry], Awaitable[None]]
-
-
-async def undo(ctx: Ctx, t: Tournament, more: Mapping[str, Reversal] | None = None) -> str:
-    """Take back the organiser's last ruling not yet undone; return its action.
-
-    ``more``: rulings another area audits and reverses itself, by action (the deadlines'
-    ``bot.handlers.deadlines.UNDO``); the typed ones above are read back here."""
-    more = more or {}
-    actions = (*(kind.action.value for kind in REVERSE), *more)
+async def undo(ctx: Ctx, t: Tournament) -> str:
+    """Take back the organiser's last ruling not yet undone; return its action."""
+    actions = tuple(kind.action.value for kind in REVERSE)
     row = await ctx.repo.last_undoable(t.id, actions)
     if row is None:
         raise UserError("refuse.nothing-to-undo")
-    if row.action in more:
-        await more[row.action](ctx, t, row)
-    else:
-        entry = read(row)
-        await REVERSE[type(entry)](ctx, t, entry)
+    entry = read(row)
+    await REVERSE[type(entry)](ctx, t, entry)
     ctx.record(t, Undone(row.id, row.action, row.old))
     return row.action

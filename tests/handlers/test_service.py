@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 from bot.service.audit import (
@@ -16,11 +17,15 @@ from bot.service.audit import (
     Filed,
     Fixed,
     Forfeited,
+    Moment,
     NoShows,
     OrganiserFiled,
     Penalised,
+    RoundDeadline,
     RuleSet,
+    SignupDeadline,
     TableBefore,
+    TableDeadline,
     Undone,
     read,
 )
@@ -29,6 +34,7 @@ from tests.handlers.memory import CATALOGUE, Chats
 
 GROUP, ADMIN, PLAYERS = -2001, 1, (401, 402, 403, 404)
 CONFIRM_OWN = CATALOGUE["en"]("refuse.confirm-own", table=1)
+WHEN = datetime(2026, 12, 20, 10, 0, tzinfo=UTC)
 
 ENTRIES: list[Entry] = [
     Filed(7, 1, 1, 9, "A5 B8 C0 D12", "pending"),
@@ -43,6 +49,11 @@ ENTRIES: list[Entry] = [
     Penalised(3, 401, Decimal("1.5"), "points", "late"),
     NoShows(1, "2026-11-02T01:15:00+00:00", [TableBefore(7, "pending", [])], [{"table": 1}]),
     RuleSet({"game": {}}, {"game": {"spade2": "off"}}, "spade2"),
+    RoundDeadline(2, Moment(None, None), WHEN),
+    RoundDeadline(2, Moment(WHEN, WHEN - timedelta(days=1)), WHEN + timedelta(hours=3)),
+    TableDeadline(2, 17, 3, Moment(None, None), WHEN),
+    SignupDeadline(None, WHEN),
+    SignupDeadline(WHEN, WHEN + timedelta(days=1)),
     Undone(12, "penalty", None),
 ]
 
@@ -56,6 +67,16 @@ def test_every_typed_entry_reads_back_as_written() -> None:
         # An anonymous admin's ruling is marked as such (Ctx.audit); it reads the same.
         marked = AuditEntry(action=entry.action, old=old, new={**new, "by": "anonymous admin"})
         assert read(marked) == entry
+
+
+def test_a_deadline_change_stored_before_entries_were_typed_still_reads() -> None:
+    """The JSON /deadline <table> wrote in bot/handlers/deadlines.py (see git history)."""
+    row = AuditEntry(
+        action="deadline-table",
+        old={"round": 2, "table_id": 17, "deadline": None, "set_at": None},
+        new={"table": 3, "deadline": WHEN.isoformat()},
+    )
+    assert read(row) == TableDeadline(2, 17, 3, Moment(None, None), WHEN)
 
 
 def test_an_entry_stored_before_entries_were_typed_still_reads() -> None:
