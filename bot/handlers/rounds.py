@@ -16,9 +16,9 @@ from bot.handlers.deadlines import read_deadline, table_names, timer_moment
 from bot.handlers.draw import store_round
 from bot.service import results
 from bot.timers import epoch, table_deadline, tournament_timers
-from bot.tournament import format_of, latest_round, names, policy, state_of
+from bot.tournament import format_of, latest_round, names, state_of
 from db.models import Round, Tournament
-from db.status import EventStatus, ReportStatus, RoundStatus, TableState
+from db.status import EventStatus, RoundStatus, TableState
 from engine.games import find_game
 from engine.model import SEAT_LETTERS, Finished
 
@@ -81,29 +81,7 @@ async def deadline_passed(ctx: Ctx, arg: str) -> None:
     ]
     if not due:
         return  # the deadline was moved since this timer was set
-    accepted, forfeited, waiting = [], [], []
-    for row in due:
-        live = results.live(row)
-        if live is not None and live.status == ReportStatus.PENDING:
-            results.accept(row, live, None)
-            accepted.append(row)
-        elif live is not None and live.status == ReportStatus.DISPUTED:
-            waiting.append(row)
-        elif policy(t, "late") == "forfeit":
-            row.status, row.forfeited = TableState.FORFEIT, list(row.seats)
-            forfeited.append(row)
-        else:
-            waiting.append(row)
-    ctx.audit(
-        "deadline",
-        t,
-        {"round": number, "deadline": at.isoformat()},
-        {
-            "accepted": [row.number for row in accepted],
-            "forfeited": [row.number for row in forfeited],
-            "waiting": [row.number for row in waiting],
-        },
-    )
+    accepted, forfeited, waiting = results.late(ctx, t, r, due, at)
     later = [
         row
         for row in r.tables

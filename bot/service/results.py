@@ -1,5 +1,5 @@
 """Results and rulings: reporting, confirming, disputing, fixing, forfeiting, penalising,
-disqualifying and undoing, each coded once.
+disqualifying, a passed deadline or check-in cut-off, and undoing, each coded once.
 
 Every function changes the stored facts and writes its typed audit entry in the caller's
 transaction; none of them speaks to the chat (the handlers do) or closes the round (the
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from datetime import datetime
 from decimal import Decimal
 
 from bot.context import Ctx
@@ -34,7 +35,7 @@ from bot.service.audit import (
     read,
 )
 from bot.timers import tournament_timers
-from bot.tournament import RUNNING_KNOBS, game_of, latest_round
+from bot.tournament import RUNNING_KNOBS, game_of, latest_round, policy
 from db.models import Player, Report, Round, TableRow, Tournament
 from db.status import (
     EventStatus,
@@ -200,6 +201,39 @@ def no_shows(ctx: Ctx, t: Tournament, r: Round) -> list[tuple[TableRow, list[int
     else:
         ctx.audit("checkin-closed", t, *entry.rows())
     return ruled
+
+
+def late(
+    ctx: Ctx, t: Tournament, r: Round, due: list[TableRow], at: datetime
+) -> tuple[list[TableRow], list[TableRow], list[TableRow]]:
+    """A deadline passed for the ``due`` tables of ``r`` (seed 000: 不在截止日期前上报，
+    整桌作废): a pending, undisputed report stands as reported; an unreported table is
+    forfeited as a whole, unless the ``late`` policy leaves it to the organiser. Returns
+    the tables accepted, forfeited and still waiting (disputed, or the organiser's)."""
+    accepted, forfeited, waiting = [], [], []
+    for row in due:
+        current = live(row)
+        if current is not None and current.status == ReportStatus.PENDING:
+            accept(row, current, None)
+            accepted.append(row)
+        elif current is not None and current.status == ReportStatus.DISPUTED:
+            waiting.append(row)
+        elif policy(t, "late") == "forfeit":
+            row.status, row.forfeited = TableState.FORFEIT, list(row.seats)
+            forfeited.append(row)
+        else:
+            waiting.append(row)
+    ctx.audit(
+        "deadline",
+        t,
+        {"round": r.number, "deadline": at.isoformat()},
+        {
+            "accepted": [row.number for row in accepted],
+            "forfeited": [row.number for row in forfeited],
+            "waiting": [row.number for row in waiting],
+        },
+    )
+    return accepted, forfeited, waiting
 
 
 async def penalise(
