@@ -191,7 +191,7 @@ class MemoryHarness:
 
     def __init__(self, chats: Chats) -> None:
         transport = RecordingTransport(Outbox())
-        chats.transport = chats.core.transport = transport
+        chats.transport = chats.core.transport = chats.sender.transport = transport
         chats.now = datetime.now(UTC)  # the e2e clock: real time, moved by ``clock.offset``
         self.chats = chats
         self.server = MemoryServer(chats, transport)

@@ -1,7 +1,7 @@
 """Drive :class:`bot.core.Core` in memory: the same pipeline as production (one
-transaction per update, the audit log, the outbox) with a transport that keeps what it
-would have sent; the outbox is drained after each update in one transaction (the
-sender's pacing and retries are ``tests/test_outbox.py``'s business). No HTTP and no
+transaction per update, the audit log, the outbox and its ``Sender``) with a transport
+that keeps what it would have sent; after each update the sender sends what is queued,
+unpaced (pacing and retries are ``tests/test_outbox.py``'s business). No HTTP and no
 Telegram library, so a handler-level test runs in milliseconds; the end-to-end suite
 keeps one test per backend per area.
 """
@@ -21,11 +21,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.config import Settings
 from bot.core import Core
 from bot.i18n import Catalogue
+from bot.outbox import Sender
 from bot.types import Incoming, Outgoing
 from bot.types import Sender as User
-from db.repo import Repo
 from db.session import make_engine, make_sessionmaker
-from db.status import OutboxStatus
 
 CATALOGUE = Catalogue()  # loaded once for the whole run
 
@@ -94,6 +93,7 @@ class Chats:
         self.sessionmaker = make_sessionmaker(engine)
         settings = Settings(database_url=str(engine.url))
         self.core = Core(settings, self.sessionmaker, CATALOGUE, self.transport, lambda: self.now)
+        self.sender = Sender(self.sessionmaker, self.transport, per_minute=10**9)
         self.users: dict[int, User] = {}
         self._updates = itertools.count(1)
 
@@ -117,22 +117,9 @@ class Chats:
         ]
 
     async def deliver(self) -> None:
-        """Deliver every queued reply, in order, and mark it sent."""
-        async with self.sessionmaker() as session, session.begin():
-            for row in await Repo(session).queued(limit=10_000):
-                buttons = [[(label, data) for label, data in r] for r in row.buttons or []]
-                out = Outgoing(
-                    row.chat_id,
-                    row.kind,
-                    row.text,
-                    row.thread_id,
-                    buttons or None,
-                    row.file,
-                    row.filename,
-                    row.edit_message_id,
-                )
-                row.message_id = await self.transport.send(out)
-                row.status = OutboxStatus.SENT
+        """Send every queued reply through the production ``Sender`` (its order, its
+        superseded edits), with no rate limit to wait for."""
+        await self.sender.flush_once()
 
     async def says(self, chat: int, uid: int, text: str, thread: int | None = None) -> str:
         """``uid`` sends ``text`` in ``chat``; the bot's replies (and edits), joined."""
