@@ -80,10 +80,6 @@ def load_messages(lang: str, root: Path = LOCALE_DIR) -> tuple[dict[str, str], d
     return messages, plurals
 
 
-def load_catalogue(lang: str, root: Path = LOCALE_DIR) -> dict[str, str]:
-    return load_messages(lang, root)[0]
-
-
 def show(value: object) -> str:
     """How a parameter reads in a message: lists joined, decimals without ``.0``."""
     if isinstance(value, (tuple, list, set, frozenset)):
