@@ -176,7 +176,9 @@ async def test_nats_restarted_mid_burst_loses_nothing_and_repeats_nothing(
     await wait_until(replied, 30, "the last replies")
     for chat in chats:  # two workers send, each reply once, in order
         joined = [m.body for m in cluster.botapi.outbox(chat) if "has joined" in m.body]
-        assert [b[b.index("(") :] for b in joined] == [f"({n} players)." for n in range(1, 6)]
+        assert [b[b.index("(") :] for b in joined] == [
+            f"({n} player{'s' * (n > 1)})." for n in range(1, 6)
+        ]
 
 
 async def test_the_scheduler_leader_killed_before_a_deadline_fires_it_once(

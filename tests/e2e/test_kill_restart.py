@@ -28,7 +28,7 @@ from tests.e2e.test_crash_restart import start_bot
 GROUP = -100778
 ADMIN = 1
 KILLS = int(os.environ.get("KILLS", "2"))
-JOINED = re.compile(r"has joined \((\d+) players\)")
+JOINED = re.compile(r"has joined \((\d+) players?\)")  # "(1 player)", "(2 players)"
 
 
 class Bot:

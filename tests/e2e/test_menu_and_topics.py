@@ -41,7 +41,7 @@ async def test_each_forum_topic_runs_its_own_tournament_and_replies_stay_in_it(
     await server.wait_for("Ann has joined")
     await server.wait_for("Bob has joined")
     server.user_says(FORUM, 11, "/players", thread_id=5)
-    listing = await server.wait_for("Topic Five · 1 players")
+    listing = await server.wait_for("Topic Five · 1 player:")
     assert listing.thread_id == 5 and "Ann" in listing.body and "Bob" not in listing.body
 
     server.user_says(FORUM, 12, "/players")  # the General topic has no tournament
