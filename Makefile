@@ -2,7 +2,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test install system-deps lint
+.PHONY: run test install lint
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -12,11 +12,9 @@ $(VENV)/.installed: pyproject.toml
 
 install: $(VENV)/.installed
 
-# Debian packages, each skipped when present: a CJK font so that charts draw Chinese
-# names; headless Chromium and its driver for the playground's browser test.
+# Debian packages, skipped when present: headless Chromium and its driver for the
+# playground's browser test. (The CJK font for charts comes with the Python package.)
 system-deps:
-	@fc-list 2>/dev/null | grep -qi 'wenquanyi\|noto sans cjk' || \
-	  { apt-get update -qq && apt-get install -y -qq fonts-wqy-microhei >/dev/null; }
 	@{ command -v chromium && command -v chromedriver; } >/dev/null || \
 	  { apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; }
 
@@ -31,5 +29,5 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy --strict engine bot db charts playground
 
-test: install system-deps lint
+test: install lint
 	$(VENV)/bin/pytest -q

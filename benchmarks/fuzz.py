@@ -155,7 +155,8 @@ def _describe(inc: Incoming) -> str:
 
 # --- stages -----------------------------------------------------------------------------
 Step = tuple[int, str, str]  # (user, text, expected reply)
-JOIN = [(uid, "/join", "has joined") for uid in PLAYERS]
+# A typed /join is answered quietly: a 👍 and the sign-up message's count, edited.
+JOIN = [(uid, "/join", f"{n} signed up so far") for n, uid in enumerate(PLAYERS, 1)]
 EN: Step = (ADMIN, "/lang en", "English")
 NEW: Step = (ADMIN, "/new bigtwo knockout Fuzz Cup", "SHA-256")
 DRAW: Step = (ADMIN, "/draw", "round 1 draw")

@@ -3,7 +3,8 @@ and a place to put replies. Replies become outbox rows of the same transaction."
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -61,6 +62,7 @@ class Ctx:
     now: datetime
     admins: Callable[[int], Awaitable[set[int]]]
     catalogue: Catalogue
+    can_pin: Callable[[int], Awaitable[bool]]
     outgoing: list[Outgoing] = field(default_factory=list)
     toast: str | None = None  # the answer to a button press
     toast_alert: bool = False  # refusals pop up; confirmations just flash
@@ -69,6 +71,7 @@ class Ctx:
     # and its handler ask for it, and the second ask must not query again.
     _found: dict[bool, Tournament] = field(default_factory=dict)
     _whole: set[bool] = field(default_factory=set)  # which of them were loaded whole
+    broadcasting: bool = False  # see announcing()
     # Work that needs the database after the use-case, in its transaction (e.g. the
     # rating changes under a final announcement, found from the chat's other events).
     deferred: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
@@ -179,30 +182,79 @@ class Ctx:
         )
 
     # --- replies -------------------------------------------------------------------------
-    def say(self, text: str, buttons: Buttons | None = None, pages: str | None = None) -> None:
-        """Queue a text reply.
+    @contextmanager
+    def announcing(self) -> Iterator[None]:
+        """Messages queued inside are for the whole chat (a draw, a round, a result), so
+        they wait behind refusals and replies to one person in the outgoing queue."""
+        before, self.broadcasting = self.broadcasting, True
+        try:
+            yield
+        finally:
+            self.broadcasting = before
+
+    def _out(self, kind: str, text: str, **fields: Any) -> Outgoing:
+        out = Outgoing(
+            self.inc.chat_id,
+            kind,
+            text,
+            self.inc.thread_id,
+            broadcast=fields.pop("broadcast", self.broadcasting),
+            **fields,
+        )
+        self.outgoing.append(out)
+        return out
+
+    def react(self, emoji: str) -> None:
+        """A reaction on the caller's message instead of a reply: the quiet way to say
+        "got it" in a busy group."""
+        if self.inc.message_id is not None and not self.inc.is_callback:
+            self._out("react", emoji, edit_message_id=self.inc.message_id)
+
+    def edit_tagged(
+        self,
+        tag: str,
+        text: str,
+        buttons: Buttons | None = None,
+        kind: str = "edit",
+        png: bytes | None = None,
+    ) -> None:
+        """Edit the latest message sent with ``tag`` (the sign-up message, the live
+        standings); several edits queued for it are merged into the newest. ``kind``:
+        ``edit`` (text), ``edit_caption`` or ``edit_media`` (``png`` and its caption)."""
+        self._out(
+            kind,
+            text,
+            buttons=buttons,
+            edit_tag=tag,
+            broadcast=True,
+            file=png,
+            filename="standings.png" if png else None,
+        )
+
+    def say(
+        self,
+        text: str,
+        buttons: Buttons | None = None,
+        pages: str | None = None,
+        tag: str | None = None,
+        pin: bool = False,
+    ) -> None:
+        """Queue a text reply (``tag`` and ``pin``: see :class:`Outgoing`).
 
         Text longer than one Telegram message becomes ONE paged message when ``pages``
         names a source that can rebuild it (see ``bot/handlers/paging.py``): its buttons
         turn the page by editing the message. Otherwise it is cut into pieces."""
         chunks = paginate(text, PAGE_LIMIT)
         if len(chunks) > 1 and pages:
-            self.outgoing.append(
-                Outgoing(
-                    self.inc.chat_id,
-                    "text",
-                    chunks[0],
-                    self.inc.thread_id,
-                    page_buttons(pages, 0, len(chunks)),
-                )
-            )
-            return
+            buttons, chunks = page_buttons(pages, 0, len(chunks)), chunks[:1]
         for i, chunk in enumerate(chunks):
             last = i == len(chunks) - 1
-            self.outgoing.append(
-                Outgoing(
-                    self.inc.chat_id, "text", chunk, self.inc.thread_id, buttons if last else None
-                )
+            self._out(
+                "text",
+                chunk,
+                buttons=buttons if last else None,
+                tag=tag if i == 0 else None,
+                pin=pin and i == 0,
             )
 
     def answer(self, text: str, refresh: Callable[[], tuple[str, Buttons]] | None = None) -> None:
@@ -215,44 +267,26 @@ class Ctx:
         self.toast = text
         if refresh is not None:
             body, buttons = refresh()
-            self.outgoing.append(
-                Outgoing(
-                    self.inc.chat_id,
-                    "edit",
-                    body,
-                    self.inc.thread_id,
-                    buttons,
-                    edit_message_id=self.inc.message_id,
-                )
+            self._out(
+                "edit", body, buttons=buttons, edit_message_id=self.inc.message_id, broadcast=True
             )
 
     def reply(self, key: str, buttons: Buttons | None = None, **params: object) -> None:
         self.say(self.t(key, **params), buttons)
 
-    def photo(self, png: bytes, caption: str, filename: str = "picture.png") -> None:
+    def photo(
+        self,
+        png: bytes,
+        caption: str,
+        filename: str = "picture.png",
+        tag: str | None = None,
+        pin: bool = False,
+    ) -> None:
         """One picture; a caption over Telegram's 1024 limit continues as text."""
         caption, rest = caption[:TELEGRAM_CAPTION_LIMIT], caption[TELEGRAM_CAPTION_LIMIT:]
-        self.outgoing.append(
-            Outgoing(
-                self.inc.chat_id,
-                "photo",
-                caption,
-                self.inc.thread_id,
-                file=png,
-                filename=filename,
-            )
-        )
+        self._out("photo", caption, file=png, filename=filename, tag=tag, pin=pin)
         if rest:
             self.say(rest)
 
     def document(self, data: bytes, filename: str, caption: str) -> None:
-        self.outgoing.append(
-            Outgoing(
-                self.inc.chat_id,
-                "document",
-                caption[:TELEGRAM_CAPTION_LIMIT],
-                self.inc.thread_id,
-                file=data,
-                filename=filename,
-            )
-        )
+        self._out("document", caption[:TELEGRAM_CAPTION_LIMIT], file=data, filename=filename)

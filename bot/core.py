@@ -77,6 +77,14 @@ class Core:
         self._admin_cache[chat_id] = (time.monotonic(), ids)
         return ids
 
+    async def can_pin(self, chat_id: int) -> bool:
+        """Whether the bot may pin here; False when Telegram cannot say."""
+        try:
+            return await self.transport.can_pin(chat_id)
+        except Exception:
+            log.warning("could not read the bot's rights in chat %s", chat_id, exc_info=True)
+            return False
+
     def translator(self, chat: Chat) -> Translator:
         return self.catalogue[chat.lang or self.settings.default_lang]
 
@@ -186,6 +194,7 @@ class Core:
             self.clock(),
             self.admins,
             self.catalogue,
+            self.can_pin,
         )
 
     @staticmethod
@@ -200,6 +209,10 @@ class Core:
                 file=out.file,
                 filename=out.filename,
                 edit_message_id=out.edit_message_id,
+                broadcast=out.broadcast,
+                tag=out.tag,
+                edit_tag=out.edit_tag,
+                pin=out.pin,
             )
 
     # --- time-driven work ----------------------------------------------------------------
@@ -228,8 +241,9 @@ class Core:
                         self.on_timer(timer)
                         return
                     repo.mark_timer(*timer)
-                await work(ctx, arg)
-                await ctx.run_deferred()
+                with ctx.announcing():  # nobody asked: everything said is for the whole chat
+                    await work(ctx, arg)
+                    await ctx.run_deferred()
                 self._enqueue(repo, ctx.outgoing)
         except IntegrityError:  # most likely another process recorded this timer first
             log.warning("timer %s not run: integrity error (fired elsewhere?)", timer)

@@ -1,10 +1,9 @@
 """The one outgoing queue both backends share.
 
 Replies are outbox rows committed with the change that caused them. This sender
-delivers them in order per chat, at most ``per_minute`` messages a minute to one chat
-(Telegram allows about 20 in a group), sends only the newest of several queued edits
-of one message, waits out 429s for exactly as long as Telegram
-says, and backs off on 5xx and network errors.
+delivers them at most ``per_minute`` messages a minute to one chat (Telegram allows about
+20 in a group), waits out 429s for exactly as long as Telegram says, and backs off on 5xx
+and network errors.
 
 Each row is claimed before it is sent (status ``sending`` with a short lease, one
 statement) and marked sent by one statement as soon as Telegram answers, so no second
@@ -12,6 +11,17 @@ sender takes it while it is in flight. Telegram has no idempotency key: when the
 dies after Telegram accepted a message and before the mark commits (the window
 ``Sender.window`` measures), the lease runs out and that one message goes out again.
 The sender sends one message at a time, so a crash can repeat at most one message.
+
+A busy group stays quiet and answers fast (issue 12):
+
+* Replies to one person (a refusal, a report's receipt) go before broadcasts (an
+  announcement, a count or standings edit): two lanes per chat, each in order.
+* Broadcasts may use only part of the minute (all but :data:`RESERVE_SHARE`), so a reply
+  always finds room even while sign-ups pour in.
+* Of several queued edits of one message only the newest is sent, and a broadcast edit
+  waits :data:`EDIT_GAP` seconds after the previous one, so presses in between merge.
+* An edit may name its message by tag (the sign-up message, the live standings) before
+  that message is sent; it waits for it. Reactions are not messages and do not count.
 """
 
 from __future__ import annotations
@@ -35,9 +45,16 @@ from db.status import OutboxStatus
 log = logging.getLogger(__name__)
 WINDOW = 60.0
 MAX_BACKOFF = 30.0
+RESERVE_SHARE = 0.25  # of each chat's minute kept for replies to one person
+EDIT_GAP = 3.0  # seconds between two broadcast edits of one message
 # How long a claimed row stays its sender's. Longer than a send takes; short, because a
 # row claimed by a process that then died waits this long before it is sent again.
 LEASE = timedelta(seconds=10)
+
+
+def is_edit(row: OutboxMessage) -> bool:
+    """``edit`` (text), ``edit_caption`` and ``edit_media`` (a photo's picture)."""
+    return row.kind.startswith("edit")
 
 
 class Sender:
@@ -50,6 +67,7 @@ class Sender:
         self._sent_at: dict[int, deque[float]] = defaultdict(deque)
         self._blocked_until: dict[int, float] = {}
         self._failures: dict[int, int] = defaultdict(int)  # outbox id -> transient failures
+        self._edited_at: dict[tuple[int, object], float] = {}  # (chat, target) -> last edit
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         # Seconds from Telegram's answer to the committed mark, for the latest messages.
@@ -67,14 +85,18 @@ class Sender:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    def _ready_at(self, chat_id: int, now: float) -> float:
-        """When the next message to this chat may go, given the window and any 429."""
+    def _ready_at(self, chat_id: int, now: float, broadcast: bool) -> float:
+        """When the next message to this chat may go, given the window and any 429; a
+        broadcast leaves the reserve of the minute to replies."""
         sent = self._sent_at[chat_id]
         while sent and now - sent[0] >= WINDOW:
             sent.popleft()
         ready = self._blocked_until.get(chat_id, 0.0)
-        if len(sent) >= self.per_minute:
-            ready = max(ready, sent[0] + WINDOW)
+        limit = self.per_minute
+        if broadcast:
+            limit = max(1, limit - int(limit * RESERVE_SHARE))
+        if len(sent) >= limit:
+            ready = max(ready, sent[len(sent) - limit] + WINDOW)
         return ready
 
     async def _loop(self) -> None:
@@ -84,34 +106,60 @@ class Sender:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=wait)
 
+    @staticmethod
+    def _target(row: OutboxMessage) -> object:
+        """What an edit changes: the message (by tag or id) and which part (the text or
+        caption; the picture), so a caption edit never drops a newer picture."""
+        message = ("tag", row.edit_tag) if row.edit_tag else row.edit_message_id
+        return (message, row.kind)
+
     async def flush_once(self) -> float:
         """Send what may be sent now; return how long to sleep before trying again."""
         rows = await self._queued()
         next_try = 3600.0
-        held: set[int] = set()  # chats whose earlier message is waiting: keep their order
-        latest_edit = {(r.chat_id, r.edit_message_id): r.id for r in rows if r.kind == "edit"}
-        for row in rows:
-            if row.chat_id in held:
+        held: set[tuple[int, bool]] = set()  # lanes whose earlier message is waiting
+        latest_edit = {(r.chat_id, self._target(r)): r.id for r in rows if is_edit(r)}
+        for row in sorted(rows, key=lambda r: (bool(r.broadcast), r.id)):
+            lane = (row.chat_id, bool(row.broadcast))
+            if lane in held:
                 continue
             if row.status == OutboxStatus.SENDING:  # another sender's, or a dead one's
                 left = (row.lease_until or datetime.min.replace(tzinfo=UTC)) - _utcnow()
                 if left > timedelta(0):
-                    held.add(row.chat_id)
+                    held.add(lane)
                     next_try = min(next_try, left.total_seconds())
                     continue
-            if row.kind == "edit" and latest_edit[(row.chat_id, row.edit_message_id)] != row.id:
+            target = (row.chat_id, self._target(row))
+            if is_edit(row) and latest_edit[target] != row.id:
                 await self._mark(row.id, OutboxStatus.SUPERSEDED, None)  # a later edit shows more
                 continue
             now = time.monotonic()
-            ready = self._ready_at(row.chat_id, now)
+            ready = self._blocked_until.get(row.chat_id, 0.0)
+            if row.kind != "react":
+                ready = max(ready, self._ready_at(row.chat_id, now, lane[1]))
+            if is_edit(row) and row.broadcast and target in self._edited_at:
+                ready = max(ready, self._edited_at[target] + EDIT_GAP)
             if ready > now:
-                held.add(row.chat_id)
+                held.add(lane)
                 next_try = min(next_try, ready - now)
                 continue
-            delay = await self._deliver(row)
+            edit_id = row.edit_message_id
+            if row.edit_tag:
+                async with self.sessionmaker() as session:
+                    edit_id, waiting = await Repo(session).tagged(row.chat_id, row.edit_tag)
+                if edit_id is None:
+                    if waiting:  # the message is still queued: edit it once it is sent
+                        held.add(lane)
+                        next_try = min(next_try, 1.0)
+                    else:
+                        await self._mark(row.id, OutboxStatus.FAILED, None)
+                    continue
+            delay = await self._deliver(row, edit_id)
             if delay:
-                held.add(row.chat_id)
+                held.add(lane)
                 next_try = min(next_try, delay)
+            elif is_edit(row):
+                self._edited_at[target] = time.monotonic()
         return next_try
 
     async def _queued(self) -> list[OutboxMessage]:
@@ -119,7 +167,7 @@ class Sender:
         async with self.sessionmaker() as session:
             return await Repo(session).queued()
 
-    async def _deliver(self, row: OutboxMessage) -> float:
+    async def _deliver(self, row: OutboxMessage, edit_id: int | None) -> float:
         """Try one message; return 0 when done with it, else seconds to wait."""
         out = Outgoing(
             chat_id=row.chat_id,
@@ -131,7 +179,7 @@ class Sender:
             else None,
             file=row.file,
             filename=row.filename,
-            edit_message_id=row.edit_message_id,
+            edit_message_id=edit_id,
         )
         if not await self._claim(row.id):
             return 0.0  # another sender took it
@@ -141,11 +189,11 @@ class Sender:
             await self._mark(row.id, OutboxStatus.QUEUED, None)
             self._blocked_until[row.chat_id] = time.monotonic() + exc.seconds
             log.warning("429 for chat %s: waiting %ss", row.chat_id, exc.seconds)
-            return exc.seconds
+            return float(exc.seconds)
         except TransientError:
             await self._mark(row.id, OutboxStatus.QUEUED, None)
             self._failures[row.id] += 1
-            backoff = min(MAX_BACKOFF, 0.5 * 2.0 ** self._failures[row.id])
+            backoff = float(min(MAX_BACKOFF, 0.5 * 2 ** self._failures[row.id]))
             self._blocked_until[row.chat_id] = time.monotonic() + backoff
             log.warning("transient error sending outbox %s; retry in %.1fs", row.id, backoff)
             return backoff
@@ -156,9 +204,20 @@ class Sender:
         answered = time.monotonic()
         await self._mark(row.id, OutboxStatus.SENT, message_id)
         self.window.append(time.monotonic() - answered)
-        self._sent_at[row.chat_id].append(answered)
+        if row.kind != "react":
+            self._sent_at[row.chat_id].append(answered)
         self._failures.pop(row.id, None)
+        if row.pin:
+            await self._pin(row.chat_id, message_id)
         return 0.0
+
+    async def _pin(self, chat_id: int, message_id: int) -> None:
+        """Pin a message just sent; the handler already checked the right, so a refusal
+        here (the right taken away meanwhile) is only logged."""
+        try:
+            await self.transport.pin(chat_id, message_id)
+        except Exception:
+            log.warning("could not pin message %s in chat %s", message_id, chat_id, exc_info=True)
 
     async def _claim(self, row_id: int) -> bool:
         """Take a row for sending, unless a live sender holds it."""

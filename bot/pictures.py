@@ -1,19 +1,49 @@
-"""Where pictures are drawn: off the event loop, on one drawing thread.
+"""What the pictures show: stored rows and the engine's decisions turned into chart data.
 
-matplotlib costs tens of megabytes and a second to import and hundreds of milliseconds a
-picture, so ``charts`` is imported on the first picture, inside the drawing thread
-(matplotlib's text layout is not thread-safe: pictures are drawn one at a time, in order),
-and the loop keeps answering other chats meanwhile. The callers keep what they drew per
-tournament version (``bot.versioned``).
+One picture answers one question, in the shape the format asks for:
+
+* team and pair events rank the teams, each with its members under it;
+* formats that rank by the stage reached (``reached`` in the tie-break chain: table
+  knockout, single elimination, pairs) show that stage next to the points, so a 116-point
+  champion above a 151-point runner-up reads right;
+* group events show a table per group (played, won, drawn, lost, points) with the
+  players who go on tinted;
+* the rest (Swiss, stages) rank by points with the criterion that decided each place.
+
+The formats are asked what they have (``has_team_table``, ``sits_in_pairs``,
+``has_group_tables``, their tie-break chains); no format key is named here. Rendering
+lives in ``charts/`` and is pure (data in, PNG bytes out); :func:`render` turns a
+failure to draw (no CJK font, say) into ``None``, so the caller sends the text ranking instead.
+
+Where pictures are drawn: on one drawing thread, off the event loop (:func:`draw`,
+awaited by the handlers). matplotlib's text layout is not thread-safe, so every picture
+is drawn there, one at a time, in order; a use-case that is not a coroutine (a settled
+round's live standings and podium) waits for the thread with :func:`render`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+from decimal import Decimal
 from typing import Any, TypeVar
 
+from bot.context import TELEGRAM_CAPTION_LIMIT, Ctx
+from bot.deadlines import format_deadline
+from bot.i18n import show
+from bot.tournament import format_of, names, state_of
+from charts.podium import Place, Podium
+from charts.sheet import PODIUM, Row, Sheet
+from db.models import Round, Tournament
+from db.status import EventStatus, RoundStatus, TableState
+from engine.model import SEAT_LETTERS, Standing
+from engine.standings import totals
+
+log = logging.getLogger(__name__)
+WINDS = "东南西北"
 T = TypeVar("T")
 
 _drawer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="charts")
@@ -24,21 +54,22 @@ async def draw(fn: Callable[..., T], *args: Any) -> T:
     return await asyncio.get_running_loop().run_in_executor(_drawer, fn, *args)
 
 
-def standings_png(
-    rows: list[tuple[int, str, Any, bool]], title: str, labels: dict[str, str]
-) -> bytes:
-    from charts.standings import StandingRow, standings_png
+async def drawn(fn: Callable[..., Any], *args: Any) -> Any | None:
+    """:func:`draw`, or ``None`` (logged) when it cannot draw, e.g. no CJK font."""
+    try:
+        return await draw(fn, *args)
+    except Exception:
+        log.exception("could not draw %s", getattr(fn, "__name__", fn))
+        return None
 
-    return standings_png([StandingRow(*row) for row in rows], title, labels)
 
-
-def bracket_png(
-    matches: list[list[tuple[str, str, str]]], title: str, label: Callable[[str], str]
-) -> bytes:
-    """``label("round")`` gives the chart's word for each of its ``LABEL_KEYS``."""
-    from charts.bracket import LABEL_KEYS, bracket_png
-
-    return bracket_png(matches, title, {key: label(key) for key in LABEL_KEYS})
+def render(fn: Callable[..., Any], *args: Any) -> Any | None:
+    """:func:`drawn` for code that is not a coroutine: waits for the drawing thread."""
+    try:
+        return _drawer.submit(fn, *args).result()
+    except Exception:
+        log.exception("could not draw %s", getattr(fn, "__name__", fn))
+        return None
 
 
 def board_png(rows: list[tuple[int, str, Any, str]], title: str) -> bytes:
@@ -52,3 +83,346 @@ def history_png(series: list[tuple[str, list[tuple[str, int]]]], title: str) -> 
     from charts.ratings import history_png
 
     return history_png(series, title)
+
+
+def send_pictures(ctx: Ctx, pngs: list[bytes], caption: str, name: str) -> None:
+    """The pictures, the caption under the first; the caption alone when none could be
+    drawn (the text ranking beats an apology). A caption over Telegram's limit goes as
+    text after the pictures, whole, so nobody reads half a line."""
+    if not pngs:
+        ctx.say(caption)
+        return
+    fits = len(caption) <= TELEGRAM_CAPTION_LIMIT
+    for i, png in enumerate(pngs):
+        ctx.photo(png, caption if i == 0 and fits else "", f"{name}-{i + 1}.png")
+    if not fits:
+        ctx.say(caption)
+
+
+def post_with_picture(ctx: Ctx, pngs: list[bytes] | None, text: str, pages: str) -> None:
+    """An announcement with its picture: one photo captioned with the text when it fits
+    a caption (one message in a busy group), else the (paged) text and the picture."""
+    if pngs and len(text) <= TELEGRAM_CAPTION_LIMIT:
+        send_pictures(ctx, pngs, text, pages.split(".")[0])
+        return
+    ctx.say(text, pages=pages)
+    for i, png in enumerate(pngs or []):
+        ctx.photo(png, "", f"{pages}-{i + 1}.png")
+
+
+def _mark(rank: int, alive: bool, finished: bool) -> str:
+    if finished and rank <= len(PODIUM):
+        return PODIUM[rank - 1]
+    return "" if alive else "out"
+
+
+def _reached(ctx: Ctx, t: Tournament) -> dict[int, str]:
+    """The last stage each player sat at: the round's stage name where the catalogue has
+    one (final, playoff…), else "round N"."""
+    out: dict[int, str] = {}
+    for r in t.rounds:
+        label = (
+            ctx.t(f"pictures.stage.{r.stage}")
+            if ctx.t.has(f"pictures.stage.{r.stage}")
+            else ctx.t("pictures.round", n=r.number)
+        )
+        for row in r.tables:
+            for p in row.seats:
+                out[p] = label
+        for p in r.byes:
+            out[p] = label
+    return out
+
+
+def standings_sheet(ctx: Ctx, t: Tournament) -> Sheet:
+    """The standings picture's data, shaped by the format (see the module docstring)."""
+    fmt = format_of(t)
+    state = state_of(t)
+    finished = t.status == EventStatus.FINISHED
+    who = names(t)
+    rows_ = fmt.standings(state)
+    played = sum(1 for r in t.rounds if r.status == RoundStatus.CLOSED)
+    subtitle = ctx.t(
+        "pictures.subtitle",
+        game=ctx.t(f"game.{t.game}"),
+        format=ctx.t(f"format.{t.format}"),
+        round=played,
+    )
+    title = ctx.t("pictures.standings-title", title=t.title)
+    if fmt.has_team_table:
+        ind = totals(fmt.disciplined(state))
+        rows = tuple(
+            Row(
+                (str(s.rank), ctx.t("pictures.team", n=s.team), show(s.best), show(s.points)),
+                _mark(s.rank, True, finished),
+                " · ".join(f"{who.get(p, p)} {show(ind.get(p, Decimal(0)))}" for p in s.members),
+            )
+            for s in fmt.team_standings(state)
+        )
+        return Sheet(
+            title,
+            subtitle,
+            (
+                ctx.t("pictures.rank"),
+                ctx.t("pictures.team-col"),
+                ctx.t("pictures.best"),
+                ctx.t("pictures.points"),
+            ),
+            (1, 5, 2, 2),
+            "clrr",
+            rows,
+            _chain(ctx, fmt.team_tiebreaks),
+        )
+    if fmt.has_group_tables:
+        return _groups_sheet(ctx, t, title, subtitle)
+    if fmt.sits_in_pairs:
+        return _pairs_sheet(ctx, t, rows_, title, subtitle, finished)
+    if "reached" in fmt.tiebreaks:
+        reached = _reached(ctx, t)
+        champion = ctx.t("pictures.champion")
+        rows = tuple(
+            Row(
+                (
+                    str(s.rank),
+                    who.get(s.player, str(s.player)),
+                    champion if finished and s.rank == 1 else reached.get(s.player, "—"),
+                    show(s.points),
+                ),
+                _mark(s.rank, s.alive, finished),
+            )
+            for s in rows_
+        )
+        return Sheet(
+            title,
+            subtitle,
+            (
+                ctx.t("pictures.rank"),
+                ctx.t("pictures.player"),
+                ctx.t("pictures.reached"),
+                ctx.t("pictures.points"),
+            ),
+            (1, 5, 2.4, 1.6),
+            "clrr",
+            rows,
+            _chain(ctx, fmt.tiebreaks),
+            (("out", ctx.t("pictures.out")),) if not finished else (),
+        )
+    rows = tuple(
+        Row(
+            (str(s.rank), who.get(s.player, str(s.player)), show(s.points), _decided(ctx, s)),
+            _mark(s.rank, s.alive, finished),
+        )
+        for s in rows_
+    )
+    return Sheet(
+        title,
+        subtitle,
+        (
+            ctx.t("pictures.rank"),
+            ctx.t("pictures.player"),
+            ctx.t("pictures.points"),
+            ctx.t("pictures.decided-by"),
+        ),
+        (1, 4.6, 1.6, 2.8),
+        "clrl",
+        rows,
+        _chain(ctx, fmt.tiebreaks),
+    )
+
+
+def _decided(ctx: Ctx, s: Standing) -> str:
+    labels = [ctx.t(f"tiebreak.{c}") for c in s.tiebreak if ctx.t.has(f"tiebreak.{c}")]
+    return " / ".join(labels)
+
+
+def _chain(ctx: Ctx, codes: tuple[str, ...]) -> str:
+    """The tie-break chain in words, for the footer."""
+    words = [ctx.t(f"tiebreak.{c}") for c in codes if c != "removed" and ctx.t.has(f"tiebreak.{c}")]
+    return ctx.t("pictures.chain", chain=" → ".join(words))
+
+
+def _pairs_sheet(
+    ctx: Ctx,
+    t: Tournament,
+    rows_: tuple[Standing, ...],
+    title: str,
+    subtitle: str,
+    finished: bool,
+) -> Sheet:
+    """Pairs side by side: partners share every criterion, so one line per pair."""
+    fmt: Any = format_of(t)
+    unit_of: dict[int, int] = fmt.groups(state_of(t))
+    members: dict[int, list[int]] = {}
+    for p, label in unit_of.items():
+        members.setdefault(label, []).append(p)
+    who = names(t)
+    reached = _reached(ctx, t)
+    seen: set[int] = set()
+    rows: list[Row] = []
+    for s in rows_:
+        unit = unit_of.get(s.player)
+        if unit is None or unit in seen:
+            continue
+        seen.add(unit)
+        place = len(rows) + 1
+        pair = members[unit]
+        points = sum((x.points for x in rows_ if x.player in pair), Decimal(0))
+        stage = ctx.t("pictures.champion") if finished and place == 1 else reached.get(s.player)
+        rows.append(
+            Row(
+                (str(place), ctx.t("pictures.pair", n=unit), stage or "—", show(points)),
+                _mark(place, s.alive, finished),
+                " & ".join(who.get(p, str(p)) for p in pair),
+            )
+        )
+    return Sheet(
+        title,
+        subtitle,
+        (
+            ctx.t("pictures.rank"),
+            ctx.t("pictures.pair-col"),
+            ctx.t("pictures.reached"),
+            ctx.t("pictures.points"),
+        ),
+        (1, 4.6, 2.4, 2),
+        "clrr",
+        tuple(rows),
+        _chain(ctx, fmt.tiebreaks),
+    )
+
+
+def _groups_sheet(ctx: Ctx, t: Tournament, title: str, subtitle: str) -> Sheet:
+    """A table per group: played, won, drawn, lost, points; who goes on tinted."""
+    fmt: Any = format_of(t)
+    state = state_of(t)
+    w = fmt.walk(state)
+    who = names(t)
+    group_rounds = t.rounds[: len(w.group_rounds)]
+    record: dict[int, list[int]] = {}  # player -> [played, won, drawn, lost]
+    for r in group_rounds:
+        for row in r.tables:
+            live = next((rep for rep in row.reports if rep.live), None)
+            if row.status == TableState.FORFEIT:
+                for p in row.seats:
+                    line = record.setdefault(p, [0, 0, 0, 0])
+                    line[0] += 1
+                    line[3 if p in row.forfeited else 1] += 1
+                continue
+            if row.status != TableState.CONFIRMED or live is None:
+                continue
+            scores = [Decimal(s) for s in live.scores]
+            best = max(scores)
+            tops = sum(1 for s in scores if s == best)
+            for p, s in zip(row.seats, scores, strict=True):
+                line = record.setdefault(p, [0, 0, 0, 0])
+                line[0] += 1
+                line[1 if s == best and tops == 1 else 2 if s == best else 3] += 1
+    beyond = len(t.rounds) > len(w.group_rounds) or t.status == EventStatus.FINISHED
+    goes_on = set(fmt.advancers(w, set(fmt.active(state)))) if beyond else set()
+    rows: list[Row] = []
+    for i, members in enumerate(w.groups):
+        rows.append(Row((ctx.t("pictures.group", letter="ABCDEFGH"[i]),), "section"))
+        for p in sorted(members, key=lambda q: w.place.get(q, 99)):
+            played, won, drawn, lost = record.get(p, [0, 0, 0, 0])
+            rows.append(
+                Row(
+                    (
+                        str(w.place.get(p, "")),
+                        who.get(p, str(p)),
+                        str(played),
+                        str(won),
+                        str(drawn),
+                        str(lost),
+                        show(w.record[p].points),
+                    ),
+                    "advance" if p in goes_on else "",
+                )
+            )
+    legend = (("advance", ctx.t("pictures.advances")),) if goes_on else ()
+    return Sheet(
+        title,
+        subtitle,
+        (
+            ctx.t("pictures.rank"),
+            ctx.t("pictures.player"),
+            ctx.t("pictures.p"),
+            ctx.t("pictures.w"),
+            ctx.t("pictures.d"),
+            ctx.t("pictures.l"),
+            ctx.t("pictures.points"),
+        ),
+        (1, 4, 1, 1, 1, 1, 1.6),
+        "clrrrrr",
+        tuple(rows),
+        _chain(ctx, fmt.tiebreaks),
+        legend,
+    )
+
+
+def seating_sheet(ctx: Ctx, t: Tournament, r: Round) -> Sheet:
+    """A round's tables at a glance: one line per table, a column per seat (A 东 …)."""
+    who = names(t)
+    seats = max((len(row.seats) for row in r.tables), default=2)
+    winds = seats == 4
+    columns = tuple(
+        f"{SEAT_LETTERS[i]} {WINDS[i]}" if winds else SEAT_LETTERS[i] for i in range(seats)
+    )
+    rows = tuple(
+        Row(
+            (
+                str(row.number),
+                *(who.get(u, str(u)) for u in row.seats),
+                *("" for _ in range(seats - len(row.seats))),
+            )
+        )
+        for row in r.tables
+    )
+    byes = [who.get(u, str(u)) for u in r.byes]
+    footer = ctx.t("table.byes", names=byes) if byes else ""
+    return Sheet(
+        ctx.t("pictures.seating-title", title=t.title, round=r.number),
+        ctx.t(
+            "pictures.deadline",
+            deadline=format_deadline(r.deadline, ctx.tz, ctx.t.lang)
+            if r.deadline
+            else ctx.t("round.no-deadline"),
+        ),
+        (ctx.t("pictures.table"), *columns),
+        (0.8, *(3.0 for _ in range(seats))),
+        "c" + "l" * seats,
+        rows,
+        footer,
+    )
+
+
+def progression_series(t: Tournament) -> dict[str, list[float]]:
+    """Cumulative points after each round, in standings order (the chart highlights the
+    first few)."""
+    fmt = format_of(t)
+    state = fmt.disciplined(state_of(t))
+    who = names(t)
+    order = [s.player for s in fmt.standings(state_of(t))]
+    running = [totals(state, state.rounds[: i + 1]) for i in range(len(state.rounds))]
+    return {who.get(p, str(p)): [float(step.get(p, Decimal(0))) for step in running] for p in order}
+
+
+def podium(ctx: Ctx, t: Tournament, when: datetime) -> Podium:
+    """冠亚季军: the first three places (teams with their members in team and pair events)."""
+    fmt = format_of(t)
+    if not fmt.has_group_tables:
+        rows = [r for r in standings_sheet(ctx, t).rows if r.mark != "section"]
+        top = [(r.cells[1], r.sub) for r in rows[: len(PODIUM)]]
+    else:  # the group tables are not the final order
+        who = names(t)
+        ranked = fmt.standings(state_of(t))[: len(PODIUM)]
+        top = [(who.get(s.player, str(s.player)), "") for s in ranked]
+    return Podium(
+        t.title,
+        ctx.t(
+            "pictures.podium-line",
+            game=ctx.t(f"game.{t.game}"),
+            date=when.astimezone(ctx.tz).date().isoformat(),
+        ),
+        tuple(Place(ctx.t(f"pictures.place{i + 1}"), n, sub) for i, (n, sub) in enumerate(top)),
+        ctx.t("pictures.podium-footer"),
+    )

@@ -51,16 +51,25 @@ class Incoming:
 
 @dataclass
 class Outgoing:
-    """A message to deliver: text, photo (with caption) or document, or an edit."""
+    """A message to deliver: text, photo (with caption) or document, an edit, or a
+    reaction (``react``: ``text`` is the emoji, ``edit_message_id`` the message).
+
+    ``broadcast`` messages (announcements, count and standings edits) give way to replies
+    to one person in the outgoing queue. ``tag`` names a message so that later edits can
+    find it (``edit_tag``) before anyone knows its id; ``pin`` pins it once sent."""
 
     chat_id: int
-    kind: str = "text"  # text, photo, document, edit
+    kind: str = "text"  # text, photo, document, edit, edit_caption, edit_media, react
     text: str = ""
     thread_id: int | None = None
     buttons: Buttons | None = None
     file: bytes | None = None
     filename: str | None = None
     edit_message_id: int | None = None
+    broadcast: bool = False
+    tag: str | None = None
+    edit_tag: str | None = None
+    pin: bool = False
 
 
 class Timer(NamedTuple):
@@ -119,6 +128,12 @@ class Transport(Protocol):
 
     async def answer_callback(self, callback_id: str, text: str, alert: bool = False) -> None:
         """Stop the button's spinner, optionally showing ``text``."""
+
+    async def pin(self, chat_id: int, message_id: int) -> None:
+        """Pin a message quietly (raises PermanentError without the right)."""
+
+    async def can_pin(self, chat_id: int) -> bool:
+        """Whether the bot may pin messages in the chat."""
 
     async def chat_admins(self, chat_id: int) -> set[int]:
         """User ids of the chat's administrators."""

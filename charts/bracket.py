@@ -1,137 +1,242 @@
-"""A single-elimination bracket picture for ``/bracket`` (单败淘汰, seed 004).
+"""The single-elimination bracket for ``/bracket`` (单败淘汰, seed 004), sized for a phone.
 
-Rounds run left to right; each match is two stacked name boxes, the winner's box tinted
-and the loser's name greyed. An empty name in a decided match is a bye (the other player
-went through without playing) and is written as the word for "bye"; in an undecided
-match it is a slot still waiting for a winner and stays blank. Match ``i`` of a round
-feeds match ``i // 2`` of the next, the usual bracket convention, and is drawn halfway
-between its two feeders so the connector lines read like a tree. If the last round is
-a single decided match, a champion box closes the picture.
+Rounds run left to right; each match is two stacked name boxes with the score at the
+right of each, the winner's box tinted and the loser's name greyed. An empty name in a
+decided match is a bye (written as the word for "bye"); in an undecided match it is a
+slot still waiting for a winner and stays blank. Match ``i`` of a round feeds match
+``i // 2`` of the next, and is drawn halfway between its two feeders so the connector
+lines read like a tree. When the last round is decided, a champion box closes it.
 
-Geometry is worked out in inches (the axes fill the figure one-to-one), so boxes and
-9-point text keep their proportions whatever the field size.
+Every page is 1080 px wide. A page holds at most :data:`COLUMNS` rounds and
+:data:`MATCHES_PER_PAGE` matches of its first round, so a 64-player bracket is three
+pages (rounds 1–3 for each half of the draw, then rounds 4–6 and the champion) instead of
+one blurred strip. Pure: data in, PNG bytes out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from charts.canvas import new_figure, require_labels, shorten, to_png
+from charts.canvas import WIDTH_IN, new_figure, require_labels, shorten, to_png
+from charts.sheet import CARD, INK, MARKS, MUTED
 
-Match = tuple[str, str, str]  # name1, name2, winner name or "" while undecided
-
-BOX_W = 1.9
-BOX_H = 0.24
-COL_GAP = 0.55
-SLOT = 0.66  # vertical room per first-round match
-TOP = 0.95  # title and round headers
+COLUMNS = 3  # rounds per page
+MATCHES_PER_PAGE = 16  # first-round matches per page
 MARGIN = 0.25
-NAME_WIDTH = 20
-FONT_PT = 9.0
-WIN_FILL = "#dbeedb"
-LINE = "#777777"
-TEXT = "#222222"
-LOST_TEXT = "#9a9a9a"
-# "round": header template with {n}; "final", "champion", "bye": single words.
+GAP = 0.3  # between columns, room for the connectors
+BOX_H = 0.32
+SLOT = 0.8  # vertical room per match of the page's first round
+TOP = 1.25  # title and round headers
+FONT_PT = 13.0
+WIN_FILL = "#d7ecd9"
+LINE = "#8a93a0"
+# "round": header template with {n}; "final", "champion", "bye", "page": words.
 LABEL_KEYS = ("round", "final", "champion", "bye")
 
 
-def _centres(rounds: Sequence[Sequence[Match]]) -> list[list[float]]:
-    """Vertical centre of every match: first round evenly spaced, later rounds between feeders."""
-    centres: list[list[float]] = []
-    for r, matches in enumerate(rounds):
-        row: list[float] = []
-        for i in range(len(matches)):
-            feeders = centres[r - 1][2 * i : 2 * i + 2] if r else []
-            if feeders:
-                row.append(sum(feeders) / len(feeders))
-            else:
-                row.append(TOP + SLOT * (2**r) * (i + 0.5))
-        centres.append(row)
-    return centres
+@dataclass(frozen=True)
+class Match:
+    """Two names (``""`` for a bye or an empty slot), the winner's name (``""`` while
+    undecided), the score of each side (``""`` when there is none), and ``feeds``: the
+    indexes of the previous round's matches whose winners play here (empty: the usual
+    convention, matches ``2i`` and ``2i + 1``)."""
+
+    first: str
+    second: str
+    winner: str = ""
+    first_score: str = ""
+    second_score: str = ""
+    feeds: tuple[int, ...] = ()
 
 
-def _header(r: int, rounds: Sequence[Sequence[Match]], labels: Mapping[str, str]) -> str:
-    if r == len(rounds) - 1 and len(rounds[r]) == 1:
-        return labels["final"]
-    return labels["round"].format(n=r + 1)
+@dataclass(frozen=True)
+class Page:
+    """Rounds ``start`` to ``stop - 1``; ``rows[k]`` are the indexes of round
+    ``start + k``'s matches on this page, top to bottom."""
+
+    start: int
+    stop: int
+    rows: tuple[tuple[int, ...], ...]
 
 
-def _name_box(
-    ax: Axes, x: float, y: float, name: str, match: Match, labels: Mapping[str, str], pt: float
-) -> None:
-    """One name box with its top-left corner at (x, y)."""
-    winner = match[2]
-    won = bool(winner) and name == winner
-    lost = bool(winner) and name != winner
-    ax.add_patch(
-        Rectangle(
-            (x, y), BOX_W, BOX_H, facecolor=WIN_FILL if won else "white", edgecolor=LINE, lw=0.8
-        )
-    )
-    ax.text(
-        x + 0.08,
-        y + BOX_H / 2,
-        shorten(name, NAME_WIDTH) if name else (labels["bye"] if winner else ""),
-        va="center",
-        ha="left",
-        fontsize=pt,
-        color=LOST_TEXT if lost or not name else TEXT,
-    )
+def _feeds(rounds: Sequence[Sequence[Match]], r: int, i: int) -> tuple[int, ...]:
+    """The matches of round ``r - 1`` that feed match ``i`` of round ``r``."""
+    if r == 0:
+        return ()
+    if any(m.feeds for m in rounds[r]):
+        return rounds[r][i].feeds
+    return tuple(j for j in (2 * i, 2 * i + 1) if j < len(rounds[r - 1]))
 
 
-def bracket_png(rounds: Sequence[Sequence[Match]], title: str, labels: Mapping[str, str]) -> bytes:
-    """Draw the bracket; ``rounds[0]`` is the first round, each a list of matches."""
-    return to_png(bracket_figure(rounds, title, labels))
+def _subtree(rounds: Sequence[Sequence[Match]], r: int, i: int, start: int) -> list[list[int]]:
+    """Match ``i`` of round ``r`` and its feeders back to round ``start``: one list per
+    round from ``start`` to ``r``, top to bottom."""
+    if r == start:
+        return [[i]]
+    levels: list[list[int]] = [[] for _ in range(r - start)]
+    for f in _feeds(rounds, r, i):
+        for k, part in enumerate(_subtree(rounds, r - 1, f, start)):
+            levels[k] += part
+    return [*levels, [i]]
 
 
-def bracket_figure(
+def pages(rounds: Sequence[Sequence[Match]]) -> list[Page]:
+    """How the bracket is cut: blocks of ``COLUMNS`` rounds; in a block, the subtrees of
+    its last round's matches, as many per page as fit ``MATCHES_PER_PAGE`` first-round
+    matches. Matches are ordered from the final back, so feeders sit next to each other
+    and the connectors never cross, wherever the lot put a bye."""
+    order: list[list[int]] = [[] for _ in rounds]
+    if rounds:
+        order[-1] = list(range(len(rounds[-1])))
+    for r in range(len(rounds) - 1, 0, -1):
+        seq: list[int] = []
+        for i in order[r]:
+            seq += [f for f in _feeds(rounds, r, i) if f not in seq]
+        order[r - 1] = seq + [j for j in range(len(rounds[r - 1])) if j not in seq]
+    out: list[Page] = []
+    for start in range(0, len(rounds), COLUMNS):
+        stop = min(start + COLUMNS, len(rounds))
+        current: list[list[int]] = [[] for _ in range(stop - start)]
+        for root in order[stop - 1]:
+            tree = _subtree(rounds, stop - 1, root, start)
+            if current[0] and len(current[0]) + len(tree[0]) > MATCHES_PER_PAGE:
+                out.append(Page(start, stop, tuple(tuple(x) for x in current)))
+                current = [[] for _ in range(stop - start)]
+            for k, part in enumerate(tree):
+                current[k] += part
+        out.append(Page(start, stop, tuple(tuple(x) for x in current)))
+    return out
+
+
+def bracket_pngs(
     rounds: Sequence[Sequence[Match]], title: str, labels: Mapping[str, str]
-) -> Figure:
-    """The bracket as a figure, so tests can read what it draws without decoding pixels."""
+) -> list[bytes]:
+    """Draw the bracket; ``rounds[0]`` is the first round. One PNG per page."""
+    return [to_png(fig) for fig in bracket_figures(rounds, title, labels)]
+
+
+def bracket_figures(
+    rounds: Sequence[Sequence[Match]], title: str, labels: Mapping[str, str]
+) -> list[Figure]:
+    """The pages as figures, so tests can read what they draw without decoding pixels."""
     require_labels(labels, LABEL_KEYS)
-    centres = _centres(rounds)
+    cut = pages(rounds)
+    return [_page(rounds, page, i, len(cut), title, labels) for i, page in enumerate(cut)]
+
+
+def champion_of(rounds: Sequence[Sequence[Match]]) -> str:
     final = rounds[-1] if rounds else []
-    champion = final[0][2] if len(final) == 1 else ""
-    columns = len(rounds) + (1 if champion else 0)
-    width = 2 * MARGIN + columns * BOX_W + max(columns - 1, 0) * COL_GAP
-    height = TOP + SLOT * max((len(rounds[0]) if rounds else 0), 1) + MARGIN
-    fig = new_figure(width, height)
-    pt = FONT_PT * fig.get_figheight() / height  # keep text in scale if the figure shrank
+    return final[0].winner if len(final) == 1 else ""
+
+
+def _page(
+    rounds: Sequence[Sequence[Match]],
+    page: Page,
+    index: int,
+    count: int,
+    title: str,
+    labels: Mapping[str, str],
+) -> Figure:
+    champion = champion_of(rounds) if page.stop == len(rounds) else ""
+    columns = page.stop - page.start + (1 if champion else 0)
+    box_w = (WIDTH_IN - 2 * MARGIN - (columns - 1) * GAP) / columns
+    name_width = max(6, int(box_w / (FONT_PT / 72 * 0.66)) - 4)
+    height = TOP + SLOT * max(len(page.rows[0]), 1) + MARGIN
+    fig = new_figure(WIDTH_IN, height)
     ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
-    ax.set_xlim(0, width)
+    ax.set_xlim(0, WIDTH_IN)
     ax.set_ylim(height, 0)
     ax.axis("off")
-    ax.text(MARGIN, 0.3, title, fontsize=pt * 13 / 9, va="center", ha="left", color=TEXT)
-
-    step = BOX_W + COL_GAP
-    for r, matches in enumerate(rounds):
-        x = MARGIN + r * step
-        ax.text(x + BOX_W / 2, TOP - 0.2, _header(r, rounds, labels), ha="center", fontsize=pt)
-        for i, match in enumerate(matches):
-            c = centres[r][i]
-            _name_box(ax, x, c - BOX_H, match[0], match, labels, pt)
-            _name_box(ax, x, c, match[1], match, labels, pt)
-            if r + 1 < len(rounds) and i // 2 < len(rounds[r + 1]):
-                target = centres[r + 1][i // 2]
-                mid = x + BOX_W + COL_GAP / 2
-                ax.plot(
-                    [x + BOX_W, mid, mid, x + step],
-                    [c, c, target, target],
-                    color=LINE,
-                    lw=0.8,
-                )
-    if champion:
-        x = MARGIN + len(rounds) * step
-        c = centres[-1][0]
-        ax.text(x + BOX_W / 2, c - BOX_H - 0.1, labels["champion"], ha="center", fontsize=pt)
-        ax.add_patch(
-            Rectangle((x, c - BOX_H / 2), BOX_W, BOX_H, facecolor="#f6e7a8", edgecolor=LINE)
+    ax.add_patch(Rectangle((0, 0), WIDTH_IN, height, facecolor=CARD, edgecolor="none"))
+    ax.text(MARGIN, 0.4, title, fontsize=20, va="center", ha="left", color=INK)
+    if count > 1:
+        ax.text(
+            WIDTH_IN - MARGIN,
+            0.4,
+            f"{index + 1}/{count}",
+            fontsize=12,
+            color=MUTED,
+            ha="right",
+            va="center",
         )
-        ax.text(x + 0.08, c, shorten(champion, NAME_WIDTH), va="center", fontsize=pt, color=TEXT)
-        ax.plot([x - COL_GAP, x], [c, c], color=LINE, lw=0.8)
+    centre: dict[tuple[int, int], float] = {}
+    step = box_w + GAP
+    for k, indexes in enumerate(page.rows):
+        r = page.start + k
+        x = MARGIN + k * step
+        final = r == len(rounds) - 1 and len(rounds[r]) == 1
+        header = labels["final"] if final else labels["round"].format(n=r + 1)
+        ax.text(x + box_w / 2, TOP - 0.25, header, ha="center", fontsize=FONT_PT, color=MUTED)
+        for slot, i in enumerate(indexes):
+            feeders = [centre[(r - 1, f)] for f in _feeds(rounds, r, i) if (r - 1, f) in centre]
+            c = sum(feeders) / len(feeders) if k and feeders else TOP + SLOT * (slot + 0.5)
+            centre[(r, i)] = c
+            match = rounds[r][i]
+            _box(ax, x, c - BOX_H, box_w, match.first, match.first_score, match, labels, name_width)
+            _box(ax, x, c, box_w, match.second, match.second_score, match, labels, name_width)
+            mid = x - GAP / 2
+            for f in feeders:
+                ax.plot([x - GAP, mid, mid, x], [f, f, c, c], color=LINE, lw=1.0)
+    if champion:
+        x = MARGIN + (columns - 1) * step
+        c = centre.get((len(rounds) - 1, 0), TOP + SLOT / 2)
+        ax.text(
+            x + box_w / 2,
+            c - BOX_H - 0.12,
+            labels["champion"],
+            ha="center",
+            fontsize=FONT_PT,
+            color=INK,
+        )
+        ax.add_patch(
+            Rectangle((x, c - BOX_H / 2), box_w, BOX_H, facecolor=MARKS["gold"], edgecolor=LINE)
+        )
+        ax.text(
+            x + 0.08,
+            c,
+            shorten(champion, name_width + 4),
+            va="center",
+            fontsize=FONT_PT,
+            color=INK,
+        )
+        ax.plot([x - GAP, x], [c, c], color=LINE, lw=1.0)
     return fig
+
+
+def _box(
+    ax: Axes,
+    x: float,
+    y: float,
+    width: float,
+    name: str,
+    score: str,
+    match: Match,
+    labels: Mapping[str, str],
+    name_width: int,
+) -> None:
+    """One name box with its top-left corner at (x, y), the score at its right end."""
+    won = bool(match.winner) and name == match.winner
+    lost = bool(match.winner) and name != match.winner
+    ax.add_patch(
+        Rectangle(
+            (x, y), width, BOX_H, facecolor=WIN_FILL if won else "white", edgecolor=LINE, lw=0.8
+        )
+    )
+    colour = MUTED if lost or not name else INK
+    text = shorten(name, name_width) if name else (labels["bye"] if match.winner else "")
+    ax.text(x + 0.07, y + BOX_H / 2, text, va="center", ha="left", fontsize=FONT_PT, color=colour)
+    if score:
+        ax.text(
+            x + width - 0.07,
+            y + BOX_H / 2,
+            score,
+            va="center",
+            ha="right",
+            fontsize=FONT_PT,
+            color=colour,
+        )

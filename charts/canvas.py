@@ -18,7 +18,11 @@ from charts.fonts import setup_fonts
 from engine.numbers import plain
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-DPI = 110
+# Every picture is 1080 px wide (WIDTH_IN at DPI): sharp on a phone, which shows it at
+# about 360 px, so 15 pt text (30 px) is still 10 px there.
+DPI = 144
+WIDTH_PX = 1080
+WIDTH_IN = WIDTH_PX / DPI
 # Telegram refuses photos whose width + height exceeds 10000 px; stay well inside.
 MAX_SIDE_PX = 4000
 

@@ -1,19 +1,28 @@
-"""Make matplotlib draw Chinese and Latin text in every chart.
+"""Make matplotlib draw Chinese, Japanese, Cyrillic and Latin text in every chart.
 
 Player names in these tournaments are mostly Chinese (张伟, 李娜…) mixed with Latin
-nicknames and digits. Matplotlib's bundled DejaVu Sans has no CJK glyphs, so without a
-CJK font every name turns into empty boxes and a "Glyph … missing" warning. We register
-a CJK font file explicitly (the font cache may have been built before the font package
-was installed) and list it after DejaVu Sans: matplotlib (>= 3.6) falls back glyph by
+nicknames, the odd Cyrillic or Japanese name, and digits. Matplotlib's bundled DejaVu Sans
+has Latin and Cyrillic but no CJK glyphs, so without a CJK font every Chinese name turns
+into empty boxes and a "Glyph … missing" warning.
+
+The CJK font travels with the package: the dependency ``paperang-p2-fonts-cjk`` ships
+WenQuanYi Micro Hei (文泉驿微米黑, Apache-2.0/GPLv3-with-font-exception, 5 MB; Chinese,
+kana, Hangul, Latin, Cyrillic), so ``make run`` on a fresh machine draws Chinese without
+apt. A system font found in :data:`FONT_DIRS` is used first when there is one.
+
+We register the font file explicitly (the font cache may have been built before the
+font was installed) and list it after DejaVu Sans: matplotlib (>= 3.6) falls back glyph by
 glyph along the ``font.family`` list, so Latin keeps DejaVu's look and CJK comes from the
-second font.
+second font. When no font can be found :class:`NoCJKFont` is raised, and the bot sends
+the text ranking instead of the picture.
 
 The Agg backend is selected here because the bot renders off-screen in a server process.
 """
 
 from __future__ import annotations
 
-import glob
+import os
+from importlib import resources
 from pathlib import Path
 
 import matplotlib
@@ -21,38 +30,57 @@ from matplotlib import font_manager
 
 matplotlib.use("Agg")
 
-# Well-known locations first (Debian/Ubuntu packages), then globs for other layouts.
-CJK_FONT_CANDIDATES: tuple[str, ...] = (
-    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
-    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
-    "/usr/share/fonts/opentype/source-han-sans/SourceHanSansSC-Regular.otf",
+# Where system CJK fonts live (Debian/Ubuntu and most Linux layouts); the environment
+# variable TOURBOT_FONT_DIRS (``:``-separated) replaces the list.
+FONT_DIRS: tuple[str, ...] = tuple(
+    filter(None, os.environ.get("TOURBOT_FONT_DIRS", "/usr/share/fonts").split(":"))
 )
-CJK_FONT_GLOBS: tuple[str, ...] = (
-    "/usr/share/fonts/**/NotoSansCJK*.ttc",
-    "/usr/share/fonts/**/NotoSansSC*.otf",
-    "/usr/share/fonts/**/SourceHanSans*.otf",
-    "/usr/share/fonts/**/SourceHanSans*.ttc",
-    "/usr/share/fonts/**/wqy-*.ttc",
+# File-name patterns of CJK fonts, best first.
+CJK_FONT_PATTERNS: tuple[str, ...] = (
+    "wqy-microhei.ttc",
+    "NotoSansCJK-Regular.ttc",
+    "NotoSansCJK*.ttc",
+    "NotoSansSC*.otf",
+    "SourceHanSans*.otf",
+    "SourceHanSans*.ttc",
+    "wqy-*.ttc",
 )
+# The font that ships as a Python dependency: (package, path inside it).
+PACKAGED_FONT: tuple[str, str] | None = ("paperang_p2_fonts_cjk", "fonts/wqy-microhei.ttc")
 LATIN_FAMILY = "DejaVu Sans"  # bundled with matplotlib, so always present
 
 _family: str | None = None
 
 
+class NoCJKFont(RuntimeError):
+    """No CJK font anywhere: a picture would show boxes instead of Chinese names."""
+
+
+def _packaged_font() -> Path | None:
+    if PACKAGED_FONT is None:
+        return None
+    package, inside = PACKAGED_FONT
+    try:
+        path = Path(str(resources.files(package).joinpath(inside)))
+    except ModuleNotFoundError:
+        return None
+    return path if path.is_file() else None
+
+
 def find_cjk_font() -> Path:
-    """Return the first CJK font file on this machine, or raise naming what to install."""
-    for candidate in CJK_FONT_CANDIDATES:
-        if Path(candidate).is_file():
-            return Path(candidate)
-    for pattern in CJK_FONT_GLOBS:
-        hits = sorted(glob.glob(pattern, recursive=True))
-        if hits:
-            return Path(hits[0])
-    raise RuntimeError(
+    """The first CJK font in :data:`FONT_DIRS`, else the packaged one; or raise."""
+    for pattern in CJK_FONT_PATTERNS:
+        for folder in FONT_DIRS:
+            hits = sorted(Path(folder).rglob(pattern)) if Path(folder).is_dir() else []
+            if hits:
+                return hits[0]
+    packaged = _packaged_font()
+    if packaged is not None:
+        return packaged
+    raise NoCJKFont(
         "No CJK font found, so Chinese names cannot be drawn in charts. "
-        "Install the Debian package fonts-wqy-microhei (or fonts-noto-cjk)."
+        "Reinstall tourbot (its dependency paperang-p2-fonts-cjk brings one) "
+        "or install the Debian package fonts-wqy-microhei."
     )
 
 
@@ -72,3 +100,9 @@ def setup_fonts() -> str:
         matplotlib.rcParams["axes.unicode_minus"] = True  # DejaVu has U+2212
         _family = family
     return _family
+
+
+def reset() -> None:
+    """Forget the chosen font (tests point the lookup elsewhere and look again)."""
+    global _family
+    _family = None

@@ -24,6 +24,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
     func,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -100,6 +101,12 @@ class Tournament(Base):
     # Bumped by every audited change (``Ctx.audit``), in the same transaction: what is
     # derived from the event (standings, their picture) is cached per version.
     version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # When the pinned live standings were last posted or edited (None: not yet).
+    live_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # When its picture was last drawn (None: the live message is text); at most once a minute.
+    live_picture_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # Whether the bot could pin it (checked at the draw; without the right it says so once).
+    live_pin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     players: Mapped[list[Player]] = relationship(
         back_populates="tournament", order_by="Player.id", lazy="selectin"
     )
@@ -280,12 +287,19 @@ class OutboxMessage(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     chat_id: Mapped[int] = mapped_column(BigInteger, index=True)
     thread_id: Mapped[int | None] = mapped_column(BigInteger)
-    kind: Mapped[str] = mapped_column(String(16))  # text, photo, document, edit
+    kind: Mapped[str] = mapped_column(
+        String(16)
+    )  # text, photo, document, edit(_caption, _media), react
     text: Mapped[str] = mapped_column(Text, default="")
     buttons: Mapped[list[Any] | None] = mapped_column(JSON)
     file: Mapped[bytes | None] = mapped_column(LargeBinary)
     filename: Mapped[str | None] = mapped_column(String(100))
     edit_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    # Announcements and count/standings edits wait behind replies to one person.
+    broadcast: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    tag: Mapped[str | None] = mapped_column(String(64))  # names a message for later edits
+    edit_tag: Mapped[str | None] = mapped_column(String(64))  # edits the latest ``tag`` one
+    pin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     status: Mapped[str] = mapped_column(String(16), default=OutboxStatus.QUEUED, index=True)
     # While ``status`` is "sending": until when the sender that claimed it owns it. A row
     # whose lease ran out (its sender died mid-send) is claimed and sent again.

@@ -369,6 +369,20 @@ class Repo:
     def enqueue(self, **fields: Any) -> None:
         self.session.add(OutboxMessage(**fields))
 
+    async def tagged(self, chat_id: int, tag: str) -> tuple[int | None, bool]:
+        """The id of the latest sent message with ``tag``, and whether one is still queued."""
+        rows = await self.session.execute(
+            select(OutboxMessage.status, OutboxMessage.message_id)
+            .where(OutboxMessage.chat_id == chat_id, OutboxMessage.tag == tag)
+            .order_by(OutboxMessage.id.desc())
+        )
+        waiting = False
+        for status, message_id in rows:
+            if status == OutboxStatus.SENT and message_id is not None:
+                return int(message_id), False
+            waiting = waiting or status in (OutboxStatus.QUEUED, OutboxStatus.SENDING)
+        return None, waiting
+
     async def queued(self, limit: int = 100) -> list[OutboxMessage]:
         """Rows waiting to be sent, and rows a sender claimed and still holds (their
         chat waits for them, so order is kept; ``Sender`` sends one whose lease ran out)."""

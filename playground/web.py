@@ -149,6 +149,8 @@ class Page:
             "text": message.get("text") or message.get("caption") or "",
             "edited": "edit_date" in message,
             "pinned": bool(sent and sent.pinned),
+            # The bot's reaction: how it acknowledges a typed /join without a message.
+            "reactions": self.server.reactions.get((chat_id, message["message_id"]), []),
             "buttons": [
                 [
                     {"text": b.get("text", ""), "data": b.get("callback_data"), "url": b.get("url")}
@@ -158,7 +160,8 @@ class Page:
             ],
         }
         if sent is not None and sent.photo is not None:
-            view["photo"] = f"/media/{chat_id}/{sent.message_id}"
+            # A new address after each edit, so a redrawn picture is not the cached one.
+            view["photo"] = f"/media/{chat_id}/{sent.message_id}?v={len(sent.edits)}"
         if sent is not None and sent.document is not None:
             view["document"] = {
                 "name": sent.filename or "file",

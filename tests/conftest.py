@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
+import matplotlib
+import pytest
 import pytest_asyncio
+from matplotlib import font_manager
 
+from charts import fonts
 from tests.botapi import BotAPIServer
 
 # ---------------------------------------------------------------------------
@@ -24,3 +29,36 @@ async def botapi() -> AsyncIterator[BotAPIServer]:
         yield server
     finally:
         await server.stop()
+
+
+# ---------------------------------------------------------------------------
+# Charts as on a fresh machine: only the font that ships with the package
+# ---------------------------------------------------------------------------
+
+
+def _forget_fonts() -> None:
+    """Drop every font choice matplotlib and ``charts.fonts`` cached."""
+    fonts.reset()
+    font_manager.fontManager._findfont_cached.cache_clear()
+    font_manager._get_font.cache_clear()
+
+
+@pytest.fixture
+def packaged_font_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    """Charts drawn as on a machine without any system font: the font lookup points at an
+    empty folder and matplotlib forgets every font but its own bundled DejaVu, so CJK
+    glyphs can come only from the font the package ships (yielded: its path)."""
+    bundled = Path(matplotlib.get_data_path()).resolve()
+    kept = [
+        entry
+        for entry in font_manager.fontManager.ttflist
+        if Path(entry.fname).resolve().is_relative_to(bundled)
+    ]
+    monkeypatch.setattr(font_manager.fontManager, "ttflist", kept)
+    monkeypatch.setattr(fonts, "FONT_DIRS", (str(tmp_path),))
+    _forget_fonts()
+    try:
+        yield fonts.find_cjk_font()
+    finally:
+        monkeypatch.undo()
+        _forget_fonts()

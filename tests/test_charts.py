@@ -1,4 +1,5 @@
-"""Charts: Chinese names render without missing glyphs, PNGs stay Telegram-sized."""
+"""Charts: Chinese names render without missing glyphs, pictures are 1080 px wide and
+Telegram-sized, the font comes with the package, and the layouts say what they should."""
 
 from __future__ import annotations
 
@@ -6,27 +7,21 @@ import struct
 import warnings
 from collections.abc import Iterator
 from decimal import Decimal
+from pathlib import Path
 
 import matplotlib
 import pytest
+from matplotlib import font_manager
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from charts import fonts
-from charts.bracket import bracket_figure, bracket_png
-from charts.canvas import PNG_SIGNATURE, display_width, fmt_value, shorten
+from charts.bracket import Match, bracket_figures, bracket_pngs, pages
+from charts.canvas import PNG_SIGNATURE, WIDTH_PX, display_width, fmt_value, shorten, to_png
 from charts.progression import TOP_N, progression_figure, progression_png
-from charts.standings import (
-    MAX_ROWS,
-    OUT_COLOUR,
-    StandingRow,
-    standings_figure,
-    standings_png,
-)
+from charts.sheet import ROWS_PER_PAGE, Row, Sheet, sheet_figures, sheet_pngs
 
 CHINESE = ["张伟", "李娜", "王芳", "刘洋", "陈静", "杨磊", "赵敏", "黄强"]
-ZH_STANDINGS = {"points": "积分", "more": "…… 另有 {n} 人"}
-EN_STANDINGS = {"points": "Points", "more": "… and {n} more"}
 ZH_PROGRESS = {"round": "轮次", "points": "累计积分"}
 ZH_BRACKET = {"round": "第{n}轮", "final": "决赛", "champion": "冠军", "bye": "轮空"}
 TELEGRAM_PHOTO_LIMIT = 10 * 1024 * 1024
@@ -50,14 +45,6 @@ def all_text(fig: Figure) -> list[str]:
     return [t.get_text() for t in fig.findobj(Text)]
 
 
-def rows(count: int, eliminated_from: int | None = None) -> list[StandingRow]:
-    cut = count if eliminated_from is None else eliminated_from
-    return [
-        StandingRow(i + 1, f"{CHINESE[i % len(CHINESE)]}{i}", Decimal(100 - i) / 2, i < cut)
-        for i in range(count)
-    ]
-
-
 # fonts
 
 
@@ -67,10 +54,46 @@ def test_setup_fonts_puts_a_cjk_family_after_latin_in_the_fallback_list() -> Non
     assert matplotlib.get_backend().lower() == "agg"
 
 
-def test_missing_cjk_font_names_the_debian_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fonts, "CJK_FONT_CANDIDATES", ("/nonexistent/font.ttc",))
-    monkeypatch.setattr(fonts, "CJK_FONT_GLOBS", ("/nonexistent/**/*.ttc",))
-    with pytest.raises(RuntimeError, match="fonts-wqy-microhei"):
+def test_the_packaged_font_is_found_with_no_system_fonts(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(fonts, "FONT_DIRS", (str(tmp_path),))
+    found = fonts.find_cjk_font()
+    assert "site-packages" in str(found) or "paperang" in str(found)
+    assert found.is_file()
+
+
+def test_chinese_japanese_and_cyrillic_names_draw_with_the_packaged_font_alone(
+    packaged_font_only: Path,
+) -> None:
+    assert "paperang_p2_fonts_cjk" in packaged_font_only.parts
+    # The machine's own CJK fonts are out of sight: naming them draws boxes (and warns).
+    with (
+        matplotlib.rc_context({"font.family": [fonts.LATIN_FAMILY, "WenQuanYi Micro Hei"]}),
+        pytest.warns(UserWarning, match="Glyph .* missing"),
+    ):
+        fig = Figure()
+        fig.text(0, 0, "张伟")
+        to_png(fig)
+    # With the packaged font every script draws: any "Glyph … missing" fails the test.
+    family = fonts.setup_fonts()
+    drawn = font_manager.findfont(font_manager.FontProperties(family=family))
+    assert Path(drawn).resolve() == packaged_font_only.resolve()
+    names = [*CHINESE, "さくら", "山田太郎", "Иван Петров", "Zoë"]
+    rows = tuple(Row((str(i + 1), name)) for i, name in enumerate(names))
+    sheet = Sheet("春季公开赛 积分榜", "锄大地 · 第 3 轮", ("名次", "选手"), (1, 4), "cl", rows)
+    pictures = [
+        *sheet_pngs(sheet),
+        progression_png({n: [1, 2, 3] for n in names}, "积分走势", ZH_PROGRESS),
+        *bracket_pngs([FIRST, [Match("张伟", "王芳", "王芳", "1", "2")]], "对阵图", ZH_BRACKET),
+    ]
+    assert all(png_size(png)[0] == WIDTH_PX for png in pictures)
+
+
+def test_no_font_anywhere_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(fonts, "FONT_DIRS", (str(tmp_path),))
+    monkeypatch.setattr(fonts, "PACKAGED_FONT", None)
+    with pytest.raises(fonts.NoCJKFont, match="paperang-p2-fonts-cjk"):
         fonts.find_cjk_font()
 
 
@@ -103,131 +126,106 @@ def test_shorten_counts_chinese_characters_as_two_columns() -> None:
     assert display_width(cut) <= 8
 
 
-# standings
+# sheets
 
 
-def test_standings_with_chinese_names_is_a_png_without_missing_glyphs() -> None:
-    png = standings_png(rows(8, eliminated_from=5), "锄大地 积分榜", ZH_STANDINGS)
-    assert png.startswith(PNG_SIGNATURE)
-    assert len(png) < TELEGRAM_PHOTO_LIMIT
+def sheet(rows: int, sub: bool = False) -> Sheet:
+    return Sheet(
+        "锄大地 积分榜",
+        "第 3 轮后",
+        ("名次", "选手", "积分"),
+        (1, 5, 2),
+        "clr",
+        tuple(
+            Row((str(i + 1), f"{CHINESE[i % 8]}{i}", str(100 - i)), "", "队员" if sub else "")
+            for i in range(rows)
+        ),
+        "排名依据：积分 → 翻牌",
+    )
 
 
-def test_standings_labels_show_rank_and_name_in_given_order() -> None:
-    fig = standings_figure(rows(4), "积分榜", ZH_STANDINGS)
-    ticks = [t.get_text() for t in fig.axes[0].get_yticklabels()]
-    assert ticks == ["1. 张伟0", "2. 李娜1", "3. 王芳2", "4. 刘洋3"]
-    assert "积分" in fig.axes[0].get_xlabel()
+def test_a_sheet_is_1080_px_wide_and_grows_with_its_rows() -> None:
+    small, large = sheet_pngs(sheet(4))[0], sheet_pngs(sheet(20))[0]
+    assert small.startswith(PNG_SIGNATURE)
+    assert png_size(small)[0] == png_size(large)[0] == WIDTH_PX
+    assert png_size(small)[1] < png_size(large)[1]
 
 
-def test_eliminated_players_are_drawn_grey() -> None:
-    fig = standings_figure(rows(6, eliminated_from=4), "积分榜", ZH_STANDINGS)
-    bars = fig.axes[0].patches
-    grey = matplotlib.colors.to_rgba(OUT_COLOUR)
-    assert [bar.get_facecolor() == grey for bar in bars] == [False] * 4 + [True] * 2
+def test_a_long_sheet_is_cut_into_numbered_pages_under_telegram_limits() -> None:
+    figures = sheet_figures(sheet(200, sub=True))
+    assert len(figures) == -(-200 // ROWS_PER_PAGE)
+    assert "1/7" in all_text(figures[0]) and "7/7" in all_text(figures[-1])
+    for png in sheet_pngs(sheet(200, sub=True)):
+        width, height = png_size(png)
+        assert width == WIDTH_PX and height <= 4000 and len(png) < TELEGRAM_PHOTO_LIMIT
 
 
-def test_standings_value_labels_include_negative_points_and_notes() -> None:
-    data = [
-        StandingRow(1, "张伟", Decimal("57"), True),
-        StandingRow(2, "李娜", Decimal("-7.5"), True, note="DQ"),
-    ]
-    texts = all_text(standings_figure(data, "积分榜", ZH_STANDINGS))
-    assert "57" in texts
-    assert "-7.5  DQ" in texts
-
-
-def test_standings_figure_grows_with_players_then_stops_growing() -> None:
-    small = png_size(standings_png(rows(4), "t", EN_STANDINGS))[1]
-    medium = png_size(standings_png(rows(40), "t", EN_STANDINGS))[1]
-    at_cap = png_size(standings_png(rows(MAX_ROWS + 1), "t", EN_STANDINGS))[1]
-    huge = png_size(standings_png(rows(200), "t", EN_STANDINGS))[1]
-    assert small < medium < at_cap
-    assert huge == at_cap
-
-
-def test_two_hundred_players_show_top_rows_and_how_many_more() -> None:
-    fig = standings_figure(rows(200), "Standings", EN_STANDINGS)
-    assert len(fig.axes[0].patches) == MAX_ROWS
-    assert f"… and {200 - MAX_ROWS} more" in all_text(fig)
-    png = standings_png(rows(200), "Standings", EN_STANDINGS)
-    width, height = png_size(png)
-    assert width + height < 10000
-    assert len(png) < 2 * 1024 * 1024
-
-
-def test_no_more_line_when_everyone_fits() -> None:
-    assert not any("more" in t for t in all_text(standings_figure(rows(10), "t", EN_STANDINGS)))
-
-
-def test_missing_chart_label_is_named() -> None:
-    with pytest.raises(KeyError, match="more"):
-        standings_png(rows(4), "t", {"points": "积分"})
+def test_long_names_are_cut_to_their_column() -> None:
+    long = Sheet("t", "", ("#", "选手"), (1, 2), "cl", (Row(("1", "陈静" * 40)),))
+    texts = all_text(sheet_figures(long)[0])
+    assert any(t.startswith("陈静") and t.endswith("…") for t in texts)
 
 
 # progression
 
 
-def test_progression_draws_only_the_first_ten_players_in_caller_order() -> None:
+def test_progression_names_the_first_eight_in_caller_order_and_greys_the_rest() -> None:
     series = {f"{CHINESE[i % 8]}{i}": [float(i), float(2 * i)] for i in range(15)}
     fig = progression_figure(series, "积分走势", ZH_PROGRESS)
-    legend = fig.axes[0].get_legend()
-    assert legend is not None
-    names = [t.get_text() for t in legend.get_texts()]
-    assert names == list(series)[:TOP_N]
-    assert len(fig.axes[0].get_lines()) == TOP_N + 1  # + the zero line
+    labels = [t for t in all_text(fig) if ". " in t]
+    assert labels == [f"{i + 1}. {name}" for i, name in enumerate(list(series)[:TOP_N])]
+    assert len(fig.axes[0].get_lines()) == 15 + 1  # + the zero line
 
 
 def test_progression_png_renders_chinese_and_short_series() -> None:
     series = {"张伟": [10, 25, 40], "李娜": [-5, 3], "王芳": [7]}
     png = progression_png(series, "积分走势", ZH_PROGRESS)
-    assert png.startswith(PNG_SIGNATURE)
-
-
-def test_progression_with_no_data_still_renders() -> None:
-    assert progression_png({}, "积分走势", ZH_PROGRESS).startswith(PNG_SIGNATURE)
+    assert png.startswith(PNG_SIGNATURE) and png_size(png)[0] == WIDTH_PX
 
 
 # bracket
 
 FIRST = [
-    ("张伟", "李娜", "张伟"),
-    ("王芳", "", "王芳"),
-    ("刘洋", "Alice", "Alice"),
-    ("陈静", "杨磊", ""),
+    Match("张伟", "李娜", "张伟", "2", "0"),
+    Match("王芳", "", "王芳"),
+    Match("刘洋", "Alice", "Alice", "1", "2"),
+    Match("陈静", "杨磊"),
 ]
 
 
-def test_bracket_marks_byes_in_decided_matches_only() -> None:
-    rounds = [FIRST, [("张伟", "王芳", ""), ("Alice", "", "")]]
-    texts = all_text(bracket_figure(rounds, "象棋 单败淘汰", ZH_BRACKET))
+def test_bracket_marks_byes_in_decided_matches_only_and_shows_scores() -> None:
+    rounds = [FIRST, [Match("张伟", "王芳"), Match("Alice", "")]]
+    texts = all_text(bracket_figures(rounds, "象棋 单败淘汰", ZH_BRACKET)[0])
     assert texts.count("轮空") == 1  # 王芳's bye; the open slot after 陈静–杨磊 stays blank
-    assert "决赛" not in texts  # the last round shown still has two matches
+    assert "决赛" not in texts
     assert "第2轮" in texts
+    assert texts.count("2") >= 2  # 张伟 2, Alice 2
 
 
 def test_bracket_with_decided_final_shows_the_champion() -> None:
-    rounds = [FIRST[:2], [("张伟", "王芳", "王芳")]]
-    texts = all_text(bracket_figure(rounds, "象棋", ZH_BRACKET))
-    assert "决赛" in texts
-    assert "冠军" in texts
+    rounds = [FIRST[:2], [Match("张伟", "王芳", "王芳", "0", "2")]]
+    texts = all_text(bracket_figures(rounds, "象棋", ZH_BRACKET)[-1])
+    assert "决赛" in texts and "冠军" in texts
     assert texts.count("王芳") == 3  # round 1, final, champion box
 
 
-def test_bracket_png_is_a_png_with_chinese_names() -> None:
-    png = bracket_png([FIRST], "象棋 单败淘汰", ZH_BRACKET)
-    assert png.startswith(PNG_SIGNATURE)
+def test_feeders_sit_next_to_the_match_they_feed_wherever_the_bye_fell() -> None:
+    first = [Match("a", "b", "a"), Match("c", "d", "c"), Match("e", "", "e")]
+    second = [Match("c", "e", feeds=(1, 2)), Match("a", "", "a", feeds=(0,))]
+    page = pages([first, second])[0]
+    assert page.rows == ((1, 2, 0), (0, 1))
 
 
-def test_bracket_for_128_players_stays_within_telegram_limits() -> None:
+def test_bracket_for_128_players_is_pages_1080_px_wide() -> None:
     names = [f"{CHINESE[i % 8]}{i}" for i in range(128)]
-    rounds: list[list[tuple[str, str, str]]] = []
+    rounds: list[list[Match]] = []
     current = names
     while len(current) > 1:
-        matches = [(current[i], current[i + 1], current[i]) for i in range(0, len(current), 2)]
+        matches = [Match(current[i], current[i + 1], current[i]) for i in range(0, len(current), 2)]
         rounds.append(matches)
-        current = [m[2] for m in matches]
-    png = bracket_png(rounds, "Bracket", ZH_BRACKET)
-    width, height = png_size(png)
-    assert width + height < 10000
-    assert max(width, height) / min(width, height) < 20
-    assert len(png) < TELEGRAM_PHOTO_LIMIT
+        current = [m.winner for m in matches]
+    pngs = bracket_pngs(rounds, "Bracket", ZH_BRACKET)
+    assert len(pngs) == len(pages(rounds)) == 6  # 4 quarters of rounds 1-3, 4-6, the final
+    for png in pngs:
+        width, height = png_size(png)
+        assert width == WIDTH_PX and height <= 4000 and len(png) < TELEGRAM_PHOTO_LIMIT

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ class RecordingTransport:
 
     def __init__(self) -> None:
         self.sent: list[Outgoing] = []
+        self.pinned: list[int] = []
 
     async def send(self, message: Outgoing) -> int:
         self.sent.append(message)
@@ -36,6 +38,12 @@ class RecordingTransport:
 
     async def chat_admins(self, chat_id: int) -> set[int]:
         raise AssertionError("the sender never asks for admins")
+
+    async def pin(self, chat_id: int, message_id: int) -> None:
+        self.pinned.append(message_id)
+
+    async def can_pin(self, chat_id: int) -> bool:
+        raise AssertionError("the sender never asks for rights")
 
 
 @pytest_asyncio.fixture
@@ -102,3 +110,73 @@ async def test_queued_edits_of_one_message_collapse_to_the_newest(
     async with sessionmaker() as session:
         statuses = [r.status for r in await session.scalars(select(OutboxMessage))]
     assert statuses.count("superseded") == 4 and statuses.count("sent") == 2
+
+
+async def test_replies_to_one_person_overtake_broadcasts_and_keep_a_reserve(
+    sessionmaker: async_sessionmaker[Any],
+) -> None:
+    async with sessionmaker() as session, session.begin():
+        repo = Repo(session)
+        for i in range(20):
+            repo.enqueue(chat_id=CHAT, kind="text", text=f"announcement {i}", broadcast=True)
+        repo.enqueue(chat_id=CHAT, kind="text", text="your report is refused")
+
+    transport = RecordingTransport()
+    await Sender(sessionmaker, transport, per_minute=20).flush_once()
+
+    texts = [m.text for m in transport.sent]
+    assert texts[0] == "your report is refused"
+    assert len(texts) == 15  # broadcasts stop there: a quarter of the minute is for replies
+
+    async with sessionmaker() as session, session.begin():
+        Repo(session).enqueue(chat_id=CHAT, kind="text", text="a late refusal")
+    sender = Sender(sessionmaker, transport, per_minute=20)
+    sender._sent_at[CHAT].extend([time.monotonic()] * 16)  # this minute's sends so far
+    await sender.flush_once()
+    assert transport.sent[-1].text == "a late refusal"  # the reserve is there for it
+
+
+async def test_an_edit_by_tag_waits_for_its_message_then_edits_it(
+    sessionmaker: async_sessionmaker[Any],
+) -> None:
+    async with sessionmaker() as session, session.begin():
+        repo = Repo(session)
+        repo.enqueue(chat_id=CHAT, kind="text", text="sign up here", tag="signup:1", broadcast=True)
+        for count in (1, 2, 3):
+            repo.enqueue(
+                chat_id=CHAT,
+                kind="edit",
+                text=f"{count} joined",
+                edit_tag="signup:1",
+                broadcast=True,
+            )
+        repo.enqueue(chat_id=CHAT, kind="react", text="👍", edit_message_id=42)
+
+    transport = RecordingTransport()
+    sender = Sender(sessionmaker, transport, per_minute=20)
+    await sender.flush_once()
+    await sender.flush_once()
+    assert [(m.kind, m.text, m.edit_message_id) for m in transport.sent] == [
+        ("react", "👍", 42),  # a reply to one person: first
+        ("text", "sign up here", None),
+        ("edit", "3 joined", 2),  # the message got id 2; the older edits merged away
+    ]
+
+
+async def test_broadcast_edits_of_one_message_are_spaced_so_presses_merge(
+    sessionmaker: async_sessionmaker[Any],
+) -> None:
+    transport = RecordingTransport()
+    sender = Sender(sessionmaker, transport, per_minute=20)
+    for count in (1, 2):
+        async with sessionmaker() as session, session.begin():
+            Repo(session).enqueue(
+                chat_id=CHAT,
+                kind="edit",
+                text=f"{count} joined",
+                edit_message_id=7,
+                broadcast=True,
+            )
+        wait = await sender.flush_once()
+    assert [m.text for m in transport.sent] == ["1 joined"]  # the second waits its turn
+    assert 0 < wait <= 3

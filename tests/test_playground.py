@@ -60,12 +60,13 @@ async def test_demo_and_a_rehearsal_that_survives_a_restart(
             async with http.get(picture["photo"]) as response:
                 assert (await response.read()).startswith(b"\x89PNG")
 
-            # A pin through the Bot API (as the bot would pin) shows on the page.
+            # The bot pinned its live standings; a pin through the Bot API shows too.
+            assert "实时积分" in view["pinned"]["text"]
             pin = {"chat_id": chat, "message_id": signup["id"]}
             async with http.post(f"/bot{cast.TOKEN}/pinChatMessage", json=pin) as response:
                 assert (await response.json())["ok"]
             view = await (await http.get(f"/api/chat/{chat}")).json()
-            assert view["pinned"]["id"] == signup["id"]
+            assert next(m for m in view["messages"] if m["id"] == signup["id"])["pinned"]
 
             # Bad requests are refused; an added player can speak at once.
             bad = {"chat": cast.GROUP, "as": cast.ORGANISER, "text": "  "}
@@ -77,6 +78,18 @@ async def test_demo_and_a_rehearsal_that_survives_a_restart(
             assert (await http.post("/api/say", json=hello)).status == 200
             state = await (await http.get("/api/state")).json()
             assert "Zoë 小周" in [p["name"] for p in state["people"]]
+
+            # A typed /join is acknowledged by the bot's 👍 on it, shown on the page.
+            new = {"chat": cast.GROUP, "as": cast.ORGANISER, "text": "/new bigtwo 试玩赛"}
+            assert (await http.post("/api/say", json=new)).status == 200
+            join = {"chat": cast.GROUP, "as": added["uid"], "text": "/join"}
+            assert (await http.post("/api/say", json=join)).status == 200
+
+            async def acknowledged() -> Any:
+                view = await (await http.get(f"/api/chat/{cast.GROUP}")).json()
+                return next((m for m in view["messages"] if m["reactions"] == ["👍"]), None)
+
+            assert (await until(acknowledged, "reaction on /join"))["text"] == "/join"
     finally:
         await playground.stop()
 

@@ -60,7 +60,8 @@ def test_the_bot_holds_no_game_or_format_key_literal() -> None:
 
 def probes(path: Path) -> list[tuple[int, str]]:
     """``getattr(x, "name", …)`` / ``hasattr(x, "name")``: asking an object whether it has
-    a named attribute (a proxy forwarding ``getattr(inner, name)`` is not a probe)."""
+    a named attribute (a proxy forwarding ``getattr(inner, name)``, or ``__name__``, is not
+    a probe)."""
     return [
         (node.lineno, node.args[1].value)
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
@@ -70,6 +71,7 @@ def probes(path: Path) -> list[tuple[int, str]]:
         and len(node.args) >= 2
         and isinstance(node.args[1], ast.Constant)
         and isinstance(node.args[1].value, str)
+        and not node.args[1].value.startswith("__")  # Python's own, e.g. a function's name
     ]
 
 

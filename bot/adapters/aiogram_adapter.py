@@ -19,9 +19,13 @@ from aiogram.methods import TelegramMethod
 from aiogram.types import (
     BotCommand,
     BufferedInputFile,
+    ChatMemberAdministrator,
+    ChatMemberOwner,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputMediaPhoto,
     Message,
+    ReactionTypeEmoji,
     Update,
 )
 
@@ -76,6 +80,28 @@ class AiogramTransport:
                     caption=m.text or None,
                     message_thread_id=m.thread_id,
                 )
+            elif m.kind == "react":
+                await self.bot.set_message_reaction(
+                    m.chat_id, m.edit_message_id or 0, [ReactionTypeEmoji(emoji=m.text)]
+                )
+                return m.edit_message_id or 0
+            elif m.kind == "edit_caption":
+                edited = await self.bot.edit_message_caption(
+                    chat_id=m.chat_id,
+                    message_id=m.edit_message_id,
+                    caption=m.text,
+                    reply_markup=markup,
+                )
+                return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
+            elif m.kind == "edit_media":
+                picture = BufferedInputFile(m.file or b"", m.filename or "picture.png")
+                edited = await self.bot.edit_message_media(
+                    InputMediaPhoto(media=picture, caption=m.text or None),
+                    chat_id=m.chat_id,
+                    message_id=m.edit_message_id,
+                    reply_markup=markup,
+                )
+                return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
             elif m.kind == "edit":
                 edited = await self.bot.edit_message_text(
                     text=m.text,
@@ -102,6 +128,20 @@ class AiogramTransport:
     async def chat_admins(self, chat_id: int) -> set[int]:
         admins = await self.bot.get_chat_administrators(chat_id)
         return {member.user.id for member in admins}
+
+    async def pin(self, chat_id: int, message_id: int) -> None:
+        try:
+            await self.bot.pin_chat_message(chat_id, message_id, disable_notification=True)
+        except TelegramAPIError as exc:
+            raise PermanentError(str(exc)) from exc
+
+    async def can_pin(self, chat_id: int) -> bool:
+        if chat_id > 0:  # a private chat
+            return True
+        member = await self.bot.get_chat_member(chat_id, self.bot.id)
+        if isinstance(member, ChatMemberOwner):
+            return True
+        return isinstance(member, ChatMemberAdministrator) and bool(member.can_pin_messages)
 
     async def set_commands(self, commands: list[tuple[str, str]], language: str | None) -> None:
         await self.bot.set_my_commands(

@@ -7,7 +7,18 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
-from telegram import Bot, BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import (
+    Bot,
+    BotCommand,
+    ChatMemberAdministrator,
+    ChatMemberOwner,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    Message,
+    ReactionTypeEmoji,
+    Update,
+)
 from telegram.error import (
     BadRequest,
     Forbidden,
@@ -92,6 +103,27 @@ class PTBTransport:
                     caption=m.text or None,
                     message_thread_id=m.thread_id,
                 )
+            elif m.kind == "react":
+                await self.bot.set_message_reaction(
+                    m.chat_id, m.edit_message_id or 0, [ReactionTypeEmoji(m.text)]
+                )
+                return m.edit_message_id or 0
+            elif m.kind == "edit_caption":
+                edited = await self.bot.edit_message_caption(
+                    chat_id=m.chat_id,
+                    message_id=m.edit_message_id,
+                    caption=m.text,
+                    reply_markup=markup,
+                )
+                return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
+            elif m.kind == "edit_media":
+                edited = await self.bot.edit_message_media(
+                    InputMediaPhoto(m.file or b"", caption=m.text or None, filename=m.filename),
+                    chat_id=m.chat_id,
+                    message_id=m.edit_message_id,
+                    reply_markup=markup,
+                )
+                return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
             elif m.kind == "edit":
                 edited = await self.bot.edit_message_text(
                     m.text, chat_id=m.chat_id, message_id=m.edit_message_id, reply_markup=markup
@@ -117,6 +149,20 @@ class PTBTransport:
     async def chat_admins(self, chat_id: int) -> set[int]:
         admins = await self.bot.get_chat_administrators(chat_id)
         return {member.user.id for member in admins}
+
+    async def pin(self, chat_id: int, message_id: int) -> None:
+        try:
+            await self.bot.pin_chat_message(chat_id, message_id, disable_notification=True)
+        except TelegramError as exc:
+            raise PermanentError(str(exc)) from exc
+
+    async def can_pin(self, chat_id: int) -> bool:
+        if chat_id > 0:  # a private chat
+            return True
+        member = await self.bot.get_chat_member(chat_id, self.bot.id)
+        if isinstance(member, ChatMemberOwner):
+            return True
+        return isinstance(member, ChatMemberAdministrator) and bool(member.can_pin_messages)
 
     async def set_commands(self, commands: list[tuple[str, str]], language: str | None) -> None:
         await self.bot.set_my_commands(

@@ -1,13 +1,22 @@
-"""/bracket: the knockout tree as a picture, for formats that have one (单败淘汰, the
-playoffs of 小组循环); other formats are refused politely with a pointer to /standings."""
+"""/bracket: the knockout tree as pictures, for formats that have one (单败淘汰, the
+playoffs of 小组循环), with every match's score, the champion, and the last three's round
+robin as a small table; other formats are refused politely with a pointer to /standings."""
 
 from __future__ import annotations
+
+from decimal import Decimal
 
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import ranking_lines
-from bot.pictures import bracket_png, draw
+from bot.i18n import show
+from bot.pictures import drawn, send_pictures
 from bot.tournament import format_of, names, state_of
+from charts.bracket import LABEL_KEYS, Match, bracket_pngs
+from charts.sheet import Row, Sheet, sheet_pngs
+from db.models import TableRow, Tournament
+from db.status import EventStatus, TableState
+from engine.formats.bracket import BracketRound
 
 
 async def bracket(ctx: Ctx, args: str) -> None:
@@ -21,17 +30,104 @@ async def bracket(ctx: Ctx, args: str) -> None:
     rounds = fmt.bracket(state)
     if not rounds:
         raise UserError("bracket.not-yet")
+    matches = bracket_matches(t, rounds)
+    pngs: list[bytes] = (
+        await drawn(
+            bracket_pngs,
+            matches,
+            ctx.t("bracket.title", title=t.title),
+            {key: ctx.t(f"bracket.{key}") for key in LABEL_KEYS},
+        )
+        or []
+    )
+    robin = robin_sheet(ctx, t, rounds)
+    if pngs and robin is not None:
+        pngs += await drawn(sheet_pngs, robin) or []
+    caption = ctx.t("bracket.caption", title=t.title)
+    send_pictures(ctx, pngs, caption + "\n" + ranking_lines(ctx, t, fmt.standings(state)), "tree")
+
+
+def bracket_matches(t: Tournament, rounds: tuple[BracketRound, ...]) -> list[list[Match]]:
+    """The engine's knockout tree as the picture draws it: names, the latest confirmed
+    score of each meeting, and which earlier matches feed each one."""
     who = names(t)
 
     def name(user: int | None) -> str:
         return who.get(user, str(user)) if user is not None else ""
 
-    matches = [[(name(a), name(b), name(w)) for a, b, w in rnd] for rnd in rounds]
-    png = await draw(
-        bracket_png,
-        matches,
-        ctx.t("bracket.title", title=t.title),
-        lambda key: ctx.t(f"bracket.{key}"),
+    scores = _meetings(t)
+    matches: list[list[Match]] = []
+    for r, rnd in enumerate(rounds):
+        row = []
+        for a, b, w in rnd:
+            got = scores.get(frozenset((a, b)), {}) if b is not None else {}
+            feeds = tuple(
+                j for j, (_, _, won) in enumerate(rounds[r - 1] if r else ()) if won in (a, b)
+            )
+            row.append(
+                Match(
+                    name(a),
+                    name(b),
+                    name(w),
+                    show(got[a]) if a in got else "",
+                    show(got[b]) if b is not None and b in got else "",
+                    feeds,
+                )
+            )
+        matches.append(row)
+    return matches
+
+
+def _live_scores(row: TableRow) -> dict[int, Decimal]:
+    live = next((rep for rep in row.reports if rep.live), None)
+    if row.status != TableState.CONFIRMED or live is None:
+        return {}
+    return {p: Decimal(s) for p, s in zip(row.seats, live.scores, strict=True)}
+
+
+def _meetings(t: Tournament) -> dict[frozenset[int], dict[int, Decimal]]:
+    """The latest confirmed score of each two-player meeting (a replayed tie shows the
+    deciding game)."""
+    out: dict[frozenset[int], dict[int, Decimal]] = {}
+    for r in t.rounds:
+        for row in r.tables:
+            got = _live_scores(row)
+            if len(row.seats) == 2 and got:
+                out[frozenset(row.seats)] = got
+    return out
+
+
+def robin_sheet(ctx: Ctx, t: Tournament, rounds: tuple[BracketRound, ...]) -> Sheet | None:
+    """The round robin of the last three (seed 004: 最后3人采用循环制): the two-player
+    tables played after the knockout's last meeting that are not knockout matches, and
+    the champion once it is over (the tree above it ends before the round robin)."""
+    knockout = {frozenset((a, b)) for rnd in rounds for a, b, _ in rnd if b}
+    last = max(
+        (r.number for r in t.rounds for row in r.tables if frozenset(row.seats) in knockout),
+        default=0,
     )
-    caption = ctx.t("bracket.caption", title=t.title)
-    ctx.photo(png, caption + "\n" + ranking_lines(ctx, t, fmt.standings(state)), "bracket.png")
+    who = names(t)
+    rows = []
+    for r in t.rounds:
+        if r.number <= last:
+            continue
+        for row in r.tables:
+            if len(row.seats) != 2 or frozenset(row.seats) in knockout:
+                continue
+            got = _live_scores(row)
+            a, b = row.seats
+            score = f"{show(got[a])} : {show(got[b])}" if got else "—"
+            rows.append(Row((str(r.number), who.get(a, str(a)), score, who.get(b, str(b)))))
+    if not rows:
+        return None
+    ranking = format_of(t).standings(state_of(t)) if t.status == EventStatus.FINISHED else ()
+    champion = who.get(ranking[0].player, str(ranking[0].player)) if ranking else ""
+    return Sheet(
+        ctx.t("pictures.robin-title", title=t.title),
+        ctx.t("pictures.robin-line"),
+        (ctx.t("pictures.round-col"), "", "", ""),
+        (1, 3.5, 1.6, 3.5),
+        "clcr",
+        tuple(rows),
+        ctx.t("pictures.robin-champion", name=champion) if champion else "",
+    )

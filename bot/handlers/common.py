@@ -7,12 +7,15 @@ import re
 from collections.abc import Callable
 from datetime import datetime
 
+from bot import live
 from bot.context import Ctx
 from bot.deadlines import format_deadline
 from bot.errors import UserError
+from bot.pictures import podium, post_with_picture, render
 from bot.ratings import announce_changes
 from bot.timers import table_deadline
 from bot.tournament import format_of, latest_round, names, state_of
+from charts.podium import podium_png
 from db.models import Player, Round, TableRow, Tournament
 from db.status import EventStatus, RoundStatus, TableState
 from engine.model import SEAT_LETTERS, Finished, Standing
@@ -136,9 +139,16 @@ def ranking_lines(ctx: Ctx, t: Tournament, rows: tuple[Standing, ...], limit: in
     return "\n".join(lines)
 
 
+def refresh_live(ctx: Ctx, t: Tournament) -> None:
+    """Post or edit the live standings with the current text ranking (``bot.live``)."""
+    live.refresh(ctx, t, ranking_lines(ctx, t, format_of(t).standings(state_of(t))))
+
+
 def settle_round(ctx: Ctx, t: Tournament, r: Round) -> None:
-    """Close the round when every table is settled, and tell the chat what happens next:
-    the winner if the format has finished, otherwise who goes on."""
+    """After a table's result changed: update the live standings, then close the round
+    when every table is settled and tell the chat what happens next (the winner and the
+    podium if the format has finished, otherwise who goes on)."""
+    refresh_live(ctx, t)
     if r.status != RoundStatus.OPEN or any(row.status == TableState.PENDING for row in r.tables):
         return
     r.status = RoundStatus.CLOSED
@@ -149,20 +159,25 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round) -> None:
         {"status": RoundStatus.CLOSED},
     )
     outcome = format_of(t).plan(state_of(t))
-    if isinstance(outcome, Finished):
-        t.status = EventStatus.FINISHED
-        ctx.audit("finished", t, {"status": EventStatus.RUNNING}, {"status": EventStatus.FINISHED})
-        winner = outcome.ranking[0].player if outcome.ranking else None
-        ctx.reply(
-            "tournament.finished",
-            title=t.title,
-            winner=names(t).get(winner, "—") if winner is not None else "—",
-            ranking=ranking_lines(ctx, t, outcome.ranking),
-        )
-        ctx.defer(lambda: announce_changes(ctx, t))
-        return
-    who = names(t)
-    going_on = [who[u] for table in outcome.tables for u in table.players] + [
-        who[u] for u in outcome.byes
-    ]
-    ctx.reply("round.complete", round=r.number, players=going_on, next=r.number + 1)
+    with ctx.announcing():
+        if isinstance(outcome, Finished):
+            t.status = EventStatus.FINISHED
+            ctx.audit(
+                "finished", t, {"status": EventStatus.RUNNING}, {"status": EventStatus.FINISHED}
+            )
+            winner = outcome.ranking[0].player if outcome.ranking else None
+            text = ctx.t(
+                "tournament.finished",
+                title=t.title,
+                winner=names(t).get(winner, "—") if winner is not None else "—",
+                ranking=ranking_lines(ctx, t, outcome.ranking),
+            )
+            picture = render(podium_png, podium(ctx, t, ctx.now))
+            post_with_picture(ctx, [picture] if picture else None, text, "podium")
+            ctx.defer(lambda: announce_changes(ctx, t))
+            return
+        who = names(t)
+        going_on = [who[u] for table in outcome.tables for u in table.players] + [
+            who[u] for u in outcome.byes
+        ]
+        ctx.reply("round.complete", round=r.number, players=going_on, next=r.number + 1)

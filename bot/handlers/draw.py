@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot import live
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import describe_tables
@@ -34,7 +35,9 @@ async def draw_now(ctx: Ctx, t: Tournament) -> None:
         {"status": EventStatus.SIGNUP},
         {"status": EventStatus.RUNNING, "tables": _seats(r)},
     )
-    ctx.say(draw_text(ctx, t, r), pages=f"draw.{r.number}")
+    with ctx.announcing():
+        ctx.say(draw_text(ctx, t, r), pages=f"draw.{r.number}")
+    await live.check_pin_right(ctx, t)
 
 
 def draw_text(ctx: Ctx, t: Tournament, r: Round) -> str:

@@ -13,7 +13,14 @@ from decimal import Decimal
 
 from bot.context import Ctx
 from bot.errors import UserError
-from bot.handlers.common import display_name, find_table, settle_round, stands_at, table_number
+from bot.handlers.common import (
+    display_name,
+    find_table,
+    refresh_live,
+    settle_round,
+    stands_at,
+    table_number,
+)
 from bot.inputs import id_or_none
 from bot.service import results
 from bot.tournament import latest_round, names, policy
@@ -60,11 +67,14 @@ async def latest_table(
 
 
 async def settle_if_done(ctx: Ctx, t: Tournament, r: Round) -> None:
-    """Close the round once no table is pending; only then is the whole event loaded
-    (the engine plans the next round from all of it)."""
+    """After a confirmed result: update the live standings (issue 12), and close the
+    round once no table is pending. Both need the whole event (the standings, and the
+    engine planning the next round from all of it), so it is loaded here."""
+    await ctx.repo.load_whole(t)
     if r.status == RoundStatus.OPEN and not await ctx.repo.pending_tables(r.id):
-        await ctx.repo.load_whole(t)
         settle_round(ctx, t, r)
+    else:
+        refresh_live(ctx, t)
 
 
 async def file_report(

@@ -14,9 +14,11 @@ from bot.handlers.common import (
 )
 from bot.handlers.deadlines import read_deadline, table_names, timer_moment
 from bot.handlers.draw import store_round
+from bot.pictures import drawn, post_with_picture, seating_sheet
 from bot.service import results
 from bot.timers import epoch, table_deadline, tournament_timers
 from bot.tournament import format_of, latest_round, names, state_of
+from charts.sheet import sheet_pngs
 from db.models import Round, Tournament
 from db.status import EventStatus, RoundStatus, TableState
 from engine.games import find_game
@@ -39,8 +41,10 @@ async def open_next(ctx: Ctx, args: str) -> None:
     r.status, r.deadline = RoundStatus.OPEN, deadline
     r.deadline_set_at = ctx.now if deadline is not None else None
     ctx.audit("round-open", t, None, {"round": r.number, "deadline": str(deadline)})
-    ctx.say(opened_text(ctx, t, r), pages=f"open.{r.number}")
-    start_checkin(ctx, t, r)
+    seating = await drawn(sheet_pngs, seating_sheet(ctx, t, r))
+    with ctx.announcing():  # the round and its check-in, in that order, for everyone
+        post_with_picture(ctx, seating, opened_text(ctx, t, r), f"open.{r.number}")
+        start_checkin(ctx, t, r)
     ctx.timers += tournament_timers(t)
 
 

@@ -68,7 +68,13 @@ async def new(ctx: Ctx, args: str) -> None:
     )
     await ctx.repo.add(t)
     ctx.audit("new", t, None, {"game": t.game, "format": t.format, "title": t.title})
-    ctx.say(signup_text(ctx, t), buttons=join_keyboard(ctx, t))
+    with ctx.announcing():
+        ctx.say(signup_text(ctx, t), buttons=join_keyboard(ctx, t), tag=signup_tag(t))
+
+
+def signup_tag(t: Tournament) -> str:
+    """Names the sign-up message, so a typed /join can update its count."""
+    return f"signup:{t.id}"
 
 
 def join_keyboard(ctx: Ctx, t: Tournament) -> Buttons:
@@ -115,11 +121,17 @@ async def join_button(ctx: Ctx, arg: str) -> None:
 
 
 async def _join(ctx: Ctx, t: Tournament) -> None:
-    """Sign up. A button press answers with a toast and updates the count on the sign-up
-    message instead of posting: a hundred presses must not flood the group."""
+    """Sign up, quietly: a hundred sign-ups must not flood the group. A button press
+    answers with a toast, a typed /join with a 👍 on the message; both update the count
+    on the sign-up message instead of posting. Only "already signed up" is a reply."""
     player, joined, count = await _sign_up(ctx, t)
-    refresh = (lambda: (signup_text(ctx, t, count), join_keyboard(ctx, t))) if joined else None
-    ctx.answer(joined or ctx.t("signup.already", name=player.name), refresh)
+    if not joined:
+        ctx.answer(ctx.t("signup.already", name=player.name))
+    elif ctx.inc.is_callback:
+        ctx.answer(joined, lambda: (signup_text(ctx, t, count), join_keyboard(ctx, t)))
+    else:
+        ctx.react("👍")
+        ctx.edit_tagged(signup_tag(t), signup_text(ctx, t, count), join_keyboard(ctx, t))
 
 
 async def _sign_up(ctx: Ctx, t: Tournament) -> tuple[Player, str, int]:

@@ -1,4 +1,5 @@
-"""Standings: /standings (one picture and a short text) and /export (CSV)."""
+"""Standings: /standings (the format's picture, the points by round, the text ranking)
+and /export (CSV)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from bot.csv_cells import safe_cell
 from bot.errors import UserError
 from bot.handlers.common import ranking_lines
 from bot.i18n import show
-from bot.pictures import draw, standings_png
+from bot.pictures import drawn, progression_series, send_pictures, standings_sheet
 from bot.tournament import format_of, latest_round, names, state_of
 from bot.versioned import pictures
+from charts.progression import progression_png
+from charts.sheet import sheet_pngs
 from db.models import Tournament
 from db.status import ExportStatus, PlayerStatus, TableState
 from engine.model import SEAT_LETTERS
@@ -22,8 +25,10 @@ EXPORT_HEADER = ["round", "table", "seat", "user_id", "name", "score", "penalty"
 
 
 async def standings(ctx: Ctx, args: str) -> None:
-    """The picture and caption are drawn once per tournament version and language; asked
-    again before the next change, they are sent from the cache without loading the event."""
+    """The standings picture shaped by the format, the progression chart once two rounds
+    are played, and the text ranking as the caption (alone when nothing can be drawn).
+    They are drawn once per tournament version and language; asked again before the next
+    change, they are sent from the cache without loading the event."""
     t = await ctx.tournament(finished=True, whole=False)
     key = pictures.key(t, "standings", ctx.t.lang)
     kept = pictures.get(key)
@@ -32,13 +37,6 @@ async def standings(ctx: Ctx, args: str) -> None:
         if not t.rounds:
             raise UserError("refuse.not-drawn")
         rows = format_of(t).standings(state_of(t))
-        who = names(t)
-        png = await draw(
-            standings_png,
-            [(s.rank, who.get(s.player, str(s.player)), s.points, s.alive) for s in rows],
-            ctx.t("standings.chart-title", title=t.title),
-            {"points": ctx.t("standings.points"), "more": ctx.t("standings.chart-more")},
-        )
         r = latest_round(t)
         caption = (
             ctx.t("standings.caption", title=t.title, round=r.number if r else 0)
@@ -46,10 +44,18 @@ async def standings(ctx: Ctx, args: str) -> None:
             + ranking_lines(ctx, t, rows)
             + team_lines(ctx, t)
         )
-        kept = (png, caption)
-        pictures.put(key, kept)
-    png, caption = kept
-    ctx.photo(png, caption, "standings.png")
+        pngs: list[bytes] = await drawn(sheet_pngs, standings_sheet(ctx, t)) or []
+        series = progression_series(t)
+        if pngs and max((len(v) for v in series.values()), default=0) >= 2:
+            labels = {"round": ctx.t("pictures.round-axis"), "points": ctx.t("standings.points")}
+            title = ctx.t("pictures.progression-title", title=t.title)
+            chart = await drawn(progression_png, series, title, labels)
+            pngs += [chart] if chart else []
+        kept = (pngs, caption)
+        if pngs:  # a picture that could not be drawn is tried again next time
+            pictures.put(key, kept)
+    pngs, caption = kept
+    send_pictures(ctx, pngs, caption, "standings")
 
 
 def team_lines(ctx: Ctx, t: Tournament) -> str:

@@ -183,8 +183,9 @@ class SharedSender(Sender):
             )
             return list(rows)
 
-    async def _deliver(self, row: OutboxMessage) -> float:
-        wait = await self.budget.take(row.chat_id)
-        if wait > 0:
-            return wait
-        return await super()._deliver(row)
+    async def _deliver(self, row: OutboxMessage, edit_id: int | None) -> float:
+        if row.kind != "react":  # a reaction is not a message: no share of the budget
+            wait = await self.budget.take(row.chat_id)
+            if wait > 0:
+                return wait
+        return await super()._deliver(row, edit_id)

@@ -110,6 +110,7 @@ class Groups(Format):
     aliases = ("groups", "小组循环", "小组赛", "分组循环", "group stage")
     seeds = ("000", "004")
     has_bracket = True  # the crossover and final
+    has_group_tables = True
     series_knobs = ("group_best_of", "playoff_best_of", "final_best_of")
     note_codes = ("bye", *(f"best-of-{n}" for n in BEST_OF))
     knobs = (

@@ -112,6 +112,7 @@ class Pairs(Format):
     aliases = ("pairs", "双人赛", "双人", "对抗赛", "pair")
     seeds = ("002",)
     signs_up_together = True
+    sits_in_pairs = True
     note_codes = ("bye", "tiebreak-flip", LUCKY)
     knobs = (
         Knob("final", "4", (), int, "002", minimum=2),

@@ -44,6 +44,7 @@ Read what the bot did::
     await server.wait_idle(quiet=0.5, timeout=10.0)
     server.outbox(chat_id=None)               # -> list[SentMessage], send order
     server.answered_callbacks                 # dict[query id, CallbackAnswer]
+    server.reactions                          # {(chat id, message id): [emoji]}
     await server.wait_for_callback_answer(cb_id, timeout=10.0)
     server.calls, server.calls_to("sendMessage")  # every request: Call(method, params, ...)
     server.unknown_methods                    # names of methods the server does not know
@@ -84,7 +85,9 @@ Modules: ``server`` (HTTP and this API), ``world`` (users, chats, Telegram objec
 bot sent), ``wire`` (request decoding and Telegram's content checks), ``records``.
 Supported methods: getMe, getUpdates, deleteWebhook, getWebhookInfo, sendMessage,
 sendPhoto, sendDocument, sendChatAction, editMessageText, editMessageCaption,
-editMessageReplyMarkup, deleteMessage, pinChatMessage, answerCallbackQuery, getChat,
+editMessageReplyMarkup, editMessageMedia (a photo), deleteMessage, setMessageReaction,
+pinChatMessage (needs the can_pin_messages right: ``add_chat(..., bot_rights=())`` makes
+an admin bot without it), answerCallbackQuery, getChat,
 getChatMember, getChatAdministrators, setMyCommands, getMyCommands, getFile.
 """
 

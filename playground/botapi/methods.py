@@ -56,6 +56,8 @@ class BotMethods:
         self.files: dict[str, StoredFile] = {}
         self.open_callbacks: set[str] = set()
         self.answered_callbacks: dict[str, CallbackAnswer] = {}
+        # (chat id, message id) -> the bot's reaction emoji on that message
+        self.reactions: dict[tuple[int, int], list[str]] = {}
         self.my_commands: dict[tuple[str, str], list[JSON]] = {}
         self.webhook: JSON = {}  # what setWebhook set: url, secret_token, allowed_updates
         self._file_numbers = itertools.count(1)
@@ -74,8 +76,10 @@ class BotMethods:
             "editMessageText": self._edit_message_text,
             "editMessageCaption": self._edit_message_caption,
             "editMessageReplyMarkup": self._edit_message_reply_markup,
+            "editMessageMedia": self._edit_message_media,
             "deleteMessage": self._delete_message,
             "pinChatMessage": self._pin_chat_message,
+            "setMessageReaction": self._set_message_reaction,
             "answerCallbackQuery": self._answer_callback_query,
             "getChat": self._get_chat,
             "getChatMember": self._get_chat_member,
@@ -152,29 +156,40 @@ class BotMethods:
         chat = self.world.target_chat(params.get("chat_id"))
         caption = self._caption(params)
         stored, _ = self._input_file(params, files, "photo")
-        width, height = image_size(stored.data)
-        scale = min(1.0, 90 / max(width, height, 1))
-        thumb_id = f"{stored.file_id}_s"
         message, sent = self._bot_message(chat, "sendPhoto", params)
-        message["photo"] = [
-            {
-                "file_id": thumb_id,
-                "file_unique_id": f"{stored.unique_id}s",
-                "width": max(1, round(width * scale)),
-                "height": max(1, round(height * scale)),
-                "file_size": min(len(stored.data), 2048),
-            },
-            {
-                "file_id": stored.file_id,
-                "file_unique_id": stored.unique_id,
-                "width": width,
-                "height": height,
-                "file_size": len(stored.data),
-            },
-        ]
+        message["photo"] = photo_sizes(stored)
         sent.photo = stored.data
         self._set_caption(message, sent, caption, params)
         return self._publish(chat, message, sent)
+
+    async def _edit_message_media(self, params: JSON, files: dict[str, Upload]) -> JSON:
+        """A photo message's picture (and caption) replaced; other media are not supported."""
+        message, sent = self._editable(params)
+        media = params.get("media")
+        if not isinstance(media, dict) or media.get("type") != "photo":
+            raise bad_request("media type is not supported by the test server")
+        if "photo" not in message:
+            raise bad_request("there is no media in the message to edit")
+        stored, _ = self._input_file({"photo": media.get("media")}, files, "photo")
+        message["photo"] = photo_sizes(stored)
+        sent.photo = stored.data
+        caption = media.get("caption")
+        if caption is not None and utf16_len(str(caption)) > CAPTION_LIMIT:
+            raise bad_request("message caption is too long")
+        markup = params.get("reply_markup")
+        if markup is not None:
+            check_reply_markup(markup)
+        inline = markup if markup and "inline_keyboard" in markup else None
+        for key, value in (("caption", caption), ("reply_markup", inline)):
+            if value is None:
+                message.pop(key, None)
+            else:
+                message[key] = value
+        message["edit_date"] = int(self.world.clock())
+        sent.caption, sent.reply_markup = caption, inline
+        sent.edits.append(Edit("editMessageMedia", sent.text, caption, inline))
+        self.outbox.output(sent)
+        return message
 
     async def _send_document(self, params: JSON, files: dict[str, Upload]) -> JSON:
         chat = self.world.target_chat(params.get("chat_id"))
@@ -392,7 +407,7 @@ class BotMethods:
 
     async def _pin_chat_message(self, params: JSON, files: dict[str, Upload]) -> bool:
         chat = self.world.target_chat(params.get("chat_id"))
-        if chat.type != "private" and not chat.bot_is_admin:
+        if not self.world.bot_may(chat, "can_pin_messages"):
             raise bad_request("not enough rights to manage pinned messages in the chat")
         message_id = params.get("message_id")
         if not isinstance(message_id, int) or message_id not in chat.messages:
@@ -400,6 +415,22 @@ class BotMethods:
         sent = self.outbox.get(chat.id, message_id)
         if sent is not None:
             sent.pinned = True
+        return True
+
+    async def _set_message_reaction(self, params: JSON, files: dict[str, Upload]) -> bool:
+        """A reaction on any message of the chat (a user's too); an empty list clears."""
+        chat = self.world.target_chat(params.get("chat_id"))
+        message_id = params.get("message_id")
+        if not isinstance(message_id, int) or message_id not in chat.messages:
+            raise bad_request("message to react not found")
+        reaction = params.get("reaction") or []
+        if not isinstance(reaction, list) or any(
+            not isinstance(r, dict) or r.get("type") != "emoji" or not r.get("emoji")
+            for r in reaction
+        ):
+            raise bad_request("REACTION_INVALID")
+        emoji = [str(r["emoji"]) for r in reaction]
+        self.reactions[(chat.id, message_id)] = emoji
         return True
 
     async def _answer_callback_query(self, params: JSON, files: dict[str, Upload]) -> bool:
@@ -451,3 +482,25 @@ class BotMethods:
             raise bad_request("there are no administrators in the private chat")
         ids = list(chat.admins) + ([self.world.bot_id] if chat.bot_is_admin else [])
         return [self.world.member(chat, uid) for uid in ids]
+
+
+def photo_sizes(stored: StoredFile) -> list[JSON]:
+    """The PhotoSize list of an uploaded picture: a thumbnail and the full size."""
+    width, height = image_size(stored.data)
+    scale = min(1.0, 90 / max(width, height, 1))
+    return [
+        {
+            "file_id": f"{stored.file_id}_s",
+            "file_unique_id": f"{stored.unique_id}s",
+            "width": max(1, round(width * scale)),
+            "height": max(1, round(height * scale)),
+            "file_size": min(len(stored.data), 2048),
+        },
+        {
+            "file_id": stored.file_id,
+            "file_unique_id": stored.unique_id,
+            "width": width,
+            "height": height,
+            "file_size": len(stored.data),
+        },
+    ]

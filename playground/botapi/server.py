@@ -26,7 +26,14 @@ from playground.botapi.outbox import Outbox, Predicate
 from playground.botapi.records import JSON, Call, CallbackAnswer, SentMessage, Upload
 from playground.botapi.updates import UpdateQueue
 from playground.botapi.wire import ApiError, command_entities, read_request
-from playground.botapi.world import ANONYMOUS_ADMIN, CHANNEL_BOT, Chat, World, without_reply
+from playground.botapi.world import (
+    ADMIN_RIGHTS,
+    ANONYMOUS_ADMIN,
+    CHANNEL_BOT,
+    Chat,
+    World,
+    without_reply,
+)
 
 # Load tests queue thousands of requests at once; the default backlog of 128 would make
 # the kernel drop SYNs and the client retry a second later.
@@ -138,6 +145,11 @@ class BotAPIServer:
         return self._api.answered_callbacks
 
     @property
+    def reactions(self) -> dict[tuple[int, int], list[str]]:
+        """The bot's current ``setMessageReaction`` emoji by (chat id, message id)."""
+        return self._api.reactions
+
+    @property
     def my_commands(self) -> dict[tuple[str, str], list[JSON]]:
         """``setMyCommands`` by (scope key, language code), e.g. ``("default", "")``,
         ``("all_group_chats", "zh")``, ``("chat:-100123", "en")``."""
@@ -184,8 +196,11 @@ class BotAPIServer:
         bot_is_admin: bool = True,
         username: str | None = None,
         members: list[int] | None = None,
+        bot_rights: tuple[str, ...] | None = None,
     ) -> None:
-        """Create a chat. ``admins[0]`` is its creator; the bot is an admin unless told.
+        """Create a chat. ``admins[0]`` is its creator; the bot is an admin unless told,
+        with every administrator right unless ``bot_rights`` names the ones it has (e.g.
+        ``()``: an admin that may not pin messages).
 
         A non-admin bot in a group with ``privacy_mode`` only receives commands, replies
         to its messages and mentions of it, as on Telegram.
@@ -199,6 +214,7 @@ class BotAPIServer:
             bot_is_admin=bot_is_admin,
             username=username,
             members=set(admins or []) | set(members or []),
+            bot_rights=frozenset(ADMIN_RIGHTS if bot_rights is None else bot_rights),
         )
 
     # ------------------------------------------------------------------ users act

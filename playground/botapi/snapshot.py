@@ -67,7 +67,7 @@ def _plain(record: Any) -> JSON:
 def _encode(value: Any) -> Any:
     if isinstance(value, bytes):
         return {"base64": base64.b64encode(value).decode()}
-    if isinstance(value, set):
+    if isinstance(value, set | frozenset):
         return sorted(value)
     if isinstance(value, dict):
         return {str(k): _encode(v) for k, v in value.items()}
@@ -80,7 +80,7 @@ def _encode(value: Any) -> Any:
 
 def _build(cls: Any, raw: JSON) -> Any:
     """``cls`` from the fields it declares now; sets and bytes restored by the defaults'
-    shape (a field whose default is a set is a set)."""
+    shape (a field whose default is a set or frozenset is one)."""
     values: JSON = {}
     for f in dataclasses.fields(cls):
         if f.name not in raw:
@@ -90,5 +90,7 @@ def _build(cls: Any, raw: JSON) -> Any:
             value = base64.b64decode(value["base64"])
         elif f.default_factory is set:
             value = set(value)
+        elif isinstance(f.default, frozenset):
+            value = frozenset(value)
         values[f.name] = value
     return cls(**values)

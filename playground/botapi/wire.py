@@ -30,6 +30,7 @@ JSON_FIELDS = frozenset(
         "reply_parameters",
         "link_preview_options",
         "media",
+        "reaction",
     }
 )
 INT_FIELDS = frozenset(

@@ -52,6 +52,8 @@ class Chat:
     is_forum: bool
     bot_is_admin: bool
     username: str | None = None
+    # The bot's administrator rights (names from ADMIN_RIGHTS); all of them by default.
+    bot_rights: frozenset[str] = frozenset(ADMIN_RIGHTS)
     members: set[int] = field(default_factory=set)
     topics: set[int] = field(default_factory=set)
     messages: dict[int, JSON] = field(default_factory=dict)
@@ -152,6 +154,10 @@ class World:
                 chat.topics.add(thread_id)
         return message
 
+    def bot_may(self, chat: Chat, right: str) -> bool:
+        """Whether the bot holds an administrator ``right`` there (any in a private chat)."""
+        return chat.type == "private" or (chat.bot_is_admin and right in chat.bot_rights)
+
     def member(self, chat: Chat, uid: int) -> JSON:
         """ChatMember by role: ``admins[0]`` creator, other admins, members, else left."""
         user = self.user(uid)
@@ -164,7 +170,7 @@ class World:
                 "user": user,
                 "can_be_edited": False,
                 "is_anonymous": False,
-                **dict.fromkeys(ADMIN_RIGHTS, True),
+                **{right: uid != self.bot_id or right in chat.bot_rights for right in ADMIN_RIGHTS},
                 "can_promote_members": uid != self.bot_id,
                 "can_manage_topics": chat.is_forum,
             }

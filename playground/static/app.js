@@ -76,7 +76,7 @@ function renderMessage(m) {
     parts.push(`<a class="document" href="${m.document.url}" download="${esc(m.document.name)}">📄 ${esc(m.document.name)}</a>`);
   }
   if (m.text) parts.push(`<div class="text">${esc(m.text)}</div>`);
-  const flags = (m.pinned ? "📌 " : "") + (m.edited ? "已编辑 edited " : "");
+  const flags = (m.reactions || []).join("") + " " + (m.pinned ? "📌 " : "") + (m.edited ? "已编辑 edited " : "");
   parts.push(`<div class="meta">${flags}${time(m.date)}</div>`);
   let buttons = "";
   if (m.buttons.length) {

@@ -6,7 +6,9 @@ while the bot is stopped and must fire when it starts again.
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
@@ -61,6 +63,21 @@ class Harness:
         """User ``uid`` sends ``text``; return the bot's next output containing ``expect``."""
         self.server.user_says(chat, uid, text)
         return await self.server.wait_for(expect, timeout=timeout)
+
+    async def joins(self, chat: int, uid: int, timeout: float = 15) -> None:
+        """User ``uid`` types /join; wait for the bot's 👍 on that message (typed sign-ups
+        are acknowledged quietly, the sign-up message's count is edited)."""
+        message = self.server.user_says(chat, uid, "/join")
+        await self.reacted(chat, message["message_id"], timeout)
+
+    async def reacted(self, chat: int, message_id: int, timeout: float = 15) -> list[str]:
+        """The bot's reaction on a message, once it has set one."""
+        deadline = time.monotonic() + timeout
+        while (chat, message_id) not in self.server.reactions:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no reaction on message {message_id} in chat {chat}")
+            await asyncio.sleep(0.02)
+        return self.server.reactions[(chat, message_id)]
 
     async def presses(
         self, chat: int, uid: int, message: SentMessage, data: str, expect: str

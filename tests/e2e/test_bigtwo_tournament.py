@@ -52,7 +52,7 @@ async def test_big_two_knockout_runs_from_signup_to_winner(bot: Harness) -> None
 
     # Sixteen sign-ups: half by command, half by the button; a double join is harmless.
     for uid in PLAYERS[:8]:
-        await bot.says(GROUP, uid, "/join", "报名成功")
+        await bot.joins(GROUP, uid)
     await server.wait_idle()
     posted = len(server.outbox(GROUP))
     for uid in PLAYERS[8:]:  # presses answer with a toast and update the sign-up message
@@ -60,14 +60,18 @@ async def test_big_two_knockout_runs_from_signup_to_winner(bot: Harness) -> None
             GROUP, uid, created.message_id, created.buttons[0]["callback_data"]
         )
         await server.wait_for_callback_answer(press)
+    await server.wait_for(lambda m: m is created and "已报名 16 人" in m.body)  # edits merge
     await server.wait_idle()
     assert len(server.outbox(GROUP)) == posted  # no new messages: no flood
-    assert "已报名 16 人" in created.body and created.buttons  # edited in place, button kept
+    assert created.buttons  # edited in place, button kept
     await bot.says(GROUP, 101, "/join", "已经报过名")
     answers = list(server.answered_callbacks.values())
     assert len(answers) == 8 and all("报名成功" in (a.text or "") for a in answers)
     assert not any(a.show_alert for a in answers)  # success flashes; refusals pop up
-    await bot.says(GROUP, 999, "/join", "共 17 人")
+    await bot.joins(GROUP, 999)  # typed: a 👍, and the count edited in place
+    await bot.server.wait_for(
+        lambda m: m.message_id == created.message_id and "已报名 17 人" in m.body
+    )
     await bot.says(GROUP, 999, "/leave", "共 16 人")
     listing = await bot.says(GROUP, 101, "/players", "报名 16 人")
     assert all(name in listing.body for name in NAMES)

@@ -107,7 +107,7 @@ async def test_reminders_mention_only_unfinished_tables_and_the_deadline_names_f
         await bot.says(uid, uid, "/start", "可用命令")
     await bot.says(GROUP, ADMIN, "/new bigtwo knockout 截止赛", "SHA-256")
     for uid in ids.values():
-        await bot.says(GROUP, uid, "/join", "报名成功")
+        await bot.joins(GROUP, uid)
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     t1, t2, t3 = (tables_of(drawn.body, ids)[n] for n in (1, 2, 3))
 
@@ -211,12 +211,12 @@ async def test_table_extension_undo_and_signup_deadline(bot: Harness) -> None:
     await bot.says(GROUP, ADMIN, "/deadline signup 下周五", "报名将于")
     await bot.says(GROUP, ADMIN, "/undo", "已撤销：上一次设定报名截止时间")
     await bot.says(GROUP, ADMIN, "/deadline signup 10分钟后", "报名将于")
-    await bot.says(GROUP, ids[NAMES[0]], "/join", "报名成功")
+    await bot.joins(GROUP, ids[NAMES[0]])
     await at_minute(bot, 11, "无法自动抽签")  # one player is no tournament
     assert any("无法自动抽签" in m.body for m in server.outbox(GROUP))
 
     for uid in list(ids.values())[1:8]:
-        await bot.says(GROUP, uid, "/join", "报名成功")
+        await bot.joins(GROUP, uid)
     await bot.says(GROUP, ADMIN, "/deadline signup 20分钟后", "报名将于")
     await at_minute(bot, 32, "第 1 轮抽签")
     drawn = next(m.body for m in server.outbox(GROUP) if "第 1 轮抽签" in m.body)

@@ -27,14 +27,14 @@ async def test_swiss_rounds_seat_colleagues_of_one_department_apart(bot: Harness
     server.add_chat(OTHER_GROUP, "淘汰群", admins=[ADMIN])
 
     await bot.says(OTHER_GROUP, ADMIN, "/new bigtwo knockout", "SHA-256")
-    await bot.says(OTHER_GROUP, ids["甲"], "/join", "报名成功")
+    await bot.joins(OTHER_GROUP, ids["甲"])
     await bot.says(OTHER_GROUP, ids["甲"], "/dept 财务部", "只有瑞士移位")
 
     await bot.says(GROUP, ADMIN, "/new bigtwo swiss 部门联谊赛", "SHA-256")
     await bot.says(GROUP, ADMIN, "/set rounds 3", "已设置")
     await bot.says(GROUP, ids["甲"], "/dept 财务部", "你还没有报名")  # nothing stored
     for name in NAMES:
-        await bot.says(GROUP, ids[name], "/join", "报名成功")
+        await bot.joins(GROUP, ids[name])
     # Six name their own department; the organiser names the last two.
     for name, dept in list(zip(NAMES, DEPARTMENTS, strict=True))[:6]:
         await bot.says(GROUP, ids[name], f"/dept {dept}", f"{name} 的部门：{dept}")

@@ -224,7 +224,7 @@ async def run_case(bot: Harness, case: Case) -> None:
     rules = await bot.says(GROUP, PLAYERS[0], "/rules", "📋")
     assert shown in rules.body
     for uid in PLAYERS[: case.players]:
-        await bot.says(GROUP, uid, "/join", "报名成功")
+        await bot.joins(GROUP, uid)
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     tables = tables_of(drawn.body, ids)
     await bot.says(GROUP, ADMIN, f"/set {knob} {value}", "比赛已开始，规则不能再改")

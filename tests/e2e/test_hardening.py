@@ -49,7 +49,7 @@ async def drawn_round(
 ) -> tuple[SentMessage, dict[int, list[int]]]:
     await bot.says(GROUP, ADMIN, "/new bigtwo knockout Cup", "SHA-256")
     for uid in ids.values():
-        await bot.says(GROUP, uid, "/join", "has joined")
+        await bot.joins(GROUP, uid)
     drawn = await bot.says(GROUP, ADMIN, "/draw", "round 1 draw")
     opened = await bot.says(GROUP, ADMIN, "/round", "Round 1 is open")
     return opened, tables_of(drawn.body, ids)
@@ -122,7 +122,7 @@ async def test_players_are_people_not_channels_or_anonymous_admins(bot: Harness)
     server.user_says(GROUP, CHANNEL_BOT, "/join", sender_chat_id=CHANNEL)
     await server.wait_for("on behalf of a channel")
     for uid in ids.values():
-        await bot.says(GROUP, uid, "/join", "has joined")
+        await bot.joins(GROUP, uid)
     server.user_says(GROUP, ADMIN, "/draw", sender_chat_id=GROUP)
     drawn = await server.wait_for("round 1 draw")
     tables = tables_of(drawn.body, ids)
@@ -158,7 +158,7 @@ async def test_export_defuses_formulas_and_shows_a_penalty_given_before_the_draw
     ids[evil] = 800
     await bot.says(GROUP, ADMIN, "/new bigtwo knockout Cup", "SHA-256")
     for uid in ids.values():
-        await bot.says(GROUP, uid, "/join", "has joined")
+        await bot.joins(GROUP, uid)
     await bot.says(GROUP, ADMIN, "/penalty Ann 1.5 late", "loses 1.5")  # round 0
     drawn = await bot.says(GROUP, ADMIN, "/draw", "round 1 draw")
     seats = tables_of(drawn.body, ids)[1]

@@ -1,7 +1,8 @@
 """Issue 10: SIGKILL the bot process at random moments of a burst of sign-ups, and once
 exactly in the window between Telegram accepting a reply and the bot marking it sent;
 count the replies lost, doubled (one reply delivered twice) and repeated (an update
-handled twice), and print them.
+handled twice), and print them. A typed /join is answered quietly (issue 12): its reply is
+the 👍 reaction on the user's message, and the sign-up message's count is edited.
 
 The README states what may still repeat: a reply Telegram accepted just before the kill,
 at most one per kill (the sender has one message in flight at a time). Nothing is lost
@@ -13,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import re
 import signal
 import subprocess
 from collections import Counter
@@ -28,7 +28,7 @@ from tests.e2e.test_crash_restart import start_bot
 GROUP = -100778
 ADMIN = 1
 KILLS = int(os.environ.get("KILLS", "2"))
-JOINED = re.compile(r"has joined \((\d+) players?\)")  # "(1 player)", "(2 players)"
+COUNT = "{n} signed up so far"
 
 
 class Bot:
@@ -54,42 +54,57 @@ class Bot:
 
 def kill_after_accepting(server: BotAPIServer, bot: Bot, nth_join: int) -> None:
     """Make the server SIGKILL the bot right after it has accepted (stored) the
-    ``nth_join``-th "has joined" message from now on, before the bot reads the answer."""
-    name, send = server._methods["sendmessage"]
+    ``nth_join``-th sign-up reaction from now on, before the bot reads the answer."""
+    name, react = server._methods["setmessagereaction"]
     seen = 0
 
     async def accept_then_kill(params: Any, files: Any) -> Any:
         nonlocal seen
-        result = await send(params, files)
-        if JOINED.search(str(params.get("text", ""))):
-            seen += 1
-            if seen == nth_join:
-                bot.kill()
+        result = await react(params, files)
+        seen += 1
+        if seen == nth_join:
+            bot.kill()
         return result
 
-    server._methods["sendmessage"] = (name, accept_then_kill)
+    server._methods["setmessagereaction"] = (name, accept_then_kill)
 
 
-def count(server: BotAPIServer, players: int) -> dict[str, int]:
-    bodies = [m.body for m in server.outbox(GROUP)]
-    joined = Counter(int(m.group(1)) for b in bodies if (m := JOINED.search(b)))
+def count(server: BotAPIServer, joins: list[int]) -> dict[str, int]:
+    """``joins``: the ids of the /join messages, each to be answered by one reaction."""
+    acks = Counter(
+        c.params.get("message_id")
+        for c in server.calls_to("setMessageReaction")
+        if c.status == 200 and int(c.params.get("chat_id", 0)) == GROUP
+    )
     return {
-        "lost": sum(1 for n in range(1, players + 1) if n not in joined),
-        "doubled": sum(c - 1 for c in joined.values()),
-        "repeated": sum("already joined" in b for b in bodies),
+        "lost": sum(1 for j in joins if not acks[j]),
+        "doubled": sum(acks[j] - 1 for j in joins if acks[j]),
+        "repeated": sum("already joined" in m.body for m in server.outbox(GROUP)),
     }
 
 
-async def burst(server: BotAPIServer, bot: Bot, players: list[int], kills: list[float]) -> None:
+async def burst(
+    server: BotAPIServer, bot: Bot, players: list[int], kills: list[float], total: int
+) -> list[int]:
     """Everyone sends /join; the bot is killed after each delay in ``kills`` and started
-    again; then wait until every sign-up has been answered."""
-    for uid in players:
-        server.user_says(GROUP, uid, "/join")
+    again; then wait until the sign-up count reads ``total``. Returns the /join messages."""
+    joins = [int(server.user_says(GROUP, uid, "/join")["message_id"]) for uid in players]
     for delay in kills:
         await asyncio.sleep(delay)
         bot.kill()
         bot.start()
-    await server.wait_for(f"({len(players)} players)", timeout=90)
+    await answered(server, joins, total)
+    return joins
+
+
+async def answered(server: BotAPIServer, joins: list[int], total: int) -> None:
+    """Wait until the count reads ``total`` and every /join has its reaction (one held by
+    a killed sender goes once its lease runs out), then for the bot to go quiet."""
+    await server.wait_for(COUNT.format(n=total), timeout=90)
+    for _ in range(900):
+        if not count(server, joins)["lost"]:
+            break
+        await asyncio.sleep(0.1)
     await server.wait_idle(quiet=2.0, timeout=60)
 
 
@@ -110,20 +125,19 @@ async def test_kills_lose_nothing_and_repeat_at_most_the_reply_in_flight(
         server.user_says(GROUP, ADMIN, "/new bigtwo Kill Cup")
         await server.wait_for("Kill Cup", timeout=60)
         first, second = players[:10], players[10:]
-        await burst(server, bot, first, [rng.uniform(0.2, 1.5) for _ in range(KILLS)])
-        random_kills = count(server, len(first))
+        kills = [rng.uniform(0.2, 1.5) for _ in range(KILLS)]
+        joins = await burst(server, bot, first, kills, len(first))
+        random_kills = count(server, joins)
 
         kill_after_accepting(server, bot, nth_join=3)
-        for uid in second:
-            server.user_says(GROUP, uid, "/join")
+        joins += [int(server.user_says(GROUP, uid, "/join")["message_id"]) for uid in second]
         for _ in range(600):  # until the server has killed it
             if bot.proc is None or bot.proc.poll() is not None:
                 break
             await asyncio.sleep(0.1)
         bot.start()
-        await server.wait_for(f"({len(players)} players)", timeout=90)
-        await server.wait_idle(quiet=2.0, timeout=60)
-        total = count(server, len(players))
+        await answered(server, joins, len(players))
+        total = count(server, joins)
     finally:
         bot.stop()
     in_window = {k: total[k] - random_kills[k] for k in total}

@@ -36,10 +36,13 @@ async def test_each_forum_topic_runs_its_own_tournament_and_replies_stay_in_it(
     nine = await server.wait_for("Topic Nine")
     assert (five.thread_id, nine.thread_id) == (5, 9)  # two events, one per topic
 
-    server.user_says(FORUM, 11, "/join", thread_id=5)
-    server.user_says(FORUM, 12, "/join", thread_id=9)
-    await server.wait_for("Ann has joined")
-    await server.wait_for("Bob has joined")
+    ann = server.user_says(FORUM, 11, "/join", thread_id=5)
+    bob = server.user_says(FORUM, 12, "/join", thread_id=9)
+    await bot.reacted(FORUM, ann["message_id"])
+    await bot.reacted(FORUM, bob["message_id"])
+    await server.wait_idle()
+    # Each topic's own sign-up message was edited to count its own player.
+    assert "1 signed up" in five.body and "1 signed up" in nine.body
     server.user_says(FORUM, 11, "/players", thread_id=5)
     listing = await server.wait_for("Topic Five · 1 player:")
     assert listing.thread_id == 5 and "Ann" in listing.body and "Bob" not in listing.body

@@ -29,7 +29,7 @@ async def test_timers_missed_in_an_outage_run_in_order_once(bot: Harness) -> Non
     await bot.says(GROUP, ADMIN, "/new bigtwo knockout 停电赛", "SHA-256")
     await bot.says(GROUP, ADMIN, "/set noshow 15", "已设置 noshow = 15")
     for uid in ids.values():
-        await bot.says(GROUP, uid, "/join", "报名成功")
+        await bot.joins(GROUP, uid)
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     t1, t2 = tables_of(drawn.body, ids)[1], tables_of(drawn.body, ids)[2]
     await bot.says(GROUP, ADMIN, "/round 1小时后", "第 1 轮开始")

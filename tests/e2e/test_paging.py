@@ -24,7 +24,7 @@ async def test_long_player_list_and_draw_are_one_paged_message_each(
     server.add_chat(GROUP, "paging", admins=[ADMIN])
     await bot.says(GROUP, ADMIN, "/new bigtwo Paged Cup", "Paged Cup")
     for uid in PLAYERS:
-        await bot.says(GROUP, uid, "/join", "has joined")
+        await bot.joins(GROUP, uid)
     await server.wait_idle()
     before = len(server.outbox(GROUP))
 

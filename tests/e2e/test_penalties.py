@@ -24,7 +24,7 @@ async def test_penalties_cards_and_the_warning_ladder(bot: Harness) -> None:
     server.add_chat(GROUP, "penalties", admins=[ADMIN])
     await bot.says(GROUP, ADMIN, "/new bigtwo Fair Play", "Fair Play")
     for uid in PLAYERS:
-        await bot.says(GROUP, uid, "/join", "has joined")
+        await bot.joins(GROUP, uid)
     drawn = await bot.says(GROUP, ADMIN, "/draw", "round 1 draw")
     seat_b = next(f"P{u}" for u in PLAYERS if f"B P{u}" in drawn.body)
     await bot.says(GROUP, ADMIN, "/round", "Round 1 is open")

@@ -93,7 +93,8 @@ async def test_permission_matrix(bot: Harness) -> None:
         (ADMIN, "/lang en", "English"),
         (ADMIN, "/new bigtwo knockout Matrix", "SHA-256"),
         (ADMIN, "/set reporter any", "Set reporter"),
-        *((uid, "/join", "has joined") for uid in PLAYERS),
+        # A typed /join is answered quietly: the sign-up message's count is edited.
+        *((uid, "/join", f"{n} signed up so far") for n, uid in enumerate(PLAYERS, 1)),
         (ADMIN, "/draw", "round 1 draw"),
         (ADMIN, "/round", "is open"),
         (PLAYERS[0], "/report 1 A5 B8 C0 D12", "/confirm"),

@@ -31,7 +31,7 @@ def setup(bot: Harness, count: int) -> dict[str, int]:
 async def sign_up(bot: Harness, ids: dict[str, int], new: str) -> None:
     await bot.says(GROUP, ADMIN, new, "SHA-256")
     for uid in ids.values():
-        await bot.says(GROUP, uid, "/join", "报名成功")
+        await bot.joins(GROUP, uid)
 
 
 async def deadline_passes(bot: Harness, days: int) -> str:

@@ -41,7 +41,7 @@ async def test_knockout_gives_the_leftover_a_bye_and_flips_a_tie_for_the_advanci
     await bot.says(GROUP, ADMIN, "/new bigtwo knockout 锄大地淘汰赛", "SHA-256")
     await bot.says(GROUP, ADMIN, "/set leftover bye", "已设置")
     for uid in ids.values():
-        await bot.says(GROUP, uid, "/join", "报名成功")
+        await bot.joins(GROUP, uid)
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     verify = await bot.says(GROUP, ADMIN, "/verify", "种子：")
     seed = verify.body.split("种子：", 1)[1].splitlines()[0].strip()

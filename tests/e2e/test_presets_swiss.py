@@ -71,7 +71,7 @@ async def test_swiss_reseats_by_score_rotates_byes_survives_a_forfeit_and_breaks
     await bot.says(GROUP, ADMIN, "/new doudizhu swiss 斗地主瑞士移位", "SHA-256")
     await bot.says(GROUP, ADMIN, "/set rounds 3", "已设置")
     for uid in ids.values():
-        await bot.says(GROUP, uid, "/join", "报名成功")
+        await bot.joins(GROUP, uid)
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     verify = await bot.says(GROUP, ADMIN, "/verify", "种子：")
     seed = verify.body.split("种子：", 1)[1].splitlines()[0].strip()

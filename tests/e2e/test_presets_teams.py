@@ -35,7 +35,7 @@ async def start(bot: Harness, ids: dict[str, int], new: str, knobs: list[str]) -
     for knob in knobs:
         await bot.says(GROUP, ADMIN, f"/set {knob}", "已设置")
     for uid in ids.values():
-        await bot.says(GROUP, uid, "/join", "报名成功")
+        await bot.joins(GROUP, uid)
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     verify = await bot.says(GROUP, ADMIN, "/verify", "种子：")
     seed = verify.body.split("种子：", 1)[1].splitlines()[0].strip()

@@ -32,7 +32,7 @@ async def play_event(bot: Harness, title: str, order: list[int]) -> None:
     hands in which ``order`` (user ids, best first) keep 0, 4, 8 and 12 cards."""
     await bot.says(GROUP, ADMIN, f"/new bigtwo {title}", title)
     for uid in PLAYERS:
-        await bot.says(GROUP, uid, "/join", "报名成功")
+        await bot.joins(GROUP, uid)
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     seats = tables_of(drawn.body, IDS)[1]
     await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
@@ -122,7 +122,7 @@ async def test_two_events_give_ratings_history_and_a_season(bot: Harness) -> Non
     await bot.says(GROUP, ADMIN, "/new bigtwo swiss 三月赛", "三月赛")
     await bot.says(GROUP, ADMIN, "/set seeds rating", "seeds")
     for uid in [*PLAYERS, *newcomers.values()]:
-        await bot.says(GROUP, uid, "/join", "报名成功")
+        await bot.joins(GROUP, uid)
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     tables = tables_of(drawn.body, IDS | newcomers)
     # Strongest first (ties by user id, as the leaderboard); snake: 1 and 4 | 2 and 3.

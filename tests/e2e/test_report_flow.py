@@ -101,7 +101,7 @@ async def big_two_round(bot: Harness, players: int) -> dict[int, list[int]]:
     server.add_chat(GROUP, "锄大地群", admins=[ADMIN])
     await bot.says(GROUP, ADMIN, "/new bigtwo knockout 周五锄大地", "周五锄大地")
     for uid in PLAYERS[:players]:
-        await bot.says(GROUP, uid, "/join", "报名成功")
+        await bot.joins(GROUP, uid)
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
     return tables_of(drawn.body, dict(zip(NAMES, PLAYERS, strict=False)))

@@ -48,8 +48,8 @@ async def test_a_team_signed_up_together_stays_together_and_the_lot_makes_the_re
 ) -> None:
     ids = setup(bot, 9)
     await bot.says(GROUP, ADMIN, "/new doudizhu teams 团体斗地主", "SHA-256")
-    await bot.says(GROUP, ids["甲"], "/join", "报名成功")
-    await bot.says(GROUP, ids["乙"], "/join", "报名成功")
+    await bot.joins(GROUP, ids["甲"])
+    await bot.joins(GROUP, ids["乙"])
     await bot.says(GROUP, ids["戊"], "/join @geng", "@geng 还没有报名")  # nothing stored …
     listing = await bot.says(GROUP, ids["甲"], "/players", "报名 2 人")  # … not even 戊
     assert "戊" not in listing.body
@@ -68,7 +68,7 @@ async def test_a_team_signed_up_together_stays_together_and_the_lot_makes_the_re
     assert team_of(listing.body, "一起报名：") == [["甲", "乙", "丙"]]
 
     for name in NAMES[3:]:
-        await bot.says(GROUP, ids[name], "/join", "报名成功")
+        await bot.joins(GROUP, ids[name])
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     teams = team_of(drawn.body, "各队：")
     assert teams[0] == ["甲", "乙", "丙"] and all(len(t) == 3 for t in teams)
@@ -96,19 +96,19 @@ async def test_a_pair_signed_up_together_sits_opposite_and_only_team_events_take
 ) -> None:
     ids = setup(bot, 8)
     await bot.says(OTHER_GROUP, ADMIN, "/new bigtwo 周五锄大地", "SHA-256")
-    await bot.says(OTHER_GROUP, ids["乙"], "/join", "报名成功")
+    await bot.joins(OTHER_GROUP, ids["乙"])
     await bot.says(OTHER_GROUP, ids["甲"], "/join @yi", "不分队")
 
     await bot.says(GROUP, ADMIN, "/new guandan pairs 掼蛋双人赛", "SHA-256")
-    await bot.says(GROUP, ids["甲"], "/join", "报名成功")
-    await bot.says(GROUP, ids["乙"], "/join", "报名成功")
+    await bot.joins(GROUP, ids["甲"])
+    await bot.joins(GROUP, ids["乙"])
     await bot.says(GROUP, ids["丙"], "/join @jia @yi", "只能写一位搭档")
     await bot.says(GROUP, ids["甲"], "/join @yi", "想和 乙 一组")
     await bot.says(GROUP, ids["乙"], "/leave", "已退出")  # 甲's request waits for 乙's return
-    await bot.says(GROUP, ids["乙"], "/join", "报名成功")
+    await bot.joins(GROUP, ids["乙"])
     await bot.says(GROUP, ids["乙"], "/join @jia", "一起报名成功")
     for name in NAMES[2:8]:
-        await bot.says(GROUP, ids[name], "/join", "报名成功")
+        await bot.joins(GROUP, ids[name])
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     pairs = team_of(drawn.body, "各组：")
     assert pairs[0] == ["甲", "乙"] and len(pairs) == 4

@@ -42,7 +42,7 @@ async def test_undo_walks_back_penalty_forfeit_and_rule_change(bot: Harness) -> 
     server.add_chat(GROUP, "undo", admins=[ADMIN])
     await bot.says(GROUP, ADMIN, "/new bigtwo Undo Cup", "Undo Cup")
     for uid in PLAYERS:
-        await bot.says(GROUP, uid, "/join", "has joined")
+        await bot.joins(GROUP, uid)
     await bot.says(GROUP, ADMIN, "/set spade2 off", "spade2 = off")
     assert "(♠2 rule: off)" in (await bot.says(GROUP, 401, "/rules", "Undo Cup")).body
     await bot.says(GROUP, 401, "/undo", "Only organisers")

@@ -48,12 +48,16 @@ class RecordingTransport(MemoryTransport):
 
     async def send(self, message: Outgoing) -> int:
         mid = await super().send(message)
-        if message.kind == "edit":
+        if message.kind == "react":
+            return mid
+        if message.kind.startswith("edit"):  # text, caption or picture
             sent = self.log.get(message.chat_id, mid)
             assert sent is not None
             sent.reply_markup = markup(message.buttons)
             if sent.text is None:  # a picture's or a file's caption
                 sent.caption = message.text
+                if message.kind == "edit_media":
+                    sent.photo = message.file
             else:
                 sent.text = message.text
             sent.edits.append(Edit("edit", sent.text, sent.caption, sent.reply_markup))
@@ -133,9 +137,10 @@ class MemoryServer:
         text: str,
         thread_id: int | None = None,
         sender_chat_id: int | None = None,
-    ) -> None:
+    ) -> dict[str, int]:
         """Queue a message; it is handled by the next wait (as the bot would poll it)."""
         sender = self.chats.users[uid]
+        message_id = self._transport.user_message_id()
         self._pending.append(
             Incoming(
                 self._next(),
@@ -145,8 +150,10 @@ class MemoryServer:
                 thread_id,
                 text=text,
                 sender_chat_id=sender_chat_id,
+                message_id=message_id,
             )
         )
+        return {"message_id": message_id}
 
     def user_presses(self, chat_id: int, uid: int, message_id: int, data: str) -> str:
         update = self._next()
@@ -175,6 +182,10 @@ class MemoryServer:
         return await self._log.wait_for(expect, timeout=0)
 
     @property
+    def reactions(self) -> dict[tuple[int, int], list[str]]:
+        return self._transport.reactions
+
+    @property
     def answered_callbacks(self) -> dict[str, CallbackAnswer]:
         return self._transport.answered
 
@@ -191,7 +202,7 @@ class MemoryHarness:
 
     def __init__(self, chats: Chats) -> None:
         transport = RecordingTransport(Outbox())
-        chats.transport = chats.core.transport = chats.sender.transport = transport
+        chats.transport = chats.core.transport = transport
         chats.now = datetime.now(UTC)  # the e2e clock: real time, moved by ``clock.offset``
         self.chats = chats
         self.server = MemoryServer(chats, transport)
@@ -205,6 +216,15 @@ class MemoryHarness:
     ) -> SentMessage:
         self.server.user_says(chat, uid, text)
         return await self.server.wait_for(expect)
+
+    async def joins(self, chat: int, uid: int, timeout: float = 0) -> None:
+        """User ``uid`` types /join; the bot's 👍 on that message is there once handled."""
+        message = self.server.user_says(chat, uid, "/join")
+        await self.reacted(chat, message["message_id"])
+
+    async def reacted(self, chat: int, message_id: int, timeout: float = 0) -> list[str]:
+        await self.server.wait_idle()
+        return self.server.reactions[(chat, message_id)]
 
     async def presses(
         self, chat: int, uid: int, message: SentMessage, data: str, expect: str

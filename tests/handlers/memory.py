@@ -59,13 +59,21 @@ class MemoryTransport:
     messages: dict[int, Sent] = field(default_factory=dict)
     toasts: list[tuple[str, bool]] = field(default_factory=list)
     menus: dict[str | None, list[tuple[str, str]]] = field(default_factory=dict)
+    reactions: dict[tuple[int, int], list[str]] = field(default_factory=dict)
+    pinned: set[tuple[int, int]] = field(default_factory=set)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     async def send(self, message: Outgoing) -> int:
-        if message.kind == "edit":
+        if message.kind == "react":  # on a user's message, which Telegram numbers alike
+            target = message.edit_message_id or 0
+            self.reactions[(message.chat_id, target)] = [message.text]
+            return target
+        if message.kind.startswith("edit"):  # text, caption or picture
             assert message.edit_message_id is not None
             old = self.messages[message.edit_message_id]
             old.text, old.buttons, old.edits = message.text, message.buttons, old.edits + 1
+            if message.kind == "edit_media":
+                old.file = message.file
             return old.message_id
         mid = next(self._ids)
         self.messages[mid] = Sent(
@@ -73,8 +81,18 @@ class MemoryTransport:
         )
         return mid
 
+    def user_message_id(self) -> int:
+        """An id for a user's message: one numbering with the bot's, as in a chat."""
+        return next(self._ids)
+
     async def answer_callback(self, callback_id: str, text: str, alert: bool = False) -> None:
         self.toasts.append((text, alert))
+
+    async def pin(self, chat_id: int, message_id: int) -> None:
+        self.pinned.add((chat_id, message_id))
+
+    async def can_pin(self, chat_id: int) -> bool:
+        return True
 
     async def chat_admins(self, chat_id: int) -> set[int]:
         return self.admins.get(chat_id, set())
@@ -93,7 +111,6 @@ class Chats:
         self.sessionmaker = make_sessionmaker(engine)
         settings = Settings(database_url=str(engine.url))
         self.core = Core(settings, self.sessionmaker, CATALOGUE, self.transport, lambda: self.now)
-        self.sender = Sender(self.sessionmaker, self.transport, per_minute=10**9)
         self.users: dict[int, User] = {}
         self._updates = itertools.count(1)
 
@@ -119,7 +136,9 @@ class Chats:
     async def deliver(self) -> None:
         """Send every queued reply through the production ``Sender`` (its order, its
         superseded edits), with no rate limit to wait for."""
-        await self.sender.flush_once()
+        # A new sender each time: its pacing (the per-minute window, the gap between
+        # edits of one message) counts real seconds, which an in-memory test does not wait.
+        await Sender(self.sessionmaker, self.transport, per_minute=10**9).flush_once()
 
     async def says(self, chat: int, uid: int, text: str, thread: int | None = None) -> str:
         """``uid`` sends ``text`` in ``chat``; the bot's replies (and edits), joined."""
@@ -132,7 +151,14 @@ class Chats:
         chat (the group itself: an anonymous admin; a channel)."""
         update = next(self._updates)
         inc = Incoming(
-            update, chat, "supergroup", self.users[uid], thread, text=text, sender_chat_id=as_chat
+            update,
+            chat,
+            "supergroup",
+            self.users[uid],
+            thread,
+            text=text,
+            sender_chat_id=as_chat,
+            message_id=self.transport.user_message_id(),
         )
         return await self._handle(inc)
 

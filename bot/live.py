@@ -1,0 +1,79 @@
+"""Live standings: one message per event, pinned, edited after every confirmed result.
+
+A busy group should not fill with ``/standings`` answers. From the first settled table
+on, the bot keeps one message up to date: the standings picture with the text ranking as
+its caption, posted (and pinned, when the bot has the right) the first time, then edited
+in place: the caption after every confirmed result, the picture at most once a minute
+(drawing it costs more than the edit, and a flurry of results needs only the last one).
+When no picture can be drawn the message is plain text and stays so. The outgoing queue
+merges edits that pile up and lets replies to one person go first (``bot/outbox.py``).
+Whether the bot may pin is asked once, at the draw; without the right it says so once
+and goes on unpinned.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot.context import TELEGRAM_CAPTION_LIMIT, Ctx
+from bot.pictures import render, standings_sheet
+from bot.tournament import latest_round
+from charts.sheet import sheet_pngs
+from db.models import Tournament
+
+PICTURE_GAP = timedelta(minutes=1)
+
+
+def tag(t: Tournament) -> str:
+    return f"live:{t.id}"
+
+
+async def check_pin_right(ctx: Ctx, t: Tournament) -> None:
+    """At the draw: remember whether the live standings can be pinned; say so if not."""
+    t.live_pin = await ctx.can_pin(ctx.inc.chat_id)
+    if not t.live_pin:
+        with ctx.announcing():
+            ctx.reply("live.no-pin")
+
+
+def live_text(ctx: Ctx, t: Tournament, ranking: str) -> str:
+    r = latest_round(t)
+    text = "\n".join(
+        [
+            ctx.t("live.header", title=t.title, round=r.number if r else 0),
+            ranking,
+            ctx.t("live.updated", time=ctx.now.astimezone(ctx.tz).strftime("%H:%M")),
+        ]
+    )
+    return text[:TELEGRAM_CAPTION_LIMIT]
+
+
+def _picture(ctx: Ctx, t: Tournament) -> bytes | None:
+    pages = render(sheet_pngs, standings_sheet(ctx, t))
+    return pages[0] if pages else None
+
+
+def refresh(ctx: Ctx, t: Tournament, ranking: str) -> None:
+    """Post the live standings (``ranking``: the text ranking) the first time, edit them
+    after that."""
+    text = live_text(ctx, t, ranking)
+    first = t.live_at is None
+    t.live_at = ctx.now
+    if first:
+        picture = _picture(ctx, t)
+        with ctx.announcing():
+            if picture is None:
+                ctx.say(text, tag=tag(t), pin=t.live_pin)
+            else:
+                ctx.photo(picture, text, "standings.png", tag=tag(t), pin=t.live_pin)
+                t.live_picture_at = ctx.now
+        return
+    if t.live_picture_at is None:  # a text message: it stays one
+        ctx.edit_tagged(tag(t), text)
+        return
+    picture = _picture(ctx, t) if ctx.now - t.live_picture_at >= PICTURE_GAP else None
+    if picture is None:
+        ctx.edit_tagged(tag(t), text, kind="edit_caption")
+    else:
+        ctx.edit_tagged(tag(t), text, kind="edit_media", png=picture)
+        t.live_picture_at = ctx.now
