@@ -41,7 +41,7 @@ async def cut_off_passes(bot: Harness, minutes: int) -> str:
 
 @pytest.mark.parametrize(
     ("database_url", "backend"),
-    [("sqlite", "aiogram"), ("postgres", "ptb")],
+    [("sqlite", "aiogram"), ("postgres", "aiogram")],  # PTB: see the third test
     indirect=["database_url"],
 )
 async def test_players_who_do_not_check_in_forfeit_and_their_tablemates_go_on(
