@@ -89,7 +89,12 @@ class App:
         self.core = Core(
             self.settings, sessionmaker, Catalogue(), self.runner.transport, self.clock
         )
-        self.sender = Sender(sessionmaker, self.runner.transport, self.settings.per_chat_per_minute)
+        self.sender = Sender(
+            sessionmaker,
+            self.runner.transport,
+            self.settings.per_chat_per_minute,
+            self.settings.edit_gap,
+        )
         self.core.on_outbox = self.sender.wake
         self.timers = Timers(self.core)
         await publish_menu(self.runner.transport, self.core.catalogue, self.settings.default_lang)

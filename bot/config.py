@@ -17,6 +17,7 @@ class Settings:
     default_tz: str = "Asia/Shanghai"
     default_lang: str = "zh"
     per_chat_per_minute: int = 20  # Telegram's limit for one group
+    edit_gap: float = 3.0  # seconds between two broadcast edits of one message
     poll_timeout: int = 25  # long-polling wait, seconds
     # Scale-out mode (tourbot gateway / worker / scheduler); see bot/scaleout.
     nats_url: str = "nats://127.0.0.1:4222"

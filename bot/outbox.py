@@ -19,7 +19,7 @@ A busy group stays quiet and answers fast (issue 12):
 * Broadcasts may use only part of the minute (all but :data:`RESERVE_SHARE`), so a reply
   always finds room even while sign-ups pour in.
 * Of several queued edits of one message only the newest is sent, and a broadcast edit
-  waits :data:`EDIT_GAP` seconds after the previous one, so presses in between merge.
+  waits ``edit_gap`` seconds (3 by default) after the previous one, so presses in between merge.
 * An edit may name its message by tag (the sign-up message, the live standings) before
   that message is sent; it waits for it. Reactions are not messages and do not count.
 """
@@ -46,7 +46,6 @@ log = logging.getLogger(__name__)
 WINDOW = 60.0
 MAX_BACKOFF = 30.0
 RESERVE_SHARE = 0.25  # of each chat's minute kept for replies to one person
-EDIT_GAP = 3.0  # seconds between two broadcast edits of one message
 # How long a claimed row stays its sender's. Longer than a send takes; short, because a
 # row claimed by a process that then died waits this long before it is sent again.
 LEASE = timedelta(seconds=10)
@@ -59,11 +58,16 @@ def is_edit(row: OutboxMessage) -> bool:
 
 class Sender:
     def __init__(
-        self, sessionmaker: async_sessionmaker[Any], transport: Transport, per_minute: int = 20
+        self,
+        sessionmaker: async_sessionmaker[Any],
+        transport: Transport,
+        per_minute: int = 20,
+        edit_gap: float = 3.0,
     ) -> None:
         self.sessionmaker = sessionmaker
         self.transport = transport
         self.per_minute = per_minute
+        self.edit_gap = edit_gap  # seconds between two broadcast edits of one message
         self._sent_at: dict[int, deque[float]] = defaultdict(deque)
         self._blocked_until: dict[int, float] = {}
         self._failures: dict[int, int] = defaultdict(int)  # outbox id -> transient failures
@@ -138,7 +142,7 @@ class Sender:
             if row.kind != "react":
                 ready = max(ready, self._ready_at(row.chat_id, now, lane[1]))
             if is_edit(row) and row.broadcast and target in self._edited_at:
-                ready = max(ready, self._edited_at[target] + EDIT_GAP)
+                ready = max(ready, self._edited_at[target] + self.edit_gap)
             if ready > now:
                 held.add(lane)
                 next_try = min(next_try, ready - now)

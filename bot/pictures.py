@@ -186,7 +186,9 @@ def standings_sheet(ctx: Ctx, t: Tournament) -> Sheet:
                     str(s.rank),
                     who.get(s.player, str(s.player)),
                     champion if finished and s.rank == 1 else reached.get(s.player, "—"),
-                    show(s.points),
+                    # the figure that ranked the line inside its stage, never a total that
+                    # could contradict the place (issue 8 §2: 1st 116 above 2nd 151)
+                    show(s.figure if s.figure is not None else s.points),
                 ),
                 _mark(s.rank, s.alive, finished),
             )
@@ -199,7 +201,7 @@ def standings_sheet(ctx: Ctx, t: Tournament) -> Sheet:
                 ctx.t("pictures.rank"),
                 ctx.t("pictures.player"),
                 ctx.t("pictures.reached"),
-                ctx.t("pictures.points"),
+                ctx.t("pictures.figure"),
             ),
             (1, 5, 2.4, 1.6),
             "clrr",

@@ -92,13 +92,25 @@ class TournamentState:
 
 @dataclass(frozen=True)
 class Standing:
-    """One line of the standings: rank (ties share none), points, and why it ranks there."""
+    """One line of the standings: rank, points, and why it ranks there.
+
+    Ranks are never shared between units, but the members of one team or pair share
+    their unit's rank (``unit`` > 0 names it). ``stage``/``stage_round`` say how far the
+    line got where a format eliminates (``final``, ``out`` in round N, ``playing`` round N,
+    ``group``…); ``figure`` is the number that ordered it within that stage (its code in
+    ``figure_code``), so a text or a picture can show a figure that agrees with the place.
+    """
 
     rank: int
     player: PlayerId
     points: Decimal
     alive: bool  # still in the event (not eliminated / removed)
     tiebreak: tuple[str, ...] = ()  # codes of the criteria that separated it from the next
+    stage: str = ""
+    stage_round: int = 0
+    figure: Decimal | None = None
+    figure_code: str = ""
+    unit: int = 0
 
 
 @dataclass(frozen=True)

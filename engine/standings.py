@@ -28,6 +28,10 @@ from engine.model import (
 
 Key = tuple[str, Decimal]
 
+# Criteria that say how far a line got rather than how well it did there: the figure a
+# ranking line shows is the first criterion after these (``Standing.figure``).
+STAGE_CODES = frozenset({"removed", "reached", "forfeit", "group-place", "flip"})
+
 
 @dataclass(frozen=True)
 class Line:
@@ -37,12 +41,27 @@ class Line:
     points: Decimal
     alive: bool
     keys: tuple[Key, ...]
+    stage: str = ""
+    stage_round: int = 0
+    unit: int = 0
+    figure: Key | None = None  # the shown figure, when not the first non-stage criterion
+
+
+def shown(line: Line) -> Key | None:
+    """The figure a line shows: the format's choice, else its first non-stage criterion."""
+    if line.figure is not None:
+        return line.figure
+    return next(((c, v) for c, v in line.keys if c not in STAGE_CODES), None)
 
 
 def rank(lines: Iterable[Line]) -> tuple[Standing, ...]:
-    """Sort by the chains (larger first) and name the criterion that split each pair."""
+    """Sort by the chains (larger first) and name the criterion that split each pair.
+
+    Lines of one unit (``unit`` > 0, a pair) must share every criterion so they stand
+    together; they share the unit's place, counted over units."""
     ordered = sorted(lines, key=lambda ln: tuple(-v for _, v in ln.keys))
     out: list[Standing] = []
+    unit_rank: dict[int, int] = {}
     for i, line in enumerate(ordered):
         decided: tuple[str, ...] = ()
         if i + 1 < len(ordered):
@@ -51,7 +70,24 @@ def rank(lines: Iterable[Line]) -> tuple[Standing, ...]:
                 if value != other:
                     decided = (code,)
                     break
-        out.append(Standing(i + 1, line.player, line.points, line.alive, decided))
+        place = i + 1
+        if line.unit:  # partners and teammates share their unit's place
+            place = unit_rank.setdefault(line.unit, len(unit_rank) + 1)
+        figure = shown(line) if line.stage != "removed" else None  # no figure ranks them
+        out.append(
+            Standing(
+                place,
+                line.player,
+                line.points,
+                line.alive,
+                decided,
+                line.stage,
+                line.stage_round,
+                figure[1] if figure else None,
+                figure[0] if figure else "",
+                line.unit,
+            )
+        )
     return tuple(out)
 
 

@@ -30,7 +30,7 @@ def runtime_keys() -> set[str]:
     for fmt in FORMATS:
         keys |= {f"format.{fmt.key}", f"format_rules.{fmt.key}"}
         keys |= {f"tiebreak.{code}" for code in fmt.tiebreaks}
-        keys |= {f"tiebreak.{code}" for code in getattr(fmt, "team_tiebreaks", ())}
+        keys |= {f"tiebreak.{code}" for code in fmt.team_tiebreaks}
         keys |= {f"note.{code}" for code in fmt.note_codes}
         if fmt.signs_up_together:
             keys |= {

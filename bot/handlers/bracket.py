@@ -8,15 +8,15 @@ from decimal import Decimal
 
 from bot.context import Ctx
 from bot.errors import UserError
-from bot.handlers.common import ranking_lines
+from bot.handlers.common import group_lines, ranking_lines
 from bot.i18n import show
 from bot.pictures import drawn, send_pictures
-from bot.tournament import format_of, names, state_of
+from bot.tournament import format_of, latest_round, names, state_of
 from charts.bracket import LABEL_KEYS, Match, bracket_pngs
 from charts.sheet import Row, Sheet, sheet_pngs
 from db.models import TableRow, Tournament
 from db.status import EventStatus, TableState
-from engine.formats.bracket import BracketRound
+from engine.formats.elimination import BracketRound
 
 
 async def bracket(ctx: Ctx, args: str) -> None:
@@ -28,6 +28,8 @@ async def bracket(ctx: Ctx, args: str) -> None:
         raise UserError("refuse.not-drawn")
     state = state_of(t)
     rounds = fmt.bracket(state)
+    if not rounds and fmt.rules_variant == "tables":  # the playoff is one final table
+        raise UserError("outcome.no-tree", groups=group_lines(ctx, t).strip())
     if not rounds:
         raise UserError("bracket.not-yet")
     matches = bracket_matches(t, rounds)
@@ -43,8 +45,16 @@ async def bracket(ctx: Ctx, args: str) -> None:
     robin = robin_sheet(ctx, t, rounds)
     if pngs and robin is not None:
         pngs += await drawn(sheet_pngs, robin) or []
-    caption = ctx.t("bracket.caption", title=t.title)
-    send_pictures(ctx, pngs, caption + "\n" + ranking_lines(ctx, t, fmt.standings(state)), "tree")
+    over = t.status == EventStatus.FINISHED  # the final ranking only then; before, the round on
+    rows = fmt.current(state) if over else fmt.standings(state)
+    r = latest_round(t)
+    status = (
+        ctx.t("outcome.finished")
+        if over
+        else ctx.t("outcome.in-progress", round=r.number if r else 0)
+    )
+    caption = ctx.t("bracket.caption", title=t.title) + "\n" + status
+    send_pictures(ctx, pngs, caption + "\n" + ranking_lines(ctx, t, rows), "tree")
 
 
 def bracket_matches(t: Tournament, rounds: tuple[BracketRound, ...]) -> list[list[Match]]:

@@ -11,6 +11,7 @@ from bot import live
 from bot.context import Ctx
 from bot.deadlines import format_deadline
 from bot.errors import UserError
+from bot.i18n import show
 from bot.pictures import podium, post_with_picture, render
 from bot.ratings import announce_changes
 from bot.timers import table_deadline
@@ -18,7 +19,10 @@ from bot.tournament import format_of, latest_round, names, state_of
 from charts.podium import podium_png
 from db.models import Player, Round, TableRow, Tournament
 from db.status import EventStatus, RoundStatus, TableState
+from engine.formats.groups import LETTERS
+from engine.formats.teams import TeamStanding
 from engine.model import SEAT_LETTERS, Finished, Standing
+from engine.standings import STAGE_CODES
 
 
 def display_name(ctx: Ctx) -> str:
@@ -122,17 +126,32 @@ def describe_tables(ctx: Ctx, t: Tournament, r: Round) -> str:
 
 
 def ranking_lines(ctx: Ctx, t: Tournament, rows: tuple[Standing, ...], limit: int = 10) -> str:
-    """The top of a ranking, each place with the tie-break that put it above the next
-    (``Standing.tiebreak`` codes → ``[tiebreak]`` labels; issue 4: show the chain)."""
+    """The top of a ranking: each place with how far it got (决赛 / 第2轮出局 …) and the
+    figure that ordered it there, never a figure of another kind that could contradict
+    the place; then what broke a tie with the next line, when it was something else
+    (issue 8: 加赛, 翻牌, 对手分 …)."""
     who = names(t)
     lines = []
     for s in rows[:limit]:
-        line = ctx.t(
-            "standings.line", rank=s.rank, name=who.get(s.player, s.player), points=s.points
+        details = []
+        if s.stage:
+            details.append(ctx.t(f"stage.{s.stage}", round=s.stage_round))
+        if s.figure is not None and ctx.t.has(f"tiebreak.{s.figure_code}"):
+            details.append(f"{ctx.t(f'tiebreak.{s.figure_code}')} {show(s.figure)}")
+        name = who.get(s.player, str(s.player))
+        line = (
+            ctx.t("outcome.line", rank=s.rank, name=name, details=" · ".join(details))
+            if details
+            else ctx.t("outcome.plain", rank=s.rank, name=name)
         )
-        labels = [ctx.t(f"tiebreak.{c}") for c in s.tiebreak if ctx.t.has(f"tiebreak.{c}")]
+        shown = {s.figure_code, *(STAGE_CODES - {"flip"})}  # already said by the line
+        labels = [
+            ctx.t(f"tiebreak.{c}")
+            for c in s.tiebreak
+            if c not in shown and ctx.t.has(f"tiebreak.{c}")
+        ]
         if labels:
-            line = ctx.t("standings.decided-by", line=line, label=" / ".join(labels))
+            line = ctx.t("outcome.decided", line=line, label=" / ".join(labels))
         lines.append(line)
     if len(rows) > limit:
         lines.append(ctx.t("standings.more", count=len(rows) - limit))
@@ -144,12 +163,21 @@ def refresh_live(ctx: Ctx, t: Tournament) -> None:
     live.refresh(ctx, t, ranking_lines(ctx, t, format_of(t).standings(state_of(t))))
 
 
-def settle_round(ctx: Ctx, t: Tournament, r: Round) -> None:
+def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None:
     """After a table's result changed: update the live standings, then close the round
-    when every table is settled and tell the chat what happens next (the winner and the
-    podium if the format has finished, otherwise who goes on)."""
+    when every table is settled and tell the chat what happens next: the champion and
+    the podium if the format has finished, otherwise who goes on. A round that would end
+    the event while a whole table forfeited (a missed deadline, a final nobody played)
+    stays open until the organiser decides (``ruled``: an explicit /forfeit)."""
     refresh_live(ctx, t)
     if r.status != RoundStatus.OPEN or any(row.status == TableState.PENDING for row in r.tables):
+        return
+    fmt, state = format_of(t), state_of(t)
+    outcome = fmt.plan(state)
+    held = fmt.unsettled(state)
+    if isinstance(outcome, Finished) and held and not ruled:
+        ctx.audit("held", t, None, {"round": r.number, "tables": list(held)})
+        ctx.reply("outcome.hold", round=r.number, tables=list(held))
         return
     r.status = RoundStatus.CLOSED
     ctx.audit(
@@ -158,19 +186,17 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round) -> None:
         {"round": r.number, "status": RoundStatus.OPEN},
         {"status": RoundStatus.CLOSED},
     )
-    outcome = format_of(t).plan(state_of(t))
     with ctx.announcing():
         if isinstance(outcome, Finished):
             t.status = EventStatus.FINISHED
             ctx.audit(
                 "finished", t, {"status": EventStatus.RUNNING}, {"status": EventStatus.FINISHED}
             )
-            winner = outcome.ranking[0].player if outcome.ranking else None
             text = ctx.t(
                 "tournament.finished",
                 title=t.title,
-                winner=names(t).get(winner, "—") if winner is not None else "—",
-                ranking=ranking_lines(ctx, t, outcome.ranking),
+                winner=champion_text(ctx, t, fmt.champion(state, outcome)),
+                ranking=ranking_lines(ctx, t, outcome.ranking) + team_table_lines(ctx, t),
             )
             picture = render(podium_png, podium(ctx, t, ctx.now))
             post_with_picture(ctx, [picture] if picture else None, text, "podium")
@@ -180,4 +206,60 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round) -> None:
         going_on = [who[u] for table in outcome.tables for u in table.players] + [
             who[u] for u in outcome.byes
         ]
-        ctx.reply("round.complete", round=r.number, players=going_on, next=r.number + 1)
+        # A level series or a tie at the top of a final is played on: nobody goes on
+        # from it, so the chat is told who plays again, not "going on" (issue 8 §1, §5)
+        key = "outcome.extra-needed" if outcome.stage == "extra" else "round.complete"
+        ctx.reply(key, round=r.number, players=going_on, next=r.number + 1)
+
+
+def champion_text(ctx: Ctx, t: Tournament, champion: tuple[int, ...]) -> str:
+    """The champion as the event crowns it (issue 8 §3): a player; both partners of a
+    pair; a team by its number and members."""
+    if not champion:
+        return "—"
+    who = names(t)
+    members = [who.get(p, str(p)) for p in champion]
+    teams = team_table(t)
+    if teams and set(teams[0].members) == set(champion):
+        return ctx.t("outcome.team", team=teams[0].team, members=members)
+    return ctx.t("outcome.champion-unit", members=members)
+
+
+def team_table(t: Tournament) -> tuple[TeamStanding, ...]:
+    """The team table of a team event (seed 000 §五: 团体赛以队计分), else empty."""
+    fmt = format_of(t)
+    return fmt.team_standings(state_of(t)) if fmt.has_team_table else ()
+
+
+def team_table_lines(ctx: Ctx, t: Tournament) -> str:
+    """The team table under the individual one, for team events."""
+    teams = team_table(t)
+    if not teams:
+        return ""
+    who = names(t)
+    lines = [
+        ctx.t(
+            "standings.team-line",
+            rank=s.rank,
+            team=s.team,
+            members=[who.get(p, str(p)) for p in s.members],
+            points=s.points,
+        )
+        + "".join(f" ({ctx.t(f'tiebreak.{c}')})" for c in s.tiebreak if c != "points")
+        for s in teams
+    ]
+    return "\n\n" + ctx.t("standings.team-header") + "\n" + "\n".join(lines)
+
+
+def group_lines(ctx: Ctx, t: Tournament) -> str:
+    """Who is in which group, for 小组循环 once drawn (issue 8 §4: players are told)."""
+    fmt = format_of(t)
+    if not fmt.has_group_tables or not t.rounds:
+        return ""
+    who = names(t)
+    groups = fmt.draw_groups(state_of(t))
+    lines = [
+        ctx.t("outcome.group", letter=LETTERS[i], members=[who.get(p, str(p)) for p in members])
+        for i, members in enumerate(groups)
+    ]
+    return "\n\n" + ctx.t("outcome.groups") + "\n" + "\n".join(lines)

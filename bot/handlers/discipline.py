@@ -78,7 +78,7 @@ async def forfeit(ctx: Ctx, args: str) -> None:
         row, losers = found, [player.user_id]
     results.forfeit(ctx, t, row, losers)
     ctx.reply("forfeit.done", table=row.number, count=len(losers))
-    settle_round(ctx, t, r)
+    settle_round(ctx, t, r, ruled=True)  # the organiser's own ruling may end the event
 
 
 async def dq(ctx: Ctx, args: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot import live
 from bot.context import Ctx
 from bot.errors import UserError
-from bot.handlers.common import describe_tables
+from bot.handlers.common import describe_tables, group_lines
 from bot.handlers.partners import team_lines
 from bot.ratings import seed_by_rating
 from bot.tournament import format_of, state_of
@@ -47,6 +47,7 @@ def draw_text(ctx: Ctx, t: Tournament, r: Round) -> str:
         + "\n"
         + describe_tables(ctx, t, r)
         + team_lines(ctx, t)
+        + group_lines(ctx, t)
         + "\n\n"
         + ctx.t("draw.footer", commitment=commitment(t.seed))
     )

@@ -108,7 +108,18 @@ async def join(ctx: Ctx, args: str) -> None:
         await _join(ctx, await ctx.tournament(whole=False))
         return
     t = await ctx.tournament()
-    partners = read_partners(ctx, t, args)
+    try:
+        partners = read_partners(ctx, t, args)
+    except UserError as refused:
+        if refused.key != "refuse.partner-not-signed-up":
+            raise
+        # Issue 8 §7: naming a partner who has not joined yet still signs the sender up.
+        player, joined, _ = await _sign_up(ctx, t)
+        note = ctx.t("outcome.joined-alone", who=refused.params["who"])
+        ctx.say(
+            "\n".join(filter(None, [joined or ctx.t("signup.already", name=player.name), note]))
+        )
+        return
     player, joined, _ = await _sign_up(ctx, t)
     ctx.say("\n".join(filter(None, [joined, name_partners(ctx, t, player, partners)])))
 
@@ -229,9 +240,19 @@ async def set_knob(ctx: Ctx, args: str) -> None:
     ctx.timers += tournament_timers(t)  # ``remind`` changes the reminders still to come
 
 
+def format_rules(ctx: Ctx, t: Tournament) -> str:
+    """What the format does for this game, including where the seeds are silent: the
+    game's own wording of the format, and how a tie at the top of a final is played off."""
+    fmt = format_of(t)
+    section = f"format_rules_{fmt.rules_variant}" if fmt.rules_variant else "format_rules"
+    text = ctx.t(f"{section}.{t.format}", **fmt.options)
+    if fmt.eliminates and max(fmt.sizes) > 2:
+        text += "\n" + ctx.t("format_rules_extra.final-tie")
+    return text
+
+
 async def rules(ctx: Ctx, args: str) -> None:
     t = await ctx.tournament()
-    fmt = format_of(t)
     policies = {k.name: t.options.get("policy", {}).get(k.name, k.default) for k in POLICY_KNOBS}
     ctx.reply(
         "rules.text",
@@ -239,7 +260,7 @@ async def rules(ctx: Ctx, args: str) -> None:
         game=ctx.t(f"game.{t.game}"),
         rules=rules_line(ctx, t),
         format=ctx.t(f"format.{t.format}"),
-        format_rules=ctx.t(f"format_rules.{t.format}", **fmt.options),
+        format_rules=format_rules(ctx, t),
         reporter=ctx.t(f"policy.reporter.{policies['reporter']}"),
         late=ctx.t(f"policy.late.{policies['late']}"),
         noshow=ctx.t("policy.noshow", minutes=noshow_minutes(t))

@@ -10,15 +10,14 @@ from decimal import Decimal
 from bot.context import Ctx
 from bot.csv_cells import safe_cell
 from bot.errors import UserError
-from bot.handlers.common import ranking_lines
+from bot.handlers.common import group_lines, ranking_lines, team_table_lines
 from bot.i18n import show
 from bot.pictures import drawn, progression_series, send_pictures, standings_sheet
 from bot.tournament import format_of, latest_round, names, state_of
 from bot.versioned import pictures
 from charts.progression import progression_png
 from charts.sheet import sheet_pngs
-from db.models import Tournament
-from db.status import ExportStatus, PlayerStatus, TableState
+from db.status import EventStatus, ExportStatus, PlayerStatus, TableState
 from engine.model import SEAT_LETTERS
 
 EXPORT_HEADER = ["round", "table", "seat", "user_id", "name", "score", "penalty", "status"]
@@ -27,8 +26,10 @@ EXPORT_HEADER = ["round", "table", "seat", "user_id", "name", "score", "penalty"
 async def standings(ctx: Ctx, args: str) -> None:
     """The standings picture shaped by the format, the progression chart once two rounds
     are played, and the text ranking as the caption (alone when nothing can be drawn).
-    They are drawn once per tournament version and language; asked again before the next
-    change, they are sent from the cache without loading the event."""
+    The text is the final ranking once the event is over (what the announcement said),
+    before that the standings with the round in progress named (issue 8). They are drawn
+    once per tournament version and language; asked again before the next change, they
+    are sent from the cache without loading the event."""
     t = await ctx.tournament(finished=True, whole=False)
     key = pictures.key(t, "standings", ctx.t.lang)
     kept = pictures.get(key)
@@ -36,13 +37,22 @@ async def standings(ctx: Ctx, args: str) -> None:
         await ctx.repo.load_whole(t)
         if not t.rounds:
             raise UserError("refuse.not-drawn")
-        rows = format_of(t).standings(state_of(t))
+        fmt, state = format_of(t), state_of(t)
+        over = t.status == EventStatus.FINISHED
+        # the final ranking only once the event is over: a round held for the organiser's
+        # ruling (a whole table forfeited) crowns nobody yet (issue 8 §6)
+        rows = fmt.current(state) if over else fmt.standings(state)
         r = latest_round(t)
+        number = r.number if r else 0
+        status = ctx.t("outcome.finished") if over else ctx.t("outcome.in-progress", round=number)
         caption = (
-            ctx.t("standings.caption", title=t.title, round=r.number if r else 0)
+            ctx.t("standings.caption", title=t.title, round=number)
+            + "\n"
+            + status
             + "\n"
             + ranking_lines(ctx, t, rows)
-            + team_lines(ctx, t)
+            + team_table_lines(ctx, t)
+            + group_lines(ctx, t)
         )
         pngs: list[bytes] = await drawn(sheet_pngs, standings_sheet(ctx, t)) or []
         series = progression_series(t)
@@ -56,26 +66,6 @@ async def standings(ctx: Ctx, args: str) -> None:
             pictures.put(key, kept)
     pngs, caption = kept
     send_pictures(ctx, pngs, caption, "standings")
-
-
-def team_lines(ctx: Ctx, t: Tournament) -> str:
-    """The team table under the individual one, for team events (seed 000 §五)."""
-    fmt = format_of(t)
-    if not fmt.has_team_table:
-        return ""
-    who = names(t)
-    lines = [
-        ctx.t(
-            "standings.team-line",
-            rank=s.rank,
-            team=s.team,
-            members=[who.get(p, str(p)) for p in s.members],
-            points=s.points,
-        )
-        + "".join(f" ({ctx.t(f'tiebreak.{c}')})" for c in s.tiebreak if c != "points")
-        for s in fmt.team_standings(state_of(t))
-    ]
-    return "\n\n" + ctx.t("standings.team-header") + "\n" + "\n".join(lines)
 
 
 async def export(ctx: Ctx, args: str) -> None:

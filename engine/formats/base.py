@@ -33,7 +33,7 @@ from engine.model import (
 from engine.seating import cut, partition, pick_byes
 
 if TYPE_CHECKING:
-    from engine.formats.bracket import BracketRound
+    from engine.formats.elimination import BracketRound
     from engine.formats.teams import TeamStanding
 
 AnyGame = Game[Any]
@@ -61,6 +61,9 @@ class Format:
     sits_in_pairs: ClassVar[bool] = False  # partners share a line of the standings
     series_knobs: ClassVar[tuple[str, ...]] = ()  # knobs that set a best-of-N series
     note_codes: ClassVar[tuple[str, ...]] = ("bye",)  # what a plan's ``notes`` may hold
+    # Whether players go out as the event runs (a knockout, a stage, a playoff): then at
+    # the end only the champion is still in, and the ranking shows the stage reached.
+    eliminates: ClassVar[bool] = False
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         given = dict(options or {})
@@ -105,6 +108,10 @@ class Format:
         """The knockout tree so far, where ``has_bracket``; otherwise empty."""
         return ()
 
+    def draw_groups(self, state: TournamentState) -> list[list[PlayerId]]:
+        """The groups by lot, where ``has_group_tables``; otherwise none."""
+        return []
+
     def team_standings(self, state: TournamentState) -> tuple[TeamStanding, ...]:
         """The teams ranked, where ``has_team_table``; otherwise empty."""
         return ()
@@ -115,6 +122,59 @@ class Format:
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         raise NotImplementedError
+
+    @property
+    def rules_variant(self) -> str:
+        """Which wording of the format's rules applies to this game ("" the usual one);
+        a format whose seed is written for one kind of table names the other here."""
+        return ""
+
+    def finish(self, ranking: tuple[Standing, ...]) -> Finished:
+        """The final ranking. Where players go out, only the champion's unit is still
+        in at the end: when no table could be seated for the last few (everyone else
+        out by forfeits), the best of them by the ranking's chain wins. Everyone out:
+        nobody is crowned, the ranking stands as it is."""
+        if not self.eliminates or not ranking or not ranking[0].alive:
+            return Finished(ranking)  # nobody left in: no champion (see ``unsettled``)
+        top = ranking[0]
+        unit = {s.player for s in ranking if top.unit and s.unit == top.unit} | {top.player}
+        return Finished(
+            tuple(
+                replace(
+                    s,
+                    alive=s.player in unit,
+                    stage="champion" if s.player in unit and s.stage == "playing" else s.stage,
+                )
+                for s in ranking
+            )
+        )
+
+    @staticmethod
+    def unsettled(state: TournamentState) -> tuple[int, ...]:
+        """Tables of the last round that everyone at them forfeited (a missed deadline, a
+        final nobody played). Such a round has no real result: before it ends the event
+        the organiser decides (``/fix`` a result, or rules the forfeit explicitly)."""
+        if not state.rounds:
+            return ()
+        last = state.rounds[-1]
+        return tuple(
+            res.table.number
+            for res in last.results
+            if res.status is TableStatus.FORFEIT and set(res.table.players) <= res.forfeited
+        )
+
+    def current(self, state: TournamentState) -> tuple[Standing, ...]:
+        """The ranking as of now: the final one once the format has finished (what the
+        announcement said), else the standings so far."""
+        try:
+            outcome = self.plan(state)
+        except FormatError:
+            return self.standings(state)
+        return outcome.ranking if isinstance(outcome, Finished) else self.standings(state)
+
+    def champion(self, state: TournamentState, done: Finished) -> tuple[PlayerId, ...]:
+        """Who won: the first of the ranking; formats of teams or pairs name the unit."""
+        return (done.ranking[0].player,) if done.ranking else ()
 
     # --- shared checks ---------------------------------------------------------------
     def require_players(self, state: TournamentState, need: int) -> None:

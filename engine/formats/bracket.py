@@ -29,19 +29,20 @@ Rules as implemented, with their sources:
 
 Ranking: removed players last; then how far a player got (each knockout round a level,
 half a level more for winning it; the round robin a level above the last knockout round);
-then round-robin wins and games; then the score in the last match played; then a flip.
+then round-robin wins and games; then the score in the last match played (not for the
+round robin's three: their chain goes straight to the flip); then a flip.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from engine.draw import shuffled, stream
 from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format
+from engine.formats.elimination import HALF, BracketRound, Ladder, still_in_at, tree
 from engine.formats.seeding import RATING, SeedsKnob, by_rating
 from engine.games.base import Knob
 from engine.model import (
@@ -51,131 +52,14 @@ from engine.model import (
     RoundRecord,
     Standing,
     Table,
-    TableResult,
     TableStatus,
     TournamentState,
 )
 from engine.seating import pick_byes
 from engine.standings import Line, flips, net_scores, penalties_by_round, rank, totals
 
-HALF = Decimal("0.5")
+ZERO = Decimal(0)
 ROBIN = ((0, 1, 2), (0, 2, 1), (1, 2, 0))  # (seat A, seat B, bye) of the 3-player round robin
-BracketRound = tuple[tuple[PlayerId, PlayerId | None, PlayerId | None], ...]
-
-
-@dataclass
-class Match:
-    """One pairing of a knockout round; a single player is a bye."""
-
-    players: tuple[PlayerId, ...]
-    winner: PlayerId | None = None
-    decided: bool = False
-
-
-@dataclass
-class Ladder:
-    """Knockout rounds replayed from the history, in bracket order."""
-
-    rounds: list[list[Match]] = field(default_factory=list)
-    level: dict[PlayerId, Decimal] = field(default_factory=dict)
-    score_at: dict[PlayerId, Decimal] = field(default_factory=dict)
-    byes: Counter[PlayerId] = field(default_factory=Counter)
-
-    def ties(self) -> list[Match]:
-        """Matches of the last round still undecided (equal totals): an extra round."""
-        return [m for m in self.rounds[-1] if not m.decided] if self.rounds else []
-
-    def alive(self, active: set[PlayerId]) -> list[PlayerId]:
-        """The last round's winners in bracket order (still active)."""
-        if not self.rounds:
-            return []
-        return [m.winner for m in self.rounds[-1] if m.winner is not None and m.winner in active]
-
-    def play(
-        self,
-        rec: RoundRecord,
-        pens: Mapping[tuple[int, PlayerId], Decimal],
-        active: set[PlayerId],
-    ) -> None:
-        """Add a knockout round (or settle the tied matches of the last one: ``extra``)."""
-        results = {res.table.number: res for res in rec.results}
-        if rec.plan.stage == "extra":
-            for table in rec.plan.tables:
-                match = next((m for m in self.ties() if set(m.players) == set(table.players)), None)
-                if match is not None:
-                    self._decide(match, rec, results.get(table.number), pens, active)
-            return
-        depth = Decimal(len(self.rounds) + 1)
-        matches = [Match(t.players) for t in rec.plan.tables]
-        matches += [Match((p,)) for p in rec.plan.byes]
-        self.byes.update(rec.plan.byes)
-        for match, table in zip(matches, rec.plan.tables, strict=False):
-            for p in match.players:
-                self.level[p] = depth
-            self._decide(match, rec, results.get(table.number), pens, active)
-        for match in matches[len(rec.plan.tables) :]:
-            p = match.players[0]
-            match.decided, match.winner = True, p if p in active else None
-            self.level[p] = depth + HALF
-        self.rounds.append(matches)
-
-    def _decide(
-        self,
-        match: Match,
-        rec: RoundRecord,
-        res: TableResult | None,
-        pens: Mapping[tuple[int, PlayerId], Decimal],
-        active: set[PlayerId],
-    ) -> None:
-        winners = match_winner(rec, res, pens, active, match.players)
-        if res is not None and res.status is TableStatus.CONFIRMED:
-            self.score_at.update(net_scores(rec, res, pens))
-        if winners is None:
-            return
-        match.decided = True
-        match.winner = winners[0] if winners else None
-        if match.winner is not None:
-            self.level[match.winner] += HALF
-
-
-def match_winner(
-    rec: RoundRecord,
-    res: TableResult | None,
-    pens: Mapping[tuple[int, PlayerId], Decimal],
-    active: set[PlayerId],
-    players: Sequence[PlayerId],
-) -> tuple[PlayerId, ...] | None:
-    """``(winner,)``, ``()`` when nobody goes on, or ``None`` for equal totals (replay).
-
-    The higher total wins: games won in the two-player games (a draw half each); a series
-    cut short by the clock is decided by the score so far (seed 000 §三.3: 以当前比分决出
-    胜负). Forfeited and removed players cannot win; a lone survivor wins by walkover.
-    """
-    if res is None or res.status is TableStatus.PENDING:
-        return None
-    stayed = [p for p in players if p in active and p not in res.forfeited]
-    if res.status is TableStatus.FORFEIT or len(stayed) < 2:
-        return tuple(stayed[:1]) if len(stayed) <= 1 else None
-    net = net_scores(rec, res, pens)
-    best = max(net[p] for p in stayed)
-    top = [p for p in stayed if net[p] == best]
-    return (top[0],) if len(top) == 1 else None
-
-
-def tree(ladder: Ladder) -> tuple[BracketRound, ...]:
-    """Per knockout round, in bracket order: (player, opponent or ``None`` for a bye,
-    winner or ``None`` while undecided)."""
-    return tuple(
-        tuple(
-            (
-                m.players[0],
-                m.players[1] if len(m.players) > 1 else None,
-                m.winner if m.decided else None,
-            )
-            for m in rnd
-        )
-        for rnd in ladder.rounds
-    )
 
 
 def seed_order(count: int) -> list[int]:
@@ -217,6 +101,7 @@ class Bracket(Format):
         SeedsKnob("seeds", "0", (), int, "004"),
         Knob("last3", "robin", ("robin", "off"), str, "004"),
     )
+    eliminates = True
     tiebreaks = ("removed", "reached", "robin-wins", "robin-points", "round-score", "flip")
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
@@ -228,9 +113,9 @@ class Bracket(Format):
         active = set(self.active(state))
         pens = penalties_by_round(state)
         w = Walk()
-        for rec in state.rounds:
+        for rec, here in zip(state.rounds, still_in_at(state, active), strict=True):
             if rec.plan.stage != "robin":
-                w.ladder.play(rec, pens, active)
+                w.ladder.play(rec, pens, here)
                 continue
             if not w.robin:  # the first match is (1st, 2nd) with the 3rd on a bye
                 w.robin = (*rec.plan.tables[0].players, *rec.plan.byes)
@@ -293,7 +178,7 @@ class Bracket(Format):
             return self._next_robin(w, state, label, active)
         alive = w.ladder.alive(active) if state.rounds else self._round_one(state)
         if len(alive) <= 1:
-            return Finished(self.standings(state))
+            return self.finish(self.standings(state))
         if len(alive) == 3 and self.str_option("last3") == "robin":
             w.robin = tuple(alive)
             return self._next_robin(w, state, label, active)
@@ -351,7 +236,7 @@ class Bracket(Format):
         """The next round-robin match; the third player has the bye."""
         left = self._robin_left(w, active)
         if not left:
-            return Finished(self.standings(state))
+            return self.finish(self.standings(state))
         a, b, c = (w.robin[i] for i in ROBIN[left[0]])
         byes = (c,) if c in active else ()
         return RoundPlan((Table(1, (a, b)),), byes, "robin", label, ("round-robin",))
@@ -379,16 +264,35 @@ class Bracket(Format):
                 ("reached", level),
                 ("robin-wins", w.robin_wins.get(p, Decimal(0))),
                 ("robin-points", w.robin_points.get(p, Decimal(0))),
-                ("round-score", w.ladder.score_at.get(p, Decimal(0))),
+                # the round robin's chain is its own (胜场 → 胜局 → 翻牌, seed 004): an
+                # earlier knockout round's score never splits its players (issue 8 §5)
+                ("round-score", Decimal(0) if p in w.robin else w.ladder.score_at.get(p, ZERO)),
                 ("flip", flip[p]),
             )
             still = p in active and (p in alive or p in w.robin) and not finished
-            lines.append(Line(p, points.get(p, Decimal(0)), still, keys))
+            stage, at = self._stage_of(w, p, active, still, level)
+            figure = keys[2] if p in w.robin else keys[4]
+            lines.append(Line(p, points.get(p, Decimal(0)), still, keys, stage, at, 0, figure))
         ranked = rank(lines)
         if finished and ranked:
             top = ranked[0]
-            ranked = (Standing(top.rank, top.player, top.points, True, top.tiebreak), *ranked[1:])
+            ranked = (replace(top, alive=True), *ranked[1:])
         return ranked
+
+    @staticmethod
+    def _stage_of(
+        w: Walk, p: PlayerId, active: set[PlayerId], still: bool, level: Decimal
+    ) -> tuple[str, int]:
+        """How far ``p`` got: the round robin of the last three, the final, out in
+        knockout round N, or still playing round N."""
+        if p not in active:
+            return "removed", 0
+        if p in w.robin:
+            return "robin", 0
+        last = w.ladder.rounds[-1] if w.ladder.rounds else []
+        if len(last) == 1 and len(last[0].players) == 2 and p in last[0].players:
+            return "final", 0
+        return ("playing" if still else "out"), int(level)
 
     def _done(self, state: TournamentState, w: Walk) -> bool:
         """Whether the history already holds the whole event (no next round)."""

@@ -36,9 +36,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from engine.draw import flip_order, shuffled, stream
+from engine.draw import shuffled, stream
 from engine.formats.base import AnyGame, Format
-from engine.formats.bracket import BracketRound, Ladder, tree
+from engine.formats.elimination import (
+    BracketRound,
+    Ladder,
+    extra_table,
+    still_in_at,
+    top_of_final,
+    tree,
+)
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -57,6 +64,36 @@ LETTERS = "ABCDEFGH"
 BEST_OF = ("1", "3", "5", "7")
 GROUP_EFFORT = 300  # a group is small: a few hundred swaps find its best seating
 Slot = tuple[tuple[tuple[PlayerId, ...], ...], tuple[PlayerId, ...]]  # tables, byes
+
+
+def fits(count: int, sizes: Sequence[int]) -> bool:
+    """Whether ``count`` players fill tables of the allowed sizes, nobody left over."""
+    got, byes = partition(count, sizes)
+    return bool(got) and byes == 0
+
+
+def even_fit(players: int, groups: int, allowed: Sequence[int]) -> list[int] | None:
+    """``groups`` sizes from ``allowed`` that sum to ``players``, largest first, with the
+    smallest spread between the largest and the smallest; ``None`` when none do."""
+    ok = set(allowed)
+    middle = players // groups
+    for spread in range(players + 1):
+        for low in range(max(1, middle - spread), middle + 1):
+            window = [k for k in range(low + spread, low - 1, -1) if k in ok]
+            found = _sum_to(players, groups, window)
+            if found is not None:
+                return sorted(found, reverse=True)
+        if middle - spread < 1 and middle + spread > players:
+            break
+    return None
+
+
+def _sum_to(total: int, count: int, values: Sequence[int]) -> list[int] | None:
+    """``count`` of ``values`` (repeats allowed) adding up to ``total``, or ``None``."""
+    reach: dict[int, list[int]] = {0: []}
+    for _ in range(count):
+        reach = {s + v: [*got, v] for s, got in reach.items() for v in values if s + v <= total}
+    return reach.get(total)
 
 
 def circle(players: Sequence[PlayerId]) -> list[Slot]:
@@ -101,6 +138,8 @@ class Walk:
     final_scores: dict[PlayerId, list[Decimal]] = field(default_factory=dict)
     top: tuple[PlayerId, ...] = ()  # tables of 3–4: still tied for first after the final
     final_done: bool = False
+    seated: tuple[PlayerId, ...] = ()  # tables of 3–4: the last final table's players in
+    sides: list[list[PlayerId]] = field(default_factory=list)  # partners at the final
 
 
 class Groups(Format):
@@ -119,6 +158,7 @@ class Groups(Format):
         Knob("playoff_best_of", "5", BEST_OF, int, "000"),
         Knob("final_best_of", "7", BEST_OF, int, "000"),
     )
+    eliminates = True
     tiebreaks = (
         "removed",
         "reached",
@@ -133,6 +173,15 @@ class Groups(Format):
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
         self.pairs = self.sizes[0] == 2
+        # A group's seating search is the slow part of a replay: done once per group.
+        self._schedules: dict[tuple[tuple[PlayerId, ...], str, str, int], list[Slot]] = {}
+        self._groups: dict[tuple[tuple[PlayerId, ...], str], list[list[PlayerId]]] = {}
+
+    @property
+    def rules_variant(self) -> str:
+        """Seed 004 is written for two-player games; tables of 3–4 play it as whole-table
+        groups and one final table (no crossovers, no best-of series)."""
+        return "" if self.pairs else "tables"
 
     # --- the draw and the schedule -----------------------------------------------------
     def entrants(self, state: TournamentState) -> list[PlayerId]:
@@ -144,19 +193,72 @@ class Groups(Format):
         return [p for p in state.players if p in there]
 
     def draw_groups(self, state: TournamentState) -> list[list[PlayerId]]:
+        """Groups by lot. Two-player games: ``groups`` groups dealt like cards (seed 004).
+        Tables of 3–4 (the seeds are silent): groups of whole tables, so everyone plays
+        every round when the count fits the tables; as many groups as the knob asks
+        while each seats whole tables, else fewer (nine 斗地主 players: groups of six and
+        three rather than of five and four with three sitting out)."""
         order = shuffled(self.entrants(state), stream(state.seed, "groups"))
         count = self.int_option("groups")
+        key = (tuple(order), state.seed)
+        if key not in self._groups:
+            self._groups[key] = self._deal(order, count)
+        return [list(g) for g in self._groups[key]]
+
+    def _deal(self, order: list[PlayerId], count: int) -> list[list[PlayerId]]:
+        if not self.pairs:
+            for g in range(count, 0, -1):
+                sizes = self._group_sizes(len(order), g)
+                if sizes:
+                    out, start = [], 0
+                    for size in sizes:
+                        out.append(order[start : start + size])
+                        start += size
+                    return out
         return [order[i::count] for i in range(count)]
 
-    def group_schedule(self, members: Sequence[PlayerId], seed: str, letter: str) -> list[Slot]:
+    def _group_sizes(self, players: int, groups: int) -> list[int] | None:
+        """Sizes of ``groups`` groups, each seating whole tables with nobody left over,
+        as equal as they can be; when the count fits no tables at all, whole usual
+        tables dealt round the groups with the leftovers in the last one (the fewest
+        possible sit out). ``None`` when a group would be smaller than a table."""
+        least = min(self.sizes)
+        sizes = even_fit(
+            players, groups, [k for k in range(least, players + 1) if fits(k, self.sizes)]
+        )
+        if sizes is not None or fits(players, self.sizes):
+            return sizes
+        size = self.sizes[0]
+        tables, rest = divmod(players, size)
+        dealt = [size * (tables // groups + (i < tables % groups)) for i in range(groups)]
+        dealt[-1] += rest
+        return dealt if all(g >= least for g in dealt) else None
+
+    def schedule_rounds(self, groups: Sequence[Sequence[PlayerId]]) -> int:
+        """Tables of 3–4: every group plays as many rounds as the largest needs, so no
+        group sits out while another plays."""
+        size = self.sizes[0]
+        return max((math.ceil((len(g) - 1) / (size - 1)) for g in groups), default=1) or 1
+
+    def group_schedule(
+        self, members: Sequence[PlayerId], seed: str, letter: str, rounds: int = 0
+    ) -> list[Slot]:
         if self.pairs:
             return circle(members)
+        key = (tuple(members), seed, letter, rounds)
+        if key not in self._schedules:
+            self._schedules[key] = self._mixed_schedule(members, seed, letter, rounds)
+        return self._schedules[key]
+
+    def _mixed_schedule(
+        self, members: Sequence[PlayerId], seed: str, letter: str, rounds: int
+    ) -> list[Slot]:
         size = self.sizes[0]
         rng = stream(seed, f"group{letter}")
         history: list[list[list[PlayerId]]] = []
         had: dict[PlayerId, int] = {}
         out: list[Slot] = []
-        for _ in range(max(1, math.ceil((len(members) - 1) / (size - 1)))):
+        for _ in range(rounds or max(1, math.ceil((len(members) - 1) / (size - 1)))):
             sizes, bye_count = partition(len(members), self.sizes)
             byes = pick_byes(members, bye_count, had, rng)
             for p in byes:
@@ -173,16 +275,17 @@ class Groups(Format):
         active = set(self.active(state))
         pens = penalties_by_round(state)
         w = Walk(groups=self.draw_groups(state))
+        rounds = 0 if self.pairs else self.schedule_rounds(w.groups)
         w.schedule = [
-            self.group_schedule(g, state.seed, LETTERS[i]) for i, g in enumerate(w.groups)
+            self.group_schedule(g, state.seed, LETTERS[i], rounds) for i, g in enumerate(w.groups)
         ]
         w.record = {p: GroupLine() for g in w.groups for p in g}
-        for rec in state.rounds:
+        for rec, here in zip(state.rounds, still_in_at(state, active), strict=True):
             if rec.plan.stage.startswith("group"):
                 w.group_rounds.append(int(rec.plan.stage[5:]))
                 self._group_round(w, rec, pens)
             elif self.pairs:
-                w.ladder.play(rec, pens, active)
+                w.ladder.play(rec, pens, here)
             else:
                 self._final_round(w, rec, pens, active, state.seed)
         self._rank_groups(w, state, active)
@@ -259,29 +362,38 @@ class Groups(Format):
         active: set[PlayerId],
         seed: str,
     ) -> None:
-        """Tables of 3–4: the final table, then extra games among a tie for first."""
+        """Tables of 3–4: the final table, then extra games among a tie for first
+        (the tied alone, or the whole final table when the game cannot seat them: only
+        the tied players' scores count, see ``engine.formats.elimination``)."""
         table = rec.plan.tables[0]
+        contenders = set(table.players) if rec.plan.stage == "final" else set(w.top)
         if rec.plan.stage == "final":
             w.final = table.players
+            w.sides = [[table.players[i] for i in side] for side in self.game.partners]
+            if len(table.players) != 4:
+                w.sides = []
         res = next((r for r in rec.results if r.table.number == table.number), None)
         if res is None:
             return
         net = net_scores(rec, res, pens)
-        players = [p for p in table.players if p in active and p not in res.forfeited]
+        players = [
+            p for p in table.players if p in active and p not in res.forfeited and p in contenders
+        ]
         low = Decimal(-(10**12))
         for p in table.players:
-            w.final_scores.setdefault(p, []).append(net.get(p, low) if p in players else low)
+            if p in contenders:
+                w.final_scores.setdefault(p, []).append(net.get(p, low) if p in players else low)
         w.final_done = True
-        if not players:
-            w.top = ()
-            return
-        best = max(net.get(p, Decimal(0)) for p in players)
-        w.top = tuple(p for p in players if net.get(p, Decimal(0)) == best)
-        if len(w.top) > 1 and len(w.top) not in self.sizes:
-            flip = flip_order(w.top, seed, f"round{rec.number}-final-flip")
-            for p in w.top:
-                w.final_scores[p].append(Decimal(flip[p]))
-            w.top = (max(w.top, key=lambda p: flip[p]),)
+        w.seated = tuple(p for p in table.players if p in active and p not in res.forfeited)
+        scores = {p: net.get(p, low) for p in players}
+        label = (seed, f"round{rec.number}-final-flip")
+        w.top, flip = top_of_final(scores, players, w.seated, self.sizes, w.sides, label)
+        for p, value in flip.items():
+            w.final_scores[p].append(Decimal(value))
+
+    def extra_seats(self, w: Walk) -> tuple[PlayerId, ...] | None:
+        """Who plays the extra game for a tie at the top of the final, if anyone can."""
+        return extra_table(w.top, w.seated, self.sizes, w.sides)
 
     def advancers(self, w: Walk, active: set[PlayerId]) -> list[PlayerId]:
         """Who leaves the groups, in playoff order (crossover for two-player games)."""
@@ -289,9 +401,9 @@ class Groups(Format):
             sorted((p for p in g if p in active), key=lambda p: w.place[p]) for g in w.groups
         ]
         top2: list[list[PlayerId | None]] = [[*g[:2], None, None][:2] for g in by_place]
-        if not self.pairs:
+        if not self.pairs:  # group winners first, then runners-up… until the table is full
             order = sorted(
-                (p for g in top2 for p in g if p is not None),
+                (p for g in by_place for p in g),
                 key=lambda p: (w.place[p], -w.record[p].points, -w.record[p].wins),
             )
             return order[: self.sizes[0]]
@@ -307,7 +419,7 @@ class Groups(Format):
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
         self.require_closed(state)
         active = set(self.active(state))
-        count = self.int_option("groups")
+        count = self.int_option("groups") if self.pairs else 1
         need = count * max(2, min(self.sizes))
         self.require_players(state, need)
         w = self.walk(state)
@@ -323,7 +435,7 @@ class Groups(Format):
             return RoundPlan(tables, (), "extra", label, ("extra-game",))
         alive = w.ladder.alive(active) if w.ladder.rounds else self.advancers(w, active)
         if len(alive) <= 1:
-            return Finished(self.standings(state))
+            return self.finish(self.standings(state))
         if len(alive) == 2:
             best = f"best-of-{self.int_option('final_best_of')}"
             return RoundPlan((Table(1, tuple(alive)),), (), "final", label, (best,))
@@ -355,7 +467,7 @@ class Groups(Format):
                 idle = active - {p for t in tables for p in t} - set(byes)
                 byes += sorted(p for p in idle if p in w.record)
                 best = f"best-of-{self.int_option('group_best_of')}"
-                notes = (best, *(("bye",) if byes else ()))
+                notes = (*((best,) if self.pairs else ()), *(("bye",) if byes else ()))
                 return RoundPlan(
                     tuple(Table(i + 1, t) for i, t in enumerate(tables)),
                     tuple(byes),
@@ -368,18 +480,19 @@ class Groups(Format):
     def _next_final(
         self, w: Walk, state: TournamentState, active: set[PlayerId], label: str
     ) -> RoundPlan | Finished:
-        best = (f"best-of-{self.int_option('final_best_of')}",)
+        best: tuple[str, ...] = ()  # a table of 3–4 plays its hands, not a series
         if not w.final_done:
             players = self.advancers(w, active)
             size = max((s for s in self.sizes if s <= len(players)), default=0)
             if size == 0:
-                return Finished(self.standings(state))
+                return self.finish(self.standings(state))
             seats = shuffled(players[:size], stream(state.seed, label))
             return RoundPlan((Table(1, tuple(seats)),), (), "final", label, best)
-        if len(w.top) > 1:
-            seats = shuffled(sorted(w.top), stream(state.seed, label))
+        extra = self.extra_seats(w)
+        if len(w.top) > 1 and extra is not None:
+            seats = shuffled(sorted(extra), stream(state.seed, label))
             return RoundPlan((Table(1, tuple(seats)),), (), "extra", label, ("extra-game",))
-        return Finished(self.standings(state))
+        return self.finish(self.standings(state))
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         w = self.walk(state)
@@ -408,8 +521,31 @@ class Groups(Format):
                 *w.group_keys.get(p, ()),
                 ("flip", flip[p]),
             )
-            lines.append(Line(p, points.get(p, Decimal(0)), p in still, keys))
+            stage, at = self._stage_of(w, p, active, p in still, level)
+            figure = keys[2] if level else (keys[-4] if p in w.group_keys else None)
+            lines.append(Line(p, points.get(p, Decimal(0)), p in still, keys, stage, at, 0, figure))
         return self._explain(w, rank(lines))
+
+    def _stage_of(
+        self, w: Walk, p: PlayerId, active: set[PlayerId], still: bool, level: Decimal
+    ) -> tuple[str, int]:
+        """How far ``p`` got: the final, out in playoff round N, Nth of the group, or
+        still playing (groups running, or in the playoff)."""
+        if p not in active:
+            return "removed", 0
+        if self._group_rounds_left(w, active):
+            return "group", w.place.get(p, 0)
+        last = w.ladder.rounds[-1] if w.ladder.rounds else []
+        in_final = p in w.final or (
+            len(last) == 1 and len(last[0].players) == 2 and p in last[0].players
+        )
+        if in_final:
+            return "final", 0
+        if still:
+            return "playing", 0
+        if level:
+            return "playoff", int(level)
+        return "group", w.place.get(p, 0)
 
     @staticmethod
     def _explain(w: Walk, ranked: tuple[Standing, ...]) -> tuple[Standing, ...]:

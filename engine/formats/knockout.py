@@ -32,13 +32,14 @@ last round played (penalties of that round deducted), then extra games, then a f
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from engine.draw import flip_order, shuffled, stream
 from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format
+from engine.formats.elimination import extra_table, lucky_losers, top_of_final
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -65,9 +66,12 @@ class Walk:
     reached: dict[PlayerId, int] = field(default_factory=dict)
     score_at: dict[PlayerId, Decimal] = field(default_factory=dict)
     forfeit: set[PlayerId] = field(default_factory=set)
-    extras: dict[PlayerId, list[Decimal]] = field(default_factory=dict)
+    extras: dict[PlayerId, list[tuple[str, Decimal]]] = field(default_factory=dict)
     byes: Counter[PlayerId] = field(default_factory=Counter)
     top: tuple[PlayerId, ...] = ()  # tied top of the final still to separate
+    final_table: tuple[PlayerId, ...] = ()  # the final's players still in (for an extra)
+    finalists: set[PlayerId] = field(default_factory=set)
+    sides: list[list[PlayerId]] = field(default_factory=list)  # partners at the final
     final_played: bool = False
     notes: list[str] = field(default_factory=list)
     last_losers: list[PlayerId] = field(default_factory=list)
@@ -84,6 +88,7 @@ class Knockout(Format):
         Knob("advance", "1", (), int, "001"),
         Knob("leftover", "table", ("table", "bye"), str, "000"),
     )
+    eliminates = True
     tiebreaks = ("reached", "forfeit", "round-score", "extra", "flip")
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
@@ -112,6 +117,10 @@ class Knockout(Format):
             if rec.plan.stage == "extra":
                 self._extra(w, rec.number, rec.plan.tables[0], results, pens, state, active)
                 continue
+            if rec.plan.stage == "final":
+                w.finalists = {p for t in rec.plan.tables for p in t.players}
+                seats = rec.plan.tables[0].players
+                w.sides = [[seats[i] for i in side] for side in self.game.partners]
             going: list[PlayerId] = [p for p in rec.plan.byes if p in active]
             losers: list[PlayerId] = []
             for table in rec.plan.tables:
@@ -125,8 +134,10 @@ class Knockout(Format):
                     stayed = [p for p in table.players if p in active and p not in res.forfeited]
                     if rec.plan.stage == "final":
                         w.final_played = True
-                        w.top = tuple(stayed)
-                        self._settle_top(w, rec.number, state)
+                        w.final_table = tuple(stayed)
+                        level = dict.fromkeys(stayed, Decimal(0))  # level at the top
+                        w.score_at.update(level)
+                        self._settle_top(w, rec.number, state, level, stayed)
                     else:
                         going += stayed
                     continue
@@ -180,12 +191,8 @@ class Knockout(Format):
         active: set[PlayerId],
     ) -> None:
         players = [p for p in table.players if p in active]
-        if not players:
-            w.top = ()
-            return
-        best = max(net[p] for p in players)
-        w.top = tuple(p for p in players if net[p] == best)
-        self._settle_top(w, number, state)
+        w.final_table = tuple(players)
+        self._settle_top(w, number, state, net, players)
 
     def _extra(
         self,
@@ -197,33 +204,37 @@ class Knockout(Format):
         state: TournamentState,
         active: set[PlayerId],
     ) -> None:
-        """An extra game among the tied: its scores order them; a new top tie repeats."""
+        """An extra game among the tied: its scores order them; a new top tie repeats.
+        Only the tied players' scores count when the whole final table played it."""
         res = results.get(table.number)
         if res is None or res.status is TableStatus.PENDING:
             return
-        players = [p for p in table.players if p in active]
+        players = [p for p in table.players if p in active and p in w.top]
+        w.final_table = tuple(p for p in table.players if p in active)
         if res.status is TableStatus.FORFEIT:
             scores = {p: (LOW if p in res.forfeited else Decimal(0)) for p in players}
         else:
             rec = RoundRecord(number, RoundPlan((table,)), (res,))
             scores = dict(net_scores(rec, res, pens))
         for p in players:
-            w.extras.setdefault(p, []).append(scores.get(p, LOW))
-        if not players:
-            w.top = ()
-            return
-        best = max(scores.get(p, LOW) for p in players)
-        w.top = tuple(p for p in players if scores.get(p, LOW) == best)
-        self._settle_top(w, number, state)
+            w.extras.setdefault(p, []).append(("extra", scores.get(p, LOW)))
+        self._settle_top(w, number, state, {p: scores.get(p, LOW) for p in players}, players)
 
-    def _settle_top(self, w: Walk, number: int, state: TournamentState) -> None:
-        """One winner: done. A tie the game can seat: wait for an extra. Else flip."""
-        if len(w.top) > 1 and len(w.top) not in self.sizes:
-            flip = flip_order(w.top, state.seed, f"round{number}-final-flip")
-            for p in w.top:
-                w.extras.setdefault(p, []).append(Decimal(flip[p]))
+    def _settle_top(
+        self,
+        w: Walk,
+        number: int,
+        state: TournamentState,
+        scores: Mapping[PlayerId, Decimal],
+        contenders: Sequence[PlayerId],
+    ) -> None:
+        """One winner: done. A tie an extra game can settle: wait for it. Else flip."""
+        label = (state.seed, f"round{number}-final-flip")
+        w.top, flip = top_of_final(scores, contenders, w.final_table, self.sizes, w.sides, label)
+        for p, value in flip.items():
+            w.extras.setdefault(p, []).append(("final-flip", Decimal(value)))
+        if flip:
             w.notes.append("final-flip")
-            w.top = (max(w.top, key=lambda p: flip[p]),)
 
     # --- the contract ------------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
@@ -234,29 +245,28 @@ class Knockout(Format):
         rng = stream(state.seed, label)
         notes = tuple(dict.fromkeys(w.notes))  # the last round's decisions
         if w.final_played:
-            if len(w.top) > 1:
-                seats = shuffled(sorted(w.top), rng)
+            table = extra_table(w.top, w.final_table, self.sizes, w.sides)
+            if len(w.top) > 1 and table is not None:
+                seats = shuffled(sorted(table), rng)
                 return RoundPlan(
                     (Table(1, tuple(seats)),), (), "extra", label, (*notes, "extra-game")
                 )
-            return Finished(self.standings(state))
+            return self.finish(self.standings(state))
         pool = list(w.pool)
         if len(pool) <= 1:
-            return Finished(self.standings(state))
+            return self.finish(self.standings(state))
         if 1 < len(pool) < min(self.sizes):
             pool += self._lucky(w, state, min(self.sizes) - len(pool))
             notes = (*notes, "lucky-loser")
             if len(pool) < min(self.sizes):
-                return Finished(self.standings(state))
+                return self.finish(self.standings(state))
         short = self.str_option("leftover") == "table"
         return self.lot_round(pool, w.byes, rng, "", label, notes, short)
 
     def _lucky(self, w: Walk, state: TournamentState, need: int) -> list[PlayerId]:
         """Best losers of the last round by score, then by flip, to fill a final."""
         cands = [p for p in w.last_losers if p not in state.removed and p not in w.forfeit]
-        flip = flips(state, f"round{len(state.rounds) + 1}-lucky-flip")
-        cands.sort(key=lambda p: (-w.score_at.get(p, LOW), -flip[p]))
-        return cands[:need]
+        return lucky_losers(state, cands, need, lambda p: (w.score_at.get(p, LOW),))
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         w = self.walk(state)
@@ -269,12 +279,26 @@ class Knockout(Format):
             extra = w.extras.get(p, [])
             keys = (
                 ("removed", Decimal(p in active)),
-                ("reached", Decimal(w.reached.get(p, 0))),
+                ("reached", Decimal(w.reached.get(p, 0) + (p in w.pool))),
                 ("forfeit", Decimal(p not in w.forfeit)),
                 ("round-score", w.score_at.get(p, Decimal(0))),
-                *(("extra", v) for v in extra + [LOW] * (depth - len(extra))),
+                *(extra + [("extra", LOW)] * (depth - len(extra))),
                 ("flip", flip[p]),
             )
             alive = p in active and (p in w.top if w.final_played else p not in w.out)
-            lines.append(Line(p, points.get(p, Decimal(0)), alive, keys))
+            stage, at = self._stage_of(w, p, active, alive)
+            lines.append(Line(p, points.get(p, Decimal(0)), alive, keys, stage, at))
         return rank(lines)
+
+    @staticmethod
+    def _stage_of(w: Walk, p: PlayerId, active: set[PlayerId], alive: bool) -> tuple[str, int]:
+        """How far ``p`` got, as the ranking line says it (决赛 / 第N轮出局 / 第N轮进行中)."""
+        if p not in active:
+            return "removed", 0
+        if p in w.forfeit:
+            return "forfeit", w.reached.get(p, 0)
+        if w.final_played and p in w.finalists:
+            return "final", 0
+        if alive:
+            return "playing", w.reached.get(p, 0)  # the round they are in (or came through)
+        return "out", w.reached.get(p, 0)

@@ -120,6 +120,7 @@ class Pairs(Format):
         Knob("lucky", "off", (), bool, "002"),
         FORFEITS_KNOB,
     )
+    eliminates = True
     tiebreaks = ("removed", "reached", "final-wins", "final-points", "round-score", "flip")
 
     def team_size(self) -> int:
@@ -239,12 +240,12 @@ class Pairs(Format):
         rng = stream(state.seed, label)
         if w.finalists or w.finals_played:
             if w.finals_played >= self.int_option("final_rounds"):
-                return Finished(self.standings(state))
+                return self.finish(self.standings(state))
             alive = [u for u in w.finalists if not set(pairs[u - 1]) & state.removed]
             return self._final_round(alive, pairs, w, rng, label, notes, state)
         waiting = len(w.pool) + len(w.lucky)
         if waiting <= 1:
-            return Finished(self.standings(state))
+            return self.finish(self.standings(state))
         if waiting <= self.int_option("final"):
             final = sorted(w.pool + w.lucky)
             return self._final_round(final, pairs, w, rng, label, notes, state)
@@ -268,7 +269,7 @@ class Pairs(Format):
     ) -> RoundPlan | Finished:
         """A final round drawn by cards, avoiding pairings already played in the final."""
         if len(alive) < 2:
-            return Finished(self.standings_of(w, pairs, state))
+            return self.finish(self.standings_of(w, pairs, state))
         best: tuple[int, list[tuple[int, int]], int | None] | None = None
         for _ in range(FINAL_DRAWS):
             matches, joker, _ = card_draw(alive, rng)
@@ -293,6 +294,26 @@ class Pairs(Format):
             b, d = pairs[y - 1]
             out.append(Table(i + 1, (a, b, c, d)))
         return tuple(out)
+
+    def champion(self, state: TournamentState, done: Finished) -> tuple[PlayerId, ...]:
+        """The pair on top: both partners are champions (seed 002 双人赛)."""
+        if not done.ranking:
+            return ()
+        pairs = self.pairs(state)
+        return pairs[self.groups(state)[done.ranking[0].player] - 1]
+
+    @staticmethod
+    def _stage_of(
+        w: PairWalk, unit: int, out: bool, alive: bool, in_final: set[int]
+    ) -> tuple[str, int]:
+        """How far a pair got: the final, out in round N, or still playing round N."""
+        if out:
+            return "removed", 0
+        if unit in in_final:
+            return "final", 0
+        if alive:
+            return "playing", w.reached.get(unit, 0)
+        return "out", w.reached.get(unit, 0)
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         state, pairs, w = self._prepare(state)
@@ -322,7 +343,8 @@ class Pairs(Format):
                     ("flip", Decimal(flip[unit])),
                 )
                 alive = unit in alive_units and not out
-                lines.append(Line(p, points.get(p, Decimal(0)), alive, keys))
+                stage, at = self._stage_of(w, unit, out, alive, in_final)
+                lines.append(Line(p, points.get(p, Decimal(0)), alive, keys, stage, at, unit))
         ranked = rank(lines)
         if w.finalists and not playing and ranked:
             champions = set(pairs[self.groups(st)[ranked[0].player] - 1])

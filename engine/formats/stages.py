@@ -25,12 +25,13 @@ score, then extra hands, then a flip.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from engine.draw import flip_order, shuffled, stream
 from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format
+from engine.formats.elimination import extra_table, lucky_losers
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -53,6 +54,10 @@ class Tie:
 
     slots: int
     tied: tuple[PlayerId, ...]
+    seats: tuple[PlayerId, ...] = ()  # who plays the extra hand (the tied, or the final)
+
+    def table(self) -> tuple[PlayerId, ...]:
+        return self.seats or self.tied
 
 
 @dataclass
@@ -62,7 +67,7 @@ class Walk:
     score: dict[PlayerId, Decimal] = field(default_factory=dict)  # last stage played
     prev: dict[PlayerId, Decimal] = field(default_factory=dict)  # the stage before it
     reached: dict[PlayerId, int] = field(default_factory=dict)
-    extras: dict[PlayerId, list[Decimal]] = field(default_factory=dict)
+    extras: dict[PlayerId, list[tuple[str, Decimal]]] = field(default_factory=dict)
     pending: list[Tie] = field(default_factory=list)
     byes: dict[PlayerId, int] = field(default_factory=dict)
     stages: int = 0
@@ -70,6 +75,8 @@ class Walk:
     seated: list[PlayerId] = field(default_factory=list)  # the last stage's tables
     forfeit: set[PlayerId] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
+    final_table: tuple[PlayerId, ...] = ()  # the final's players still in
+    sides: list[list[PlayerId]] = field(default_factory=list)  # partners at the final
 
 
 class Stages(Format):
@@ -85,6 +92,7 @@ class Stages(Format):
         Knob("advance", "1", (), int, "000", 1),
         Knob("per", "table", ("table", "overall"), str, "000"),
     )
+    eliminates = True
     tiebreaks = ("removed", "reached", "stage-score", "previous-stage", "extra", "flip")
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
@@ -126,6 +134,8 @@ class Stages(Format):
         base = Decimal(self.int_option("base"))
         seated = [p for t in rec.plan.tables for p in t.players]
         w.seated = seated
+        for p in seated:  # extra hands of an earlier stage no longer rank anyone here
+            w.extras.pop(p, None)
         w.prev.update({p: w.score.get(p, Decimal(0)) for p in seated})
         for p in rec.plan.byes:
             w.byes[p] = w.byes.get(p, 0) + 1
@@ -138,7 +148,7 @@ class Stages(Format):
                 w.score[p] = start + net.get(p, Decimal(0))
             stayed = [p for p in res.table.players if p in active and p not in res.forfeited]
             w.forfeit.update(res.forfeited)
-            if res.status is TableStatus.FORFEIT:
+            if res.status is TableStatus.FORFEIT and not w.final:
                 w.going += stayed
             else:
                 ranked.append(stayed)
@@ -149,6 +159,11 @@ class Stages(Format):
             groups = [[p for g in ranked for p in g]]
         else:
             groups = ranked
+        w.final_table = tuple(groups[0]) if w.final and groups else ()
+        w.sides = []
+        if w.final and rec.plan.tables and len(rec.plan.tables[0].players) == 4:
+            seats = rec.plan.tables[0].players
+            w.sides = [[seats[i] for i in side] for side in self.game.partners]
         for i, group in enumerate(groups):
             self._cut(w, group, k, seed, f"round{rec.number}-table{i + 1}-flip")
 
@@ -172,13 +187,19 @@ class Stages(Format):
         self._settle(w, Tie(k - len(above), tuple(tied)), seed, label)
 
     def _settle(self, w: Walk, tie: Tie, seed: str, label: str) -> None:
-        """An extra hand when the game can seat the tied players, else a card flip."""
-        if len(tie.tied) in self.sizes:
+        """An extra hand when the game can seat the tied players (in the final: the tied,
+        else the whole final table, see ``engine.formats.elimination``), else a flip."""
+        if w.final:
+            seats = extra_table(tie.tied, w.final_table, self.sizes, w.sides)
+            if seats is not None:
+                w.pending.append(replace(tie, seats=seats))
+                return
+        elif len(tie.tied) in self.sizes:
             w.pending.append(tie)
             return
         flip = flip_order(tie.tied, seed, label)
         for p in tie.tied:
-            w.extras.setdefault(p, []).append(Decimal(flip[p]))
+            w.extras.setdefault(p, []).append(("flip", Decimal(flip[p])))
         w.notes.append("tiebreak-flip")
         w.going += sorted(tie.tied, key=lambda p: -flip[p])[: tie.slots]
 
@@ -188,14 +209,14 @@ class Stages(Format):
         """Extra hands among the tied: their scores order them; a new tie repeats."""
         ties, w.pending = w.pending, []
         for tie in ties:
-            res = next((r for r in rec.results if set(r.table.players) == set(tie.tied)), None)
+            res = next((r for r in rec.results if set(r.table.players) == set(tie.table())), None)
             if res is None:
                 w.pending.append(tie)
                 continue
             net = net_scores(rec, res, pens)
             scores = {p: (LOW if p in res.forfeited else net.get(p, Decimal(0))) for p in tie.tied}
             for p in tie.tied:
-                w.extras.setdefault(p, []).append(scores[p])
+                w.extras.setdefault(p, []).append(("extra", scores[p]))
             order = sorted(tie.tied, key=lambda p: -scores[p])
             line = scores[order[tie.slots - 1]]
             above = [p for p in order if scores[p] > line]
@@ -217,7 +238,8 @@ class Stages(Format):
         notes = tuple(dict.fromkeys(w.notes))
         if w.pending:
             tables = tuple(
-                Table(i + 1, tuple(shuffled(sorted(t.tied), rng))) for i, t in enumerate(w.pending)
+                Table(i + 1, tuple(shuffled(sorted(t.table()), rng)))
+                for i, t in enumerate(w.pending)
             )
             return RoundPlan(tables, (), "extra", label, (*notes, "extra-hand"))
         pool = list(w.pool)
@@ -225,18 +247,16 @@ class Stages(Format):
             pool += self._lucky(w, state, min(self.sizes) - len(pool))
             notes = (*notes, "lucky-loser")
         if w.final or len(pool) < min(self.sizes):
-            return Finished(self.standings(state))
+            return self.finish(self.standings(state))
         return self.lot_round(pool, w.byes, rng, "stage", label, notes)
 
     def _lucky(self, w: Walk, state: TournamentState, need: int) -> list[PlayerId]:
         """Too few went on to seat a table: the best of the rest of the last stage (by
         stage score, then previous stage, then a flip) fill it."""
-        flip = flips(state, f"round{len(state.rounds) + 1}-lucky-flip")
         cands = [
             p for p in w.seated if p not in w.pool and p not in state.removed and p not in w.forfeit
         ]
-        cands.sort(key=lambda p: (w.score[p], w.prev.get(p, Decimal(0)), flip[p]), reverse=True)
-        return cands[:need]
+        return lucky_losers(state, cands, need, lambda p: (w.score[p], w.prev.get(p, Decimal(0))))
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         w = self.walk(state)
@@ -252,11 +272,28 @@ class Stages(Format):
             keys = (
                 ("removed", Decimal(p in active)),
                 ("reached", Decimal(w.reached.get(p, 0))),
+                ("forfeit", Decimal(p not in w.forfeit)),
                 ("stage-score", w.score.get(p, Decimal(0))),
                 ("previous-stage", w.prev.get(p, Decimal(0))),
-                *(("extra", v) for v in extra + [LOW] * (depth - len(extra))),
+                *(extra + [("extra", LOW)] * (depth - len(extra))),
                 ("flip", flip[p]),
             )
             alive = p in active and p in still
-            lines.append(Line(p, w.score.get(p, Decimal(0)), alive, keys))
+            stage, at = self._stage_of(w, p, active, alive, bool(state.rounds))
+            lines.append(Line(p, w.score.get(p, Decimal(0)), alive, keys, stage, at))
         return rank(lines)
+
+    @staticmethod
+    def _stage_of(
+        w: Walk, p: PlayerId, active: set[PlayerId], alive: bool, started: bool
+    ) -> tuple[str, int]:
+        """How far ``p`` got: the final, out in stage N, or still playing."""
+        if p not in active:
+            return "removed", 0
+        if p in w.forfeit:
+            return "forfeit", w.reached.get(p, 0)
+        if w.final and w.reached.get(p, 0) == max(w.reached.values(), default=0):
+            return "final", 0
+        if alive or not started:
+            return "playing", w.reached.get(p, 0)
+        return "out", w.reached.get(p, 0)

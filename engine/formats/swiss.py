@@ -112,5 +112,8 @@ class Swiss(Format):
                 ("wins", wins.get(p, Decimal(0))),
                 ("flip", flip[p]),
             )
-            lines.append(Line(p, points.get(p, Decimal(0)), p not in state.removed, keys))
+            out = p in state.removed
+            lines.append(
+                Line(p, points.get(p, Decimal(0)), not out, keys, "removed" if out else "")
+            )
         return rank(lines)

@@ -30,7 +30,7 @@ from engine.errors import FormatError
 from engine.formats.base import FORFEITS_KNOB, members_by_label
 from engine.formats.swiss import Swiss
 from engine.games.base import Knob
-from engine.model import PlayerId, TournamentState
+from engine.model import Finished, PlayerId, TournamentState
 from engine.standings import Line, rank, totals
 
 
@@ -87,6 +87,11 @@ class Teams(Swiss):
             smallest = min(range(count), key=lambda i: (len(teams[i]), i))
             teams[smallest].append(p)
         return {p: i + 1 for i, who in enumerate(teams) for p in who}
+
+    def champion(self, state: TournamentState, done: Finished) -> tuple[PlayerId, ...]:
+        """The team on top of the team table (seed 000 §五: 团体赛以队计分), all its members."""
+        table = self.team_standings(state)
+        return table[0].members if table else ()
 
     def team_standings(self, state: TournamentState) -> tuple[TeamStanding, ...]:
         """Teams ranked by summed points, then best individual, then a flip."""

@@ -37,6 +37,7 @@ class Harness:
             backend=backend,
             database_url=database_url,
             per_chat_per_minute=100_000,
+            edit_gap=0.3,  # edits still merge, without seconds of waiting in every test
             poll_timeout=1,
         )
         self.app: App | None = None

@@ -54,7 +54,7 @@ async def test_the_pinned_standings_are_edited_after_each_confirmed_result(bot: 
             bot.clock.offset += timedelta(minutes=2)
             first_picture = live.photo if live else None
         await bot.says(GROUP, ADMIN, f"/report {number} {result}", "结果确认")
-        line = f"{name[tables[number][0]]} {GAINS[number - 1]}"  # that table's winner
+        line = f"{name[tables[number][0]]} — 积分 {GAINS[number - 1]}"  # that table's winner
         update = await bot.server.wait_for(lambda m, w=line: is_live(m) and w in m.body)
         live = live or update
         assert update is live  # every later result edits the same message

@@ -77,7 +77,7 @@ async def test_knockout_gives_the_leftover_a_bye_and_flips_a_tie_for_the_advanci
     assert name[seats[0]] in done.body.split("冠军：")[1].splitlines()[0]
 
     # In the standings the final's B and C tie on everything but the standings flip (翻牌),
-    # and third place is above the round-1 players on the round reached (晋级轮次); the
+    # and third place is above the round-1 players on the round reached (决赛 / 第1轮出局); the
     # flip's loser of table 1 is below its winner although their table scores were equal.
     standings = await bot.says(GROUP, ADMIN, "/standings", "积分")
     lines = [ln for ln in standings.body.splitlines() if ln[:1].isdigit()]
@@ -85,5 +85,6 @@ async def test_knockout_gives_the_leftover_a_bye_and_flips_a_tie_for_the_advanci
     flip = flip_order(list(ids.values()), seed, "standings-flip")
     second, third = sorted(seats[1:], key=lambda p: -flip[p])
     assert places[:3] == [name[seats[0]], name[second], name[third]]
-    assert lines[1].endswith("翻牌") and lines[2].endswith("晋级轮次")
+    assert lines[1].endswith("（翻牌分出先后）") and " — 决赛 · " in lines[2]
+    assert all(" — 第1轮出局 · " in ln for ln in lines[3:])
     assert places.index(name[winner]) < places.index(name[loser])

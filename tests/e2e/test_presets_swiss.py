@@ -42,13 +42,16 @@ def setup(bot: Harness) -> dict[str, int]:
 
 
 def ranking_of(text: str) -> list[tuple[str, Decimal, str]]:
-    """'1. 甲 4 · 积分' lines → (name, points, tie-break label) in rank order."""
+    """'1. 甲 — 积分 4（对手分分出先后）' lines → (name, points, tie-break label) in rank
+    order (the label empty where points alone decided)."""
     out = []
     for line in text.splitlines():
-        head, _, label = line.partition(" · ")
-        parts = head.split(" ")
-        if len(parts) == 3 and parts[0].rstrip(".").isdigit():
-            out.append((parts[1], Decimal(parts[2]), label))
+        head, _, rest = line.partition(" — ")
+        rank, _, name = head.partition(". ")
+        if not rank.isdigit() or not rest.startswith("积分 "):
+            continue
+        figure, _, label = rest.removeprefix("积分 ").partition("（")
+        out.append((name, Decimal(figure), label.removesuffix("分出先后）")))
     return out
 
 

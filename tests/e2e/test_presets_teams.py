@@ -138,8 +138,9 @@ async def test_pairs_draw_opponents_by_cards_send_the_joker_to_the_final_and_fli
     assert set(final_seats) == set(seats[0::2]) | set(lucky)
     await bot.says(GROUP, ADMIN, "/report 1 B D", "结果确认")
     done = await bot.server.wait_for("结束！冠军", timeout=20)
+    # Issue 8 §3: the champion of a pair event is the pair, both named.
     champion = done.body.split("冠军：")[1].splitlines()[0]
-    assert champion.strip() in {name[final_seats[1]], name[final_seats[3]]}
+    assert set(champion.strip().split(", ")) == {name[final_seats[1]], name[final_seats[3]]}
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

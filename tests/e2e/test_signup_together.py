@@ -50,24 +50,27 @@ async def test_a_team_signed_up_together_stays_together_and_the_lot_makes_the_re
     await bot.says(GROUP, ADMIN, "/new doudizhu teams 团体斗地主", "SHA-256")
     await bot.joins(GROUP, ids["甲"])
     await bot.joins(GROUP, ids["乙"])
-    await bot.says(GROUP, ids["戊"], "/join @geng", "@geng 还没有报名")  # nothing stored …
-    listing = await bot.says(GROUP, ids["甲"], "/players", "报名 2 人")  # … not even 戊
-    assert "戊" not in listing.body
+    # Issue 8 §7: naming a partner who has not joined still signs the sender up, and
+    # says how to team up once the partner is in.
+    alone = await bot.says(GROUP, ids["戊"], "/join @geng", "@geng 还没有报名")
+    assert "戊 报名成功（共 3 人）" in alone.body and "/join @geng" in alone.body
+    listing = await bot.says(GROUP, ids["甲"], "/players", "报名 3 人")
+    assert "戊" in listing.body and "一起报名" not in listing.body
 
     # 丙 asks for 甲 and 乙; 甲 agrees; the team stands only when 乙 agrees too.
     waiting = await bot.says(GROUP, ids["丙"], "/join @jia @yi", "想和")
-    assert "报名成功（共 3 人）" in waiting.body and "甲, 乙 一队" in waiting.body
+    assert "报名成功（共 4 人）" in waiting.body and "甲, 乙 一队" in waiting.body
     assert "/join @bing" in waiting.body
     await bot.says(GROUP, ids["甲"], "/join @yi @bing", "想和 乙 一队")
     formed = await bot.says(GROUP, ids["乙"], "/join 甲 @bing", "一起报名成功")
     assert "甲, 乙, 丙" in formed.body
     await bot.says(GROUP, ids["丁"], "/join @ding", "不能和自己组队")
     await bot.says(GROUP, ids["丁"], "/join @jia @yi @bing", "最多写 2 位队友")
-    await bot.says(GROUP, ids["丁"], "/join @nobody", "@nobody 还没有报名")
-    listing = await bot.says(GROUP, ids["丁"], "/players", "报名 3 人")
+    await bot.says(GROUP, ids["丁"], "/join @nobody", "@nobody 还没有报名")  # 丁 is in
+    listing = await bot.says(GROUP, ids["丁"], "/players", "报名 5 人")
     assert team_of(listing.body, "一起报名：") == [["甲", "乙", "丙"]]
 
-    for name in NAMES[3:]:
+    for name in NAMES[5:]:
         await bot.joins(GROUP, ids[name])
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     teams = team_of(drawn.body, "各队：")

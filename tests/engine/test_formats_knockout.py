@@ -110,16 +110,33 @@ def test_tie_for_the_advancing_place_is_decided_by_a_verifiable_flip() -> None:
         assert winner in seated_once(plan)
 
 
-def test_tie_of_two_at_the_top_of_a_big_two_final_is_flipped() -> None:
+def test_tie_of_two_at_the_top_of_a_big_two_final_is_played_off_by_the_whole_table() -> None:
+    """Issue 8 §1 (seed 001 §八.4: 总决赛…进行加时赛): two tied at the top of a Big Two
+    final are not flipped; the four play one more game and only the two tied count."""
     fmt = Knockout(BIGTWO)
     st1 = record(state(16), first(fmt, state(16)), by_id)
     final = first(fmt, st1)
     st2 = record(st1, final, tie_at_the_top)
-    done = fmt.plan(st2)
-    assert isinstance(done, Finished)
+    extra = first(fmt, st2)
+    assert extra.stage == "extra" and "extra-game" in extra.notes
+    assert set(extra.tables[0].players) == set(final.tables[0].players)
     top_two = set(final.tables[0].players[:2])
-    assert {done.ranking[0].player, done.ranking[1].player} == top_two
-    assert done.ranking[0].tiebreak == ("extra",)
+    other = max(set(final.tables[0].players) - top_two)
+
+    def the_others_win(_n: int, _plan: RoundPlan, table: Table) -> TableResult:
+        """The non-tied score most; of the tied, the lower id does better."""
+        low = min(top_two)
+        scores = tuple(
+            Decimal(9 if p == other else 3 if p == low else 1 if p in top_two else 0)
+            for p in table.players
+        )
+        return TableResult(table, TableStatus.CONFIRMED, scores)
+
+    done = fmt.plan(record(st2, extra, the_others_win))
+    assert isinstance(done, Finished)
+    assert [s.player for s in done.ranking[:2]] == [min(top_two), max(top_two)]
+    assert done.ranking[0].tiebreak == ("extra",) and done.ranking[0].stage == "final"
+    assert [s.player for s in done.ranking if s.alive] == [min(top_two)]
 
 
 def three_tied(_n: int, _plan: RoundPlan, table: Table) -> TableResult:

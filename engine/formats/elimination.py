@@ -1,0 +1,216 @@
+"""The elimination toolkit every elimination format shares (issue 8).
+
+* :class:`Ladder` replays two-player knockout rounds from the history: matches in bracket
+  order, byes, walkovers, and a level series held open (an ``extra`` round of the same
+  pair) until someone wins — it never decides who advances (seed 004: 两盘慢棋战平则赛快棋…
+  直到分出胜负). Single elimination (单败淘汰) and the playoffs of 小组循环 use it.
+* :func:`still_in_at` keeps a match won before a later withdrawal with its winner.
+* :func:`tree` is the ladder as the ``/bracket`` picture draws it.
+* :func:`lucky_losers` fills a final too few reached with the best of the rest, by the
+  format's merit and then a verifiable flip (table knockout, 积分晋级).
+* :func:`top_of_final` is who leads a final (or its extra game) and, when a tie there
+  cannot be played off, the flip that settles it.
+* :func:`extra_table` settles a tie at the top of a final (seed 001 §八.4): in earlier
+  rounds a tie is settled by a card flip (翻牌); in the final a tie for first is played
+  off (加时赛, the highest score wins). An extra game needs a table the game allows: the
+  tied players alone when the game seats that many, otherwise the whole final table
+  plays it again and only the tied players' scores count (two tied at a Big Two final of
+  four: the four play one more game, the better of the two wins). Only when not even
+  that table can be seated (players forfeited or withdrew since) does a flip decide.
+  Table knockout, 积分晋级 and 小组循环 at tables of 3–4 use it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from engine.draw import flip_order
+from engine.model import PlayerId, RoundRecord, TableResult, TableStatus, TournamentState
+from engine.standings import flips, net_scores
+
+HALF = Decimal("0.5")
+BracketRound = tuple[tuple[PlayerId, PlayerId | None, PlayerId | None], ...]
+
+
+def lucky_losers(
+    state: TournamentState,
+    candidates: Iterable[PlayerId],
+    need: int,
+    merit: Callable[[PlayerId], tuple[Decimal, ...]],
+) -> list[PlayerId]:
+    """The ``need`` best of ``candidates`` by ``merit`` (larger first), ties by the next
+    round's verifiable flip: who fills a final that too few reached."""
+    flip = flips(state, f"round{len(state.rounds) + 1}-lucky-flip")
+    return sorted(candidates, key=lambda p: (*merit(p), flip[p]), reverse=True)[:need]
+
+
+def top_of_final(
+    scores: Mapping[PlayerId, Decimal],
+    contenders: Sequence[PlayerId],
+    seated: Sequence[PlayerId],
+    sizes: Sequence[int],
+    sides: Sequence[Sequence[PlayerId]],
+    flip: tuple[str, str],
+) -> tuple[tuple[PlayerId, ...], dict[PlayerId, int]]:
+    """The best-scoring ``contenders`` of a final or of its extra game. Several tied that
+    an extra game can seat (:func:`extra_table` with the ``seated`` table) stay tied: they
+    play it. Otherwise a flip with ``flip`` = (seed, label) picks one; its values are
+    returned so the ranking can show what decided (empty without a flip)."""
+    if not contenders:
+        return (), {}
+    best = max(scores[p] for p in contenders)
+    top = tuple(p for p in contenders if scores[p] == best)
+    if len(top) < 2 or extra_table(top, seated, sizes, sides) is not None:
+        return top, {}
+    order = flip_order(top, *flip)
+    return (max(top, key=lambda p: order[p]),), order
+
+
+def extra_table(
+    tied: Sequence[PlayerId],
+    final: Sequence[PlayerId],
+    sizes: Sequence[int],
+    sides: Sequence[Sequence[PlayerId]] = (),
+) -> tuple[PlayerId, ...] | None:
+    """Who sits the extra game for ``tied`` (a tie at the top of the ``final`` table):
+    the tied alone, else the whole final table, else ``None`` (a flip decides). Partners
+    (one of ``sides``, the 2v2 games) always score alike: no game can part them."""
+    if any(set(tied) <= set(side) for side in sides):
+        return None
+    if len(tied) in sizes:
+        return tuple(tied)
+    if set(tied) <= set(final) and len(final) in sizes:
+        return tuple(final)
+    return None
+
+
+@dataclass
+class Match:
+    """One pairing of a knockout round; a single player is a bye."""
+
+    players: tuple[PlayerId, ...]
+    winner: PlayerId | None = None
+    decided: bool = False
+
+
+@dataclass
+class Ladder:
+    """Knockout rounds replayed from the history, in bracket order."""
+
+    rounds: list[list[Match]] = field(default_factory=list)
+    level: dict[PlayerId, Decimal] = field(default_factory=dict)
+    score_at: dict[PlayerId, Decimal] = field(default_factory=dict)
+    byes: Counter[PlayerId] = field(default_factory=Counter)
+
+    def ties(self) -> list[Match]:
+        """Matches of the last round still undecided (equal totals): an extra round."""
+        return [m for m in self.rounds[-1] if not m.decided] if self.rounds else []
+
+    def alive(self, active: set[PlayerId]) -> list[PlayerId]:
+        """The last round's winners in bracket order (still active)."""
+        if not self.rounds:
+            return []
+        return [m.winner for m in self.rounds[-1] if m.winner is not None and m.winner in active]
+
+    def play(
+        self,
+        rec: RoundRecord,
+        pens: Mapping[tuple[int, PlayerId], Decimal],
+        active: set[PlayerId],
+    ) -> None:
+        """Add a knockout round (or settle the tied matches of the last one: ``extra``)."""
+        results = {res.table.number: res for res in rec.results}
+        if rec.plan.stage == "extra":
+            for table in rec.plan.tables:
+                match = next((m for m in self.ties() if set(m.players) == set(table.players)), None)
+                if match is not None:
+                    self._decide(match, rec, results.get(table.number), pens, active)
+            return
+        depth = Decimal(len(self.rounds) + 1)
+        matches = [Match(t.players) for t in rec.plan.tables]
+        matches += [Match((p,)) for p in rec.plan.byes]
+        self.byes.update(rec.plan.byes)
+        for match, table in zip(matches, rec.plan.tables, strict=False):
+            for p in match.players:
+                self.level[p] = depth
+            self._decide(match, rec, results.get(table.number), pens, active)
+        for match in matches[len(rec.plan.tables) :]:
+            p = match.players[0]
+            match.decided, match.winner = True, p if p in active else None
+            self.level[p] = depth + HALF
+        self.rounds.append(matches)
+
+    def _decide(
+        self,
+        match: Match,
+        rec: RoundRecord,
+        res: TableResult | None,
+        pens: Mapping[tuple[int, PlayerId], Decimal],
+        active: set[PlayerId],
+    ) -> None:
+        winners = match_winner(rec, res, pens, active, match.players)
+        if res is not None and res.status is TableStatus.CONFIRMED:
+            self.score_at.update(net_scores(rec, res, pens))
+        elif res is not None and res.status is TableStatus.FORFEIT:
+            self.score_at.update((p, Decimal(0)) for p in match.players)  # a walkover
+        if winners is None:
+            return
+        match.decided = True
+        match.winner = winners[0] if winners else None
+        if match.winner is not None:
+            self.level[match.winner] += HALF
+
+
+def match_winner(
+    rec: RoundRecord,
+    res: TableResult | None,
+    pens: Mapping[tuple[int, PlayerId], Decimal],
+    active: set[PlayerId],
+    players: Sequence[PlayerId],
+) -> tuple[PlayerId, ...] | None:
+    """``(winner,)``, ``()`` when nobody goes on, or ``None`` for equal totals (replay).
+
+    The higher total wins: games won in the two-player games (a draw half each); a series
+    cut short by the clock is decided by the score so far (seed 000 §三.3: 以当前比分决出
+    胜负). Forfeited and removed players cannot win; a lone survivor wins by walkover.
+    """
+    if res is None or res.status is TableStatus.PENDING:
+        return None
+    stayed = [p for p in players if p in active and p not in res.forfeited]
+    if res.status is TableStatus.FORFEIT or len(stayed) < 2:
+        return tuple(stayed[:1]) if len(stayed) <= 1 else None
+    net = net_scores(rec, res, pens)
+    best = max(net[p] for p in stayed)
+    top = [p for p in stayed if net[p] == best]
+    return (top[0],) if len(top) == 1 else None
+
+
+def still_in_at(state: TournamentState, active: set[PlayerId]) -> list[set[PlayerId]]:
+    """Per round, who counts as still in when replaying it: the active players, and
+    anyone removed later who was seated in a later round (a withdrawal after a won match
+    does not hand that match to the loser)."""
+    out: list[set[PlayerId]] = []
+    later: set[PlayerId] = set()
+    for rec in reversed(state.rounds):
+        out.append(active | later)
+        later |= {p for t in rec.plan.tables for p in t.players} | set(rec.plan.byes)
+    return out[::-1]
+
+
+def tree(ladder: Ladder) -> tuple[BracketRound, ...]:
+    """Per knockout round, in bracket order: (player, opponent or ``None`` for a bye,
+    winner or ``None`` while undecided)."""
+    return tuple(
+        tuple(
+            (
+                m.players[0],
+                m.players[1] if len(m.players) > 1 else None,
+                m.winner if m.decided else None,
+            )
+            for m in rnd
+        )
+        for rnd in ladder.rounds
+    )

@@ -1,0 +1,351 @@
+"""Whole events played by the engine alone: random legal results to ``Finished``.
+
+A :class:`Sim` plays one event of a game under a format with a seeded random stream:
+scores in the game's shape (series of games at two-player tables, partners equal in the
+2v2 games, small numbers with frequent ties elsewhere), single-player forfeits,
+whole-table forfeits (a missed deadline; when that would end the event the organiser
+rules, sometimes with a real result), and withdrawals between rounds. After every
+plan and at the end it checks the invariants of issue 8; a broken one raises
+:class:`Broken` naming it, so a failing seed says what went wrong.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+
+from engine.errors import FormatError
+from engine.formats import Format
+from engine.formats.series import series_length
+from engine.games.base import Game
+from engine.model import (
+    Finished,
+    PlayerId,
+    RoundPlan,
+    RoundRecord,
+    Standing,
+    Table,
+    TableResult,
+    TableStatus,
+    TournamentState,
+)
+from engine.seating import partition
+
+HALF = Decimal("0.5")
+ROUND_LIMIT = 80
+
+
+class Broken(AssertionError):
+    """An invariant of a whole event does not hold; ``code`` names which."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(f"{code}: {detail}")
+        self.code = code
+
+
+@dataclass
+class Chances:
+    """How often the random organiser sees each kind of trouble (per table / per round)."""
+
+    forfeit: float = 0.05  # one player forfeits a table
+    lapse: float = 0.03  # nobody reports: the whole table forfeits at the deadline
+    withdraw: float = 0.03  # somebody withdraws before the next round
+    tie: float = 0.25  # a table's top scores are made equal
+
+
+@dataclass
+class Sim:
+    """One event: a format, a seeded stream, and the state played so far."""
+
+    fmt: Format
+    players: int
+    seed: int
+    chances: Chances = field(default_factory=Chances)
+    teams: dict[PlayerId, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+        self.state = TournamentState(
+            players=tuple(range(1, self.players + 1)),
+            seed=f"{self.seed:08x}",
+            teams=self.teams,
+        )
+
+    @property
+    def game(self) -> Game:  # type: ignore[type-arg]
+        return self.fmt.game
+
+    # --- results ---------------------------------------------------------------------
+    def series(self, best_of: int) -> tuple[Decimal, Decimal]:
+        """A two-player series as the game's report would give it; may end level."""
+        a = b = Decimal(0)
+        for _ in range(best_of if best_of > 1 else self.rng.choice((1, 2))):
+            if max(a, b) * 2 > best_of:
+                break
+            roll = self.rng.random()
+            if roll < 0.15:
+                a, b = a + HALF, b + HALF
+            elif roll < 0.575:
+                a += 1
+            else:
+                b += 1
+        return a, b
+
+    def scores(self, plan: RoundPlan, table: Table) -> tuple[Decimal, ...]:
+        seats = len(table.players)
+        if seats == 2:
+            return self.series(series_length(plan.notes) or 1)
+        if self.game.partners and seats == 4:
+            x = Decimal(self.rng.randint(-3, 3))
+            if self.rng.random() < self.chances.tie:
+                x = Decimal(0)
+            return (x, -x, x, -x)
+        scores = [Decimal(self.rng.randint(-6, 6)) for _ in range(seats)]
+        if self.rng.random() < self.chances.tie:
+            top = max(scores)
+            scores[self.rng.randrange(seats)] = top
+        return tuple(scores)
+
+    def result(self, plan: RoundPlan, table: Table) -> TableResult:
+        roll = self.rng.random()
+        if roll < self.chances.lapse:
+            return TableResult(table, TableStatus.FORFEIT, forfeited=frozenset(table.players))
+        if roll < self.chances.lapse + self.chances.forfeit:
+            who = self.rng.choice(table.players)
+            return TableResult(table, TableStatus.FORFEIT, forfeited=frozenset((who,)))
+        return TableResult(table, TableStatus.CONFIRMED, self.scores(plan, table))
+
+    # --- the event ---------------------------------------------------------------------
+    def run(self) -> Finished:
+        for _ in range(ROUND_LIMIT):
+            outcome = self.fmt.plan(self.state)
+            if isinstance(outcome, Finished) and self.rule_on_held():
+                continue  # the organiser put a real result in: plan again
+            if isinstance(outcome, Finished):
+                check_finished(self, outcome)
+                return outcome
+            check_plan(self, outcome)
+            check_replay(self, outcome)
+            number = len(self.state.rounds) + 1
+            results = tuple(self.result(outcome, t) for t in outcome.tables)
+            rounds = (*self.state.rounds, RoundRecord(number, outcome, results))
+            self.state = replace(self.state, rounds=rounds)
+            check_round(self, self.state.rounds[-1])
+            self.withdraw()
+        raise Broken("never-finishes", f"{ROUND_LIMIT} rounds")
+
+    def rule_on_held(self) -> bool:
+        """A round that would end the event with a whole table forfeited waits for the
+        organiser (issue 8 §6, ``Format.unsettled``): half the time they ``/fix`` a real
+        result into those tables (``True``: plan again), else they confirm the forfeit."""
+        last = self.state.rounds[-1] if self.state.rounds else None
+        held = {
+            r.table.number
+            for r in (last.results if last else ())
+            if r.status is TableStatus.FORFEIT and set(r.table.players) <= r.forfeited
+        }
+        if held != set(self.fmt.unsettled(self.state)):  # the bot asks the engine
+            raise Broken("forfeit-ends-event", f"whole tables {sorted(held)} not held")
+        if not held or self.rng.random() < 0.5:
+            return False
+        assert last is not None
+        results = tuple(
+            TableResult(r.table, TableStatus.CONFIRMED, self.scores(last.plan, r.table))
+            if r.table.number in held
+            else r
+            for r in last.results
+        )
+        rounds = (*self.state.rounds[:-1], replace(last, results=results))
+        self.state = replace(self.state, rounds=rounds)
+        return True
+
+    def withdraw(self) -> None:
+        active = [p for p in self.state.players if p not in self.state.removed]
+        if len(active) > 2 and self.rng.random() < self.chances.withdraw:
+            who = self.rng.choice(active)
+            self.state = replace(self.state, removed=self.state.removed | {who})
+
+
+# --- invariants ------------------------------------------------------------------------
+def fits(count: int, sizes: Sequence[int]) -> bool:
+    """Whether ``count`` players fill tables of the allowed sizes with nobody left over."""
+    if count == 0:
+        return True
+    got, byes = partition(count, tuple(sizes))
+    return bool(got) and byes == 0
+
+
+def check_plan(sim: Sim, plan: RoundPlan) -> None:
+    """Before a round is played: everyone seated when the count fits; a best-of-N only
+    announced where a series can be played (two-player tables)."""
+    sizes = sim.fmt.sizes
+    for table in plan.tables:
+        if len(table.players) not in sizes:
+            raise Broken("table-size", f"{table} not in {sizes}")
+    seated = [p for t in plan.tables for p in t.players]
+    everyone = seated + list(plan.byes)
+    if len(set(everyone)) != len(everyone):
+        raise Broken("seated-twice", str(plan))
+    lucky = "lucky-pair" in plan.notes or sim.fmt.key == "pairs"
+    # seed 004: a round robin inside a group of odd size gives a bye every round
+    # groups are drawn once: a withdrawal later can leave a group short of a table
+    group = plan.stage.startswith("group")
+    lucky = lucky or (group and (sizes == (2,) or bool(sim.state.removed)))
+    lucky = lucky or plan.stage == "robin" or sim.fmt.options.get("leftover") == "bye"
+    if plan.byes and not lucky and fits(len(everyone), sizes):
+        raise Broken("needless-bye", f"{len(everyone)} players, byes {plan.byes}")
+    best_of = series_length(plan.notes)
+    if best_of is not None and best_of > 1 and any(len(t.players) != 2 for t in plan.tables):
+        raise Broken("series-unplayable", f"best-of-{best_of} at tables of {sizes}")
+
+
+def level_series(sim: Sim, rec: RoundRecord) -> list[frozenset[PlayerId]]:
+    """Two-player elimination tables of ``rec`` that ended level between two players
+    still in: the series is unfinished (seed 004: 加赛 until someone wins)."""
+    if rec.plan.stage.startswith("group") or rec.plan.stage in ("robin", "stage"):
+        return []
+    if sim.fmt.key not in ("bracket", "groups"):
+        return []
+    out = []
+    for res in rec.results:
+        players = res.table.players
+        if len(players) != 2 or res.status is not TableStatus.CONFIRMED:
+            continue
+        if any(p in sim.state.removed for p in players):
+            continue
+        if res.scores[0] == res.scores[1]:
+            out.append(frozenset(players))
+    return out
+
+
+def check_replay(sim: Sim, plan: RoundPlan) -> None:
+    """Before the next round: a level series of the last round is played on (an extra
+    round with that pair) before anyone goes on (issue 8 §5)."""
+    if not sim.state.rounds:
+        return
+    level = level_series(sim, sim.state.rounds[-1])
+    tables = {frozenset(t.players) for t in plan.tables}
+    for pair in level:
+        if plan.stage != "extra" or pair not in tables:
+            raise Broken("level-series-advanced", f"{sorted(pair)} then {plan}")
+
+
+def check_round(sim: Sim, rec: RoundRecord) -> None:
+    """After a round: every table has a result (the random organiser settles all)."""
+    if len(rec.results) != len(rec.plan.tables):
+        raise Broken("unresolved-table", f"round {rec.number}")
+
+
+def check_finished(sim: Sim, done: Finished) -> None:
+    """At the end: every table settled, one champion who is the unit that won the last
+    decisive table, and every ranking line's figure in agreement with its place."""
+    state = sim.state
+    for rec in state.rounds:
+        settled = {r.table.number for r in rec.results if r.status is not TableStatus.PENDING}
+        if any(t.number not in settled for t in rec.plan.tables):
+            raise Broken("unresolved-table", f"round {rec.number}")
+    if not done.ranking:
+        raise Broken("no-ranking", "")
+    check_figures(done.ranking)
+    champion = sim.fmt.champion(state, done)
+    alive = {s.player for s in done.ranking if s.alive}
+    if sim.fmt.eliminates and alive and alive != set(champion):
+        raise Broken("champions", f"alive {sorted(alive)} vs champion {champion}")
+    if sim.fmt.has_team_table:  # the individual table ranks people; a team wins
+        top = sim.fmt.team_standings(state)[0]
+        if set(champion) != set(top.members):
+            raise Broken("champion-not-team", f"{champion} vs team {top.members}")
+        return
+    if done.ranking[0].player not in champion:
+        raise Broken("champion-not-first", f"{done.ranking[0].player} vs {champion}")
+    places = {s.player: s.rank for s in done.ranking}
+    firsts = {p for p, place in places.items() if place == 1}
+    if any(places[p] != 1 for p in champion) or firsts != set(champion):
+        raise Broken("champion-unit-split", f"champion {champion}, first {sorted(firsts)}")
+    if sim.fmt.eliminates:
+        check_last_table(sim, champion)
+        check_final_played(sim)
+    check_robin_chain(done.ranking)
+
+
+def check_final_played(sim: Sim) -> None:
+    """Every stage the rules announce is played (issue 8 §4): an elimination event played
+    without forfeits or withdrawals reaches its final (or the last three's round robin)
+    rather than ending after the groups; forfeits may leave nobody to play it."""
+    state = sim.state
+    forfeits = any(r.status is TableStatus.FORFEIT for rec in state.rounds for r in rec.results)
+    if forfeits or state.removed or len(state.players) < 2:
+        return
+    if not any(r.plan.stage in ("final", "robin") for r in state.rounds):
+        stages = [r.plan.stage for r in state.rounds]
+        raise Broken("announced-stage-skipped", f"no final: {stages}")
+
+
+def check_robin_chain(ranking: Sequence[Standing]) -> None:
+    """The last three's round robin is settled by its own chain (seed 004: 胜场 → 胜局,
+    then the flip), never by a score from an earlier round (issue 8 §5)."""
+    for upper, lower in itertools.pairwise(ranking):
+        own = {"robin-wins", "robin-points", "flip"}
+        if upper.stage == lower.stage == "robin" and set(upper.tiebreak) - own:
+            raise Broken("robin-chain", f"{upper.player} placed by {upper.tiebreak}")
+
+
+def check_figures(ranking: Sequence[Standing]) -> None:
+    """Within one stage reached, the figure shown never rises going down the ranking."""
+    for upper, lower in itertools.pairwise(ranking):
+        if (upper.stage, upper.stage_round) != (lower.stage, lower.stage_round):
+            continue
+        if upper.figure is not None and lower.figure is not None and lower.figure > upper.figure:
+            raise Broken(
+                "figure-contradicts-place",
+                f"{upper.rank}. {upper.figure} above {lower.rank}. {lower.figure}",
+            )
+
+
+def check_last_table(sim: Sim, champion: Sequence[PlayerId]) -> None:
+    """The champion topped the final (a walkover when the others there forfeited); a tie
+    at the top of the final was played off in an extra game, or flipped only where no
+    table the game allows can seat it (seed 001 §八.4: 总决赛…进行加时赛)."""
+    state = sim.state
+    finals = [r for r in state.rounds if r.plan.stage == "final"]
+    if not finals or sim.fmt.key == "pairs":
+        return  # a round robin of the last three, or the pairs' final of several rounds
+    final = finals[-1]
+    res = next((r for r in final.results if set(champion) & set(r.table.players)), None)
+    if res is None:
+        raise Broken("champion-not-in-final", f"{champion} vs {final.plan.tables}")
+    if res.status is not TableStatus.CONFIRMED:
+        return
+    seats = res.table.players
+    live = [i for i, p in enumerate(seats) if p not in state.removed]
+    mine = max(res.scores[i] for i, p in enumerate(seats) if p in champion)
+    best = max(res.scores[i] for i in live)
+    if mine < best:
+        raise Broken("champion-lost-final", f"round {final.number}: {res}")
+    tied = [seats[i] for i in live if res.scores[i] == best]
+    if len(tied) < 2 or sim.fmt.key == "stages":
+        return  # seed 000: a tie in the final's score goes to the previous stage first
+    sides = [{seats[i] for i in side} for side in sim.game.partners] if len(seats) == 4 else []
+    later = [r for r in state.rounds if r.number > final.number and r.plan.stage == "extra"]
+    # seed 001 §八.4, read independently of the engine: the tied play it off alone when
+    # the game seats that many, else with the whole (still complete) final table; only
+    # partners, whom no game can part, or a table that cannot be seated go to a flip
+    sizes = sim.fmt.sizes
+    partners = any(set(tied) <= side for side in sides)
+    unseatable = partners or (len(tied) not in sizes and len(live) not in sizes)
+    if not later and not unseatable:
+        raise Broken("final-tie-not-played", f"round {final.number}: {res}")
+
+
+def play(fmt: Format, players: int, seed: int, **kw: object) -> Finished | None:
+    """Play one event; ``None`` when the format refuses the field (too few, odd pairs)."""
+    sim = Sim(fmt, players, seed, **kw)  # type: ignore[arg-type]
+    try:
+        return sim.run()
+    except FormatError:
+        if sim.state.rounds:
+            raise
+        return None
