@@ -27,6 +27,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from datetime import datetime
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -36,7 +37,7 @@ from bot.deadlines import format_deadline
 from bot.i18n import show
 from bot.tournament import format_of, names, state_of
 from charts.podium import Place, Podium
-from charts.sheet import PODIUM, Row, Sheet
+from charts.sheet import PODIUM, ROWS_PER_PAGE, Row, Sheet
 from db.models import Round, Tournament
 from db.status import EventStatus, RoundStatus, TableState
 from engine.model import SEAT_LETTERS, Standing
@@ -359,6 +360,16 @@ def _groups_sheet(ctx: Ctx, t: Tournament, title: str, subtitle: str) -> Sheet:
         _chain(ctx, fmt.tiebreaks),
         legend,
     )
+
+
+def first_page(ctx: Ctx, sheet: Sheet) -> Sheet:
+    """One picture per question: a ranking longer than a page shows its top page and
+    says how many more the text ranking under it lists (256 players are not 8 photos)."""
+    if len(sheet.rows) <= ROWS_PER_PAGE:
+        return sheet
+    more = ctx.t("standings.chart-more", n=len(sheet.rows) - ROWS_PER_PAGE)
+    footer = " · ".join(part for part in (sheet.footer, more) if part)
+    return replace(sheet, rows=sheet.rows[:ROWS_PER_PAGE], footer=footer)
 
 
 def seating_sheet(ctx: Ctx, t: Tournament, r: Round) -> Sheet:

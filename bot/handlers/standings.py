@@ -12,7 +12,7 @@ from bot.csv_cells import safe_cell
 from bot.errors import UserError
 from bot.handlers.common import group_lines, ranking_lines, team_table_lines
 from bot.i18n import show
-from bot.pictures import drawn, progression_series, send_pictures, standings_sheet
+from bot.pictures import drawn, first_page, progression_series, send_pictures, standings_sheet
 from bot.tournament import format_of, latest_round, names, state_of
 from bot.versioned import pictures
 from charts.progression import progression_png
@@ -54,7 +54,7 @@ async def standings(ctx: Ctx, args: str) -> None:
             + team_table_lines(ctx, t)
             + group_lines(ctx, t)
         )
-        pngs: list[bytes] = await drawn(sheet_pngs, standings_sheet(ctx, t)) or []
+        pngs: list[bytes] = await drawn(sheet_pngs, first_page(ctx, standings_sheet(ctx, t))) or []
         series = progression_series(t)
         if pngs and max((len(v) for v in series.values()), default=0) >= 2:
             labels = {"round": ctx.t("pictures.round-axis"), "points": ctx.t("standings.points")}
