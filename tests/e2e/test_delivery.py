@@ -92,7 +92,7 @@ async def test_commands_for_another_bot_are_ignored(bot: Harness) -> None:
     await bot.says(GROUP, STRANGER, "/players", "没有进行中的比赛")  # /new@other_bot made none
     await server.wait_idle()
     assert len(server.outbox(GROUP)) == 2
-    assert "组织者命令" in helped.body
+    assert "你是组织者" in helped.body
 
 
 # --- 4: anonymous admins -------------------------------------------------------------------
