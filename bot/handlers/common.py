@@ -50,15 +50,21 @@ async def timer_round(
     """The running tournament and open round a timer (``"<tournament>:<round>:…"``) is
     for, once the round's ``due`` moment has come; None when the round has moved on
     since the timer was set (settled, ruled already, or given a later moment)."""
+    found = await timer_open_round(ctx, arg)
+    if found is None:
+        return None
+    moment = due(found[1])
+    return found if moment is not None and moment <= ctx.now else None
+
+
+async def timer_open_round(ctx: Ctx, arg: str) -> tuple[Tournament, Round] | None:
+    """The running tournament and the round a timer is for, while that round is open."""
     tournament_id, number = (int(x) for x in arg.split(":")[:2])
     t = await ctx.repo.tournament(tournament_id)
     if t is None or t.status != EventStatus.RUNNING:
         return None
     r = next((x for x in t.rounds if x.number == number), None)
-    if r is None or r.status != RoundStatus.OPEN:
-        return None
-    moment = due(r)
-    return (t, r) if moment is not None and moment <= ctx.now else None
+    return (t, r) if r is not None and r.status == RoundStatus.OPEN else None
 
 
 def find_table(r: Round, number: int) -> TableRow:

@@ -20,7 +20,7 @@ from bot.context import Ctx
 from bot.deadlines import DeadlineError, relative_hint, resolve_deadline
 from bot.errors import UserError
 from bot.handlers import report_flow, reports
-from bot.handlers.common import deadline_text, find_table, my_table, open_round
+from bot.handlers.common import deadline_text, find_table, my_table, open_round, timer_open_round
 from bot.handlers.draw import draw_now
 from bot.inputs import id_or_none
 from bot.service import results
@@ -155,13 +155,10 @@ async def remind(ctx: Ctx, arg: str) -> None:
     """One reminder to the group, naming the tables still without a confirmed result and
     @-mentioning their players; a private one to each of them who can receive it."""
     at = timer_moment(arg)
-    tournament_id, number = (int(x) for x in arg.split(":")[:2])
-    t = await ctx.repo.tournament(tournament_id)
-    if t is None or t.status != EventStatus.RUNNING:
+    found = await timer_open_round(ctx, arg)
+    if found is None:
         return
-    r = next((x for x in t.rounds if x.number == number and x.status == RoundStatus.OPEN), None)
-    if r is None:
-        return
+    t, r = found
     planned = {epoch(m): deadlines for m, deadlines in reminders_for(t, r).items()}
     targets = [d for d in planned.get(epoch(at), []) if d > ctx.now]
     rows = [

@@ -10,6 +10,7 @@ from bot.handlers.common import (
     describe_tables,
     my_table,
     settle_round,
+    timer_open_round,
     timer_round,
 )
 from bot.handlers.deadlines import read_deadline, table_names, timer_moment
@@ -20,7 +21,7 @@ from bot.timers import epoch, table_deadline, tournament_timers
 from bot.tournament import format_of, latest_round, names, state_of
 from charts.sheet import sheet_pngs
 from db.models import Round, Tournament
-from db.status import EventStatus, RoundStatus, TableState
+from db.status import RoundStatus, TableState
 from engine.games import find_game
 from engine.model import SEAT_LETTERS, Finished
 
@@ -71,13 +72,10 @@ async def deadline_passed(ctx: Ctx, arg: str) -> None:
     cut_off = await timer_round(ctx, arg, lambda r: r.checkin_until)
     if cut_off is not None and (cut_off[1].checkin_until or at) <= at:
         await noshow_passed(ctx, arg)
-    tournament_id, number = (int(x) for x in arg.split(":")[:2])
-    t = await ctx.repo.tournament(tournament_id)
-    if t is None or t.status != EventStatus.RUNNING:
+    found = await timer_open_round(ctx, arg)
+    if found is None:
         return
-    r = next((x for x in t.rounds if x.number == number and x.status == RoundStatus.OPEN), None)
-    if r is None:
-        return
+    t, r = found
     due = [
         row
         for row in r.tables
@@ -93,7 +91,7 @@ async def deadline_passed(ctx: Ctx, arg: str) -> None:
     ]
     ctx.reply(
         "deadline.settled",
-        round=number,
+        round=r.number,
         accepted=table_names(ctx, t, accepted),
         forfeited=table_names(ctx, t, forfeited),
         waiting=table_names(ctx, t, waiting),
