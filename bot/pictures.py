@@ -12,7 +12,9 @@ One picture answers one question, in the shape the format asks for:
 
 The formats are asked what they can do (``team_standings``, ``pairs``, ``draw_groups``,
 their tie-break chain); no format key is named here. Rendering lives in ``charts/`` and
-is pure (data in, PNG bytes out); :func:`render` turns a failure to draw (no CJK font,
+is pure (data in, PNG bytes out). Its drawing modules import matplotlib, so they are
+imported on the first picture (the functions below), on the drawing thread; the plain
+data (``charts.data``) at start. :func:`render` turns a failure to draw (no CJK font,
 say) into ``None``, so the caller sends the text ranking instead.
 
 Where pictures are drawn: on one drawing thread, off the event loop (:func:`draw`,
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from decimal import Decimal
@@ -35,8 +37,7 @@ from bot.context import TELEGRAM_CAPTION_LIMIT, Ctx
 from bot.deadlines import format_deadline
 from bot.i18n import show
 from bot.tournament import format_of, names, state_of
-from charts.podium import Place, Podium
-from charts.sheet import PODIUM, Row, Sheet
+from charts.data import PODIUM, Match, Place, Podium, Row, Sheet
 from db.models import Round, Tournament
 from engine.model import SEAT_LETTERS, Standing
 from engine.standings import totals
@@ -69,6 +70,36 @@ def render(fn: Callable[..., Any], *args: Any) -> Any | None:
     except Exception:
         log.exception("could not draw %s", getattr(fn, "__name__", fn))
         return None
+
+
+def sheet_pngs(sheet: Sheet) -> list[bytes]:
+    """A sheet's pages. The drawing modules (and matplotlib) are imported here, on the
+    first picture, as in the functions below: the bot starts without them."""
+    from charts.sheet import sheet_pngs
+
+    return sheet_pngs(sheet)
+
+
+def podium_png(podium: Podium) -> bytes:
+    from charts.podium import podium_png
+
+    return podium_png(podium)
+
+
+def bracket_pngs(
+    rounds: Sequence[Sequence[Match]], title: str, labels: Mapping[str, str]
+) -> list[bytes]:
+    from charts.bracket import bracket_pngs
+
+    return bracket_pngs(rounds, title, labels)
+
+
+def progression_png(
+    series: Mapping[str, Sequence[float]], title: str, labels: Mapping[str, str]
+) -> bytes:
+    from charts.progression import progression_png
+
+    return progression_png(series, title, labels)
 
 
 def board_png(rows: list[tuple[int, str, Any, str]], title: str) -> bytes:

@@ -14,10 +14,9 @@ from bot.handlers.common import (
 )
 from bot.handlers.deadlines import read_deadline, table_names, timer_moment
 from bot.handlers.draw import store_round
-from bot.pictures import drawn, post_with_picture, seating_sheet
+from bot.pictures import drawn, post_with_picture, seating_sheet, sheet_pngs
 from bot.timers import epoch, table_deadline, tournament_timers
 from bot.tournament import format_of, latest_round, names, policy, state_of
-from charts.sheet import sheet_pngs
 from db.models import Round, Tournament
 from engine.model import SEAT_LETTERS, Finished
 
