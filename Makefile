@@ -27,7 +27,7 @@ run: install
 lint: install
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy --strict engine
+	$(VENV)/bin/mypy --strict engine bot db charts playground
 
 test: install lint
 	$(VENV)/bin/pytest -q

@@ -202,7 +202,14 @@ async def build_stage(server: BotAPIServer, chat_id: int, steps: list[Step]) -> 
 
 # --- hostile updates --------------------------------------------------------------------
 def hostile_text(rng: random.Random) -> str:
-    names = [*COMMANDS, "nope", "JOIN", "report@other_bot", "report@tourbot_bot", "x" * 40]
+    names = [
+        *(c.name for c in COMMANDS),
+        "nope",
+        "JOIN",
+        "report@other_bot",
+        "report@tourbot_bot",
+        "x" * 40,
+    ]
     name = rng.choice([n for n in names if not n.startswith("_")])
     words = [rng.choice(TOKENS) for _ in range(rng.choice((0, 1, 1, 2, 3, 5)))]
     if rng.random() < 0.1:  # a mutated token: spliced, doubled or cut

@@ -443,17 +443,19 @@ async def ceiling() -> float:
 
 
 def chart_seconds(players: int = 256) -> tuple[float, float]:
-    """Cold (first, with imports) and warm render time of a standings picture."""
-    from decimal import Decimal
-
+    """Cold (first, with imports) and warm render time of the standings picture
+    ``/standings`` sends for ``players`` players (its first page)."""
     start = time.perf_counter()
-    from charts.standings import StandingRow, standings_png
+    from charts.sheet import ROWS_PER_PAGE, Row, Sheet, sheet_pngs
 
-    rows = [StandingRow(i + 1, f"选手{i}", Decimal(300 - i), True) for i in range(players)]
-    standings_png(rows, "基准赛", {"points": "积分", "more": "另有 {n} 人"})
+    rows = tuple(Row((str(i + 1), f"选手{i}", str(300 - i))) for i in range(players))[
+        :ROWS_PER_PAGE
+    ]
+    sheet = Sheet("基准赛", "第 3 轮后", ("名次", "选手", "积分"), (0.15, 0.6, 0.25), "clr", rows)
+    sheet_pngs(sheet)
     cold = time.perf_counter() - start
     start = time.perf_counter()
-    standings_png(rows, "基准赛", {"points": "积分", "more": "另有 {n} 人"})
+    sheet_pngs(sheet)
     return cold, time.perf_counter() - start
 
 

@@ -16,8 +16,10 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.commands import menu_entries
 from bot.config import Settings
 from bot.core import Core
+from bot.handlers import COMMANDS
 from bot.i18n import LANGS, Catalogue
 from bot.outbox import Sender
 from bot.scheduler import Timers
@@ -55,18 +57,12 @@ def settle_heap() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-MENU = (
-    "new", "join", "leave", "players", "rules", "table", "here", "report", "confirm", "dispute",
-    "standings", "bracket", "rating", "me", "verify", "export", "help",
-)  # fmt: skip
-
-
 async def publish_menu(transport: Any, catalogue: Catalogue, default_lang: str) -> None:
     """The "/" menu in each language; the default language for everyone else."""
     for lang, code in ((default_lang, None), *((lang, lang) for lang in LANGS)):
         t = catalogue[lang]
         try:
-            await transport.set_commands([(c, t(f"menu.{c}")) for c in MENU], code)
+            await transport.set_commands(menu_entries(t, COMMANDS), code)
         except Exception:  # a missing menu is cosmetic; never keep the bot from starting
             log.warning("could not publish the %s command menu", lang, exc_info=True)
 

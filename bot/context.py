@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 from bot.config import Settings
 from bot.errors import UserError
 from bot.i18n import Catalogue, Translator
+from bot.service.audit import Entry
 from bot.types import CHANNEL_BOT, GROUP_ANONYMOUS_BOT, Buttons, Incoming, Outgoing, Timer
 from db.models import Chat, Tournament
 from db.repo import Repo
@@ -66,6 +67,10 @@ class Ctx:
     toast: str | None = None  # the answer to a button press
     toast_alert: bool = False  # refusals pop up; confirmations just flash
     timers: list[Timer] = field(default_factory=list)  # scheduled once committed
+    # The tournament found for this update (by ``finished``): the command's admission
+    # and its handler ask for it, and the second ask must not query again.
+    _found: dict[bool, Tournament] = field(default_factory=dict)
+    _whole: set[bool] = field(default_factory=set)  # which of them were loaded whole
     broadcasting: bool = False  # see announcing()
     # Work that needs the database after the use-case, in its transaction (e.g. the
     # rating changes under a final announcement, found from the chat's other events).
@@ -133,7 +138,14 @@ class Ctx:
         ``whole=False`` loads the tournament row alone, for use-cases that must cost the
         same in an event of ten players or of two thousand (they ask the repository for
         the rows they need; ``repo.load_whole`` fetches the rest when it turns out to be
-        needed)."""
+        needed). Asked again in the same update (the command's admission asks first),
+        the same tournament comes back, loaded whole if now asked so."""
+        if finished in self._found:
+            known = self._found[finished]
+            if whole and finished not in self._whole:
+                await self.repo.load_whole(known)
+                self._whole.add(finished)
+            return known
         repo, chat, thread = self.repo, self.inc.chat_id, self.inc.thread_id
         found = await (
             repo.latest_tournament(chat, thread, whole)
@@ -142,7 +154,15 @@ class Ctx:
         )
         if found is None:
             raise UserError("refuse.no-tournament")
+        self._found[finished] = found
+        if whole:
+            self._whole.add(finished)
         return found
+
+    def record(self, t: Tournament, entry: Entry) -> None:
+        """Write a typed audit entry (``bot.service.audit``) for a change to ``t``."""
+        old, new = entry.rows()
+        self.audit(entry.action, t, old, new)
 
     def audit(self, action: str, t: Tournament | None, old: Any = None, new: Any = None) -> None:
         """Record a change; it also moves the tournament to a new version, so whatever was

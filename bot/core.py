@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
-from bot.commands import parse_command
+from bot.commands import Command, admit, parse_command
 from bot.config import Settings
 from bot.context import Ctx
 from bot.errors import UserError
@@ -43,15 +43,16 @@ class Core:
         transport: Transport,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
-        from bot.handlers import CALLBACKS, COMMANDS
+        from bot.handlers import CALLBACKS, COMMANDS, MIGRATE
 
         self.settings = settings
         self.sessionmaker = sessionmaker
         self.catalogue = catalogue
         self.transport = transport
         self.clock = clock
-        self.commands: dict[str, Handler] = COMMANDS
-        self.callbacks: dict[str, Handler] = CALLBACKS
+        self.commands: dict[str, Command] = {c.name: c for c in COMMANDS}
+        self.migrate: Handler = MIGRATE
+        self.callbacks: dict[str, Handler] = dict(CALLBACKS)
         self.on_outbox: Callable[[], None] = lambda: None
         self.on_timer: Callable[[Timer], None] = lambda timer: None
         self._admin_cache: dict[int, tuple[float, set[int]]] = {}
@@ -93,11 +94,21 @@ class Core:
             handler = self.callbacks.get(prefix)
             return (handler, arg) if handler else None
         if inc.migrate_to_chat_id is not None:
-            return self.commands["_migrate"], str(inc.migrate_to_chat_id)
+            return self.migrate, str(inc.migrate_to_chat_id)
         parsed = parse_command(inc.text, self.transport.bot_username)
-        if parsed is None or parsed[0] not in self.commands or parsed[0].startswith("_"):
+        if parsed is None or parsed[0] not in self.commands:
             return None
-        return self.commands[parsed[0]], parsed[1]
+        return self._admitted(self.commands[parsed[0]]), parsed[1]
+
+    @staticmethod
+    def _admitted(command: Command) -> Handler:
+        """The command's handler, run once the caller's role and the stage fit."""
+
+        async def run(ctx: Ctx, arg: str) -> None:
+            await admit(ctx, command)
+            await command.handler(ctx, arg)
+
+        return run
 
     # --- the pipeline --------------------------------------------------------------------
     async def handle(self, inc: Incoming) -> None:

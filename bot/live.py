@@ -16,7 +16,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.context import TELEGRAM_CAPTION_LIMIT, Ctx
-from bot.pictures import render, sheet_pngs, standings_sheet
+from bot.pictures import first_page, render, sheet_pngs, standings_sheet
 from bot.tournament import latest_round
 from db.models import Tournament
 
@@ -48,7 +48,7 @@ def live_text(ctx: Ctx, t: Tournament, ranking: str) -> str:
 
 
 def _picture(ctx: Ctx, t: Tournament) -> bytes | None:
-    pages = render(sheet_pngs, standings_sheet(ctx, t))
+    pages = render(sheet_pngs, first_page(ctx, standings_sheet(ctx, t)))
     return pages[0] if pages else None
 
 

@@ -34,12 +34,13 @@ from collections import defaultdict, deque
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, or_, update
+from sqlalchemy import CursorResult, and_, or_, update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from bot.types import Outgoing, PermanentError, RetryAfter, TransientError, Transport
 from db.models import OutboxMessage
 from db.repo import Repo
+from db.status import OutboxStatus
 
 log = logging.getLogger(__name__)
 WINDOW = 60.0
@@ -141,7 +142,7 @@ class Sender:
             lane = (row.chat_id, bool(row.broadcast))
             if lane in held:
                 continue
-            if row.status == "sending":  # another sender's, or a dead one's
+            if row.status == OutboxStatus.SENDING:  # another sender's, or a dead one's
                 left = (row.lease_until or datetime.min.replace(tzinfo=UTC)) - _utcnow()
                 if left > timedelta(0):
                     held.add(lane)
@@ -149,7 +150,7 @@ class Sender:
                     continue
             target = (row.chat_id, self._target(row))
             if is_edit(row) and latest_edit[target] != row.id:
-                await self._mark(row.id, "superseded", None)  # a later edit shows more
+                await self._mark(row.id, OutboxStatus.SUPERSEDED, None)  # a later edit shows more
                 continue
             now = time.monotonic()
             ready = self._blocked_until.get(row.chat_id, 0.0)
@@ -170,7 +171,7 @@ class Sender:
                         held.add(lane)
                         next_try = min(next_try, 1.0)
                     else:
-                        await self._mark(row.id, "failed", None)
+                        await self._mark(row.id, OutboxStatus.FAILED, None)
                     continue
             delay = await self._deliver(row, edit_id)
             if delay:
@@ -204,12 +205,12 @@ class Sender:
         try:
             message_id = await self.transport.send(out)
         except RetryAfter as exc:
-            await self._mark(row.id, "queued", None)
+            await self._mark(row.id, OutboxStatus.QUEUED, None)
             self._blocked_until[row.chat_id] = time.monotonic() + exc.seconds
             log.warning("429 for chat %s: waiting %ss", row.chat_id, exc.seconds)
             return float(exc.seconds)
         except TransientError:
-            await self._mark(row.id, "queued", None)
+            await self._mark(row.id, OutboxStatus.QUEUED, None)
             self._failures[row.id] += 1
             backoff = float(min(MAX_BACKOFF, 0.5 * 2 ** self._failures[row.id]))
             self._blocked_until[row.chat_id] = time.monotonic() + backoff
@@ -217,10 +218,10 @@ class Sender:
             return backoff
         except PermanentError:
             log.exception("Telegram refused outbox message %s", row.id)
-            await self._mark(row.id, "failed", None)
+            await self._mark(row.id, OutboxStatus.FAILED, None)
             return 0.0
         answered = time.monotonic()
-        await self._mark(row.id, "sent", message_id)
+        await self._mark(row.id, OutboxStatus.SENT, message_id)
         self.window.append(time.monotonic() - answered)
         if row.kind != "react":
             self._sent_at[row.chat_id].append(answered)
@@ -241,16 +242,16 @@ class Sender:
         """Take a row for sending, unless a live sender holds it."""
         now = _utcnow()
         free = or_(
-            OutboxMessage.status == "queued",
-            and_(OutboxMessage.status == "sending", OutboxMessage.lease_until < now),
+            OutboxMessage.status == OutboxStatus.QUEUED,
+            and_(OutboxMessage.status == OutboxStatus.SENDING, OutboxMessage.lease_until < now),
         )
         async with self.sessionmaker() as session, session.begin():
             result = await session.execute(
                 update(OutboxMessage)
                 .where(OutboxMessage.id == row_id, free)
-                .values(status="sending", lease_until=now + LEASE)
+                .values(status=OutboxStatus.SENDING, lease_until=now + LEASE)
             )
-        return bool(getattr(result, "rowcount", 0))
+        return isinstance(result, CursorResult) and result.rowcount > 0
 
     async def _mark(self, row_id: int, status: str, message_id: int | None) -> None:
         """One UPDATE (no read first): it runs once for every message sent, and keeps

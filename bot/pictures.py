@@ -10,12 +10,12 @@ One picture answers one question, in the shape the format asks for:
   players who go on tinted;
 * the rest (Swiss, stages) rank by points with the criterion that decided each place.
 
-The formats are asked what they can do (``team_standings``, ``pairs``, ``draw_groups``,
-their tie-break chain); no format key is named here. Rendering lives in ``charts/`` and
-is pure (data in, PNG bytes out). Its drawing modules import matplotlib, so they are
-imported on the first picture (the functions below), on the drawing thread; the plain
-data (``charts.data``) at start. :func:`render` turns a failure to draw (no CJK font,
-say) into ``None``, so the caller sends the text ranking instead.
+The formats are asked what they have (``has_team_table``, ``sits_in_pairs``,
+``has_group_tables``, their tie-break chains); no format key is named here. Rendering
+lives in ``charts/`` and is pure (data in, PNG bytes out). Its drawing modules import
+matplotlib, so they are imported on the first picture (the functions below), on the
+drawing thread; the plain data (``charts.data``) at start. :func:`render` turns a
+failure to draw (no CJK font, say) into ``None``, so the caller sends the text ranking instead.
 
 Where pictures are drawn: on one drawing thread, off the event loop (:func:`draw`,
 awaited by the handlers). matplotlib's text layout is not thread-safe, so every picture
@@ -29,6 +29,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from datetime import datetime
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -37,8 +38,9 @@ from bot.context import TELEGRAM_CAPTION_LIMIT, Ctx
 from bot.deadlines import format_deadline
 from bot.i18n import show
 from bot.tournament import format_of, names, state_of
-from charts.data import PODIUM, Match, Place, Podium, Row, Sheet
+from charts.data import PODIUM, ROWS_PER_PAGE, Match, Place, Podium, Row, Sheet
 from db.models import Round, Tournament
+from db.status import EventStatus, RoundStatus, TableState
 from engine.model import SEAT_LETTERS, Standing
 from engine.standings import totals
 
@@ -168,10 +170,10 @@ def standings_sheet(ctx: Ctx, t: Tournament) -> Sheet:
     """The standings picture's data, shaped by the format (see the module docstring)."""
     fmt = format_of(t)
     state = state_of(t)
-    finished = t.status == "finished"
+    finished = t.status == EventStatus.FINISHED
     who = names(t)
     rows_ = fmt.standings(state)
-    played = sum(1 for r in t.rounds if r.status == "closed")
+    played = sum(1 for r in t.rounds if r.status == RoundStatus.CLOSED)
     subtitle = ctx.t(
         "pictures.subtitle",
         game=ctx.t(f"game.{t.game}"),
@@ -179,8 +181,7 @@ def standings_sheet(ctx: Ctx, t: Tournament) -> Sheet:
         round=played,
     )
     title = ctx.t("pictures.standings-title", title=t.title)
-    team_standings = getattr(fmt, "team_standings", None)
-    if team_standings is not None:
+    if fmt.has_team_table:
         ind = totals(fmt.disciplined(state))
         rows = tuple(
             Row(
@@ -188,7 +189,7 @@ def standings_sheet(ctx: Ctx, t: Tournament) -> Sheet:
                 _mark(s.rank, True, finished),
                 " · ".join(f"{who.get(p, p)} {show(ind.get(p, Decimal(0)))}" for p in s.members),
             )
-            for s in team_standings(state)
+            for s in fmt.team_standings(state)
         )
         return Sheet(
             title,
@@ -202,11 +203,11 @@ def standings_sheet(ctx: Ctx, t: Tournament) -> Sheet:
             (1, 5, 2, 2),
             "clrr",
             rows,
-            _chain(ctx, getattr(fmt, "team_tiebreaks", ())),
+            _chain(ctx, fmt.team_tiebreaks),
         )
-    if getattr(fmt, "draw_groups", None) is not None:
+    if fmt.has_group_tables:
         return _groups_sheet(ctx, t, title, subtitle)
-    if getattr(fmt, "pairs", None) is not None:
+    if fmt.sits_in_pairs:
         return _pairs_sheet(ctx, t, rows_, title, subtitle, finished)
     if "reached" in fmt.tiebreaks:
         reached = _reached(ctx, t)
@@ -335,13 +336,13 @@ def _groups_sheet(ctx: Ctx, t: Tournament, title: str, subtitle: str) -> Sheet:
     for r in group_rounds:
         for row in r.tables:
             live = next((rep for rep in row.reports if rep.live), None)
-            if row.status == "forfeit":
+            if row.status == TableState.FORFEIT:
                 for p in row.seats:
                     line = record.setdefault(p, [0, 0, 0, 0])
                     line[0] += 1
                     line[3 if p in row.forfeited else 1] += 1
                 continue
-            if row.status != "confirmed" or live is None:
+            if row.status != TableState.CONFIRMED or live is None:
                 continue
             scores = [Decimal(s) for s in live.scores]
             best = max(scores)
@@ -350,7 +351,7 @@ def _groups_sheet(ctx: Ctx, t: Tournament, title: str, subtitle: str) -> Sheet:
                 line = record.setdefault(p, [0, 0, 0, 0])
                 line[0] += 1
                 line[1 if s == best and tops == 1 else 2 if s == best else 3] += 1
-    beyond = len(t.rounds) > len(w.group_rounds) or t.status == "finished"
+    beyond = len(t.rounds) > len(w.group_rounds) or t.status == EventStatus.FINISHED
     goes_on = set(fmt.advancers(w, set(fmt.active(state)))) if beyond else set()
     rows: list[Row] = []
     for i, members in enumerate(w.groups):
@@ -390,6 +391,16 @@ def _groups_sheet(ctx: Ctx, t: Tournament, title: str, subtitle: str) -> Sheet:
         _chain(ctx, fmt.tiebreaks),
         legend,
     )
+
+
+def first_page(ctx: Ctx, sheet: Sheet) -> Sheet:
+    """One picture per question: a ranking longer than a page shows its top page and
+    says how many more the text ranking under it lists (256 players are not 8 photos)."""
+    if len(sheet.rows) <= ROWS_PER_PAGE:
+        return sheet
+    more = ctx.t("standings.chart-more", n=len(sheet.rows) - ROWS_PER_PAGE)
+    footer = " · ".join(part for part in (sheet.footer, more) if part)
+    return replace(sheet, rows=sheet.rows[:ROWS_PER_PAGE], footer=footer)
 
 
 def seating_sheet(ctx: Ctx, t: Tournament, r: Round) -> Sheet:
@@ -442,7 +453,7 @@ def progression_series(t: Tournament) -> dict[str, list[float]]:
 def podium(ctx: Ctx, t: Tournament, when: datetime) -> Podium:
     """冠亚季军: the first three places (teams with their members in team and pair events)."""
     fmt = format_of(t)
-    if getattr(fmt, "draw_groups", None) is None:
+    if not fmt.has_group_tables:
         rows = [r for r in standings_sheet(ctx, t).rows if r.mark != "section"]
         top = [(r.cells[1], r.sub) for r in rows[: len(PODIUM)]]
     else:  # the group tables are not the final order

@@ -17,6 +17,7 @@ from bot.context import Ctx
 from bot.tournament import format_of, game_of, state_of
 from db.models import Season, Tournament
 from db.repo import Repo
+from db.status import EventStatus, PlayerStatus, TableState
 from engine.errors import EngineError
 from engine.formats.seeding import RATING as SEED_BY_RATING
 from engine.ratings import Encounter, EventResult, Ledger, Rating, leaderboard, sides
@@ -32,7 +33,7 @@ def event_result(t: Tournament) -> EventResult:
     for r in t.rounds:
         for row in r.tables:
             live = next((rep for rep in row.reports if rep.live), None)
-            if row.status != "confirmed" or live is None:
+            if row.status != TableState.CONFIRMED or live is None:
                 continue
             try:
                 hands: Sequence[tuple[Decimal, ...]] = game.parse(
@@ -85,7 +86,7 @@ async def season_events(repo: Repo, season: Season) -> list[Tournament]:
     return [
         t
         for t in await repo.chat_events(season.chat_id)
-        if t.id > season.since_event and t.status == "finished"
+        if t.id > season.since_event and t.status == EventStatus.FINISHED
     ]
 
 
@@ -132,7 +133,7 @@ async def seed_by_rating(ctx: Ctx, t: Tournament, seeds: object) -> None:
     if seeds != SEED_BY_RATING:
         return
     led = await ledger(ctx.repo, t.chat_id, t.game)
-    order = rated_order(led, [p.user_id for p in t.players if p.status == "active"])
+    order = rated_order(led, [p.user_id for p in t.players if p.status == PlayerStatus.ACTIVE])
     t.options = {**t.options, "draw": {"seeding": order}}
 
 

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 
 from bot.types import Timer
 from db.models import Round, TableRow, Tournament
+from db.status import EventStatus, RoundStatus, TableState
 
 REMIND_DEFAULT = "24h,1h"
 REMIND_OFF = ("off", "关", "0")
@@ -75,7 +76,7 @@ def deadlines_of(r: Round) -> dict[datetime, datetime | None]:
     """Each distinct deadline of the open round's unsettled tables → when it was set."""
     found: dict[datetime, datetime | None] = {}
     for row in r.tables:
-        if row.status != "pending":
+        if row.status != TableState.PENDING:
             continue
         if row.deadline is not None:
             found[row.deadline] = row.deadline_set_at
@@ -96,9 +97,9 @@ def reminders_for(t: Tournament, r: Round) -> dict[datetime, list[datetime]]:
 
 def tournament_timers(t: Tournament) -> list[Timer]:
     """Every timer the tournament waits for now, fired or not (the record decides)."""
-    if t.status == "signup":
+    if t.status == EventStatus.SIGNUP:
         return [Timer("signup", t.id, 0, t.signup_until)] if t.signup_until else []
-    if t.status != "running" or not t.rounds or t.rounds[-1].status != "open":
+    if t.status != EventStatus.RUNNING or not t.rounds or t.rounds[-1].status != RoundStatus.OPEN:
         return []
     r = t.rounds[-1]
     timers = [Timer("deadline", t.id, r.number, d) for d in deadlines_of(r)]

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.timers import REMIND_DEFAULT, remind_offsets
 from db.models import Player, Round, TableRow, Tournament
+from db.status import PlayerStatus
 from engine.errors import ConfigError
 from engine.formats import find_format
 from engine.formats.base import Format
@@ -29,9 +30,6 @@ from engine.model import (
 )
 
 ON_WORDS, OFF_WORDS = ("on", "开", "是"), ("off", "关", "否", "0")
-# 迟到 N 分钟以弃权论: 15 in seeds 000, 001 and 002's 双升 rules; 10 in 002's 掼蛋 rules.
-NOSHOW_SEED_MINUTES = {"guandan": 10}
-NOSHOW_MINUTES = 15
 NOSHOW_MAX_MINUTES = 24 * 60  # a check-in longer than a day is not a check-in
 
 
@@ -96,12 +94,13 @@ def noshow_minutes(t: Tournament) -> int:
 
 
 def seed_noshow_minutes(t: Tournament) -> int:
-    return NOSHOW_SEED_MINUTES.get(t.game, NOSHOW_MINUTES)
+    """The game's own figure (迟到 N 分钟以弃权论), declared by the engine."""
+    return find_game(t.game).noshow_minutes
 
 
 def signed_up(t: Tournament) -> list[Player]:
     """Players who count: active or removed later (left-before-the-draw ones do not)."""
-    return [p for p in t.players if p.status != "left"]
+    return [p for p in t.players if p.status != PlayerStatus.LEFT]
 
 
 def names(t: Tournament) -> dict[int, str]:
@@ -128,15 +127,12 @@ def plan_of(r: Round) -> RoundPlan:
     return RoundPlan(tables, tuple(r.byes), r.stage, r.seed_label, tuple(r.notes))
 
 
-TEAM_FORMATS = frozenset({"teams", "pairs"})  # formats whose players sign up together
-
-
 def given_teams(t: Tournament) -> dict[int, int]:
     """Teams signed up together: player → label (the smallest member id).
 
     A team stands when every member, still signed up, named exactly the others; until
     then its members are dealt by lot like everyone else."""
-    active = {p.user_id: p for p in t.players if p.status != "left"}
+    active = {p.user_id: p for p in t.players if p.status != PlayerStatus.LEFT}
     teams: dict[int, int] = {}
     for p in active.values():
         group = {p.user_id, *p.partners}
@@ -145,13 +141,10 @@ def given_teams(t: Tournament) -> dict[int, int]:
     return teams
 
 
-DEPARTMENT_FORMATS = frozenset({"swiss"})  # formats whose seating keeps departments apart
-
-
 def departments(t: Tournament) -> dict[int, int]:
     """Player → department number, for the formats that seat departments apart (the
     engine's ``state.teams`` there means "never at one table when avoidable")."""
-    if t.format not in DEPARTMENT_FORMATS:
+    if not find_format(t.format).seats_departments_apart:
         return {}
     named = sorted({p.department for p in t.players if p.department})
     number = {name: i + 1 for i, name in enumerate(named)}
@@ -168,8 +161,8 @@ def state_of(t: Tournament) -> TournamentState:
         seed=t.seed,
         rounds=rounds,
         penalties=tuple(Penalty(p.user_id, Decimal(p.points), p.round_number) for p in t.penalties),
-        removed=frozenset(p.user_id for p in t.players if p.status == "removed"),
-        teams=given_teams(t) if t.format in TEAM_FORMATS else departments(t),
+        removed=frozenset(p.user_id for p in t.players if p.status == PlayerStatus.REMOVED),
+        teams=given_teams(t) if find_format(t.format).signs_up_together else departments(t),
         seeding=tuple(t.options.get("draw", {}).get("seeding", ())),
     )
 

@@ -15,6 +15,7 @@ from decimal import Decimal
 from matplotlib.figure import Figure
 
 from charts.fonts import setup_fonts
+from engine.numbers import plain
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # Every picture is 1080 px wide (WIDTH_IN at DPI): sharp on a phone, which shows it at
@@ -72,9 +73,4 @@ def shorten(text: str, max_width: int) -> str:
 
 def fmt_value(value: Decimal | float) -> str:
     """Points as people write them: ``37``, ``-7``, ``36.5`` (no ``.0``, no exponent)."""
-    number = value if isinstance(value, Decimal) else Decimal(str(value))
-    if number == 0:
-        return "0"  # never "-0"
-    if number == number.to_integral():
-        return str(number.quantize(Decimal(1)))
-    return f"{number.normalize():f}"
+    return plain(value if isinstance(value, Decimal) else Decimal(str(value)))

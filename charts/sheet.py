@@ -22,9 +22,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from charts.canvas import DPI, WIDTH_IN, new_figure, shorten, to_png
-from charts.data import PODIUM, Row, Sheet
+from charts.data import PODIUM, ROWS_PER_PAGE, Row, Sheet
 
-ROWS_PER_PAGE = 32
 PAD = 0.3  # inches, left and right margin
 TITLE_H = 0.9
 HEAD_H = 0.5
@@ -164,4 +163,4 @@ def _cell(
     ax.text(x, y, text, fontsize=pt, color=colour, ha=ha, va="center")
 
 
-__all__ = ["DPI", "PODIUM", "Row", "Sheet", "sheet_figures", "sheet_pngs"]
+__all__ = ["DPI", "PODIUM", "ROWS_PER_PAGE", "Row", "Sheet", "sheet_figures", "sheet_pngs"]

@@ -29,6 +29,15 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from db.status import (
+    EventStatus,
+    OutboxStatus,
+    PenaltyKind,
+    PlayerStatus,
+    RoundStatus,
+    TableState,
+)
+
 
 class UTCDateTime(TypeDecorator[datetime]):
     """Aware datetimes stored as UTC. SQLite keeps no zone and hands back naive values;
@@ -83,7 +92,7 @@ class Tournament(Base):
     format: Mapped[str] = mapped_column(String(32))
     title: Mapped[str] = mapped_column(String(200))
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
-    status: Mapped[str] = mapped_column(String(16), default="signup")
+    status: Mapped[str] = mapped_column(String(16), default=EventStatus.SIGNUP)
     seed: Mapped[str] = mapped_column(String(64))
     creator_id: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = _now()
@@ -117,7 +126,7 @@ class Player(Base):
     user_id: Mapped[int] = mapped_column(BigInteger)
     name: Mapped[str] = mapped_column(String(200))
     username: Mapped[str | None] = mapped_column(String(64))
-    status: Mapped[str] = mapped_column(String(16), default="active")
+    status: Mapped[str] = mapped_column(String(16), default=PlayerStatus.ACTIVE)
     # Who this player asked to team up with (/join @partner); a team or pair stands when
     # every member names the others (``bot.tournament.given_teams``).
     partners: Mapped[list[Any]] = mapped_column(default=list)
@@ -136,7 +145,7 @@ class Round(Base):
     number: Mapped[int] = mapped_column(Integer)
     stage: Mapped[str] = mapped_column(String(32), default="")
     seed_label: Mapped[str] = mapped_column(String(64), default="")
-    status: Mapped[str] = mapped_column(String(16), default="drawn")
+    status: Mapped[str] = mapped_column(String(16), default=RoundStatus.DRAWN)
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # When the deadline was last set: reminders due before it are not sent (they would be
     # late), and a round shorter than every reminder offset gets seed 001's last call.
@@ -161,7 +170,7 @@ class TableRow(Base):
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
     number: Mapped[int] = mapped_column(Integer)
     seats: Mapped[list[Any]] = mapped_column()
-    status: Mapped[str] = mapped_column(String(16), default="pending")
+    status: Mapped[str] = mapped_column(String(16), default=TableState.PENDING)
     forfeited: Mapped[list[Any]] = mapped_column(default=list)
     present: Mapped[list[Any]] = mapped_column(default=list)  # checked in with /here
     # /deadline <table> <phrase>: this table's own, later deadline (None: the round's).
@@ -200,7 +209,9 @@ class PenaltyRow(Base):
     round_number: Mapped[int] = mapped_column(Integer)
     points: Mapped[float] = mapped_column(Numeric(10, 1))
     # points, cards (0.5 a card) or ladder (seed 001's warning → −1 → disqualification)
-    kind: Mapped[str] = mapped_column(String(16), default="points", server_default="points")
+    kind: Mapped[str] = mapped_column(
+        String(16), default=PenaltyKind.POINTS, server_default=PenaltyKind.POINTS.value
+    )
     reason: Mapped[str] = mapped_column(Text, default="")
     by_id: Mapped[int] = mapped_column(BigInteger)
 
@@ -289,7 +300,7 @@ class OutboxMessage(Base):
     tag: Mapped[str | None] = mapped_column(String(64))  # names a message for later edits
     edit_tag: Mapped[str | None] = mapped_column(String(64))  # edits the latest ``tag`` one
     pin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    status: Mapped[str] = mapped_column(String(16), default="queued", index=True)
+    status: Mapped[str] = mapped_column(String(16), default=OutboxStatus.QUEUED, index=True)
     # While ``status`` is "sending": until when the sender that claimed it owns it. A row
     # whose lease ran out (its sender died mid-send) is claimed and sent again.
     lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())

@@ -10,7 +10,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, exists, func, literal_column, select
+from sqlalchemy import ColumnElement, delete, exists, func, literal_column, select, update
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import raiseload, selectinload
@@ -32,8 +32,9 @@ from db.models import (
     TableRow,
     Tournament,
 )
+from db.status import EventStatus, OutboxStatus, PlayerStatus, TableState
 
-ACTIVE = ("signup", "running")
+ACTIVE = (EventStatus.SIGNUP, EventStatus.RUNNING)
 # The whole event: players, rounds with their tables and reports, penalties. What most
 # use-cases read; the hot ones (/join, /report, /confirm, /standings from the cache) load
 # the tournament row alone (``BARE``) and ask for the one row they need.
@@ -102,9 +103,9 @@ class Repo:
     async def migrate_chat(self, old: int, new: int) -> None:
         """A group became a supergroup: carry settings, grants and events to the new id."""
         for model in (Tournament, Grant, OutboxMessage, AuditEntry, Season):
-            rows = await self.session.scalars(select(model).where(model.chat_id == old))
-            for row in rows:
-                row.chat_id = new
+            await self.session.execute(
+                update(model).where(model.chat_id == old).values(chat_id=new)
+            )
         old_chat = await self.session.get(Chat, old)
         if old_chat is not None:
             new_chat = await self.chat(new)
@@ -160,7 +161,7 @@ class Repo:
             await self.session.scalar(
                 select(func.count())
                 .select_from(Player)
-                .where(Player.tournament_id == tournament_id, Player.status == "active")
+                .where(Player.tournament_id == tournament_id, Player.status == PlayerStatus.ACTIVE)
             )
             or 0
         )
@@ -211,7 +212,7 @@ class Repo:
             await self.session.scalar(
                 select(func.count())
                 .select_from(TableRow)
-                .where(TableRow.round_id == round_id, TableRow.status == "pending")
+                .where(TableRow.round_id == round_id, TableRow.status == TableState.PENDING)
             )
             or 0
         )
@@ -220,7 +221,7 @@ class Repo:
         """Every event of the chat (all topics), oldest first, with what ratings read."""
         query = (
             select(Tournament)
-            .where(Tournament.chat_id == chat_id, Tournament.status != "signup")
+            .where(Tournament.chat_id == chat_id, Tournament.status != EventStatus.SIGNUP)
             .order_by(Tournament.id)
             .options(
                 selectinload(Tournament.players),
@@ -356,7 +357,7 @@ class Repo:
     def new_player(self, t: Tournament, user_id: int, name: str) -> Player:
         """A sign-up; (tournament, user) is unique, so two at once cannot both stand.
         A bare tournament's list of players is left unloaded."""
-        player = Player(tournament_id=t.id, user_id=user_id, name=name, status="active")
+        player = Player(tournament_id=t.id, user_id=user_id, name=name, status=PlayerStatus.ACTIVE)
         player.partners = []
         if "players" in t.__dict__:
             t.players.append(player)
@@ -377,9 +378,9 @@ class Repo:
         )
         waiting = False
         for status, message_id in rows:
-            if status == "sent" and message_id is not None:
+            if status == OutboxStatus.SENT and message_id is not None:
                 return int(message_id), False
-            waiting = waiting or status in ("queued", "sending")
+            waiting = waiting or status in (OutboxStatus.QUEUED, OutboxStatus.SENDING)
         return None, waiting
 
     async def queued(self, limit: int = 100) -> list[OutboxMessage]:
@@ -387,7 +388,7 @@ class Repo:
         chat waits for them, so order is kept; ``Sender`` sends one whose lease ran out)."""
         rows = await self.session.scalars(
             select(OutboxMessage)
-            .where(OutboxMessage.status.in_(("queued", "sending")))
+            .where(OutboxMessage.status.in_((OutboxStatus.QUEUED, OutboxStatus.SENDING)))
             .order_by(OutboxMessage.id)
             .limit(limit)
         )

@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 
 from engine.errors import ConfigError
 from engine.model import PlayerId
+from engine.numbers import plain
 
 DEFAULT_SCORING = "10/7/5/3/1"
 RATING = "rating"
@@ -34,7 +35,7 @@ def parse_scoring(text: str) -> str:
         or any(f < 0 or f > 1000 or f != f.quantize(Decimal("0.5")) for f in figures)
     ):
         raise ConfigError("season-scoring", value=text)
-    return "/".join(format(f.normalize(), "f") for f in figures)
+    return "/".join(plain(f) for f in figures)
 
 
 def place_points(scoring: str, place: int) -> Decimal:

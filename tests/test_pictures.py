@@ -21,7 +21,7 @@ from matplotlib.text import Text
 from bot.handlers.bracket import bracket_matches, robin_sheet
 from bot.handlers.draw import store_round
 from bot.i18n import Catalogue
-from bot.pictures import podium, progression_series, seating_sheet, standings_sheet
+from bot.pictures import first_page, podium, progression_series, seating_sheet, standings_sheet
 from bot.tournament import format_of, state_of
 from charts.bracket import (
     LABEL_KEYS,
@@ -173,6 +173,15 @@ def test_knockout_standings_show_the_stage_reached_and_the_champion_first() -> N
     assert first.cells[2] == "冠军" and first.mark == "gold"
     assert last.cells[2] == "第 1 轮"  # out in the first round
     assert "晋级到" in sheet.columns
+
+
+def test_a_long_ranking_is_one_picture_of_its_top_page_saying_how_many_more() -> None:
+    t = played("bigtwo", "swiss", 40, None)
+    sheet = standings_sheet(ctx(), t)
+    top = first_page(ctx(), sheet)
+    assert len(sheet_pngs(top)) == 1 and len(sheet_pngs(sheet)) == 2
+    assert top.rows == sheet.rows[:32]
+    assert "另有 8 人" in top.footer and sheet.footer in top.footer
 
 
 def test_team_standings_rank_teams_with_their_members() -> None:

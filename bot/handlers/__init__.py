@@ -1,7 +1,13 @@
-"""Use-cases, one module per thing users do; this table routes commands and buttons."""
+"""Use-cases, one module per thing users do; these declarations route commands and buttons.
+
+Each command is declared once with who may use it and the stage it needs
+(:class:`bot.commands.Command`); the core admits the caller before the handler runs, and
+the "/" menu, /help and the README's permission table are generated from this list.
+"""
 
 from __future__ import annotations
 
+from bot.commands import Command, Role, Stage
 from bot.handlers import (
     bracket,
     chat_events,
@@ -20,41 +26,54 @@ from bot.handlers import (
     undo,
 )
 
-COMMANDS = {
-    "new": signup.new,
-    "join": signup.join,
-    "leave": signup.leave,
-    "dept": departments.dept,
-    "players": signup.players,
-    "set": signup.set_knob,
-    "rules": signup.rules,
-    "draw": draw.draw,
-    "verify": draw.verify,
-    "round": rounds.open_next,
-    "deadline": deadlines.deadline,
-    "table": rounds.my_table_cmd,
-    "here": checkin.here,
-    "report": report_flow.report,
-    "confirm": reports.confirm,
-    "dispute": reports.dispute,
-    "fix": reports.fix,
-    "undo": undo.undo,
-    "penalty": discipline.penalty,
-    "forfeit": discipline.forfeit,
-    "dq": discipline.dq,
-    "standings": standings.standings,
-    "bracket": bracket.bracket,
-    "export": ratings.export,
-    "rating": ratings.rating,
-    "me": ratings.me,
-    "season": ratings.season,
-    "lang": chat_events.lang,
-    "tz": chat_events.tz,
-    "grant": chat_events.grant,
-    "help": chat_events.help_cmd,
-    "start": chat_events.help_cmd,
-    "_migrate": chat_events.migrate,
-}
+ANYONE, PLAYER, ORGANISER = Role.ANYONE, Role.PLAYER, Role.ORGANISER
+ANY, EVENT, SIGNUP, RUNNING, RECORD = (
+    Stage.ANY,
+    Stage.EVENT,
+    Stage.SIGNUP,
+    Stage.RUNNING,
+    Stage.RECORD,
+)
+NOTHING_PENDING, NO_ROUND = "refuse.nothing-to-confirm", "refuse.no-open-round"
+LEFT_LATE = "refuse.leave-after-draw"
+
+COMMANDS: tuple[Command, ...] = (
+    Command("new", signup.new, ORGANISER, ANY, menu=True),
+    Command("join", signup.join, ANYONE, SIGNUP, menu=True, person=True),
+    Command("leave", signup.leave, PLAYER, SIGNUP, LEFT_LATE, menu=True, person=True),
+    Command("dept", departments.dept, PLAYER, SIGNUP, "refuse.dept-after-draw"),
+    Command("players", signup.players, ANYONE, EVENT, menu=True),
+    Command("rules", signup.rules, ANYONE, EVENT, menu=True),
+    Command("set", signup.set_knob, ORGANISER, EVENT),
+    Command("draw", draw.draw, ORGANISER, SIGNUP, "refuse.already-drawn"),
+    Command("round", rounds.open_next, ORGANISER, RUNNING),
+    Command("deadline", deadlines.deadline, ORGANISER, EVENT),
+    Command("table", rounds.my_table_cmd, PLAYER, RUNNING, "refuse.not-drawn", menu=True),
+    Command("here", checkin.here, PLAYER, RUNNING, NO_ROUND, menu=True),
+    Command("report", report_flow.report, PLAYER, RUNNING, NO_ROUND, menu=True, person=True),
+    Command("confirm", reports.confirm, PLAYER, RUNNING, NOTHING_PENDING, menu=True, person=True),
+    Command("dispute", reports.dispute, PLAYER, RUNNING, NOTHING_PENDING, menu=True, person=True),
+    Command("fix", reports.fix, ORGANISER, RECORD),
+    Command("undo", undo.undo, ORGANISER, RECORD),
+    Command("penalty", discipline.penalty, ORGANISER, EVENT),
+    Command("forfeit", discipline.forfeit, ORGANISER, RUNNING, NO_ROUND),
+    Command("dq", discipline.dq, ORGANISER, EVENT),
+    Command("standings", standings.standings, ANYONE, RECORD, menu=True),
+    Command("bracket", bracket.bracket, ANYONE, RECORD, menu=True),
+    Command("rating", ratings.rating, ANYONE, ANY, menu=True),
+    Command("me", ratings.me, ANYONE, ANY, menu=True),
+    Command("season", ratings.season, ANYONE, ANY),
+    Command("verify", draw.verify, ANYONE, RECORD, menu=True),
+    Command("export", ratings.export, ORGANISER, ANY, menu=True),
+    Command("lang", chat_events.lang, ORGANISER, ANY),
+    Command("tz", chat_events.tz, ORGANISER, ANY),
+    Command("grant", chat_events.grant, ORGANISER, EVENT),
+    Command("help", chat_events.help_cmd, ANYONE, ANY, menu=True),
+    Command("start", chat_events.help_cmd, ANYONE, ANY, listed=False),
+)  # fmt: skip
+
+# Not a chat command: a group that became a supergroup moves its data (Core routes it).
+MIGRATE = chat_events.migrate
 
 CALLBACKS = {
     "join": signup.join_button,

@@ -14,19 +14,19 @@ from bot.pictures import bracket_pngs, drawn, send_pictures, sheet_pngs
 from bot.tournament import format_of, latest_round, names, state_of
 from charts.data import BRACKET_LABEL_KEYS, Match, Row, Sheet
 from db.models import TableRow, Tournament
+from db.status import EventStatus, TableState
 from engine.formats.elimination import BracketRound
 
 
 async def bracket(ctx: Ctx, args: str) -> None:
     t = await ctx.tournament(finished=True)
     fmt = format_of(t)
-    tree = getattr(fmt, "bracket", None)
-    if tree is None:
+    if not fmt.has_bracket:
         raise UserError("bracket.none", format=ctx.t(f"format.{t.format}"))
     if not t.rounds:
         raise UserError("refuse.not-drawn")
     state = state_of(t)
-    rounds = tree(state)
+    rounds = fmt.bracket(state)
     if not rounds and fmt.rules_variant == "tables":  # the playoff is one final table
         raise UserError("outcome.no-tree", groups=group_lines(ctx, t).strip())
     if not rounds:
@@ -44,7 +44,7 @@ async def bracket(ctx: Ctx, args: str) -> None:
     robin = robin_sheet(ctx, t, rounds)
     if pngs and robin is not None:
         pngs += await drawn(sheet_pngs, robin) or []
-    over = t.status == "finished"  # the final ranking only then; before, the round on
+    over = t.status == EventStatus.FINISHED  # the final ranking only then; before, the round on
     rows = fmt.current(state) if over else fmt.standings(state)
     r = latest_round(t)
     status = (
@@ -53,7 +53,7 @@ async def bracket(ctx: Ctx, args: str) -> None:
         else ctx.t("outcome.in-progress", round=r.number if r else 0)
     )
     caption = ctx.t("bracket.caption", title=t.title) + "\n" + status
-    send_pictures(ctx, pngs, caption + "\n" + ranking_lines(ctx, t, rows), "bracket")
+    send_pictures(ctx, pngs, caption + "\n" + ranking_lines(ctx, t, rows), "tree")
 
 
 def bracket_matches(t: Tournament, rounds: tuple[BracketRound, ...]) -> list[list[Match]]:
@@ -89,7 +89,7 @@ def bracket_matches(t: Tournament, rounds: tuple[BracketRound, ...]) -> list[lis
 
 def _live_scores(row: TableRow) -> dict[int, Decimal]:
     live = next((rep for rep in row.reports if rep.live), None)
-    if row.status != "confirmed" or live is None:
+    if row.status != TableState.CONFIRMED or live is None:
         return {}
     return {p: Decimal(s) for p, s in zip(row.seats, live.scores, strict=True)}
 
@@ -129,7 +129,7 @@ def robin_sheet(ctx: Ctx, t: Tournament, rounds: tuple[BracketRound, ...]) -> Sh
             rows.append(Row((str(r.number), who.get(a, str(a)), score, who.get(b, str(b)))))
     if not rows:
         return None
-    ranking = format_of(t).standings(state_of(t)) if t.status == "finished" else ()
+    ranking = format_of(t).standings(state_of(t)) if t.status == EventStatus.FINISHED else ()
     champion = who.get(ranking[0].player, str(ranking[0].player)) if ranking else ""
     return Sheet(
         ctx.t("pictures.robin-title", title=t.title),

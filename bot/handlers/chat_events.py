@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
+from bot.commands import help_text, role_of
 from bot.context import Ctx
 from bot.deadlines import zone_label
 from bot.errors import UserError
@@ -13,7 +14,6 @@ from bot.zones import ZoneError, find_zone
 
 
 async def lang(ctx: Ctx, args: str) -> None:
-    await ctx.require_organiser()
     choice = args.strip().lower()
     if choice not in LANGS:
         raise UserError("usage.lang")
@@ -25,7 +25,6 @@ async def lang(ctx: Ctx, args: str) -> None:
 
 async def tz(ctx: Ctx, args: str) -> None:
     """``/tz <zone>``: an IANA name in any case, a city, or a UTC offset (``+8``)."""
-    await ctx.require_organiser()
     try:
         zone = find_zone(args)
     except ZoneError as exc:
@@ -39,7 +38,6 @@ async def tz(ctx: Ctx, args: str) -> None:
 
 async def grant(ctx: Ctx, args: str) -> None:
     """``/grant <player>``: make a signed-up player an organiser of this chat."""
-    await ctx.require_organiser()
     t = await ctx.tournament()
     player = find_player(ctx, t, args)
     if await ctx.repo.is_granted(ctx.inc.chat_id, player.user_id):
@@ -50,8 +48,10 @@ async def grant(ctx: Ctx, args: str) -> None:
 
 
 async def help_cmd(ctx: Ctx, args: str) -> None:
-    key = "help.organiser" if await ctx.is_organiser() else "help.player"
-    ctx.reply(key)
+    """The commands the caller's role may use, from the declarations."""
+    from bot.handlers import COMMANDS  # the declarations import this module
+
+    ctx.say(help_text(ctx.t, COMMANDS, await role_of(ctx)))
 
 
 async def migrate(ctx: Ctx, arg: str) -> None:

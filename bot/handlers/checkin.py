@@ -26,6 +26,7 @@ from bot.handlers.common import (
     settle_round,
     timer_round,
 )
+from bot.service import results
 from bot.tournament import names, noshow_minutes
 from bot.types import Buttons, Timer
 from db.models import Round, TableRow, Tournament
@@ -73,13 +74,14 @@ async def here(ctx: Ctx, args: str) -> None:
     r = _checkin_round(ctx, t)
     if args.strip():
         await ctx.require_organiser()
-        player = find_player(ctx, t, args)
+        user = find_player(ctx, t, args).user_id
     else:
         ctx.require_person()
-        player = next((p for p in t.players if p.user_id == ctx.actor), None)
-        if player is None:
+        own = next((p for p in t.players if p.user_id == ctx.actor), None)
+        if own is None:
             raise UserError("refuse.not-signed-up")
-    _check_in(ctx, t, r, player.user_id)
+        user = own.user_id
+    _check_in(ctx, t, r, user)
 
 
 async def here_button(ctx: Ctx, arg: str) -> None:
@@ -123,24 +125,11 @@ async def noshow_passed(ctx: Ctx, arg: str) -> None:
         return
     t, r = found
     number = r.number
-    old, new, lines = [], [], []
     who = names(t)
-    for row in r.tables:
-        if row.status != "pending" or any(rep.live for rep in row.reports):
-            continue  # settled, or played and reported: they were there
-        absent = [u for u in row.seats if u not in row.present and u not in row.forfeited]
-        if not absent:
-            continue
-        old.append({"table_id": row.id, "status": row.status, "forfeited": list(row.forfeited)})
-        row.status, row.forfeited = "forfeit", sorted({*row.forfeited, *absent})
-        new.append({"table": row.number, "absent": absent})
-        lines.append(ctx.t("checkin.absent-line", table=row.number, names=[who[u] for u in absent]))
-    ctx.audit(
-        "noshow" if old else "checkin-closed",
-        t,
-        {"round": number, "checkin_until": r.checkin_until.isoformat(), "tables": old},
-        {"tables": new},
-    )
+    lines = [
+        ctx.t("checkin.absent-line", table=row.number, names=[who[u] for u in absent])
+        for row, absent in results.no_shows(ctx, t, r)
+    ]
     r.checkin_until = None
     if lines:
         ctx.reply("checkin.ruled", round=number, lines="\n".join(lines))

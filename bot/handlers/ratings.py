@@ -20,6 +20,7 @@ from bot.ratings import (
     season_points,
 )
 from db.models import Season, Tournament
+from db.status import EventStatus, PlayerStatus
 from engine.games import find_game
 from engine.ratings import Rating, leaderboard
 from engine.seasons import RATING, parse_scoring, season_table
@@ -96,13 +97,13 @@ async def me(ctx: Ctx, args: str) -> None:
     events = [
         t
         for t in await ctx.repo.chat_events(chat)
-        if any(p.user_id == user and p.status != "left" for p in t.players)
+        if any(p.user_id == user and p.status != PlayerStatus.LEFT for p in t.players)
     ]
     if not events:
         raise UserError("refuse.no-history")
     lines = [ctx.t("me.header", name=names(events).get(user, str(user)))]
     for t in events:
-        if t.status == "finished":
+        if t.status == EventStatus.FINISHED:
             placed = places(t)
             where = ctx.t("me.place", place=placed.get(user, "—"), of=len(placed))
         else:

@@ -22,6 +22,7 @@ from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers import reports
 from bot.handlers.common import find_table, my_table, open_round
+from bot.service import results
 from bot.tournament import game_of, names
 from bot.types import Buttons
 from db.models import Round, TableRow, Tournament
@@ -145,7 +146,6 @@ async def report(ctx: Ctx, args: str) -> None:
 
 async def start(ctx: Ctx) -> None:
     """Open the flow on the caller's table, or let an organiser pick among open tables."""
-    ctx.require_person()
     t = await ctx.tournament()
     r = open_round(t)
     rows = await _tables_for(ctx, t, r)
@@ -193,14 +193,14 @@ async def _tables_for(ctx: Ctx, t: Tournament, r: Round) -> list[TableRow]:
     row = my_table(r, ctx.actor)
     if row is None:
         raise UserError("report-flow.no-table", round=r.number)
-    reports.reportable(row)
+    results.reportable(row)
     reports.check_reporter(ctx, t, row, None, names(t))
     return [row]
 
 
 def _open(row: TableRow) -> bool:
     try:
-        reports.reportable(row)
+        results.reportable(row)
     except UserError:
         return False
     return True
@@ -221,7 +221,7 @@ def render(
         picks = [(str(row.number), replace(state, table=row.number).encode(SHOW)) for row in rows]
         return ctx.t("report-flow.pick-table", round=r.number), [*_rows(picks), [cancel]]
     row = find_table(r, state.table)
-    reports.reportable(row)
+    results.reportable(row)
     game = game_of(t)
     seats = len(row.seats)
     progress = replay(game.flow(seats), state.taps, seats)
@@ -272,16 +272,15 @@ def _summary(
     seats = len(row.seats)
     text = game.compose(progress.answers, seats)
     try:
-        outcome = game.parse(text, seats)
-        reports.fits_series(r, row, outcome)
+        checked = results.check(t, r, row, text)
     except EngineError as exc:
         key = f"error.{exc.code}"
         reason = (
             ctx.t(key, **exc.params) if ctx.t.has(key) else ctx.t("refuse.invalid", code=exc.code)
         )
         return f"{header}\n" + ctx.t("report-flow.invalid", text=text, reason=reason), [controls]
-    lines = reports.score_lines(ctx, names(t), row, list(game.round_scores(outcome, seats)))
-    body = ctx.t("report-flow.summary", text=outcome.text, scores=lines)
+    lines = reports.score_lines(ctx, names(t), row, list(checked.scores))
+    body = ctx.t("report-flow.summary", text=checked.outcome.text, scores=lines)
     submit = (ctx.t("report-flow.button.submit"), state.encode(SUBMIT))
     return f"{header}\n{body}", [[submit], controls]
 

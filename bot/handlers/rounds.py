@@ -15,29 +15,29 @@ from bot.handlers.common import (
 from bot.handlers.deadlines import read_deadline, table_names, timer_moment
 from bot.handlers.draw import store_round
 from bot.pictures import drawn, post_with_picture, seating_sheet, sheet_pngs
+from bot.service import results
 from bot.timers import epoch, table_deadline, tournament_timers
-from bot.tournament import format_of, latest_round, names, policy, state_of
+from bot.tournament import format_of, latest_round, names, state_of
 from db.models import Round, Tournament
+from db.status import EventStatus, RoundStatus, TableState
+from engine.games import find_game
 from engine.model import SEAT_LETTERS, Finished
 
 
 async def open_next(ctx: Ctx, args: str) -> None:
     """``/round [deadline]``: open the drawn round, or draw and open the next one."""
-    await ctx.require_organiser()
     t = await ctx.tournament()
-    if t.status == "signup":
-        raise UserError("refuse.draw-first")
     deadline = read_deadline(ctx, args) if args.strip() else None
     r = latest_round(t)
     assert r is not None  # a running tournament has its first round drawn
-    if r.status == "open":
+    if r.status == RoundStatus.OPEN:
         raise UserError("refuse.round-still-open", round=r.number)
-    if r.status == "closed":
+    if r.status == RoundStatus.CLOSED:
         plan = format_of(t).plan(state_of(t))
         if isinstance(plan, Finished):  # settle_round already announced it
             raise UserError("refuse.finished")
         r = store_round(t, plan, r.number + 1)
-    r.status, r.deadline = "open", deadline
+    r.status, r.deadline = RoundStatus.OPEN, deadline
     r.deadline_set_at = ctx.now if deadline is not None else None
     ctx.audit("round-open", t, None, {"round": r.number, "deadline": str(deadline)})
     seating = await drawn(sheet_pngs, seating_sheet(ctx, t, r))
@@ -54,7 +54,7 @@ def opened_text(ctx: Ctx, t: Tournament, r: Round) -> str:
         + "\n"
         + describe_tables(ctx, t, r)
         + "\n\n"
-        + ctx.t("round.how-to-report", example=ctx.t(f"report.example.{t.game}"))
+        + ctx.t("round.how-to-report", example=find_game(t.game).report_example)
     )
 
 
@@ -72,43 +72,23 @@ async def deadline_passed(ctx: Ctx, arg: str) -> None:
         await noshow_passed(ctx, arg)
     tournament_id, number = (int(x) for x in arg.split(":")[:2])
     t = await ctx.repo.tournament(tournament_id)
-    if t is None or t.status != "running":
+    if t is None or t.status != EventStatus.RUNNING:
         return
-    r = next((x for x in t.rounds if x.number == number and x.status == "open"), None)
+    r = next((x for x in t.rounds if x.number == number and x.status == RoundStatus.OPEN), None)
     if r is None:
         return
     due = [
         row
         for row in r.tables
-        if row.status == "pending" and epoch(table_deadline(r, row)) == epoch(at)
+        if row.status == TableState.PENDING and epoch(table_deadline(r, row)) == epoch(at)
     ]
     if not due:
         return  # the deadline was moved since this timer was set
-    accepted, forfeited, waiting = [], [], []
-    for row in due:
-        live = next((rep for rep in row.reports if rep.live), None)
-        if live is not None and live.status == "pending":
-            live.status, row.status = "confirmed", "confirmed"
-            accepted.append(row)
-        elif live is not None and live.status == "disputed":
-            waiting.append(row)
-        elif policy(t, "late") == "forfeit":
-            row.status, row.forfeited = "forfeit", list(row.seats)
-            forfeited.append(row)
-        else:
-            waiting.append(row)
-    ctx.audit(
-        "deadline",
-        t,
-        {"round": number, "deadline": at.isoformat()},
-        {
-            "accepted": [row.number for row in accepted],
-            "forfeited": [row.number for row in forfeited],
-            "waiting": [row.number for row in waiting],
-        },
-    )
+    accepted, forfeited, waiting = results.late(ctx, t, r, due, at)
     later = [
-        row for row in r.tables if row.status == "pending" and (table_deadline(r, row) or at) > at
+        row
+        for row in r.tables
+        if row.status == TableState.PENDING and (table_deadline(r, row) or at) > at
     ]
     ctx.reply(
         "deadline.settled",

@@ -9,6 +9,7 @@ from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import display_name
 from bot.handlers.partners import name_partners, read_partners, team_lines
+from bot.service import results
 from bot.timers import tournament_timers
 from bot.tournament import (
     POLICY_KNOBS,
@@ -23,6 +24,7 @@ from bot.tournament import (
 from bot.types import Buttons
 from bot.versioned import texts
 from db.models import Player, Tournament
+from db.status import EventStatus, PlayerStatus
 from engine.draw import commitment
 from engine.errors import ConfigError
 from engine.formats import find_format
@@ -33,7 +35,6 @@ MAX_TITLE = 200  # the column's width; a title is one line, not an essay
 
 async def new(ctx: Ctx, args: str) -> None:
     """``/new <game> [format] [title…]``: one active tournament per chat or topic."""
-    await ctx.require_organiser()
     words = args.split()
     if not words:
         raise UserError("usage.new")
@@ -58,7 +59,7 @@ async def new(ctx: Ctx, args: str) -> None:
         format=find_format(fmt_key).key,
         title=" ".join(title_words) or ctx.t(f"game.{game.key}"),
         options={},
-        status="signup",
+        status=EventStatus.SIGNUP,
         seed=seed,
         creator_id=ctx.actor,
         players=[],  # a new event has none; saying so spares a lazy load
@@ -92,7 +93,7 @@ def signup_text(ctx: Ctx, t: Tournament, count: int | None = None) -> str:
         commitment=commitment(t.seed),
     )
     if count is None:
-        count = sum(p.status == "active" for p in t.players)
+        count = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
     return text + ("\n" + ctx.t("signup.count", count=count) if count else "")
 
 
@@ -149,14 +150,14 @@ async def _sign_up(ctx: Ctx, t: Tournament) -> tuple[Player, str, int]:
     they were already signed up) and the number signed up. It reads one player row and
     a count, never the list: the cost of a sign-up does not grow with the event."""
     ctx.require_person()
-    if t.status != "signup":
+    if t.status != EventStatus.SIGNUP:
         raise UserError("refuse.signup-closed")
     name = display_name(ctx)
     existing = await ctx.repo.player(t.id, ctx.actor)
-    if existing is not None and existing.status == "active":
+    if existing is not None and existing.status == PlayerStatus.ACTIVE:
         return existing, "", 0
     if existing is not None:
-        existing.status, existing.name = "active", name
+        existing.status, existing.name = PlayerStatus.ACTIVE, name
         player = existing
     else:
         player = ctx.repo.new_player(t, ctx.actor, name)
@@ -168,21 +169,20 @@ async def _sign_up(ctx: Ctx, t: Tournament) -> tuple[Player, str, int]:
 
 async def leave(ctx: Ctx, args: str) -> None:
     t = await ctx.tournament()
-    if t.status != "signup":
-        raise UserError("refuse.leave-after-draw")
-    ctx.require_person()
-    player = next((p for p in t.players if p.user_id == ctx.actor and p.status == "active"), None)
+    player = next(
+        (p for p in t.players if p.user_id == ctx.actor and p.status == PlayerStatus.ACTIVE), None
+    )
     if player is None:
         raise UserError("refuse.not-signed-up")
-    player.status, partners = "left", player.partners
+    player.status, partners = PlayerStatus.LEFT, player.partners
     player.partners = []
     ctx.audit(
         "leave",
         t,
-        {"user": ctx.actor, "status": "active", "partners": partners},
-        {"status": "left", "partners": []},
+        {"user": ctx.actor, "status": PlayerStatus.ACTIVE, "partners": partners},
+        {"status": PlayerStatus.LEFT, "partners": []},
     )
-    count = len([p for p in t.players if p.status == "active"])
+    count = len([p for p in t.players if p.status == PlayerStatus.ACTIVE])
     ctx.reply("signup.left", name=player.name, count=count)
 
 
@@ -206,7 +206,7 @@ def players_text(ctx: Ctx, t: Tournament) -> str:
     lines = [
         ctx.t("players.line", n=i, name=p.name)
         + (ctx.t("players.dept", dept=p.department) if p.department else "")
-        + ("" if p.status == "active" else " ✗")
+        + ("" if p.status == PlayerStatus.ACTIVE else " ✗")
         for i, p in enumerate(listed, 1)
     ]
     header = ctx.t("players.header", title=t.title, count=len(listed))
@@ -216,10 +216,9 @@ def players_text(ctx: Ctx, t: Tournament) -> str:
 async def set_knob(ctx: Ctx, args: str) -> None:
     """``/set <knob> <value>``: a game, format or policy knob, before the draw (a few
     policies, :data:`RUNNING_KNOBS`, also later: they apply from the next round)."""
-    await ctx.require_organiser()
     t = await ctx.tournament()
     key, _, value = args.partition(" ")
-    if t.status != "signup" and key not in RUNNING_KNOBS:
+    if t.status != EventStatus.SIGNUP and key not in RUNNING_KNOBS:
         raise UserError("refuse.set-after-draw")
     if not key or not value.strip():
         raise UserError("usage.set")
@@ -235,11 +234,8 @@ async def set_knob(ctx: Ctx, args: str) -> None:
     else:
         known = [*game.knob_names(), *(k.name for k in fmt.knobs), *(k.name for k in POLICY_KNOBS)]
         raise UserError("refuse.unknown-knob", knob=key, known=known)
-    options = options_with(t, section, key, value.strip())
-    old = t.options
-    t.options = options
+    results.rule_set(ctx, t, options_with(t, section, key, value.strip()), key)
     format_of(t)  # validates game and format knobs together; raises ConfigError
-    ctx.audit("set", t, {"options": old}, {"options": options, "knob": key})
     ctx.reply("set.done", knob=key, value=value.strip())
     ctx.timers += tournament_timers(t)  # ``remind`` changes the reminders still to come
 

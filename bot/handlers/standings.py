@@ -14,6 +14,7 @@ from bot.handlers.common import group_lines, ranking_lines, team_table_lines
 from bot.i18n import show
 from bot.pictures import (
     drawn,
+    first_page,
     progression_png,
     progression_series,
     send_pictures,
@@ -22,6 +23,7 @@ from bot.pictures import (
 )
 from bot.tournament import format_of, latest_round, names, state_of
 from bot.versioned import pictures
+from db.status import EventStatus, ExportStatus, PlayerStatus, TableState
 from engine.model import SEAT_LETTERS
 
 EXPORT_HEADER = ["round", "table", "seat", "user_id", "name", "score", "penalty", "status"]
@@ -42,7 +44,7 @@ async def standings(ctx: Ctx, args: str) -> None:
         if not t.rounds:
             raise UserError("refuse.not-drawn")
         fmt, state = format_of(t), state_of(t)
-        over = t.status == "finished"
+        over = t.status == EventStatus.FINISHED
         # the final ranking only once the event is over: a round held for the organiser's
         # ruling (a whole table forfeited) crowns nobody yet (issue 8 §6)
         rows = fmt.current(state) if over else fmt.standings(state)
@@ -58,7 +60,7 @@ async def standings(ctx: Ctx, args: str) -> None:
             + team_table_lines(ctx, t)
             + group_lines(ctx, t)
         )
-        pngs: list[bytes] = await drawn(sheet_pngs, standings_sheet(ctx, t)) or []
+        pngs: list[bytes] = await drawn(sheet_pngs, first_page(ctx, standings_sheet(ctx, t))) or []
         series = progression_series(t)
         if pngs and max((len(v) for v in series.values()), default=0) >= 2:
             labels = {"round": ctx.t("pictures.round-axis"), "points": ctx.t("standings.points")}
@@ -78,10 +80,9 @@ async def export(ctx: Ctx, args: str) -> None:
     A player removed by the forfeits rule has every score struck (seed 002 §四.1), so
     their rows show 0, as the standings add them; the others at a table forfeited by
     no-shows went through as if on a bye (seed 000: 余下选手轮空)."""
-    await ctx.require_organiser()
     t = await ctx.tournament(finished=True)
     who = names(t)
-    removed = {p.user_id for p in t.players if p.status == "removed"}
+    removed = {p.user_id for p in t.players if p.status == PlayerStatus.REMOVED}
     state = state_of(t)
     struck = format_of(t).disciplined(state).removed - state.removed
     penalty: dict[tuple[int, int], Decimal] = {}
@@ -93,19 +94,20 @@ async def export(ctx: Ctx, args: str) -> None:
         for table in r.tables:
             live = next((rep for rep in table.reports if rep.live), None)
             for i, user in enumerate(table.seats):
+                status: str
                 if user in table.forfeited:
-                    status, score = "forfeit", Decimal(0)
-                elif table.status == "forfeit":
-                    status, score = "bye", Decimal(0)
-                elif table.status == "confirmed" and live is not None:
-                    status, score = "confirmed", Decimal(live.scores[i])
+                    status, score = ExportStatus.FORFEIT, Decimal(0)
+                elif table.status == TableState.FORFEIT:
+                    status, score = ExportStatus.BYE, Decimal(0)
+                elif table.status == TableState.CONFIRMED and live is not None:
+                    status, score = ExportStatus.CONFIRMED, Decimal(live.scores[i])
                 else:
-                    status = live.status if live is not None else "pending"
+                    status = live.status if live is not None else ExportStatus.PENDING
                     score = Decimal(0)
                 if user in removed:
-                    status = "dq"
+                    status = ExportStatus.DQ
                 if user in struck:
-                    status, score = "dq", Decimal(0)
+                    status, score = ExportStatus.DQ, Decimal(0)
                 pen = show(penalty.get((r.number, user), Decimal(0)))
                 rows.append(
                     [
@@ -121,12 +123,12 @@ async def export(ctx: Ctx, args: str) -> None:
                 )
         for user in r.byes:
             pen = show(penalty.get((r.number, user), Decimal(0)))
-            rows.append([r.number, "", "", user, who[user], 0, pen, "bye"])
+            rows.append([r.number, "", "", user, who[user], 0, pen, ExportStatus.BYE])
     # A penalty with no row of its own (given before the draw: round 0) gets one.
     shown = {(row[0], row[3]) for row in rows}
     for (number, user), points in sorted(penalty.items()):
         if (number, user) not in shown:
-            rows.append([number, "", "", user, who[user], 0, show(points), "penalty"])
+            rows.append([number, "", "", user, who[user], 0, show(points), ExportStatus.PENALTY])
     rows.sort(key=lambda row: int(str(row[0])))
     ctx.document(
         csv_bytes(EXPORT_HEADER, rows),

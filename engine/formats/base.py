@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.draw import shuffled
 from engine.errors import ConfigError, FormatError
@@ -32,6 +32,10 @@ from engine.model import (
 )
 from engine.seating import cut, partition, pick_byes
 
+if TYPE_CHECKING:
+    from engine.formats.elimination import BracketRound
+    from engine.formats.teams import TeamStanding
+
 AnyGame = Game[Any]
 
 # Seed 002 §四.1 (赛场纪律): 迟到 15 分钟以弃权论，弃权 2 局者取消全部比赛成绩.
@@ -47,6 +51,16 @@ class Format:
     knobs: ClassVar[tuple[Knob, ...]] = ()
     seeds: ClassVar[tuple[str, ...]] = ()
     tiebreaks: ClassVar[tuple[str, ...]] = ("points", "flip")
+    # Capabilities: what the format has, so the bot asks instead of knowing format keys.
+    signs_up_together: ClassVar[bool] = False  # players may name partners (/join @a)
+    seats_departments_apart: ClassVar[bool] = False  # /dept: colleagues at other tables
+    has_bracket: ClassVar[bool] = False  # ``bracket()`` draws a knockout tree (/bracket)
+    has_team_table: ClassVar[bool] = False  # ``team_standings()`` ranks the teams
+    team_tiebreaks: ClassVar[tuple[str, ...]] = ()  # the team table's chain, where it has one
+    has_group_tables: ClassVar[bool] = False  # ``draw_groups()``: a table per group first
+    sits_in_pairs: ClassVar[bool] = False  # partners share a line of the standings
+    series_knobs: ClassVar[tuple[str, ...]] = ()  # knobs that set a best-of-N series
+    note_codes: ClassVar[tuple[str, ...]] = ("bye",)  # what a plan's ``notes`` may hold
     # Whether players go out as the event runs (a knockout, a stage, a playoff): then at
     # the end only the champion is still in, and the ranking shows the stage reached.
     eliminates: ClassVar[bool] = False
@@ -77,6 +91,30 @@ class Format:
     def sizes(self) -> tuple[int, ...]:
         """Table sizes the game allows, the usual one first."""
         return self.game.seat_counts
+
+    def team_size(self) -> int:
+        """Members of one team or pair; 1 where everyone plays for themselves."""
+        return 1
+
+    def series_lengths(self) -> dict[str, int]:
+        """Each best-of-N knob and its N (empty: the format plays no series)."""
+        return {name: self.int_option(name) for name in self.series_knobs}
+
+    def groups(self, state: TournamentState) -> dict[PlayerId, int]:
+        """Player → team, pair or department number; empty where players are alone."""
+        return {}
+
+    def bracket(self, state: TournamentState) -> tuple[BracketRound, ...]:
+        """The knockout tree so far, where ``has_bracket``; otherwise empty."""
+        return ()
+
+    def draw_groups(self, state: TournamentState) -> list[list[PlayerId]]:
+        """The groups by lot, where ``has_group_tables``; otherwise none."""
+        return []
+
+    def team_standings(self, state: TournamentState) -> tuple[TeamStanding, ...]:
+        """The teams ranked, where ``has_team_table``; otherwise empty."""
+        return ()
 
     # --- the contract ----------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:

@@ -95,6 +95,8 @@ class Bracket(Format):
     key = "bracket"
     aliases = ("bracket", "单败淘汰", "淘汰制", "裁减制", "single elimination")
     seeds = ("004",)
+    has_bracket = True
+    note_codes = ("bye", "round-robin")
     knobs = (
         SeedsKnob("seeds", "0", (), int, "004"),
         Knob("last3", "robin", ("robin", "off"), str, "004"),

@@ -148,6 +148,10 @@ class Groups(Format):
     key = "groups"
     aliases = ("groups", "小组循环", "小组赛", "分组循环", "group stage")
     seeds = ("000", "004")
+    has_bracket = True  # the crossover and final
+    has_group_tables = True
+    series_knobs = ("group_best_of", "playoff_best_of", "final_best_of")
+    note_codes = ("bye", *(f"best-of-{n}" for n in BEST_OF))
     knobs = (
         Knob("groups", "2", ("1", "2", "4", "8"), int, "004"),
         Knob("group_best_of", "1", BEST_OF, int, "000"),

@@ -83,6 +83,7 @@ class Knockout(Format):
     key = "knockout"
     aliases = ("knockout", "分桌淘汰", "淘汰赛", "table knockout")
     seeds = ("000", "001")
+    note_codes = ("bye", "tiebreak-flip", "final-flip", "extra-game", "lucky-loser")
     knobs = (
         Knob("advance", "1", (), int, "001"),
         Knob("leftover", "table", ("table", "bye"), str, "000"),

@@ -111,6 +111,9 @@ class Pairs(Format):
     key = "pairs"
     aliases = ("pairs", "双人赛", "双人", "对抗赛", "pair")
     seeds = ("002",)
+    signs_up_together = True
+    sits_in_pairs = True
+    note_codes = ("bye", "tiebreak-flip", LUCKY)
     knobs = (
         Knob("final", "4", (), int, "002", minimum=2),
         Knob("final_rounds", "2", (), int, "002", minimum=1),
@@ -119,6 +122,9 @@ class Pairs(Format):
     )
     eliminates = True
     tiebreaks = ("removed", "reached", "final-wins", "final-points", "round-score", "flip")
+
+    def team_size(self) -> int:
+        return 2
 
     # --- who plays with whom -----------------------------------------------------------
     def pairs(self, state: TournamentState) -> list[Pair]:

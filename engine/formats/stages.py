@@ -85,6 +85,7 @@ class Stages(Format):
     key = "stages"
     aliases = ("stages", "积分晋级", "积分晋级制", "score stages")
     seeds = ("000",)
+    note_codes = ("bye", "tiebreak-flip", "extra-hand", "lucky-loser")
     knobs = (
         Knob("hands", "10", (), int, "000", 1),
         Knob("base", "30", (), int, "000"),

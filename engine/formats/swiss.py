@@ -36,6 +36,7 @@ class Swiss(Format):
     key = "swiss"
     aliases: ClassVar[tuple[str, ...]] = ("swiss", "瑞士移位", "瑞士制", "积分循环")
     seeds = ("000",)
+    seats_departments_apart: ClassVar[bool] = True
     knobs: ClassVar[tuple[Knob, ...]] = (
         Knob("rounds", "5", (), int, "000"),
         Knob("by", "score", ("score", "mix"), str, ""),

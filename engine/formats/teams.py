@@ -52,6 +52,9 @@ class Teams(Swiss):
     key = "teams"
     aliases = ("teams", "团体赛", "团体", "团队赛", "team")
     seeds = ("000",)
+    signs_up_together = True
+    seats_departments_apart = False  # the teams themselves are kept apart
+    has_team_table = True
     knobs = (
         Knob("rounds", "3", (), int, "000", minimum=1),
         Knob("by", "mix", ("score", "mix"), str, ""),
@@ -59,6 +62,9 @@ class Teams(Swiss):
         FORFEITS_KNOB,
     )
     team_tiebreaks = ("points", "best-individual", "flip")
+
+    def team_size(self) -> int:
+        return self.int_option("size")
 
     def groups(self, state: TournamentState) -> dict[PlayerId, int]:
         """Team number of every signed-up player (1-based).

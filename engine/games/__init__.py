@@ -8,6 +8,7 @@ from engine.games.bigtwo import BigTwo
 from engine.games.doudizhu import DouDizhu
 from engine.games.doudizhu4 import DouDizhu4
 from engine.games.guandan import Guandan
+from engine.games.paodekuai import PaoDeKuai
 from engine.games.shengji import Shengji
 from engine.games.twoplayer import Gomoku, Junqi, Xiangqi
 
@@ -20,6 +21,7 @@ GAMES: tuple[type[Game], ...] = (  # type: ignore[type-arg]
     Xiangqi,
     Gomoku,
     Junqi,
+    PaoDeKuai,
 )
 
 

@@ -18,6 +18,7 @@ from typing import ClassVar, Generic, TypeVar
 
 from engine.errors import ConfigError, ReportError
 from engine.model import SEAT_LETTERS
+from engine.numbers import signed
 
 WINDS = "东南西北"
 TOTAL_WORDS = ("total", "总分", "合计")
@@ -122,8 +123,7 @@ def split_hands(text: str) -> list[str]:
 
 def fmt_points(value: Decimal) -> str:
     """Signed points without a trailing ``.0``: ``+37``, ``-7``, ``+0.5``."""
-    normal = value.normalize() if value != value.to_integral() else value.quantize(Decimal(1))
-    return f"{'+' if normal >= 0 else ''}{normal}"
+    return signed(value)
 
 
 class Game(Generic[H]):
@@ -136,6 +136,9 @@ class Game(Generic[H]):
     knobs: ClassVar[tuple[Knob, ...]] = ()
     default_format: ClassVar[str] = "knockout"
     zero_sum: ClassVar[bool] = True
+    # 迟到 N 分钟以弃权论: 15 in seeds 000, 001 and 002's 双升 rules (``/set noshow on``).
+    noshow_minutes: ClassVar[int] = 15
+    report_example: ClassVar[str]  # one hand in the report grammar, shown in /round
     # Ratings (engine.ratings): seats that scored alike in a hand played as one side.
     rating_by_score: ClassVar[bool] = False
 

@@ -39,6 +39,7 @@ class BigTwo(Game[BigTwoHand]):
     """
 
     key = "bigtwo"
+    report_example = "A5 B8 C0 D12"
     aliases = ("bigtwo", "big2", "big two", "锄大地", "锄大d", "大老二")
     seat_counts = (4, 3)
     default_format = "knockout"

@@ -76,6 +76,7 @@ class DouDizhu(Game[DouDizhuHand]):
     """斗地主 (3 seats): landlord against two farmers."""
 
     key = "doudizhu"
+    report_example = "B bid3 bombs1 win spring"
     aliases = ("doudizhu", "dou dizhu", "ddz", "斗地主", "三人斗地主")
     seat_counts = (3,)
     default_format = "groups"

@@ -54,6 +54,7 @@ class DouDizhu4(Game[DouDizhu4Hand]):
     """四人斗地主: one landlord against three, +3/−1 a hand."""
 
     key = "doudizhu4"
+    report_example = "C win open"
     aliases = ("doudizhu4", "ddz4", "四人斗地主", "4人斗地主", "两副牌斗地主")
     seat_counts = (4,)
     default_format = "knockout"

@@ -53,6 +53,8 @@ class Guandan(LevelGame[FinishOrder]):
     """掼蛋: 2v2, partners opposite; the winners' side climbs by the partner's place."""
 
     key = "guandan"
+    report_example = "A C"
+    noshow_minutes = 10  # seed 002, 掼蛋: 迟到10分钟以弃权论
     aliases = ("guandan", "掼蛋", "惯蛋", "掼蛋儿")
     seat_counts = (4,)
     partners = SIDES

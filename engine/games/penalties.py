@@ -14,6 +14,7 @@ from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 
 from engine.errors import ReportError
+from engine.numbers import tidy
 
 STEP = Decimal("0.5")
 PER_CARD = Decimal("0.5")  # seed 001 §七.2, 3, 6, 7
@@ -34,7 +35,7 @@ def deduction(raw: str | Decimal | int) -> Decimal:
         raise ReportError("penalty-out-of-range", value=str(raw), limit=MAX_DEDUCTION)
     if value % STEP:
         raise ReportError("penalty-step", value=str(raw), step=STEP)
-    return value.normalize() if value != value.to_integral() else value.quantize(Decimal(1))
+    return tidy(value)
 
 
 def per_card(cards: int, rate: Decimal = PER_CARD) -> Decimal:

@@ -72,6 +72,7 @@ class Shengji(LevelGame[ShengjiHand]):
     """升级/80分: the defenders' points decide who climbs, and how far."""
 
     key = "shengji"
+    report_example = "pts85 kitty20x2"
     aliases = ("shengji", "80分", "八十分", "双升", "拖拉机", "升级", "tractor", "80 points")
     seat_counts = (4,)
     partners = SIDES

@@ -104,6 +104,7 @@ class Xiangqi(TwoPlayerGame):
     """中国象棋: two slow games, then quick games until someone wins (seed 004 (一))."""
 
     key = "xiangqi"
+    report_example = "1-0"
     aliases = ("xiangqi", "chinese chess", "象棋", "中国象棋")
 
 
@@ -111,6 +112,7 @@ class Gomoku(TwoPlayerGame):
     """五子棋, no forbidden moves (seed 004 (三))."""
 
     key = "gomoku"
+    report_example = "1-0"
     aliases = ("gomoku", "five in a row", "五子棋")
 
 
@@ -118,4 +120,5 @@ class Junqi(TwoPlayerGame):
     """四国军棋 / 军棋, played two-handed (seed 004 (二))."""
 
     key = "junqi"
+    report_example = "0.5-0.5"
     aliases = ("junqi", "luzhanqi", "军棋", "四国军棋", "陆战棋")

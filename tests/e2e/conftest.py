@@ -1,4 +1,7 @@
-"""End-to-end fixtures: every test runs on both backends and, where available, both databases."""
+"""End-to-end fixtures: a test runs on both backends and, where available, both databases,
+unless it names its own. Scenario bodies also run in memory
+(``tests/handlers/test_e2e_bodies.py``), so over HTTP one run per backend per area is
+enough; the rest pick one backend and one database each."""
 
 from __future__ import annotations
 

@@ -11,6 +11,8 @@ import csv
 import io
 from datetime import timedelta
 
+import pytest
+
 from tests.botapi import BotAPIServer
 from tests.e2e.harness import Harness, tables_of
 
@@ -31,6 +33,11 @@ def setup_group(server: BotAPIServer) -> None:
     server.add_chat(GROUP, "锄大地群", admins=[ADMIN])
 
 
+@pytest.mark.parametrize(
+    ("database_url", "backend"),
+    [("postgres", "aiogram"), ("sqlite", "ptb")],
+    indirect=["database_url"],
+)
 async def test_big_two_knockout_runs_from_signup_to_winner(bot: Harness) -> None:
     server = bot.server
     setup_group(server)
@@ -84,7 +91,8 @@ async def test_big_two_knockout_runs_from_signup_to_winner(bot: Harness) -> None
     # Table 1: the captain reports two hands; a tablemate confirms with the button.
     t1 = tables[1]
     await bot.says(GROUP, t1[1], "/report 1 A5 B8 C0 D12", "由 A 座")  # not the captain
-    await bot.says(GROUP, 999, "/report 1 A5 B8 C0 D12", "不在第 1 桌")  # not at the table
+    await bot.says(GROUP, tables[2][0], "/report 1 A5 B8 C0 D12", "不在第 1 桌")  # elsewhere
+    await bot.says(GROUP, 999, "/report 1 A5 B8 C0 D12", "你还没有报名")  # not a player
     pending = await bot.says(GROUP, t1[0], "/report 1 A5 B8 C0 D12", "请同桌另一位选手确认")
     assert "+37" in pending.body and "-87" in pending.body  # seed 001's worked example
     await bot.says(GROUP, t1[0], "/report 1 A0 B8 C5 D12", "已有一份结果等待确认")

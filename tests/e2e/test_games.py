@@ -1,5 +1,8 @@
 """Issue 3's bot half: a small tournament of every game, from /new to the winner.
 
+(The cases run here over HTTP for a few games and in memory for all of them:
+``tests/handlers/test_games.py``.)
+
 Each game runs as a table knockout in a Chinese group: the organiser changes a game knob
 (a bad value is refused with the reason), /rules shows it in plain words, players join,
 the draw closes the rules, and an impossible report is refused in Chinese; after
@@ -131,6 +134,34 @@ CASES = [
         {"A": "3", "B": "1"},
         ("1A", "2B"),
     ),
+    *(
+        Case(  # the other two-player games: a match won 2-0, one lost 0-2, a drawn final game
+            game,
+            4,
+            ("points", "2/1/0", "2/1/0"),
+            ("games", "0", "games 至少为 1", "games must be at least 1"),
+            ("2-0", "看不懂结果", "I cannot read the result"),
+            (
+                (Play(1, text="1-0; 1-0", show="+4"), Play(2, text="0-1; 0-1", show="+4")),
+                (Play(1, text="1-0; 0.5-0.5", show="+3", organiser=True),),
+            ),
+            "A",
+            {"A": "3", "B": "1"},
+            ("1A", "2B"),
+        )
+        for game in ("gomoku", "junqi")
+    ),
+    Case(  # 跑得快, added with engine/ and locale files only (issue 9)
+        "跑得快",
+        3,
+        ("shutin", "off", "off"),
+        ("shutin", "maybe", "可选", "choose one of"),
+        ("A0 B0 C5", "两个座位", "only one winner"),
+        # with 关门 doubling off (the knob above) C pays 16, not the seed's 32
+        ((Play(1, taps=("0", "5", "16"), show="+21"),),),
+        "A",
+        {"A": "21", "B": "-5", "C": "-16"},
+    ),
 ]
 
 
@@ -232,10 +263,18 @@ async def run_case(bot: Harness, case: Case) -> None:
     assert {seat: scores[seat] for seat in case.export} == case.export
 
 
+# Every case also runs in memory (tests/handlers/test_games.py); over HTTP, one case per
+# backend (跑得快 added from engine/ and the catalogues only, on PTB) and one on PostgreSQL.
+BY_GAME = {c.game: c for c in CASES}
+
+
 @pytest.mark.parametrize(
-    ("case", "database_url"),
-    [pytest.param(c, "sqlite", id=c.game) for c in CASES]
-    + [pytest.param(CASES[3], "postgres", id="guandan-postgres")],
+    ("case", "database_url", "backend"),
+    [
+        pytest.param(BY_GAME["doudizhu"], "sqlite", "aiogram", id="doudizhu-aiogram"),
+        pytest.param(BY_GAME["跑得快"], "sqlite", "ptb", id="paodekuai-ptb"),
+        pytest.param(BY_GAME["guandan"], "postgres", "aiogram", id="guandan-postgres"),
+    ],
     indirect=["database_url"],
 )
 async def test_game_tournament_runs_from_new_to_winner(bot: Harness, case: Case) -> None:

@@ -44,7 +44,7 @@ async def test_each_forum_topic_runs_its_own_tournament_and_replies_stay_in_it(
     # Each topic's own sign-up message was edited to count its own player.
     assert "1 signed up" in five.body and "1 signed up" in nine.body
     server.user_says(FORUM, 11, "/players", thread_id=5)
-    listing = await server.wait_for("Topic Five · 1 players")
+    listing = await server.wait_for("Topic Five · 1 player:")
     assert listing.thread_id == 5 and "Ann" in listing.body and "Bob" not in listing.body
 
     server.user_says(FORUM, 12, "/players")  # the General topic has no tournament

@@ -39,6 +39,11 @@ async def cut_off_passes(bot: Harness, minutes: int) -> str:
     return (await bot.server.wait_for("签到截止", timeout=20)).body
 
 
+@pytest.mark.parametrize(
+    ("database_url", "backend"),
+    [("sqlite", "aiogram"), ("postgres", "aiogram")],  # PTB: see the third test
+    indirect=["database_url"],
+)
 async def test_players_who_do_not_check_in_forfeit_and_their_tablemates_go_on(
     bot: Harness,
 ) -> None:

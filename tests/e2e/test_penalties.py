@@ -32,7 +32,7 @@ async def test_penalties_cards_and_the_warning_ladder(bot: Harness) -> None:
     await bot.says(GROUP, ADMIN, "/penalty 1A cards 3 exposed", "loses 1.5 points")
     await bot.says(GROUP, ADMIN, "/penalty 1A 0.3", "0.5")  # refused: not a 0.5 step
     await bot.says(GROUP, ADMIN, "/penalty 1B warn prompting", "first warning")
-    await bot.says(GROUP, ADMIN, "/penalty 1B warn prompting", "loses 1 points")
+    await bot.says(GROUP, ADMIN, "/penalty 1B warn prompting", "loses 1 point ")
     await bot.says(GROUP, ADMIN, "/penalty 1B warn prompting", "disqualified")
     players = await bot.says(GROUP, ADMIN, "/players", "4 players")
     assert f"{seat_b} ✗" in players.body  # removed

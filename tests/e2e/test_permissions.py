@@ -19,8 +19,10 @@ from tests.e2e.harness import Harness
 
 GROUP = -1010030
 README = Path(__file__).parents[2] / "README.md"
-# Commands a person does for themself: a shared identity cannot.
-PERSON = frozenset({"join", "leave", "dept", "report", "confirm", "dispute", "here"})
+# Commands a person does for themself: a shared identity cannot. Declared ``person``
+# (refused at admission), or so for their own use (``/dept`` and ``/here`` without a
+# player, which an organiser's anonymous admin may name).
+PERSON = frozenset({c.name for c in COMMANDS if c.person} | {"dept", "here"})
 ARGS = {
     "new": "bigtwo Another",
     "set": "advance 2",
@@ -54,9 +56,8 @@ def who_column() -> dict[str, str]:
 def public_commands() -> list[str]:
     """The routed commands, one name per handler (``/start`` is ``/help``)."""
     seen: dict[object, str] = {}
-    for name, handler in COMMANDS.items():
-        if not name.startswith("_"):
-            seen.setdefault(handler, name)
+    for command in COMMANDS:
+        seen.setdefault(command.handler, command.name)
     return sorted(seen.values())
 
 

@@ -49,6 +49,7 @@ async def report_all(bot: Harness, tables: dict[int, list[int]], result: str) ->
         await bot.says(GROUP, ADMIN, f"/report {number} {result}", "结果确认")
 
 
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
 @pytest.mark.parametrize("backend", ["aiogram"])
 async def test_bracket_runs_with_a_bye_a_forfeit_and_a_drawn_final_replayed(
     bot: Harness,
@@ -94,6 +95,7 @@ async def test_bracket_runs_with_a_bye_a_forfeit_and_a_drawn_final_replayed(
     assert "🏁 最终名次" in standings.body and "翻牌分出先后" in lines[3]
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("backend", ["ptb"])
 async def test_groups_run_round_robin_crossover_and_final(bot: Harness) -> None:
     ids = setup(bot, 5)
@@ -144,6 +146,7 @@ async def test_groups_run_round_robin_crossover_and_final(bot: Harness) -> None:
     assert stages == ["决赛", "决赛", "复赛第1轮出局", "复赛第1轮出局", "小组第3名"]
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("backend", ["aiogram"])
 async def test_stages_run_from_base_thirty_with_a_lucky_loser_and_a_tie_to_the_previous_stage(
     bot: Harness,

@@ -31,6 +31,7 @@ def setup(bot: Harness) -> dict[str, int]:
     return ids
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("backend", ["ptb"])
 async def test_knockout_gives_the_leftover_a_bye_and_flips_a_tie_for_the_advancing_place(
     bot: Harness,

@@ -64,6 +64,7 @@ def confirmed(table: Table, scores: tuple[int, ...]) -> TableResult:
     return TableResult(table, TableStatus.CONFIRMED, tuple(Decimal(s) for s in scores))
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("backend", ["aiogram"])
 async def test_swiss_reseats_by_score_rotates_byes_survives_a_forfeit_and_breaks_ties(
     bot: Harness,

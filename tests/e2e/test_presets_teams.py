@@ -42,6 +42,7 @@ async def start(bot: Harness, ids: dict[str, int], new: str, knobs: list[str]) -
     return drawn.body + "\n@@" + seed
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("backend", ["aiogram"])
 async def test_team_event_sums_members_keeps_teammates_apart_and_breaks_a_tie_by_best_individual(
     bot: Harness,
@@ -91,6 +92,7 @@ async def test_team_event_sums_members_keeps_teammates_apart_and_breaks_a_tie_by
     assert lines[1].startswith(f"2. 第 {y} 队") and "2 分" in lines[1]
 
 
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
 @pytest.mark.parametrize("backend", ["ptb"])
 async def test_pairs_draw_opponents_by_cards_send_the_joker_to_the_final_and_flip_a_tie(
     bot: Harness,
@@ -141,6 +143,7 @@ async def test_pairs_draw_opponents_by_cards_send_the_joker_to_the_final_and_fli
     assert set(champion.strip().split(", ")) == {name[final_seats[1]], name[final_seats[3]]}
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("backend", ["ptb"])
 async def test_team_event_gives_the_player_who_does_not_fit_a_table_a_bye(bot: Harness) -> None:
     ids = setup(bot, 10)  # teams of 3, 3 and 4; tables of 3 seat nine, one sits out

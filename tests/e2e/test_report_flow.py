@@ -108,6 +108,7 @@ async def big_two_round(bot: Harness, players: int) -> dict[int, list[int]]:
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("backend", ["aiogram"])  # both also run in memory (tests/handlers)
 async def test_only_the_starter_taps_and_back_and_cancel_store_nothing(bot: Harness) -> None:
     server = bot.server
     seats = (await big_two_round(bot, 4))[1]
@@ -143,6 +144,7 @@ async def test_only_the_starter_taps_and_back_and_cancel_store_nothing(bot: Harn
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("backend", ["ptb"])
 async def test_organiser_picks_a_table_and_impossible_taps_are_explained(bot: Harness) -> None:
     server = bot.server
     tables = await big_two_round(bot, 8)

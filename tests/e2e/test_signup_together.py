@@ -40,6 +40,9 @@ def team_of(text: str, header: str) -> list[list[str]]:
     return teams
 
 
+@pytest.mark.parametrize(
+    ("database_url", "backend"), [("postgres", "aiogram")], indirect=["database_url"]
+)
 async def test_a_team_signed_up_together_stays_together_and_the_lot_makes_the_rest(
     bot: Harness,
 ) -> None:

@@ -60,7 +60,7 @@ async def test_undo_walks_back_penalty_forfeit_and_rule_change(bot: Harness) -> 
     after = await bot.says(GROUP, ADMIN, "/export", "CSV")
     assert set(penalties(after.document).values()) == {"0"}
 
-    await bot.says(GROUP, ADMIN, "/forfeit 1", "4 player(s) forfeit")
+    await bot.says(GROUP, ADMIN, "/forfeit 1", "4 players forfeit")
     await server.wait_for("is over")  # the only table forfeited: nobody is left
     await bot.says(GROUP, ADMIN, "/undo", "Undone: the last forfeit")
     await bot.says(GROUP, ADMIN, "/report 1 A0 B3 C5 D7", "Table 1 confirmed")

@@ -254,9 +254,8 @@ def check_finished(sim: Sim, done: Finished) -> None:
     alive = {s.player for s in done.ranking if s.alive}
     if sim.fmt.eliminates and alive and alive != set(champion):
         raise Broken("champions", f"alive {sorted(alive)} vs champion {champion}")
-    team_standings = getattr(sim.fmt, "team_standings", None)
-    if team_standings is not None:  # the individual table ranks people; a team wins
-        top = team_standings(state)[0]
+    if sim.fmt.has_team_table:  # the individual table ranks people; a team wins
+        top = sim.fmt.team_standings(state)[0]
         if set(champion) != set(top.members):
             raise Broken("champion-not-team", f"{champion} vs team {top.members}")
         return

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 import re
 import string
-import tomllib
 from pathlib import Path
 
 import pytest
 
+from bot.i18n import load_messages
 from engine.errors import ConfigError, EngineError, ReportError
 from engine.games import GAMES, find_game
 from engine.games.doudizhu import DouDizhu
@@ -20,23 +20,10 @@ ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("zh", "en")
 
 
-def flat(table: dict[str, object], prefix: str = "") -> dict[str, str]:
-    out: dict[str, str] = {}
-    for key, value in table.items():
-        if isinstance(value, dict):
-            out.update(flat(value, f"{prefix}{key}."))
-        else:
-            out[f"{prefix}{key}"] = str(value)
-    return out
-
-
 def catalogue(lang: str) -> dict[str, str]:
-    """Every message file of the language (an area's own file may word engine errors)."""
-    out: dict[str, str] = {}
-    for path in sorted((ROOT / "bot" / "locale" / lang).glob("*.toml")):
-        with path.open("rb") as fh:
-            out.update(flat(tomllib.load(fh)))
-    return out
+    """Every message file of the language (an area's own file may word engine errors),
+    read as the bot reads them: a message with plural forms is one key."""
+    return load_messages(lang)[0]
 
 
 def raised_codes() -> set[str]:
@@ -112,6 +99,7 @@ BAD = [
     ("shengji", 4, "A pts83"), ("shengji", 4, "A pts150 kitty60x2"),
     ("shengji", 4, "A pts20 kitty85x2"), ("shengji", 4, "A pts20 kitty20x3"),
     ("shengji", 4, "A C pts20"), ("shengji", 4, "A pts20 x4"), ("xiangqi", 2, "2-0"),
+    ("paodekuai", 3, "A0 B0 C5"), ("paodekuai", 3, "A0 B5 C17"), ("paodekuai", 3, "A1 B5 C16"),
     ("bigtwo", 4, "total A+1000000001 B-1000000001 C0 D0"),
 ]  # fmt: skip
 

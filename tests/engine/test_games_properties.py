@@ -84,6 +84,14 @@ def shengji_hand(draw: st.DrawFn) -> str:
     return text
 
 
+@st.composite
+def paodekuai_hand(draw: st.DrawFn) -> str:
+    winner = draw(st.integers(0, 2))
+    return " ".join(
+        f"{SEAT_LETTERS[i]}{0 if i == winner else draw(st.integers(1, 16))}" for i in range(3)
+    )
+
+
 def two_player_hand() -> st.SearchStrategy[str]:
     return st.sampled_from(["1-0", "0-1", "0.5-0.5"])
 
@@ -145,6 +153,7 @@ CASES = [
     Case("xiangqi", {}, 2, two_player_hand, ((0, 1), (1, 0)), swap_result),
     Case("gomoku", {"points": "2/1/0"}, 2, two_player_hand, ((0, 1), (1, 0)), swap_result),
     Case("junqi", {}, 2, two_player_hand, ((0, 1), (1, 0)), swap_result),
+    Case("paodekuai", {}, 3, paodekuai_hand, tuple(itertools.permutations(range(3)))),
 ]
 IDS = [f"{c.name}-{c.seats}-{'-'.join(c.options.values()) or 'default'}" for c in CASES]
 

@@ -1,0 +1,412 @@
+"""Typed audit entries for the rulings /undo can take back, and the ones it reads.
+
+Each entry is a dataclass that writes itself as the audit row's ``old``/``new`` JSON and
+reads itself back from a row, so the shape of an entry is written once, here, and /undo
+works on fields instead of string keys. The JSON shapes are those earlier versions
+stored, so entries written before this module still undo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from db.models import AuditEntry
+from db.status import PenaltyKind, PlayerStatus, ReportStatus
+
+Json = dict[str, Any]
+
+
+class Action(StrEnum):
+    """The audit log's ``action`` for the entries below."""
+
+    REPORT = "report"  # a player's report, waiting for a tablemate
+    ORGANISER_REPORT = "report-by-organiser"  # counts at once; /undo-able
+    CONFIRM = "confirm"
+    DISPUTE = "dispute"
+    FIX = "fix"
+    FORFEIT = "forfeit"
+    DQ = "dq"
+    PENALTY = "penalty"
+    NOSHOW = "noshow"
+    SET = "set"
+    ROUND_DEADLINE = "deadline-round"
+    TABLE_DEADLINE = "deadline-table"
+    SIGNUP_DEADLINE = "deadline-signup"
+    UNDO = "undo"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Base of the typed entries: ``action`` names it in the log."""
+
+    action: ClassVar[Action]
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        """The ``old`` and ``new`` JSON of the audit row."""
+        raise NotImplementedError
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Filed(Entry):
+    """A report stored on a table (by a player, or by an organiser when ``organiser``)."""
+
+    action: ClassVar[Action] = Action.REPORT
+    table_id: int
+    table: int
+    round: int
+    report_id: int
+    text: str
+    status: str
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return None, {
+            "table": self.table,
+            "round": self.round,
+            "text": self.text,
+            "status": self.status,
+            "report_id": self.report_id,
+            "table_id": self.table_id,
+        }
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(
+            new["table_id"],
+            new["table"],
+            new["round"],
+            new["report_id"],
+            new["text"],
+            new["status"],
+        )
+
+
+@dataclass(frozen=True)
+class OrganiserFiled(Filed):
+    action: ClassVar[Action] = Action.ORGANISER_REPORT
+
+
+@dataclass(frozen=True)
+class Confirmed(Entry):
+    action: ClassVar[Action] = Action.CONFIRM
+    table: int
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {"table": self.table, "status": ReportStatus.PENDING}, {
+            "status": ReportStatus.CONFIRMED
+        }
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old["table"])
+
+
+@dataclass(frozen=True)
+class Disputed(Entry):
+    action: ClassVar[Action] = Action.DISPUTE
+    table: int
+    reason: str
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {"table": self.table, "status": ReportStatus.PENDING}, {
+            "status": ReportStatus.DISPUTED,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old["table"], new.get("reason", ""))
+
+
+@dataclass(frozen=True)
+class TableBefore:
+    """A table's state before a ruling changed it: what /undo puts back."""
+
+    table_id: int
+    status: str
+    forfeited: list[int]
+
+    def json(self) -> Json:
+        return {"table_id": self.table_id, "status": self.status, "forfeited": self.forfeited}
+
+    @classmethod
+    def read(cls, data: Json) -> TableBefore:
+        return cls(int(data["table_id"]), data["status"], list(data["forfeited"]))
+
+
+@dataclass(frozen=True)
+class Fixed(Entry):
+    """/fix: the table before, the live report it replaced (if any), and the new one."""
+
+    action: ClassVar[Action] = Action.FIX
+    table: int
+    before: TableBefore
+    replaced_id: int | None
+    replaced_status: str | None
+    replaced_text: str | None
+    report_id: int
+    text: str
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        old = self.before.json() | {
+            "table": self.table,
+            "report_id": self.replaced_id,
+            "report_status": self.replaced_status,
+            "text": self.replaced_text,
+        }
+        return old, {
+            "text": self.text,
+            "status": ReportStatus.CONFIRMED,
+            "report_id": self.report_id,
+        }
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(
+            old["table"],
+            TableBefore.read(old),
+            old["report_id"],
+            old["report_status"],
+            old["text"],
+            int(new["report_id"]),
+            new["text"],
+        )
+
+
+@dataclass(frozen=True)
+class Forfeited(Entry):
+    """/forfeit of a table or of players at it."""
+
+    action: ClassVar[Action] = Action.FORFEIT
+    table: int
+    before: TableBefore
+    status: str
+    forfeited: list[int]
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return self.before.json() | {"table": self.table}, {
+            "status": self.status,
+            "forfeited": self.forfeited,
+        }
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old["table"], TableBefore.read(old), new["status"], list(new["forfeited"]))
+
+
+@dataclass(frozen=True)
+class Disqualified(Entry):
+    """/dq or the ladder's last rung: the player's status before, and their open table's
+    forfeits before they were added to them (when they had one)."""
+
+    action: ClassVar[Action] = Action.DQ
+    user: int
+    status: str
+    table_id: int | None = None
+    forfeited: list[int] | None = None
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        old: Json = {"user": self.user, "status": self.status}
+        if self.table_id is not None:
+            old |= {"table_id": self.table_id, "forfeited": self.forfeited}
+        return old, {"status": PlayerStatus.REMOVED}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old["user"], old["status"], old.get("table_id"), old.get("forfeited"))
+
+
+@dataclass(frozen=True)
+class Penalised(Entry):
+    action: ClassVar[Action] = Action.PENALTY
+    penalty_id: int
+    user: int
+    points: Decimal
+    kind: str
+    reason: str
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return None, {
+            "penalty_id": self.penalty_id,
+            "user": self.user,
+            "points": str(self.points),
+            "kind": self.kind,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(
+            int(new["penalty_id"]),
+            new["user"],
+            Decimal(new["points"]),
+            new.get("kind", PenaltyKind.POINTS),
+            new.get("reason", ""),
+        )
+
+
+@dataclass(frozen=True)
+class NoShows(Entry):
+    """The check-in cut-off's ruling: each forfeited table before, and who was absent."""
+
+    action: ClassVar[Action] = Action.NOSHOW
+    round: int
+    checkin_until: str
+    tables: list[TableBefore]
+    absent: list[Json]
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {
+            "round": self.round,
+            "checkin_until": self.checkin_until,
+            "tables": [t.json() for t in self.tables],
+        }, {"tables": self.absent}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        tables = [TableBefore.read(t) for t in old["tables"]]
+        return cls(old["round"], old["checkin_until"], tables, list(new["tables"]))
+
+
+@dataclass(frozen=True)
+class RuleSet(Entry):
+    """/set: the options before and after, and the knob changed."""
+
+    action: ClassVar[Action] = Action.SET
+    before: Json
+    after: Json
+    knob: str
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {"options": self.before}, {"options": self.after, "knob": self.knob}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old["options"], new.get("options", {}), new.get("knob", ""))
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A deadline as it was before a /deadline (``None``: there was none) and when it
+    had been set (reminders count from then)."""
+
+    deadline: datetime | None
+    set_at: datetime | None
+
+    def json(self) -> Json:
+        return {
+            "deadline": self.deadline.isoformat() if self.deadline else None,
+            "set_at": self.set_at.isoformat() if self.set_at else None,
+        }
+
+    @classmethod
+    def read(cls, data: Json) -> Moment:
+        def when(key: str) -> datetime | None:
+            value = data.get(key)
+            return datetime.fromisoformat(value) if value else None
+
+        return cls(when("deadline"), when("set_at"))
+
+
+@dataclass(frozen=True)
+class RoundDeadline(Entry):
+    """/deadline <when>: the open round's deadline moved to ``deadline``."""
+
+    action: ClassVar[Action] = Action.ROUND_DEADLINE
+    round: int
+    before: Moment
+    deadline: datetime
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {"round": self.round} | self.before.json(), {"deadline": self.deadline.isoformat()}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old["round"], Moment.read(old), datetime.fromisoformat(new["deadline"]))
+
+
+@dataclass(frozen=True)
+class TableDeadline(Entry):
+    """/deadline <table> <when>: one table of the open round given its own deadline."""
+
+    action: ClassVar[Action] = Action.TABLE_DEADLINE
+    round: int
+    table_id: int
+    table: int
+    before: Moment
+    deadline: datetime
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        old = {"round": self.round, "table_id": self.table_id} | self.before.json()
+        return old, {"table": self.table, "deadline": self.deadline.isoformat()}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        deadline = datetime.fromisoformat(new["deadline"])
+        return cls(old["round"], old["table_id"], new["table"], Moment.read(old), deadline)
+
+
+@dataclass(frozen=True)
+class SignupDeadline(Entry):
+    """/deadline signup <when>: sign-up closes and the draw is made then."""
+
+    action: ClassVar[Action] = Action.SIGNUP_DEADLINE
+    before: datetime | None
+    deadline: datetime
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return Moment(self.before, None).json(), {"deadline": self.deadline.isoformat()}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(Moment.read(old).deadline, datetime.fromisoformat(new["deadline"]))
+
+
+@dataclass(frozen=True)
+class Undone(Entry):
+    """/undo of the entry with id ``undone`` (its action and old state kept for history)."""
+
+    action: ClassVar[Action] = Action.UNDO
+    undone: int
+    what: str
+    entry: Json | None
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {"action": self.what, "entry": self.entry}, {"undone": self.undone}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(int(new["undone"]), old["action"], old.get("entry"))
+
+
+KINDS: dict[str, type[Entry]] = {
+    kind.action: kind
+    for kind in (
+        Filed,
+        OrganiserFiled,
+        Confirmed,
+        Disputed,
+        Fixed,
+        Forfeited,
+        Disqualified,
+        Penalised,
+        NoShows,
+        RuleSet,
+        RoundDeadline,
+        TableDeadline,
+        SignupDeadline,
+        Undone,
+    )
+}
+
+
+def read(row: AuditEntry) -> Entry:
+    """The typed entry an audit row holds (its ``action`` must be one of :data:`KINDS`)."""
+    return KINDS[row.action].read(row.old or {}, row.new or {})

@@ -1,0 +1,72 @@
+"""Every status a stored row can be in, as string enums.
+
+The columns stay plain strings in the schema (no migration, readable in SQL), but the
+code names each value once here, so a typo is a type error instead of a silent miss.
+``StrEnum`` members compare equal to their strings, so rows read back compare as before.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class EventStatus(StrEnum):
+    """A tournament: signing up, then running from the draw, then finished."""
+
+    SIGNUP = "signup"
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
+class PlayerStatus(StrEnum):
+    ACTIVE = "active"
+    LEFT = "left"  # withdrew before the draw: not counted at all
+    REMOVED = "removed"  # disqualified (or struck): kept in the history
+
+
+class RoundStatus(StrEnum):
+    DRAWN = "drawn"  # tables known, not yet opened
+    OPEN = "open"  # playing
+    CLOSED = "closed"  # every table settled
+
+
+class TableState(StrEnum):
+    """A table of a round (the engine's ``TableStatus`` has the same three values)."""
+
+    PENDING = "pending"
+    CONFIRMED = "confirmed"
+    FORFEIT = "forfeit"
+
+
+class ReportStatus(StrEnum):
+    PENDING = "pending"  # waits for a tablemate's /confirm
+    CONFIRMED = "confirmed"
+    DISPUTED = "disputed"
+    REPLACED = "replaced"  # a /fix took its place
+    UNDONE = "undone"  # taken back with /undo
+
+
+class PenaltyKind(StrEnum):
+    POINTS = "points"  # a deduction in 0.5 steps
+    CARDS = "cards"  # 0.5 for each exposed or misplayed card
+    LADDER = "ladder"  # seed 001's warning → −1 → disqualification
+
+
+class ExportStatus(StrEnum):
+    """The ``status`` column of /export (SPEC.md): how one player's row ended."""
+
+    CONFIRMED = "confirmed"
+    PENDING = "pending"
+    DISPUTED = "disputed"
+    FORFEIT = "forfeit"
+    BYE = "bye"
+    DQ = "dq"
+    PENALTY = "penalty"  # a penalty given where the player has no row (before the draw)
+
+
+class OutboxStatus(StrEnum):
+    QUEUED = "queued"
+    SENDING = "sending"  # claimed by a sender until its lease runs out
+    SENT = "sent"
+    FAILED = "failed"
+    SUPERSEDED = "superseded"  # a later edit of the same message shows more

@@ -1,0 +1,135 @@
+"""The service layer: typed audit entries read back as written (also the shapes stored
+before they were typed), and the rulings /undo takes back, driven in memory."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+
+from bot.service.audit import (
+    KINDS,
+    Confirmed,
+    Disputed,
+    Disqualified,
+    Entry,
+    Filed,
+    Fixed,
+    Forfeited,
+    Moment,
+    NoShows,
+    OrganiserFiled,
+    Penalised,
+    RoundDeadline,
+    RuleSet,
+    SignupDeadline,
+    TableBefore,
+    TableDeadline,
+    Undone,
+    read,
+)
+from db.models import AuditEntry
+from tests.handlers.memory import CATALOGUE, Chats
+
+GROUP, ADMIN, PLAYERS = -2001, 1, (401, 402, 403, 404)
+CONFIRM_OWN = CATALOGUE["en"]("refuse.confirm-own", table=1)
+WHEN = datetime(2026, 12, 20, 10, 0, tzinfo=UTC)
+
+ENTRIES: list[Entry] = [
+    Filed(7, 1, 1, 9, "A5 B8 C0 D12", "pending"),
+    OrganiserFiled(7, 1, 1, 9, "A5 B8 C0 D12", "confirmed"),
+    Confirmed(1),
+    Disputed(1, "wrong count"),
+    Fixed(1, TableBefore(7, "confirmed", []), 9, "confirmed", "A5 B8 C0 D12", 10, "A0 B1 C2 D3"),
+    Fixed(2, TableBefore(8, "pending", [401]), None, None, None, 11, "total A+1 B-1 C0 D0"),
+    Forfeited(1, TableBefore(7, "pending", []), "forfeit", [401, 402, 403, 404]),
+    Disqualified(401, "active"),
+    Disqualified(401, "active", 7, [402]),
+    Penalised(3, 401, Decimal("1.5"), "points", "late"),
+    NoShows(1, "2026-11-02T01:15:00+00:00", [TableBefore(7, "pending", [])], [{"table": 1}]),
+    RuleSet({"game": {}}, {"game": {"spade2": "off"}}, "spade2"),
+    RoundDeadline(2, Moment(None, None), WHEN),
+    RoundDeadline(2, Moment(WHEN, WHEN - timedelta(days=1)), WHEN + timedelta(hours=3)),
+    TableDeadline(2, 17, 3, Moment(None, None), WHEN),
+    SignupDeadline(None, WHEN),
+    SignupDeadline(WHEN, WHEN + timedelta(days=1)),
+    Undone(12, "penalty", None),
+]
+
+
+def test_every_typed_entry_reads_back_as_written() -> None:
+    assert {type(e) for e in ENTRIES} == set(KINDS.values())
+    for entry in ENTRIES:
+        old, new = entry.rows()
+        row = AuditEntry(action=entry.action, old=old, new=new)
+        assert read(row) == entry
+        # An anonymous admin's ruling is marked as such (Ctx.audit); it reads the same.
+        marked = AuditEntry(action=entry.action, old=old, new={**new, "by": "anonymous admin"})
+        assert read(marked) == entry
+
+
+def test_a_deadline_change_stored_before_entries_were_typed_still_reads() -> None:
+    """The JSON /deadline <table> wrote in bot/handlers/deadlines.py (see git history)."""
+    row = AuditEntry(
+        action="deadline-table",
+        old={"round": 2, "table_id": 17, "deadline": None, "set_at": None},
+        new={"table": 3, "deadline": WHEN.isoformat()},
+    )
+    assert read(row) == TableDeadline(2, 17, 3, Moment(None, None), WHEN)
+
+
+def test_an_entry_stored_before_entries_were_typed_still_reads() -> None:
+    """The JSON a /fix wrote before bot/service existed (see git history)."""
+    row = AuditEntry(
+        action="fix",
+        old={
+            "table_id": 7,
+            "table": 1,
+            "status": "confirmed",
+            "forfeited": [],
+            "report_id": 9,
+            "report_status": "confirmed",
+            "text": "A5 B8 C0 D12",
+        },
+        new={"text": "A0 B1 C2 D3", "status": "confirmed", "report_id": 10},
+    )
+    assert read(row) == ENTRIES[4]
+
+
+def export_rows(chats: Chats) -> list[dict[str, str]]:
+    document = chats.last(GROUP).file
+    assert document is not None
+    return list(csv.DictReader(io.StringIO(document.decode("utf-8"))))
+
+
+async def test_confirm_fix_and_undo_go_through_one_path(chats: Chats) -> None:
+    chats.user(ADMIN, "Org", lang="en")
+    for uid in PLAYERS:
+        chats.user(uid, f"P{uid}", lang="en")
+    chats.admins(GROUP, ADMIN)
+    await chats.says(GROUP, ADMIN, "/new bigtwo Cup")
+    for uid in PLAYERS:
+        await chats.says(GROUP, uid, "/join")
+    assert "round 1 draw" in await chats.says(GROUP, ADMIN, "/draw")
+    await chats.says(GROUP, ADMIN, "/round")
+    table = chats.last(GROUP).text
+    captain = next(u for u in PLAYERS if f"A P{u}" in table)
+    mate = next(u for u in PLAYERS if f"B P{u}" in table)
+
+    pending = await chats.says(GROUP, captain, "/report 1 A5 B8 C0 D12")
+    assert "Another player at the table" in pending
+    assert CONFIRM_OWN in await chats.says(GROUP, captain, "/confirm")
+    confirmed = await chats.says(GROUP, mate, "/confirm")
+    assert "Table 1 confirmed" in confirmed and "is over" in confirmed
+
+    assert "corrected table 1" in await chats.says(GROUP, ADMIN, "/fix 1 total A-3 B+3 C0 D0")
+    await chats.says(GROUP, ADMIN, "/export")
+    assert sorted(r["score"] for r in export_rows(chats)) == ["-3", "0", "0", "3"]
+    assert "the last correction" in await chats.says(GROUP, ADMIN, "/undo")
+    await chats.says(GROUP, ADMIN, "/export")
+    rows = export_rows(chats)
+    assert sorted(r["score"] for r in rows) == ["-7", "-87", "37", "57"]  # the report is back
+    assert {r["status"] for r in rows} == {"confirmed"}
+    # The player's own report is not an organiser ruling: nothing further to undo.
+    assert "no organiser action to undo" in await chats.says(GROUP, ADMIN, "/undo")
