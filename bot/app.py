@@ -112,8 +112,8 @@ class App:
             self._poll.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._poll
+        await self.sender.stop()  # before the transport closes under a message in flight
         await self.runner.stop()
-        await self.sender.stop()
         await self.engine.dispose()
 
     async def run_forever(self) -> None:

@@ -16,9 +16,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.context import TELEGRAM_CAPTION_LIMIT, Ctx
-from bot.pictures import first_page, render, standings_sheet
+from bot.pictures import first_page, render, sheet_pngs, standings_sheet
 from bot.tournament import latest_round
-from charts.sheet import sheet_pngs
 from db.models import Tournament
 
 PICTURE_GAP = timedelta(minutes=1)

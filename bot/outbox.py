@@ -49,6 +49,8 @@ RESERVE_SHARE = 0.25  # of each chat's minute kept for replies to one person
 # How long a claimed row stays its sender's. Longer than a send takes; short, because a
 # row claimed by a process that then died waits this long before it is sent again.
 LEASE = timedelta(seconds=10)
+# How long ``Sender.stop`` lets the message in flight finish before cancelling it.
+STOP_GRACE = 5.0
 
 
 def is_edit(row: OutboxMessage) -> bool:
@@ -74,6 +76,7 @@ class Sender:
         self._edited_at: dict[tuple[int, object], float] = {}  # (chat, target) -> last edit
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
         # Seconds from Telegram's answer to the committed mark, for the latest messages.
         self.window: deque[float] = deque(maxlen=1000)
 
@@ -84,7 +87,17 @@ class Sender:
         self._task = asyncio.create_task(self._loop(), name="outbox-sender")
 
     async def stop(self) -> None:
-        if self._task is not None:
+        """Let the message in flight finish, then stop. Cancelled between Telegram's
+        answer and the committed mark, its row would stay claimed: the next start would
+        wait out the lease with that lane held (broadcasts overtaking the replies behind
+        it), then send the message a second time."""
+        if self._task is None:
+            return
+        self._stopping = True
+        self._wake.set()
+        try:
+            await asyncio.wait_for(asyncio.shield(self._task), timeout=STOP_GRACE)
+        except TimeoutError:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
@@ -104,7 +117,7 @@ class Sender:
         return ready
 
     async def _loop(self) -> None:
-        while True:
+        while not self._stopping:
             self._wake.clear()
             wait = await self.flush_once()
             with contextlib.suppress(TimeoutError):
@@ -124,6 +137,8 @@ class Sender:
         held: set[tuple[int, bool]] = set()  # lanes whose earlier message is waiting
         latest_edit = {(r.chat_id, self._target(r)): r.id for r in rows if is_edit(r)}
         for row in sorted(rows, key=lambda r: (bool(r.broadcast), r.id)):
+            if self._stopping:
+                break
             lane = (row.chat_id, bool(row.broadcast))
             if lane in held:
                 continue

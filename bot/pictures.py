@@ -12,7 +12,9 @@ One picture answers one question, in the shape the format asks for:
 
 The formats are asked what they have (``has_team_table``, ``sits_in_pairs``,
 ``has_group_tables``, their tie-break chains); no format key is named here. Rendering
-lives in ``charts/`` and is pure (data in, PNG bytes out); :func:`render` turns a
+lives in ``charts/`` and is pure (data in, PNG bytes out). Its drawing modules import
+matplotlib, so they are imported on the first picture (the functions below), on the
+drawing thread; the plain data (``charts.data``) at start. :func:`render` turns a
 failure to draw (no CJK font, say) into ``None``, so the caller sends the text ranking instead.
 
 Where pictures are drawn: on one drawing thread, off the event loop (:func:`draw`,
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
@@ -36,8 +38,7 @@ from bot.context import TELEGRAM_CAPTION_LIMIT, Ctx
 from bot.deadlines import format_deadline
 from bot.i18n import show
 from bot.tournament import format_of, names, state_of
-from charts.podium import Place, Podium
-from charts.sheet import PODIUM, ROWS_PER_PAGE, Row, Sheet
+from charts.data import PODIUM, ROWS_PER_PAGE, Match, Place, Podium, Row, Sheet
 from db.models import Round, Tournament
 from db.status import EventStatus, RoundStatus, TableState
 from engine.model import SEAT_LETTERS, Standing
@@ -71,6 +72,36 @@ def render(fn: Callable[..., Any], *args: Any) -> Any | None:
     except Exception:
         log.exception("could not draw %s", getattr(fn, "__name__", fn))
         return None
+
+
+def sheet_pngs(sheet: Sheet) -> list[bytes]:
+    """A sheet's pages. The drawing modules (and matplotlib) are imported here, on the
+    first picture, as in the functions below: the bot starts without them."""
+    from charts.sheet import sheet_pngs
+
+    return sheet_pngs(sheet)
+
+
+def podium_png(podium: Podium) -> bytes:
+    from charts.podium import podium_png
+
+    return podium_png(podium)
+
+
+def bracket_pngs(
+    rounds: Sequence[Sequence[Match]], title: str, labels: Mapping[str, str]
+) -> list[bytes]:
+    from charts.bracket import bracket_pngs
+
+    return bracket_pngs(rounds, title, labels)
+
+
+def progression_png(
+    series: Mapping[str, Sequence[float]], title: str, labels: Mapping[str, str]
+) -> bytes:
+    from charts.progression import progression_png
+
+    return progression_png(series, title, labels)
 
 
 def board_png(rows: list[tuple[int, str, Any, str]], title: str) -> bytes:

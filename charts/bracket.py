@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from charts.canvas import WIDTH_IN, new_figure, require_labels, shorten, to_png
+from charts.data import BRACKET_LABEL_KEYS, Match
 from charts.sheet import CARD, INK, MARKS, MUTED
 
 COLUMNS = 3  # rounds per page
@@ -35,23 +36,7 @@ TOP = 1.25  # title and round headers
 FONT_PT = 13.0
 WIN_FILL = "#d7ecd9"
 LINE = "#8a93a0"
-# "round": header template with {n}; "final", "champion", "bye", "page": words.
-LABEL_KEYS = ("round", "final", "champion", "bye")
-
-
-@dataclass(frozen=True)
-class Match:
-    """Two names (``""`` for a bye or an empty slot), the winner's name (``""`` while
-    undecided), the score of each side (``""`` when there is none), and ``feeds``: the
-    indexes of the previous round's matches whose winners play here (empty: the usual
-    convention, matches ``2i`` and ``2i + 1``)."""
-
-    first: str
-    second: str
-    winner: str = ""
-    first_score: str = ""
-    second_score: str = ""
-    feeds: tuple[int, ...] = ()
+LABEL_KEYS = BRACKET_LABEL_KEYS
 
 
 @dataclass(frozen=True)

@@ -6,34 +6,15 @@ A square card, 1080 × 1080 px, three medal rows under the title. Pure: data in,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Rectangle
 
 from charts.canvas import WIDTH_IN, new_figure, shorten, to_png
-from charts.sheet import CARD, HEAD, INK, MARKS, MUTED, PODIUM
+from charts.data import PODIUM, Podium
+from charts.sheet import CARD, HEAD, INK, MARKS, MUTED
 
 NAME_WIDTH = 26  # display columns of a winner's name
 SUB_WIDTH = 52
-
-
-@dataclass(frozen=True)
-class Place:
-    """One step of the podium: its word (冠军), the name (a player, a team, a pair) and,
-    for teams, the members."""
-
-    label: str
-    name: str
-    members: str = ""
-
-
-@dataclass(frozen=True)
-class Podium:
-    title: str
-    line: str  # game and date
-    places: tuple[Place, ...]
-    footer: str = ""
 
 
 def podium_png(podium: Podium) -> bytes:

@@ -16,15 +16,14 @@ format's standings look like and this module only draws; functions here are pure
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from charts.canvas import DPI, WIDTH_IN, new_figure, shorten, to_png
+from charts.data import PODIUM, ROWS_PER_PAGE, Row, Sheet
 
-ROWS_PER_PAGE = 32
 PAD = 0.3  # inches, left and right margin
 TITLE_H = 0.9
 HEAD_H = 0.5
@@ -50,31 +49,6 @@ MARKS = {
     "section": SECTION,
     "": CARD,
 }
-PODIUM = ("gold", "silver", "bronze")
-
-
-@dataclass(frozen=True)
-class Row:
-    """One line; ``sub`` is a smaller second line (a team's members); ``mark`` tints it."""
-
-    cells: tuple[str, ...]
-    mark: str = ""  # a key of MARKS; "section" draws cells[0] across the whole width
-    sub: str = ""
-
-
-@dataclass(frozen=True)
-class Sheet:
-    """What to draw: title, a line under it, column headings and their share of the
-    width, alignments (``l``, ``r`` or ``c`` per column), rows and a footer line."""
-
-    title: str
-    subtitle: str
-    columns: tuple[str, ...]
-    widths: tuple[float, ...]
-    aligns: str
-    rows: tuple[Row, ...]
-    footer: str = ""
-    legend: tuple[tuple[str, str], ...] = field(default=())  # (mark, meaning) pairs
 
 
 def sheet_pngs(sheet: Sheet, rows_per_page: int = ROWS_PER_PAGE) -> list[bytes]:
@@ -189,4 +163,4 @@ def _cell(
     ax.text(x, y, text, fontsize=pt, color=colour, ha=ha, va="center")
 
 
-__all__ = ["DPI", "PODIUM", "Row", "Sheet", "sheet_figures", "sheet_pngs"]
+__all__ = ["DPI", "PODIUM", "ROWS_PER_PAGE", "Row", "Sheet", "sheet_figures", "sheet_pngs"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -44,6 +45,20 @@ class RecordingTransport:
 
     async def can_pin(self, chat_id: int) -> bool:
         raise AssertionError("the sender never asks for rights")
+
+
+class AnsweringLateTransport(RecordingTransport):
+    """Telegram takes its time to answer the first message: a stop can come meanwhile."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.in_flight = asyncio.Event()
+        self.answer = asyncio.Event()
+
+    async def send(self, message: Outgoing) -> int:
+        self.in_flight.set()
+        await self.answer.wait()
+        return await super().send(message)
 
 
 @pytest_asyncio.fixture
@@ -180,3 +195,35 @@ async def test_broadcast_edits_of_one_message_are_spaced_so_presses_merge(
         wait = await sender.flush_once()
     assert [m.text for m in transport.sent] == ["1 joined"]  # the second waits its turn
     assert 0 < wait <= 3
+
+
+async def test_a_stop_lets_the_message_in_flight_finish_so_a_restart_keeps_replies_first(
+    sessionmaker: async_sessionmaker[Any],
+) -> None:
+    """A restart used to cancel the sender between Telegram's answer and the mark: the row
+    stayed claimed, so the next start held that chat's replies for the lease while the
+    broadcasts behind them went first, then sent the message a second time."""
+    async with sessionmaker() as session, session.begin():
+        Repo(session).enqueue(chat_id=CHAT, kind="text", text="table 2 was ruled a forfeit")
+    transport = AnsweringLateTransport()
+    sender = Sender(sessionmaker, transport, per_minute=20)
+    sender.start()
+    await asyncio.wait_for(transport.in_flight.wait(), timeout=5)
+    stopping = asyncio.create_task(sender.stop())
+    await asyncio.sleep(0.05)  # the stop has begun; Telegram answers only now
+    transport.answer.set()
+    await asyncio.wait_for(stopping, timeout=5)
+    async with sessionmaker() as session:
+        rows = list(await session.scalars(select(OutboxMessage)))
+    assert [(r.status, r.message_id) for r in rows] == [("sent", 1)]
+
+    async with sessionmaker() as session, session.begin():  # what comes in after the restart
+        repo = Repo(session)
+        repo.enqueue(chat_id=CHAT, kind="text", text="table 1 confirmed")
+        repo.enqueue(chat_id=CHAT, kind="text", text="round 1 is over", broadcast=True)
+    await Sender(sessionmaker, transport, per_minute=20).flush_once()
+    assert [m.text for m in transport.sent] == [
+        "table 2 was ruled a forfeit",  # once
+        "table 1 confirmed",  # the reply first, as before the restart
+        "round 1 is over",
+    ]

@@ -1,9 +1,12 @@
 """Start-up against a Bot API that refuses the token or does not answer: one clear line
-and exit code 2, not a traceback (the set-up contract: `tourbot run` on a fresh machine)."""
+and exit code 2, not a traceback (the set-up contract: `tourbot run` on a fresh machine); and
+a start that does not wait for matplotlib."""
 
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -50,3 +53,18 @@ def test_an_unreachable_bot_api_is_one_line_and_exit_code_2(
     assert main(["run"]) == 2
     err = capsys.readouterr().err
     assert "did not answer" in err and "Traceback" not in err
+
+
+def test_starting_the_bot_does_not_import_matplotlib() -> None:
+    """matplotlib costs tens of megabytes and a second to import: the bot starts without
+    it and imports it for the first picture (a fresh interpreter, since the tests here
+    have long imported it)."""
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, bot.app; print(sorted(sys.modules))"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[1],
+    ).stdout
+    assert "matplotlib" not in loaded
+    assert "'bot.app'" in loaded and "'charts.data'" in loaded  # the plain data, yes

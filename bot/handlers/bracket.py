@@ -10,10 +10,9 @@ from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import group_lines, ranking_lines
 from bot.i18n import show
-from bot.pictures import drawn, send_pictures
+from bot.pictures import bracket_pngs, drawn, send_pictures, sheet_pngs
 from bot.tournament import format_of, latest_round, names, state_of
-from charts.bracket import LABEL_KEYS, Match, bracket_pngs
-from charts.sheet import Row, Sheet, sheet_pngs
+from charts.data import BRACKET_LABEL_KEYS, Match, Row, Sheet
 from db.models import TableRow, Tournament
 from db.status import EventStatus, TableState
 from engine.formats.elimination import BracketRound
@@ -38,7 +37,7 @@ async def bracket(ctx: Ctx, args: str) -> None:
             bracket_pngs,
             matches,
             ctx.t("bracket.title", title=t.title),
-            {key: ctx.t(f"bracket.{key}") for key in LABEL_KEYS},
+            {key: ctx.t(f"bracket.{key}") for key in BRACKET_LABEL_KEYS},
         )
         or []
     )
