@@ -259,7 +259,9 @@ class Driver:
 
     @property
     def outputs(self) -> int:
-        return int(self.server.output_count)
+        """Answers so far: messages sent or edited, and messages reacted to (a typed
+        ``/join`` is answered with a 👍 on it, the sign-up count edits merging)."""
+        return int(self.server.output_count) + len(self.server.reactions)
 
     async def until(self, count: int, timeout: float = 600) -> float:
         """Wait until the server has seen ``count`` outputs; the moment it did."""

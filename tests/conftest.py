@@ -11,10 +11,10 @@ import pytest_asyncio
 from matplotlib import font_manager
 
 from charts import fonts
-from tests.botapi import BotAPIServer
+from playground.botapi import BotAPIServer
 
 # ---------------------------------------------------------------------------
-# Local Telegram Bot API server (tests/botapi)
+# Local Telegram Bot API server (playground/botapi)
 # ---------------------------------------------------------------------------
 
 BOTAPI_TOKEN = "123456:TEST"

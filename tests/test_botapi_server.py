@@ -1,6 +1,6 @@
 """The local Bot API server against the real aiogram and python-telegram-bot clients.
 
-If these pass, both transport adapters can run end to end against ``tests/botapi``
+If these pass, both transport adapters can run end to end against ``playground/botapi``
 without any patching of the libraries.
 """
 
@@ -43,7 +43,7 @@ from aiogram.types import (
 from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter
 from telegram.ext import ApplicationBuilder, CommandHandler, ContextTypes
 
-from tests.botapi import BotAPIServer
+from playground.botapi import BotAPIServer
 from tests.conftest import BOTAPI_TOKEN
 
 GROUP = -1001234567890

@@ -15,7 +15,7 @@ from bot.app import App
 from bot.cli import main
 from bot.config import Settings
 from bot.types import StartupError
-from tests.botapi import BotAPIServer
+from playground.botapi import BotAPIServer
 
 
 @pytest.mark.parametrize("backend", ["aiogram", "ptb"])

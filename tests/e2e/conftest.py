@@ -14,7 +14,7 @@ import pytest_asyncio
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from tests.botapi import BotAPIServer
+from playground.botapi import BotAPIServer
 from tests.e2e.harness import Harness
 
 PG_URL = os.environ.get("TEST_DATABASE_URL", "")

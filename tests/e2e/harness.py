@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.app import App
 from bot.config import Settings
-from tests.botapi import BotAPIServer, SentMessage
+from playground.botapi import BotAPIServer, SentMessage
 
 TOKEN = "123456:TEST"
 

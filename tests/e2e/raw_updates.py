@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.botapi import BotAPIServer
+from playground.botapi import BotAPIServer
 
 
 def press(server: BotAPIServer, chat_id: int, uid: int, message_id: int, data: str) -> str:

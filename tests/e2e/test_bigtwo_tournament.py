@@ -13,7 +13,7 @@ from datetime import timedelta
 
 import pytest
 
-from tests.botapi import BotAPIServer
+from playground.botapi import BotAPIServer
 from tests.e2e.harness import Harness, tables_of
 
 GROUP = -100500

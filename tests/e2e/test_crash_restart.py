@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.botapi import BotAPIServer
+from playground.botapi import BotAPIServer
 from tests.e2e.harness import TOKEN
 
 GROUP = -100777

@@ -10,7 +10,7 @@ import io
 import re
 import time
 
-from tests.botapi import BotAPIServer, SentMessage
+from playground.botapi import BotAPIServer, SentMessage
 from tests.e2e.harness import Harness, tables_of
 
 GROUP = -100600

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from tests.botapi import SentMessage
+from playground.botapi import SentMessage
 from tests.e2e.harness import Harness, tables_of
 
 GROUP = -100700

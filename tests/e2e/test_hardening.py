@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from bot.types import CHANNEL_BOT, GROUP_ANONYMOUS_BOT
 from db.models import AuditEntry, Player
-from tests.botapi import SentMessage
+from playground.botapi import SentMessage
 from tests.e2e import raw_updates
 from tests.e2e.harness import Harness, tables_of
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tests.botapi import BotAPIServer
+from playground.botapi import BotAPIServer
 from tests.e2e.test_crash_restart import start_bot
 
 GROUP = -100778

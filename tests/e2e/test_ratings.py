@@ -10,7 +10,7 @@ from openskill.models import PlackettLuce
 
 from engine.model import SEAT_LETTERS
 from engine.ratings import BASE, SCALE
-from tests.botapi import BotAPIServer
+from playground.botapi import BotAPIServer
 from tests.e2e.harness import Harness, tables_of
 
 GROUP = -100900

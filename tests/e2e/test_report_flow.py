@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from bot.errors import UserError
 from bot.handlers.report_flow import CALLBACK_LIMIT, DONE, SHOW, SYMBOLS, FlowState, replay
 from engine.games import GAMES, find_game
-from tests.botapi import SentMessage
+from playground.botapi import SentMessage
 from tests.e2e.harness import Harness, tables_of
 from tests.e2e.test_games import button_data
 

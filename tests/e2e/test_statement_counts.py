@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import event
 
-from tests.botapi import BotAPIServer
+from playground.botapi import BotAPIServer
 from tests.e2e.harness import Harness, tables_of
 
 ADMIN = 1
