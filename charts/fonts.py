@@ -21,6 +21,7 @@ The Agg backend is selected here because the bot renders off-screen in a server 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from importlib import resources
 from pathlib import Path
@@ -94,12 +95,24 @@ def setup_fonts() -> str:
         path = find_cjk_font()
         font_manager.fontManager.addfont(str(path))
         family = font_manager.FontProperties(fname=str(path)).get_name()
+        _bold_from_regular(family)
         # Fallback works along an explicit family list only: the generic "sans-serif"
         # resolves to a single font, which would drop the CJK fallback.
         matplotlib.rcParams["font.family"] = [LATIN_FAMILY, family]
         matplotlib.rcParams["axes.unicode_minus"] = True  # DejaVu has U+2212
         _family = family
     return _family
+
+
+def _bold_from_regular(family: str) -> None:
+    """Let bold text in ``family`` use its regular face when it has no bold one.
+
+    WenQuanYi Micro Hei has a single weight; without this every bold heading logs
+    "findfont: Failed to find font weight bold" and matplotlib picks a face by score.
+    """
+    faces = [f for f in font_manager.fontManager.ttflist if f.name == family]
+    if faces and all(f.weight in (400, "normal", "regular") for f in faces):
+        font_manager.fontManager.ttflist.append(dataclasses.replace(faces[0], weight=700))
 
 
 def reset() -> None:
