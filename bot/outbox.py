@@ -39,7 +39,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from bot.types import Outgoing, PermanentError, RetryAfter, TransientError, Transport
 from db.models import OutboxMessage
-from db.repo import Repo
+from db.repo import QUEUED_BATCH, Repo
 from db.status import OutboxStatus
 
 log = logging.getLogger(__name__)
@@ -133,7 +133,9 @@ class Sender:
     async def flush_once(self) -> float:
         """Send what may be sent now; return how long to sleep before trying again."""
         rows = await self._queued()
+        # A full pass may have left rows out: once it sends something, look again at once.
         next_try = 3600.0
+        full = len(rows) >= QUEUED_BATCH
         held: set[tuple[int, bool]] = set()  # lanes whose earlier message is waiting
         latest_edit = {(r.chat_id, self._target(r)): r.id for r in rows if is_edit(r)}
         for row in sorted(rows, key=lambda r: (bool(r.broadcast), r.id)):
@@ -177,8 +179,11 @@ class Sender:
             if delay:
                 held.add(lane)
                 next_try = min(next_try, delay)
-            elif is_edit(row):
-                self._edited_at[target] = time.monotonic()
+            else:
+                if full:
+                    next_try = 0.0
+                if is_edit(row):
+                    self._edited_at[target] = time.monotonic()
         return next_try
 
     async def _queued(self) -> list[OutboxMessage]:

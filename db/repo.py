@@ -34,6 +34,9 @@ from db.models import (
 )
 from db.status import EventStatus, OutboxStatus, PlayerStatus, TableState
 
+QUEUED_BATCH = 500  # outbox rows a sender looks at in one pass
+QUEUED_PER_LANE = 50  # of one chat's replies, and of its broadcasts, in one pass
+
 ACTIVE = (EventStatus.SIGNUP, EventStatus.RUNNING)
 # The whole event: players, rounds with their tables and reports, penalties. What most
 # use-cases read; the hot ones (/join, /report, /confirm, /standings from the cache) load
@@ -383,12 +386,33 @@ class Repo:
             waiting = waiting or status in (OutboxStatus.QUEUED, OutboxStatus.SENDING)
         return None, waiting
 
-    async def queued(self, limit: int = 100) -> list[OutboxMessage]:
+    async def queued(
+        self, where: ColumnElement[bool] | None = None, limit: int = QUEUED_BATCH
+    ) -> list[OutboxMessage]:
         """Rows waiting to be sent, and rows a sender claimed and still holds (their
-        chat waits for them, so order is kept; ``Sender`` sends one whose lease ran out)."""
+        chat waits for them, so order is kept; ``Sender`` sends one whose lease ran out).
+
+        At most :data:`QUEUED_PER_LANE` of each chat's replies and of its broadcasts, so a
+        chat with a long queue waiting out its rate limit never hides the next chat's
+        rows from the sender."""
+        waiting = OutboxMessage.status.in_((OutboxStatus.QUEUED, OutboxStatus.SENDING))
+        place = (
+            select(
+                OutboxMessage.id,
+                func.row_number()
+                .over(
+                    partition_by=(OutboxMessage.chat_id, OutboxMessage.broadcast),
+                    order_by=OutboxMessage.id,
+                )
+                .label("place"),
+            )
+            .where(waiting if where is None else waiting & where)
+            .subquery()
+        )
         rows = await self.session.scalars(
             select(OutboxMessage)
-            .where(OutboxMessage.status.in_((OutboxStatus.QUEUED, OutboxStatus.SENDING)))
+            .join(place, place.c.id == OutboxMessage.id)
+            .where(place.c.place <= QUEUED_PER_LANE)
             .order_by(OutboxMessage.id)
             .limit(limit)
         )

@@ -16,7 +16,7 @@ from bot.outbox import Sender
 from bot.types import Outgoing
 from db.migrate import upgrade
 from db.models import OutboxMessage
-from db.repo import Repo
+from db.repo import QUEUED_BATCH, Repo
 from db.session import make_engine, make_sessionmaker
 
 CHAT = -100777
@@ -227,3 +227,27 @@ async def test_a_stop_lets_the_message_in_flight_finish_so_a_restart_keeps_repli
         "table 1 confirmed",  # the reply first, as before the restart
         "round 1 is over",
     ]
+
+
+async def test_a_chat_waiting_out_its_minute_hides_no_other_chat_and_a_full_pass_goes_on(
+    sessionmaker: async_sessionmaker[Any],
+) -> None:
+    """One busy chat's long queue (held by its rate limit) must not keep a later chat's
+    reply out of the sender's pass, and a pass that filled its batch looks again at once
+    instead of sleeping until the next wake (100 groups on PostgreSQL stalled so)."""
+    async with sessionmaker() as session, session.begin():
+        repo = Repo(session)
+        for i in range(QUEUED_BATCH + 50):
+            repo.enqueue(chat_id=CHAT, kind="text", text=f"busy {i}")
+        for chat in range(QUEUED_BATCH + 50):
+            repo.enqueue(chat_id=-200_000 - chat, kind="text", text="hello")
+
+    transport = RecordingTransport()
+    sender = Sender(sessionmaker, transport, per_minute=3)
+    passes = 0
+    while await sender.flush_once() == 0:
+        passes += 1
+    sent = [m.text for m in transport.sent]
+    assert sent.count("hello") == QUEUED_BATCH + 50  # every other chat, without a wake
+    assert [t for t in sent if t.startswith("busy")] == ["busy 0", "busy 1", "busy 2"]
+    assert passes >= 1

@@ -15,12 +15,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from sqlalchemy import func, select, text
+from sqlalchemy import func, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 
 from bot.outbox import Sender
 from bot.types import Outgoing, RetryAfter, Transport
 from db.models import OutboxMessage
+from db.repo import Repo
 
 OUTBOX_LOCKS = 7_301  # advisory-lock namespace for "sending to part k of the chats"
 PARTS = 16  # chats are split for sending by chat_id mod PARTS
@@ -171,17 +172,9 @@ class SharedSender(Sender):
     async def _queued(self) -> list[OutboxMessage]:
         """``Repo.queued`` for this sender's parts: waiting rows and claimed ones (a dead
         worker's claim is sent again once its lease runs out)."""
+        mine = func.mod(func.abs(OutboxMessage.chat_id), PARTS).in_(sorted(self.parts))
         async with self.sessionmaker() as session:
-            rows = await session.scalars(
-                select(OutboxMessage)
-                .where(
-                    OutboxMessage.status.in_(("queued", "sending")),
-                    func.mod(func.abs(OutboxMessage.chat_id), PARTS).in_(sorted(self.parts)),
-                )
-                .order_by(OutboxMessage.id)
-                .limit(100)
-            )
-            return list(rows)
+            return await Repo(session).queued(mine)
 
     async def _deliver(self, row: OutboxMessage, edit_id: int | None) -> float:
         if row.kind != "react":  # a reaction is not a message: no share of the budget
