@@ -29,5 +29,5 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy --strict engine bot db charts playground
 
-test: install lint
+test: install system-deps lint
 	$(VENV)/bin/pytest -q
