@@ -73,7 +73,7 @@ async def test_big_two_knockout_runs_from_signup_to_winner(bot: Harness) -> None
         lambda m: m.message_id == created.message_id and "已报名 17 人" in m.body
     )
     await bot.says(GROUP, 999, "/leave", "共 16 人")
-    listing = await bot.says(GROUP, 101, "/players", "报名 16 人")
+    listing = await bot.says(GROUP, 101, "/players", "报名 16 人：")
     assert all(name in listing.body for name in NAMES)
 
     # The draw: one message, four tables of four, seats A–D.

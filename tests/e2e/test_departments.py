@@ -43,7 +43,7 @@ async def test_swiss_rounds_seat_colleagues_of_one_department_apart(bot: Harness
     await bot.says(GROUP, ADMIN, "/dept 辛 后勤部", "辛 的部门：后勤部")
     await bot.says(GROUP, ids["乙"], "/dept -", "已清除 乙 的部门")
     await bot.says(GROUP, ids["乙"], "/dept 财务部", "乙 的部门：财务部")
-    listing = await bot.says(GROUP, ids["甲"], "/players", "报名 8 人")
+    listing = await bot.says(GROUP, ids["甲"], "/players", "报名 8 人：")
     assert "甲（财务部）" in listing.body and "辛（后勤部）" in listing.body
 
     dept = {ids[n]: d for n, d in zip(NAMES, DEPARTMENTS, strict=True)}

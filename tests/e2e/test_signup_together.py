@@ -54,7 +54,7 @@ async def test_a_team_signed_up_together_stays_together_and_the_lot_makes_the_re
     # says how to team up once the partner is in.
     alone = await bot.says(GROUP, ids["戊"], "/join @geng", "@geng 还没有报名")
     assert "戊 报名成功（共 3 人）" in alone.body and "/join @geng" in alone.body
-    listing = await bot.says(GROUP, ids["甲"], "/players", "报名 3 人")
+    listing = await bot.says(GROUP, ids["甲"], "/players", "报名 3 人：")
     assert "戊" in listing.body and "一起报名" not in listing.body
 
     # 丙 asks for 甲 and 乙; 甲 agrees; the team stands only when 乙 agrees too.
@@ -67,7 +67,7 @@ async def test_a_team_signed_up_together_stays_together_and_the_lot_makes_the_re
     await bot.says(GROUP, ids["丁"], "/join @ding", "不能和自己组队")
     await bot.says(GROUP, ids["丁"], "/join @jia @yi @bing", "最多写 2 位队友")
     await bot.says(GROUP, ids["丁"], "/join @nobody", "@nobody 还没有报名")  # 丁 is in
-    listing = await bot.says(GROUP, ids["丁"], "/players", "报名 5 人")
+    listing = await bot.says(GROUP, ids["丁"], "/players", "报名 5 人：")
     assert team_of(listing.body, "一起报名：") == [["甲", "乙", "丙"]]
 
     for name in NAMES[5:]:
@@ -87,7 +87,7 @@ async def test_a_team_signed_up_together_stays_together_and_the_lot_makes_the_re
         assert {engine_teams[ids[n]] for n in members} == {number}
     for seats in tables_of(drawn.body, ids).values():  # teammates sit apart
         assert len({engine_teams[u] for u in seats}) == len(seats), [name[u] for u in seats]
-    after = await bot.says(GROUP, ids["丁"], "/players", "报名 9 人")
+    after = await bot.says(GROUP, ids["丁"], "/players", "报名 9 人：")
     assert team_of(after.body, "各队：") == teams
     await bot.says(GROUP, ids["丁"], "/join @jia", "报名已截止")
 
