@@ -35,9 +35,11 @@ MAX_BACKOFF = 30.0
 # it has not taken stays with Telegram (backpressure instead of an unbounded queue).
 MAX_IN_FLIGHT = 200
 # While updates are in flight a fetch returns at once (Telegram re-sends the unconfirmed
-# ones), so between fetches the poller waits for one to finish, at most this long: the
-# delay a new update can see, against the number of quick re-fetches.
-REFETCH_WAIT = 0.05
+# ones, up to 100, each decoded again), so the poller fetches at most this often until
+# all of them are done: the delay a new update can see, against the cost of re-fetching.
+# Waking on every finished update instead re-fetched a hundred updates per update handled
+# in a burst, and starved the handlers.
+REFETCH_WAIT = 0.1
 
 
 def decode_batch(
@@ -92,7 +94,7 @@ class Poller:
         self.finished: set[int] = set()
         self.queues: dict[int, deque[Incoming]] = {}
         self.tasks: dict[int, asyncio.Task[None]] = {}
-        self.progress = asyncio.Event()  # set when an update finishes or fails
+        self.idle = asyncio.Event()  # set when nothing is in flight any more
         self.failed = False  # a handler failed since the last back-off
         self.handle_failures = 0  # in a row: the back-off grows while the database is down
 
@@ -109,7 +111,7 @@ class Poller:
                     self.failed = False
                     await self._backoff(self.handle_failures, "handling an update failed")
                 while len(self.active) >= self.max_in_flight:
-                    await self._wait_progress(None)
+                    await self._wait_idle(self.refetch_wait)
                 try:
                     batch = await self.fetch(self.offset)
                 except asyncio.CancelledError:
@@ -119,15 +121,14 @@ class Poller:
                     await self._backoff(failures, "polling failed", exc_info=True)
                     continue
                 failures = 0
-                taken = self.take(batch)
-                if self.active and not taken:
-                    await self._wait_progress(self.refetch_wait)
+                self.take(batch)
+                if self.active:
+                    await self._wait_idle(self.refetch_wait)
         finally:
             await self._cancel_tasks()
 
-    def take(self, batch: list[tuple[int, Incoming | None]]) -> int:
-        """Queue the updates of ``batch`` not already in hand; return how many."""
-        taken = 0
+    def take(self, batch: list[tuple[int, Incoming | None]]) -> None:
+        """Queue the updates of ``batch`` not already in hand."""
         for update_id, incoming in batch:
             if update_id in self.active or update_id in self.finished:
                 continue
@@ -136,7 +137,6 @@ class Poller:
                 continue  # finished and forgotten before, yet sent again: nothing to do
             if len(self.active) >= self.max_in_flight:
                 break  # the rest stays with Telegram and comes again
-            taken += 1
             self.next_id = max(self.next_id or 0, update_id + 1)
             if incoming is None:  # undecodable or of no interest: done at once
                 self._finish(update_id)
@@ -149,7 +149,6 @@ class Poller:
                     self._drain(incoming.chat_id), name=f"chat {incoming.chat_id}"
                 )
         self._prune()
-        return taken
 
     async def _drain(self, chat_id: int) -> None:
         """Handle one chat's queue in order. On a failure the rest of the queue is
@@ -167,7 +166,7 @@ class Poller:
                     self.handle_failures += 1
                     self.active.difference_update(i.update_id for i in queue)
                     queue.clear()
-                    self.progress.set()
+                    self._note_idle()
                     return
                 self.handle_failures = 0
                 queue.popleft()
@@ -181,7 +180,11 @@ class Poller:
         self.unfinished.discard(update_id)
         self.finished.add(update_id)
         self._prune()
-        self.progress.set()
+        self._note_idle()
+
+    def _note_idle(self) -> None:
+        if not self.active:
+            self.idle.set()
 
     def _prune(self) -> None:
         """Forget finished ids below the offset: Telegram will not send them again."""
@@ -189,10 +192,12 @@ class Poller:
         if offset is not None:
             self.finished = {i for i in self.finished if i >= offset}
 
-    async def _wait_progress(self, timeout: float | None) -> None:
-        self.progress.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.progress.wait(), timeout)
+    async def _wait_idle(self, timeout: float) -> None:
+        """Until nothing is in flight (then the next fetch long-polls), or ``timeout``."""
+        if self.active:
+            self.idle.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.idle.wait(), timeout)
 
     async def _backoff(self, failures: int, what: str, exc_info: bool = False) -> None:
         delay = min(MAX_BACKOFF, 0.5 * 2**failures)
