@@ -19,6 +19,7 @@ from bot.context import TELEGRAM_CAPTION_LIMIT, Ctx
 from bot.pictures import first_page, render, sheet_pngs, standings_sheet
 from bot.tournament import latest_round
 from db.models import Tournament
+from db.status import EventStatus
 
 PICTURE_GAP = timedelta(minutes=1)
 
@@ -36,12 +37,17 @@ async def check_pin_right(ctx: Ctx, t: Tournament) -> None:
 
 
 def live_text(ctx: Ctx, t: Tournament, ranking: str) -> str:
+    """The pinned message's text; once the event is over it says the ranking is final
+    instead of promising further updates."""
     r = latest_round(t)
+    over = t.status == EventStatus.FINISHED
+    head = "live.final" if over else "live.header"
+    foot = "live.closed" if over else "live.updated"
     text = "\n".join(
         [
-            ctx.t("live.header", title=t.title, round=r.number if r else 0),
+            ctx.t(head, title=t.title, round=r.number if r else 0),
             ranking,
-            ctx.t("live.updated", time=ctx.now.astimezone(ctx.tz).strftime("%H:%M")),
+            ctx.t(foot, time=ctx.now.astimezone(ctx.tz).strftime("%H:%M")),
         ]
     )
     return text[:TELEGRAM_CAPTION_LIMIT]

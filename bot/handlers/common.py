@@ -197,6 +197,7 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None
             ctx.audit(
                 "finished", t, {"status": EventStatus.RUNNING}, {"status": EventStatus.FINISHED}
             )
+            refresh_live(ctx, t)  # the pinned message now says the ranking is final
             text = ctx.t(
                 "tournament.finished",
                 title=t.title,
