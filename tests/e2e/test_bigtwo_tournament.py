@@ -152,8 +152,8 @@ async def test_big_two_knockout_runs_from_signup_to_winner(bot: Harness) -> None
     assert NAMES[PLAYERS.index(final_seats[0])] in done.body.split("冠军：")[1].splitlines()[0]
     # The pinned live standings say the ranking is final, not that more updates will come.
     await server.wait_idle()
-    pinned = [m for m in server.outbox(GROUP) if m.pinned]
-    assert len(pinned) == 1 and "最终名次" in pinned[0].body and "实时积分" not in pinned[0].body
+    live = [m for m in server.outbox(GROUP) if m.body.startswith("📌")]
+    assert len(live) == 1 and "最终名次" in live[0].body and "实时积分" not in live[0].body
 
     # Standings picture and the CSV export.
     picture = await bot.says(GROUP, 101, "/standings", "积分")
