@@ -150,7 +150,7 @@ class Core:
                 await ctx.run_deferred()
                 repo.mark_update(inc.update_id)
                 self._enqueue(repo, ctx.outgoing)
-                await session.flush()
+                await repo.write_pending()
             except (UserError, EngineError, IntegrityError) as exc:
                 await session.rollback()
                 refusal = self._refusal(ctx, exc)
@@ -170,6 +170,7 @@ class Core:
             else:
                 ctx.say(refusal)
             self._enqueue(repo, ctx.outgoing)
+            await repo.write_pending()
         return ctx
 
     def _refusal(self, ctx: Ctx, exc: Exception) -> str:
@@ -245,6 +246,7 @@ class Core:
                     await work(ctx, arg)
                     await ctx.run_deferred()
                 self._enqueue(repo, ctx.outgoing)
+                await repo.write_pending()
         except IntegrityError:  # most likely another process recorded this timer first
             log.warning("timer %s not run: integrity error (fired elsewhere?)", timer)
             return

@@ -12,6 +12,11 @@ dies after Telegram accepted a message and before the mark commits (the window
 ``Sender.window`` measures), the lease runs out and that one message goes out again.
 The sender sends one message at a time, so a crash can repeat at most one message.
 
+Reactions and edits are the exception, and the bulk of a busy group's traffic (every
+typed /join is a 👍 and a count edit): sent twice they show the same, so they are sent
+without a claim and the pass marks them sent together, in one statement at its end.
+Superseded edits are likewise marked in one statement.
+
 A busy group stays quiet and answers fast (issue 12):
 
 * Replies to one person (a refusal, a report's receipt) go before broadcasts (an
@@ -34,7 +39,7 @@ from collections import defaultdict, deque
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import CursorResult, and_, or_, update
+from sqlalchemy import CursorResult, and_, bindparam, or_, update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from bot.types import Outgoing, PermanentError, RetryAfter, TransientError, Transport
@@ -58,6 +63,11 @@ def is_edit(row: OutboxMessage) -> bool:
     return row.kind.startswith("edit")
 
 
+def is_idempotent(row: OutboxMessage) -> bool:
+    """Sent a second time, it changes nothing the chat sees: a reaction, an edit."""
+    return row.kind == "react" or is_edit(row)
+
+
 class Sender:
     def __init__(
         self,
@@ -73,6 +83,7 @@ class Sender:
         self._sent_at: dict[int, deque[float]] = defaultdict(deque)
         self._blocked_until: dict[int, float] = {}
         self._failures: dict[int, int] = defaultdict(int)  # outbox id -> transient failures
+        self._sent_unmarked: list[tuple[int, int]] = []  # (outbox id, message id), see above
         self._edited_at: dict[tuple[int, object], float] = {}  # (chat, target) -> last edit
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -138,53 +149,68 @@ class Sender:
         full = len(rows) >= QUEUED_BATCH
         held: set[tuple[int, bool]] = set()  # lanes whose earlier message is waiting
         latest_edit = {(r.chat_id, self._target(r)): r.id for r in rows if is_edit(r)}
-        for row in sorted(rows, key=lambda r: (bool(r.broadcast), r.id)):
-            if self._stopping:
-                break
-            lane = (row.chat_id, bool(row.broadcast))
-            if lane in held:
-                continue
-            if row.status == OutboxStatus.SENDING:  # another sender's, or a dead one's
-                left = (row.lease_until or datetime.min.replace(tzinfo=UTC)) - _utcnow()
-                if left > timedelta(0):
-                    held.add(lane)
-                    next_try = min(next_try, left.total_seconds())
+        superseded = {  # a later edit of the same message shows more
+            r.id
+            for r in rows
+            if is_edit(r)
+            and r.status == OutboxStatus.QUEUED
+            and latest_edit[(r.chat_id, self._target(r))] != r.id
+        }
+        await self._mark_many(superseded, OutboxStatus.SUPERSEDED)
+        self._sent_unmarked.clear()
+        try:
+            for row in sorted(rows, key=lambda r: (bool(r.broadcast), r.id)):
+                if self._stopping:
+                    break
+                if row.id in superseded:
                     continue
-            target = (row.chat_id, self._target(row))
-            if is_edit(row) and latest_edit[target] != row.id:
-                await self._mark(row.id, OutboxStatus.SUPERSEDED, None)  # a later edit shows more
-                continue
-            now = time.monotonic()
-            ready = self._blocked_until.get(row.chat_id, 0.0)
-            if row.kind != "react":
-                ready = max(ready, self._ready_at(row.chat_id, now, lane[1]))
-            if is_edit(row) and row.broadcast and target in self._edited_at:
-                ready = max(ready, self._edited_at[target] + self.edit_gap)
-            if ready > now:
-                held.add(lane)
-                next_try = min(next_try, ready - now)
-                continue
-            edit_id = row.edit_message_id
-            if row.edit_tag:
-                async with self.sessionmaker() as session:
-                    edit_id, waiting = await Repo(session).tagged(row.chat_id, row.edit_tag)
-                if edit_id is None:
-                    if waiting:  # the message is still queued: edit it once it is sent
-                        held.add(lane)
-                        next_try = min(next_try, 1.0)
-                    else:
-                        await self._mark(row.id, OutboxStatus.FAILED, None)
-                    continue
-            delay = await self._deliver(row, edit_id)
-            if delay:
-                held.add(lane)
-                next_try = min(next_try, delay)
-            else:
-                if full:
-                    next_try = 0.0
-                if is_edit(row):
-                    self._edited_at[target] = time.monotonic()
+                wait = await self._consider(row, held, full)
+                if wait is not None:
+                    next_try = min(next_try, wait)
+        finally:
+            await self._mark_sent_unmarked()
         return next_try
+
+    async def _consider(
+        self, row: OutboxMessage, held: set[tuple[int, bool]], full: bool
+    ) -> float | None:
+        """Send ``row`` if its lane, its chat's minute and its message allow; else hold
+        its lane. How long to wait before the next pass, if this row sets it."""
+        lane = (row.chat_id, bool(row.broadcast))
+        if lane in held:
+            return None
+        if row.status == OutboxStatus.SENDING:  # another sender's, or a dead one's
+            left = (row.lease_until or datetime.min.replace(tzinfo=UTC)) - _utcnow()
+            if left > timedelta(0):
+                held.add(lane)
+                return left.total_seconds()
+        target = (row.chat_id, self._target(row))
+        now = time.monotonic()
+        ready = self._blocked_until.get(row.chat_id, 0.0)
+        if row.kind != "react":
+            ready = max(ready, self._ready_at(row.chat_id, now, lane[1]))
+        if is_edit(row) and row.broadcast and target in self._edited_at:
+            ready = max(ready, self._edited_at[target] + self.edit_gap)
+        if ready > now:
+            held.add(lane)
+            return ready - now
+        edit_id = row.edit_message_id
+        if row.edit_tag:
+            async with self.sessionmaker() as session:
+                edit_id, waiting = await Repo(session).tagged(row.chat_id, row.edit_tag)
+            if edit_id is None:
+                if waiting:  # the message is still queued: edit it once it is sent
+                    held.add(lane)
+                    return 1.0
+                await self._mark(row.id, OutboxStatus.FAILED, None)
+                return None
+        delay = await self._deliver(row, edit_id)
+        if delay:
+            held.add(lane)
+            return delay
+        if is_edit(row):
+            self._edited_at[target] = time.monotonic()
+        return 0.0 if full else None
 
     async def _queued(self) -> list[OutboxMessage]:
         """The queued rows this sender delivers, oldest first."""
@@ -205,17 +231,20 @@ class Sender:
             filename=row.filename,
             edit_message_id=edit_id,
         )
-        if not await self._claim(row.id):
+        idempotent = is_idempotent(row)
+        if not idempotent and not await self._claim(row.id):
             return 0.0  # another sender took it
         try:
             message_id = await self.transport.send(out)
         except RetryAfter as exc:
-            await self._mark(row.id, OutboxStatus.QUEUED, None)
+            if not idempotent:  # give back the claim
+                await self._mark(row.id, OutboxStatus.QUEUED, None)
             self._blocked_until[row.chat_id] = time.monotonic() + exc.seconds
             log.warning("429 for chat %s: waiting %ss", row.chat_id, exc.seconds)
             return float(exc.seconds)
         except TransientError:
-            await self._mark(row.id, OutboxStatus.QUEUED, None)
+            if not idempotent:
+                await self._mark(row.id, OutboxStatus.QUEUED, None)
             self._failures[row.id] += 1
             backoff = float(min(MAX_BACKOFF, 0.5 * 2 ** self._failures[row.id]))
             self._blocked_until[row.chat_id] = time.monotonic() + backoff
@@ -226,8 +255,11 @@ class Sender:
             await self._mark(row.id, OutboxStatus.FAILED, None)
             return 0.0
         answered = time.monotonic()
-        await self._mark(row.id, OutboxStatus.SENT, message_id)
-        self.window.append(time.monotonic() - answered)
+        if idempotent:
+            self._sent_unmarked.append((row.id, message_id))
+        else:
+            await self._mark(row.id, OutboxStatus.SENT, message_id)
+            self.window.append(time.monotonic() - answered)
         if row.kind != "react":
             self._sent_at[row.chat_id].append(answered)
         self._failures.pop(row.id, None)
@@ -257,6 +289,32 @@ class Sender:
                 .values(status=OutboxStatus.SENDING, lease_until=now + LEASE)
             )
         return isinstance(result, CursorResult) and result.rowcount > 0
+
+    async def _mark_many(self, row_ids: set[int], status: str) -> None:
+        if row_ids:
+            async with self.sessionmaker() as session, session.begin():
+                await session.execute(
+                    update(OutboxMessage)
+                    .where(
+                        OutboxMessage.id.in_(row_ids), OutboxMessage.status == OutboxStatus.QUEUED
+                    )
+                    .values(status=status, lease_until=None)
+                )
+
+    async def _mark_sent_unmarked(self) -> None:
+        """Mark the reactions and edits this pass sent, in one statement (executemany)."""
+        if not self._sent_unmarked:
+            return
+        sent, self._sent_unmarked = self._sent_unmarked, []
+        async with self.sessionmaker() as session, session.begin():
+            await session.execute(
+                update(OutboxMessage.__table__)
+                .where(OutboxMessage.__table__.c.id == bindparam("row_id"))
+                .values(
+                    status=OutboxStatus.SENT, message_id=bindparam("sent_id"), lease_until=None
+                ),
+                [{"row_id": row_id, "sent_id": message_id} for row_id, message_id in sent],
+            )
 
     async def _mark(self, row_id: int, status: str, message_id: int | None) -> None:
         """One UPDATE (no read first): it runs once for every message sent, and keeps

@@ -8,12 +8,23 @@ from __future__ import annotations
 
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import ColumnElement, delete, exists, func, literal_column, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Table,
+    delete,
+    event,
+    exists,
+    func,
+    insert,
+    literal_column,
+    select,
+    update,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import raiseload, selectinload
+from sqlalchemy.orm import Session, raiseload, selectinload
 from sqlalchemy.sql.base import ExecutableOption
 
 from db.models import (
@@ -54,16 +65,67 @@ BARE: tuple[ExecutableOption, ...] = (
 )
 
 
+AUDIT, OUTBOX = cast(Table, AuditEntry.__table__), cast(Table, OutboxMessage.__table__)
+PROCESSED = cast(Table, ProcessedUpdate.__table__)
+OUTBOX_DEFAULTS: dict[str, Any] = {
+    "thread_id": None,
+    "text": "",
+    "buttons": None,
+    "file": None,
+    "filename": None,
+    "edit_message_id": None,
+    "broadcast": False,
+    "tag": None,
+    "edit_tag": None,
+    "pin": False,
+}
+PENDING = "tourbot.pending"  # the session.info key of Repo's write-only rows
+
+
+def _write_pending(session: Session) -> None:
+    pending: dict[Table, list[dict[str, Any]]] = session.info.get(PENDING, {})
+    while pending:
+        table, rows = pending.popitem()
+        session.execute(insert(table), rows)
+
+
+@event.listens_for(Session, "before_commit")
+def _write_pending_on_commit(session: Session) -> None:
+    """Whatever committed a repository's session writes its kept rows first (this runs
+    inside SQLAlchemy's greenlet, where the synchronous API is allowed)."""
+    _write_pending(session)
+
+
 class Repo:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
+        # Rows only ever written, never read back in their transaction (the audit log,
+        # the outbox, the processed-update marks): kept here and inserted by
+        # :meth:`write_pending`, one executemany per table, instead of one ORM object
+        # each through the unit of work (most of a sign-up's cost was that bookkeeping).
+        # They live in the session's ``info``, so that a commit writes what is left
+        # (see :func:`_write_pending_on_commit`).
+        self._pending: dict[Table, list[dict[str, Any]]] = session.sync_session.info.setdefault(
+            PENDING, {}
+        )
+
+    def _later(self, table: Table, row: dict[str, Any]) -> None:
+        self._pending.setdefault(table, []).append(row)
+
+    async def write_pending(self) -> None:
+        """Flush the session and insert the rows kept by :meth:`_later` now: inside the
+        use-case's ``try`` (``Core`` calls it), so that a conflict is a refusal, and
+        before reading those tables back."""
+        await self.session.flush()
+        await self.session.run_sync(_write_pending)
 
     # --- updates and audit -------------------------------------------------------------
     async def seen_update(self, update_id: int) -> bool:
-        return await self.session.get(ProcessedUpdate, update_id) is not None
+        column = PROCESSED.c.update_id
+        return await self.session.scalar(select(column).where(column == update_id)) is not None
 
     def mark_update(self, update_id: int) -> None:
-        self.session.add(ProcessedUpdate(update_id=update_id))
+        self._later(PROCESSED, {"update_id": update_id})
 
     def audit(
         self,
@@ -76,16 +138,17 @@ class Repo:
         old: dict[str, Any] | None = None,
         new: dict[str, Any] | None = None,
     ) -> None:
-        self.session.add(
-            AuditEntry(
-                chat_id=chat_id,
-                actor_id=actor_id,
-                action=action,
-                tournament_id=tournament_id,
-                update_id=update_id,
-                old=old,
-                new=new,
-            )
+        self._later(
+            AUDIT,
+            {
+                "chat_id": chat_id,
+                "actor_id": actor_id,
+                "action": action,
+                "tournament_id": tournament_id,
+                "update_id": update_id,
+                "old": old,
+                "new": new,
+            },
         )
 
     # --- chats ---------------------------------------------------------------------------
@@ -344,6 +407,7 @@ class Repo:
         self, tournament_id: int, actions: tuple[str, ...]
     ) -> AuditEntry | None:
         """The newest audited action of these kinds that no ``undo`` entry has taken back."""
+        await self.write_pending()
         rows = list(
             await self.session.scalars(
                 select(AuditEntry)
@@ -370,7 +434,8 @@ class Repo:
 
     # --- outbox --------------------------------------------------------------------------
     def enqueue(self, **fields: Any) -> None:
-        self.session.add(OutboxMessage(**fields))
+        """Queue a reply (every row with every field: one executemany for them all)."""
+        self._later(OUTBOX, {**OUTBOX_DEFAULTS, **fields, "status": OutboxStatus.QUEUED})
 
     async def tagged(self, chat_id: int, tag: str) -> tuple[int | None, bool]:
         """The id of the latest sent message with ``tag``, and whether one is still queued."""

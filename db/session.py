@@ -1,23 +1,35 @@
-"""Engine and session factory; SQLite gets WAL and a busy timeout."""
+"""Engine and session factory; SQLite gets WAL, runs on the loop (``db.inline_sqlite``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+
+from db.inline_sqlite import inline_creator
 
 
 def make_engine(url: str) -> AsyncEngine:
-    """Create the async engine; for SQLite switch on WAL so readers never block the writer."""
-    engine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
-    if engine.dialect.name == "sqlite":
+    """Create the async engine; for SQLite switch on WAL so readers never block the writer.
+
+    An SQLite file is opened by :mod:`db.inline_sqlite` (statements on the event loop,
+    a busy database waited for asynchronously); an in-memory one keeps aiosqlite."""
+    parsed = make_url(url)
+    sqlite = parsed.get_backend_name() == "sqlite"
+    inline = sqlite and parsed.database not in (None, "", ":memory:") and not parsed.query
+    options: dict[str, Any] = {"pool_pre_ping": not sqlite}
+    if inline:
+        options["async_creator"] = inline_creator(str(parsed.database))
+    engine = create_async_engine(url, **options)
+    if sqlite:
 
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA busy_timeout=10000")
+            # Inline, a busy database is waited for by the driver, off SQLite's handler.
+            cur.execute(f"PRAGMA busy_timeout={0 if inline else 10000}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 
