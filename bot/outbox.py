@@ -35,7 +35,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -44,7 +44,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from bot.types import Outgoing, PermanentError, RetryAfter, TransientError, Transport
 from db.models import OutboxMessage
-from db.repo import QUEUED_BATCH, Repo
+from db.repo import QUEUED_BATCH, QUEUED_PER_LANE, Repo
 from db.status import OutboxStatus
 
 log = logging.getLogger(__name__)
@@ -144,9 +144,11 @@ class Sender:
     async def flush_once(self) -> float:
         """Send what may be sent now; return how long to sleep before trying again."""
         rows = await self._queued()
-        # A full pass may have left rows out: once it sends something, look again at once.
+        # A full pass may have left rows out (of the batch, or of a lane past its share):
+        # once it sends something, look again at once.
         next_try = 3600.0
-        full = len(rows) >= QUEUED_BATCH
+        lanes = Counter((r.chat_id, bool(r.broadcast)) for r in rows)
+        full = len(rows) >= QUEUED_BATCH or any(n >= QUEUED_PER_LANE for n in lanes.values())
         held: set[tuple[int, bool]] = set()  # lanes whose earlier message is waiting
         latest_edit = {(r.chat_id, self._target(r)): r.id for r in rows if is_edit(r)}
         superseded = {  # a later edit of the same message shows more

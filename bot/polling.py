@@ -28,7 +28,9 @@ from typing import Any
 from bot.types import Incoming
 
 log = logging.getLogger(__name__)
-Fetch = Callable[[int | None], Awaitable[list[tuple[int, Incoming | None]]]]
+# getUpdates from an offset; the predicate names updates already in hand, which need
+# not be decoded again (see ``decode_batch``).
+Fetch = Callable[[int | None, Callable[[int], bool]], Awaitable[list[tuple[int, Incoming | None]]]]
 Handle = Callable[[Incoming], Awaitable[None]]
 MAX_BACKOFF = 30.0
 # Updates taken on at once; beyond this the poller waits for some to finish, and what
@@ -43,18 +45,26 @@ REFETCH_WAIT = 0.1
 
 
 def decode_batch(
-    raw: list[dict[str, Any]], decode: Callable[[dict[str, Any]], Incoming | None]
+    raw: list[dict[str, Any]],
+    decode: Callable[[dict[str, Any]], Incoming | None],
+    in_hand: Callable[[int], bool] = lambda update_id: False,
 ) -> list[tuple[int, Incoming | None]]:
     """Turn each raw update into an :class:`Incoming` on its own.
 
     The libraries decode a whole getUpdates answer at once, so one update they cannot
     read (a field of a newer Bot API, a malformed value) would fail the batch and be
-    fetched again forever. Here it is skipped with a warning, and polling goes on."""
+    fetched again forever. Here it is skipped with a warning, and polling goes on.
+
+    Updates ``in_hand`` (re-sent while they are handled: up to a hundred with every
+    fetch of a burst) are not decoded again; the poller skips them by id."""
     batch: list[tuple[int, Incoming | None]] = []
     for update in raw:
         update_id = update.get("update_id") if isinstance(update, dict) else None
         if not isinstance(update_id, int):
             log.warning("skipping an update without an id: %.200r", update)
+            continue
+        if in_hand(update_id):
+            batch.append((update_id, None))
             continue
         try:
             batch.append((update_id, decode(update)))
@@ -113,7 +123,7 @@ class Poller:
                 while len(self.active) >= self.max_in_flight:
                     await self._wait_idle(self.refetch_wait)
                 try:
-                    batch = await self.fetch(self.offset)
+                    batch = await self.fetch(self.offset, self.in_hand)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
@@ -127,14 +137,18 @@ class Poller:
         finally:
             await self._cancel_tasks()
 
+    def in_hand(self, update_id: int) -> bool:
+        """Whether :meth:`take` would skip this update by its id alone."""
+        if update_id in self.active or update_id in self.finished:
+            return True
+        seen = self.next_id is not None and update_id < self.next_id
+        return seen and update_id not in self.unfinished
+
     def take(self, batch: list[tuple[int, Incoming | None]]) -> None:
         """Queue the updates of ``batch`` not already in hand."""
         for update_id, incoming in batch:
-            if update_id in self.active or update_id in self.finished:
+            if self.in_hand(update_id):  # in flight, or finished (and maybe forgotten)
                 continue
-            seen = self.next_id is not None and update_id < self.next_id
-            if seen and update_id not in self.unfinished:
-                continue  # finished and forgotten before, yet sent again: nothing to do
             if len(self.active) >= self.max_in_flight:
                 break  # the rest stays with Telegram and comes again
             self.next_id = max(self.next_id or 0, update_id + 1)

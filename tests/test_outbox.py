@@ -16,7 +16,7 @@ from bot.outbox import Sender
 from bot.types import Outgoing
 from db.migrate import upgrade
 from db.models import OutboxMessage
-from db.repo import QUEUED_BATCH, Repo
+from db.repo import QUEUED_BATCH, QUEUED_PER_LANE, Repo
 from db.session import make_engine, make_sessionmaker
 
 CHAT = -100777
@@ -251,3 +251,26 @@ async def test_a_chat_waiting_out_its_minute_hides_no_other_chat_and_a_full_pass
     assert sent.count("hello") == QUEUED_BATCH + 50  # every other chat, without a wake
     assert [t for t in sent if t.startswith("busy")] == ["busy 0", "busy 1", "busy 2"]
     assert passes >= 1
+
+
+async def test_a_burst_longer_than_a_lane_share_is_sent_without_another_wake(
+    sessionmaker: async_sessionmaker[Any],
+) -> None:
+    """A burst of typed /join in one chat queues a 👍 for each: more than one lane's
+    share of a pass (QUEUED_PER_LANE). The pass that took a full share must look again
+    at once: it slept until the next update woke it, and with the burst over, the last
+    👍s waited an hour (found by the throughput benchmark with 400 joins at once)."""
+    burst = 3 * QUEUED_PER_LANE + 7
+    async with sessionmaker() as session, session.begin():
+        repo = Repo(session)
+        for message_id in range(1, burst + 1):
+            repo.enqueue(chat_id=CHAT, kind="react", text="👍", edit_message_id=message_id)
+
+    transport = RecordingTransport()
+    sender = Sender(sessionmaker, transport, per_minute=20)
+    while await sender.flush_once() == 0:
+        pass
+    assert [m.edit_message_id for m in transport.sent] == list(range(1, burst + 1))
+    async with sessionmaker() as session:
+        statuses = {r.status for r in await session.scalars(select(OutboxMessage))}
+    assert statuses == {"sent"}

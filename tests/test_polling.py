@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 
 import pytest
 
@@ -31,7 +32,9 @@ class FakeTelegram:
         self.queue.append((incoming.update_id, incoming))
         self.arrived.set()
 
-    async def fetch(self, offset: int | None) -> list[tuple[int, Incoming | None]]:
+    async def fetch(
+        self, offset: int | None, in_hand: Callable[[int], bool]
+    ) -> list[tuple[int, Incoming | None]]:
         self.offsets.append((offset, frozenset(self.done)))
         if offset is not None:
             self.queue = [(i, inc) for i, inc in self.queue if i >= offset]

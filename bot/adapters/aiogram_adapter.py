@@ -179,14 +179,16 @@ class AiogramRunner:
             raise StartupError("unreachable", str(exc)) from exc
         self.transport.bot_username = me.username or ""
 
-    async def fetch(self, offset: int | None) -> list[tuple[int, Incoming | None]]:
+    async def fetch(
+        self, offset: int | None, in_hand: Callable[[int], bool]
+    ) -> list[tuple[int, Incoming | None]]:
         raw = await self.bot(
             RawGetUpdates(
                 offset=offset, timeout=self.settings.poll_timeout, allowed_updates=UPDATES
             ),
             request_timeout=self.settings.poll_timeout + 10,
         )
-        return decode_batch(raw, self._decode)
+        return decode_batch(raw, self._decode, in_hand)
 
     def _decode(self, raw: dict[str, Any]) -> Incoming | None:
         return update_incoming(Update.model_validate(raw, context={"bot": self.bot}))

@@ -188,13 +188,15 @@ class PTBRunner:
             raise StartupError("unreachable", str(exc)) from exc
         self.transport.bot_username = self.bot.username or ""
 
-    async def fetch(self, offset: int | None) -> list[tuple[int, Incoming | None]]:
+    async def fetch(
+        self, offset: int | None, in_hand: Callable[[int], bool]
+    ) -> list[tuple[int, Incoming | None]]:
         raw = await self.bot.do_api_request(
             "getUpdates",
             {"offset": offset, "timeout": self.settings.poll_timeout, "allowed_updates": UPDATES},
             read_timeout=self.settings.poll_timeout + 10,
         )
-        return decode_batch(raw, self._decode)
+        return decode_batch(raw, self._decode, in_hand)
 
     def _decode(self, raw: dict[str, Any]) -> Incoming | None:
         update = Update.de_json(raw, self.bot)
