@@ -325,16 +325,24 @@ class Driver:
         result.updates += s.players
         await self.one(BIG, ADMIN, "/draw")
         await self.server.wait_idle(quiet=0.5, timeout=120)
-        await self.one(BIG, ADMIN, "/round 2030-01-01 18:00")
+        # A deadline within a round's longest (366 days): a refused /round would leave
+        # every /report below refused too, and the rate would be the refusals'.
+        await self.one(BIG, ADMIN, "/round 3 天内")
         await self.server.wait_idle(quiet=0.5, timeout=120)
         seats = (
-            [(n, users[4 * n - 4 : 4 * n]) for n in range(1, s.reports + 1)]
+            [(n, users[4 * n - 4 : 4 * n], "") for n in range(1, s.reports + 1)]
             if self.echo
             else await tables()
         )
         chosen = seats[: s.reports]
-        spent = await self.burst([(BIG, sts[0], f"/report {n} A5 B8 C0 D12") for n, sts in chosen])
-        spent += await self.burst([(BIG, sts[1], "/confirm") for n, sts in chosen])
+        spent = await self.burst(
+            [(BIG, sts[0], f"/report {n} A5 B8 C0 D12") for n, sts, _ in chosen]
+        )
+        spent += await self.burst([(BIG, sts[1], "/confirm") for n, sts, _ in chosen])
+        if not self.echo:
+            confirmed = sum(status == "confirmed" for _, _, status in await tables())
+            if confirmed != len(chosen):
+                raise RuntimeError(f"{confirmed} of {len(chosen)} reported tables confirmed")
         result.rates["report"] = 2 * len(chosen) / spent
         result.updates += 2 * len(chosen)
         result.standings_ms, result.side_ms = await self.side_by_side(users[0], users[1])
@@ -372,7 +380,7 @@ async def _fresh_postgres(url: str) -> None:
 
 
 def _table_reader(database_url: str) -> Callable[[], Any]:
-    async def read() -> list[tuple[int, list[int]]]:
+    async def read() -> list[tuple[int, list[int], str]]:
         from sqlalchemy import select
         from sqlalchemy.ext.asyncio import create_async_engine
 
@@ -382,11 +390,11 @@ def _table_reader(database_url: str) -> Callable[[], Any]:
         async with engine.connect() as conn:
             round_id = await conn.scalar(select(Round.id).order_by(Round.id.desc()).limit(1))
             rows = await conn.execute(
-                select(TableRow.number, TableRow.seats)
+                select(TableRow.number, TableRow.seats, TableRow.status)
                 .where(TableRow.round_id == round_id)
                 .order_by(TableRow.number)
             )
-            found = [(n, list(seats)) for n, seats in rows.all()]
+            found = [(n, list(seats), str(status)) for n, seats, status in rows.all()]
         await engine.dispose()
         return found
 

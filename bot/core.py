@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from bot.commands import Command, admit, parse_command
@@ -25,6 +25,7 @@ from bot.context import Ctx
 from bot.errors import UserError
 from bot.i18n import Catalogue, Translator
 from bot.types import Incoming, Outgoing, Sender, Timer, Transport
+from db.inline_sqlite import is_busy
 from db.models import Chat
 from db.repo import Repo
 from engine.errors import EngineError
@@ -57,13 +58,14 @@ class Core:
         self.on_timer: Callable[[Timer], None] = lambda timer: None
         self._admin_cache: dict[int, tuple[float, set[int]]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        self._sqlite = settings.database_url.startswith("sqlite")
 
     # --- helpers -------------------------------------------------------------------------
     def _lock(self, chat_id: int) -> asyncio.Lock:
-        """SQLite has one writer: serialise everything. Elsewhere, one lock per chat."""
-        key = 0 if self._sqlite else chat_id
-        return self._locks.setdefault(key, asyncio.Lock())
+        """One chat's updates one after another; chats run concurrently, so a slow one
+        (the first /standings picture) never holds up another chat's reply. On SQLite
+        too: a write that finds the database locked by another chat's transaction
+        waits for it asynchronously (``db.inline_sqlite``)."""
+        return self._locks.setdefault(chat_id, asyncio.Lock())
 
     async def admins(self, chat_id: int) -> set[int]:
         cached = self._admin_cache.get(chat_id)
@@ -154,6 +156,13 @@ class Core:
             except (UserError, EngineError, IntegrityError) as exc:
                 await session.rollback()
                 refusal = self._refusal(ctx, exc)
+            except OperationalError as exc:
+                if not is_busy(exc):
+                    log.exception("update %s failed", inc.update_id)
+                await session.rollback()
+                if is_busy(exc):  # the database stayed locked: not the user's fault, and
+                    raise  # the update is not consumed (polling hands it over again)
+                refusal = ctx.t("apology")
             except Exception:
                 log.exception("update %s failed", inc.update_id)
                 await session.rollback()
@@ -249,6 +258,12 @@ class Core:
                 await repo.write_pending()
         except IntegrityError:  # most likely another process recorded this timer first
             log.warning("timer %s not run: integrity error (fired elsewhere?)", timer)
+            return
+        except OperationalError as exc:
+            if timer is None or not is_busy(exc):
+                raise
+            log.warning("timer %s put back: the database stayed locked", timer)
+            self.on_timer(timer)  # rolled back, so not recorded as fired: try again
             return
         for planned in ctx.timers:  # committed: schedule what the work planned
             self.on_timer(planned)

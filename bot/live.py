@@ -7,6 +7,13 @@ in place: the caption after every confirmed result, the picture at most once a m
 (drawing it costs more than the edit, and a flurry of results needs only the last one).
 When no picture can be drawn the message is plain text and stays so. The outgoing queue
 merges edits that pile up and lets replies to one person go first (``bot/outbox.py``).
+
+Refreshing means reading the whole event and ranking it, which grows with the event; a
+burst of results (a hundred tables confirming within a minute) would pay it for every
+one, for edits the outgoing queue then merges anyway. So a result confirmed within one
+edit gap of the last refresh plans a single refresh at the end of that gap (a timer,
+``live_due`` on the tournament, so a restart still runs it), which shows it together
+with every result that came meanwhile.
 Whether the bot may pin is asked once, at the draw; without the right it says so once
 and goes on unpinned.
 """
@@ -18,7 +25,8 @@ from datetime import timedelta
 from bot.context import TELEGRAM_CAPTION_LIMIT, Ctx
 from bot.pictures import first_page, render, sheet_pngs, standings_sheet
 from bot.tournament import latest_round
-from db.models import Tournament
+from bot.types import Timer
+from db.models import Round, Tournament
 from db.status import EventStatus
 
 PICTURE_GAP = timedelta(minutes=1)
@@ -26,6 +34,18 @@ PICTURE_GAP = timedelta(minutes=1)
 
 def tag(t: Tournament) -> str:
     return f"live:{t.id}"
+
+
+def later(ctx: Ctx, t: Tournament, r: Round) -> bool:
+    """Within one edit gap of the last refresh: plan one refresh at the end of the gap
+    (once for the whole burst) instead of refreshing now. Whether it did."""
+    gap = timedelta(seconds=ctx.settings.edit_gap)
+    if t.live_at is None or ctx.now - t.live_at >= gap:
+        return False
+    if t.live_due is None:
+        t.live_due = t.live_at + gap
+        ctx.timers.append(Timer("live", t.id, r.number, t.live_due))
+    return True
 
 
 async def check_pin_right(ctx: Ctx, t: Tournament) -> None:
@@ -63,7 +83,7 @@ def refresh(ctx: Ctx, t: Tournament, ranking: str) -> None:
     after that."""
     text = live_text(ctx, t, ranking)
     first = t.live_at is None
-    t.live_at = ctx.now
+    t.live_at, t.live_due = ctx.now, None
     if first:
         picture = _picture(ctx, t)
         with ctx.announcing():

@@ -44,7 +44,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from bot.types import Outgoing, PermanentError, RetryAfter, TransientError, Transport
 from db.models import OutboxMessage
-from db.repo import QUEUED_BATCH, QUEUED_PER_LANE, Repo
+from db.repo import OUTBOX, QUEUED_BATCH, QUEUED_PER_LANE, Repo
 from db.status import OutboxStatus
 
 log = logging.getLogger(__name__)
@@ -310,8 +310,8 @@ class Sender:
         sent, self._sent_unmarked = self._sent_unmarked, []
         async with self.sessionmaker() as session, session.begin():
             await session.execute(
-                update(OutboxMessage.__table__)
-                .where(OutboxMessage.__table__.c.id == bindparam("row_id"))
+                update(OUTBOX)
+                .where(OUTBOX.c.id == bindparam("row_id"))
                 .values(
                     status=OutboxStatus.SENT, message_id=bindparam("sent_id"), lease_until=None
                 ),

@@ -106,4 +106,6 @@ def tournament_timers(t: Tournament) -> list[Timer]:
     timers += [Timer("remind", t.id, r.number, m) for m in reminders_for(t, r)]
     if r.checkin_until is not None:
         timers.append(Timer("noshow", t.id, r.number, r.checkin_until))
+    if t.live_due is not None:  # results not yet in the live standings (``bot.live``)
+        timers.append(Timer("live", t.id, r.number, t.live_due))
     return sorted(timers, key=lambda timer: timer.at)

@@ -32,7 +32,11 @@ FIRST_WAIT = 0.001
 LONGEST_WAIT = 0.05
 
 
-def _busy(exc: sqlite3.OperationalError) -> bool:
+def is_busy(exc: BaseException) -> bool:
+    """SQLite said the database is locked (directly, or wrapped by SQLAlchemy)."""
+    exc = getattr(exc, "orig", None) or exc
+    if not isinstance(exc, sqlite3.OperationalError):
+        return False
     code = getattr(exc, "sqlite_errorcode", None)
     if code is not None:
         return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
@@ -82,7 +86,7 @@ class InlineConnection(aiosqlite.Connection):
             try:
                 return fn(*args, **kwargs)
             except sqlite3.OperationalError as exc:
-                if not _busy(exc) or time.monotonic() + wait > give_up:
+                if not is_busy(exc) or time.monotonic() + wait > give_up:
                     raise
             await asyncio.sleep(wait)
             wait = min(LONGEST_WAIT, 2 * wait)
@@ -92,6 +96,8 @@ def inline_creator(database: str) -> Callable[[], Any]:
     """SQLAlchemy's ``async_creator`` for an SQLite file."""
 
     async def connect() -> InlineConnection:
-        return await InlineConnection(database)
+        connection = InlineConnection(database)
+        await connection._connect()
+        return connection
 
     return connect

@@ -105,6 +105,9 @@ class Tournament(Base):
     live_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # When its picture was last drawn (None: the live message is text); at most once a minute.
     live_picture_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # A result confirmed soon after the last refresh is shown by one refresh at this
+    # moment, with any others that come meanwhile (None: the message is up to date).
+    live_due: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # Whether the bot could pin it (checked at the draw; without the right it says so once).
     live_pin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     players: Mapped[list[Player]] = relationship(

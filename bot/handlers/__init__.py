@@ -91,4 +91,5 @@ TIMERS = {
     "remind": deadlines.remind,
     "noshow": checkin.noshow_passed,
     "signup": deadlines.signup_passed,
+    "live": reports.live_due,
 }

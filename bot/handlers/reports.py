@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal
 
+from bot import live
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import (
@@ -20,6 +21,7 @@ from bot.handlers.common import (
     settle_round,
     stands_at,
     table_number,
+    timer_open_round,
 )
 from bot.inputs import id_or_none
 from bot.service import results
@@ -67,14 +69,25 @@ async def latest_table(
 
 
 async def settle_if_done(ctx: Ctx, t: Tournament, r: Round) -> None:
-    """After a confirmed result: update the live standings (issue 12), and close the
-    round once no table is pending. Both need the whole event (the standings, and the
-    engine planning the next round from all of it), so it is loaded here."""
-    await ctx.repo.load_whole(t)
+    """After a confirmed result: close the round once no table is pending, else update
+    the live standings (issue 12). Both need the whole event (the engine planning the
+    next round from all of it; the standings), so it is loaded here; in a burst of
+    results the live standings are refreshed once for many (``bot.live.later``), so that
+    a result costs what its table costs, not what the event does."""
     if r.status == RoundStatus.OPEN and not await ctx.repo.pending_tables(r.id):
+        await ctx.repo.load_whole(t)
         settle_round(ctx, t, r)
-    else:
+    elif not live.later(ctx, t, r):
+        await ctx.repo.load_whole(t)
         refresh_live(ctx, t)
+
+
+async def live_due(ctx: Ctx, arg: str) -> None:
+    """The live standings refresh a burst of results planned (timer ``live``)."""
+    found = await timer_open_round(ctx, arg)
+    if found is None or found[0].live_due is None:
+        return  # the round closed, or a refresh came first: it showed these results
+    refresh_live(ctx, found[0])
 
 
 async def file_report(

@@ -8,6 +8,8 @@ import os
 import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,13 @@ from tests.e2e.harness import TOKEN
 GROUP = -100777
 ADMIN = 1
 PLAYERS = list(range(201, 213))
+
+
+async def until(condition: Callable[[], bool], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.005)
 
 
 def start_bot(server: BotAPIServer, backend: str, db: Path) -> subprocess.Popen[bytes]:
@@ -49,11 +58,15 @@ async def test_sigkill_mid_burst_loses_nothing_and_repeats_nothing(
         server.user_says(GROUP, ADMIN, "/new bigtwo Crash Cup")
         await server.wait_for("Crash Cup", timeout=60)
         joins = [server.user_says(GROUP, uid, "/join")["message_id"] for uid in PLAYERS]
-        await server.wait_for("1 signed up", timeout=30)  # killed while the rest is in flight
+        # Killed at the first 👍, while the rest is in flight (the count edits merge, so
+        # "1 signed up" may never be shown).
+        await until(lambda: any(server.reactions.get((GROUP, m)) for m in joins), 30)
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
         proc = start_bot(server, backend, db)
-        await server.wait_for(f"{len(PLAYERS)} signed up", timeout=60)
+        await until(lambda: all(server.reactions.get((GROUP, m)) for m in joins), 60)
+        signup = next(m for m in server.outbox(GROUP) if "SHA-256" in m.body)
+        await until(lambda: f"{len(PLAYERS)} signed up" in signup.body, 30)  # edited in place
         await server.wait_idle(quiet=2.0, timeout=30)
         server.user_says(GROUP, ADMIN, "/players")
         listing = await server.wait_for(f"{len(PLAYERS)} players:", timeout=30)
