@@ -72,6 +72,7 @@ class Ctx:
     _found: dict[bool, Tournament] = field(default_factory=dict)
     _whole: set[bool] = field(default_factory=set)  # which of them were loaded whole
     broadcasting: bool = False  # see announcing()
+    _organiser: bool | None = None  # see is_organiser()
     # Work that needs the database after the use-case, in its transaction (e.g. the
     # rating changes under a final announcement, found from the chat's other events).
     deferred: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
@@ -100,7 +101,14 @@ class Ctx:
     async def is_organiser(self) -> bool:
         """Group admins (anonymous admins too) and users granted the role with /grant.
 
-        Tournaments live in groups: in a private chat nobody organises anything."""
+        Tournaments live in groups: in a private chat nobody organises anything. Asked
+        again in the same update (the admission, then the use-case), it is not looked up
+        again."""
+        if self._organiser is None:
+            self._organiser = await self._find_organiser()
+        return self._organiser
+
+    async def _find_organiser(self) -> bool:
         inc = self.inc
         if inc.chat_type == "private":
             return False

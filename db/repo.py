@@ -78,6 +78,7 @@ OUTBOX_DEFAULTS: dict[str, Any] = {
     "tag": None,
     "edit_tag": None,
     "pin": False,
+    "status": OutboxStatus.QUEUED,
 }
 PENDING = "tourbot.pending"  # the session.info key of Repo's write-only rows
 
@@ -435,7 +436,7 @@ class Repo:
     # --- outbox --------------------------------------------------------------------------
     def enqueue(self, **fields: Any) -> None:
         """Queue a reply (every row with every field: one executemany for them all)."""
-        self._later(OUTBOX, {**OUTBOX_DEFAULTS, **fields, "status": OutboxStatus.QUEUED})
+        self._later(OUTBOX, {**OUTBOX_DEFAULTS, **fields})
 
     async def tagged(self, chat_id: int, tag: str) -> tuple[int | None, bool]:
         """The id of the latest sent message with ``tag``, and whether one is still queued."""
