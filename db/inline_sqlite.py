@@ -2,7 +2,7 @@
 
 aiosqlite runs every statement on a worker thread: each one is a queue put, a thread
 switch, a ``call_soon_threadsafe`` and a wake-up of the loop, and the GIL handed back and
-forth. A sign-up makes a dozen statements, so that hop costed more than the statements
+forth. A sign-up makes a dozen statements, so that hop cost more than the statements
 themselves (measured in memory: 32 ms per ``/join`` with the hop, 14 ms without). An
 SQLite statement of this bot takes microseconds (a page of an index, WAL appends), so
 here it runs inline, on the loop.

@@ -120,6 +120,18 @@ class Chats:
     def admins(self, chat: int, *uids: int) -> None:
         self.transport.admins[chat] = set(uids)
 
+    async def drawn_event(self, chat: int, admin: int, players: tuple[int, ...]) -> None:
+        """A Big Two event in ``chat`` (English), organised by ``admin``, with ``players``
+        (named ``P<id>``) signed up and round 1 drawn."""
+        self.user(admin, "Org", lang="en")
+        for uid in players:
+            self.user(uid, f"P{uid}", lang="en")
+        self.admins(chat, admin)
+        await self.says(chat, admin, "/new bigtwo Cup")
+        for uid in players:
+            await self.says(chat, uid, "/join")
+        await self.says(chat, admin, "/draw")
+
     def later(self, **delta: float) -> None:
         self.now += timedelta(**delta)
 

@@ -96,14 +96,7 @@ async def test_on_sqlite_a_slow_picture_in_one_chat_does_not_hold_up_another_cha
     """Issue 16: the first /standings draws its picture (most of a second); a /help in
     another chat meanwhile is answered at once. (On SQLite every chat waited behind one
     lock.)"""
-    chats.user(ADMIN, "Org", lang="en")
-    for uid in PLAYERS:
-        chats.user(uid, f"P{uid}", lang="en")
-    chats.admins(GROUP, ADMIN)
-    await chats.says(GROUP, ADMIN, "/new bigtwo Cup")
-    for uid in PLAYERS:
-        await chats.says(GROUP, uid, "/join")
-    await chats.says(GROUP, ADMIN, "/draw")
+    await chats.drawn_event(GROUP, ADMIN, PLAYERS)
 
     drawing = asyncio.Event()
     finished: list[int] = []

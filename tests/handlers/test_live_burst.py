@@ -28,14 +28,7 @@ def live_message(chats: Chats) -> Sent:
 async def test_results_in_a_burst_are_shown_by_one_refresh_that_a_restart_still_runs(
     chats: Chats,
 ) -> None:
-    chats.user(ADMIN, "Org", lang="en")
-    for uid in PLAYERS:
-        chats.user(uid, f"P{uid}", lang="en")
-    chats.admins(GROUP, ADMIN)
-    await chats.says(GROUP, ADMIN, "/new bigtwo Cup")
-    for uid in PLAYERS:
-        await chats.says(GROUP, uid, "/join")
-    await chats.says(GROUP, ADMIN, "/draw")
+    await chats.drawn_event(GROUP, ADMIN, PLAYERS)
     seating = await chats.says(GROUP, ADMIN, "/round")
     table_2 = next(line for line in seating.splitlines() if line.startswith("Table 2:"))
     winner_2 = table_2.split("A ")[1].split(" ·")[0]  # seat A scores 7

@@ -104,14 +104,8 @@ def export_rows(chats: Chats) -> list[dict[str, str]]:
 
 
 async def test_confirm_fix_and_undo_go_through_one_path(chats: Chats) -> None:
-    chats.user(ADMIN, "Org", lang="en")
-    for uid in PLAYERS:
-        chats.user(uid, f"P{uid}", lang="en")
-    chats.admins(GROUP, ADMIN)
-    await chats.says(GROUP, ADMIN, "/new bigtwo Cup")
-    for uid in PLAYERS:
-        await chats.says(GROUP, uid, "/join")
-    assert "round 1 draw" in await chats.says(GROUP, ADMIN, "/draw")
+    await chats.drawn_event(GROUP, ADMIN, PLAYERS)
+    assert "round 1 draw" in chats.last(GROUP).text
     await chats.says(GROUP, ADMIN, "/round")
     table = chats.last(GROUP).text
     captain = next(u for u in PLAYERS if f"A P{u}" in table)
