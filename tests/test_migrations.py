@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -13,7 +15,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from db.migrate import alembic_config, upgrade
+from db.migrate import HEAD as KNOWN_HEAD
+from db.migrate import alembic_config, revision, upgrade
 from db.models import Base
 from db.session import make_engine
 
@@ -89,3 +92,33 @@ async def test_the_migrations_build_exactly_the_models_schema(tmp_path: Path) ->
             lambda c: compare_metadata(MigrationContext.configure(c), Base.metadata)
         )
     assert diff == []
+
+
+async def test_the_known_head_is_alembics_and_a_database_there_is_left_alone(
+    tmp_path: Path,
+) -> None:
+    """``upgrade`` skips Alembic (and its memory) for a database at ``db.migrate.HEAD``,
+    so that constant must name the newest revision: a new revision without it would
+    leave every database unmigrated."""
+    assert KNOWN_HEAD == HEAD
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'fresh.db'}")
+    try:
+        assert await revision(engine) is None
+        await upgrade(engine)
+        assert await revision(engine) == HEAD
+    finally:
+        await engine.dispose()
+    # At head, a fresh interpreter (as ``tourbot run`` starts) migrates without Alembic.
+    script = (
+        "import asyncio, sys; from db.session import make_engine; from db.migrate import upgrade;"
+        f" asyncio.run(upgrade(make_engine('sqlite+aiosqlite:///{tmp_path / 'fresh.db'}')));"
+        " print('alembic' in sys.modules)"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert run.stdout.strip() == "False"
