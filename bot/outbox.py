@@ -159,7 +159,6 @@ class Sender:
             and latest_edit[(r.chat_id, self._target(r))] != r.id
         }
         await self._mark_many(superseded, OutboxStatus.SUPERSEDED)
-        self._sent_unmarked.clear()
         try:
             for row in sorted(rows, key=lambda r: (bool(r.broadcast), r.id)):
                 if self._stopping:

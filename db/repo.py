@@ -97,6 +97,13 @@ def _write_pending_on_commit(session: Session) -> None:
     _write_pending(session)
 
 
+@event.listens_for(Session, "after_rollback")
+def _drop_pending_on_rollback(session: Session) -> None:
+    """Rows kept for a transaction that rolled back go with it (cleared in place: the
+    repository holds the same dict)."""
+    session.info.get(PENDING, {}).clear()
+
+
 class Repo:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session

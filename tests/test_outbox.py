@@ -274,3 +274,20 @@ async def test_a_burst_longer_than_a_lane_share_is_sent_without_another_wake(
     async with sessionmaker() as session:
         statuses = {r.status for r in await session.scalars(select(OutboxMessage))}
     assert statuses == {"sent"}
+
+
+async def test_replies_kept_for_a_rolled_back_change_are_never_written(
+    sessionmaker: async_sessionmaker[Any],
+) -> None:
+    """The repository keeps write-only rows (replies, audit rows) until the commit; a
+    transaction that rolls back must take them with it, even if the session goes on."""
+    async with sessionmaker() as session:
+        repo = Repo(session)
+        async with session.begin():
+            repo.enqueue(chat_id=CHAT, kind="text", text="refused change")
+            await session.rollback()
+        async with session.begin():
+            repo.enqueue(chat_id=CHAT, kind="text", text="the refusal")
+    async with sessionmaker() as session:
+        texts = [r.text for r in await session.scalars(select(OutboxMessage))]
+    assert texts == ["the refusal"]
