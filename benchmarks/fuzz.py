@@ -102,7 +102,9 @@ async def digest(sessionmaker: async_sessionmaker[Any]) -> str:
 
 class Probe(logging.Handler):
     """Watches a running :class:`Core`: every refusal, every apology, and the database
-    before and after each refused update (updates are handled one at a time)."""
+    before and after each refused update. To tell which update wrote what, it has the
+    core handle every update and timer one at a time, all chats behind one lock (the
+    core otherwise runs chats concurrently)."""
 
     def __init__(self, core: Core, findings: Findings) -> None:
         super().__init__(logging.ERROR)
@@ -111,6 +113,8 @@ class Probe(logging.Handler):
         self.facts = ""  # the digest after the last update or timer: the next one's "before"
         self.replies: dict[int, tuple[bool, list[str]]] = {}  # update id → (refused, texts)
         run, refusal, system = core._run, core._refusal, core.system
+        one_at_a_time = asyncio.Lock()
+        core._lock = lambda chat_id: one_at_a_time  # type: ignore[method-assign]
 
         async def probed_run(inc: Incoming, handler: Any, arg: str) -> Any:
             self.refused = False
