@@ -156,16 +156,11 @@ class Core:
             except (UserError, EngineError, IntegrityError) as exc:
                 await session.rollback()
                 refusal = self._refusal(ctx, exc)
-            except OperationalError as exc:
-                if not is_busy(exc):
-                    log.exception("update %s failed", inc.update_id)
+            except Exception as exc:
                 await session.rollback()
                 if is_busy(exc):  # the database stayed locked: not the user's fault, and
                     raise  # the update is not consumed (polling hands it over again)
-                refusal = ctx.t("apology")
-            except Exception:
                 log.exception("update %s failed", inc.update_id)
-                await session.rollback()
                 refusal = ctx.t("apology")
             else:
                 return ctx

@@ -24,8 +24,8 @@ from datetime import timedelta
 
 from bot.context import TELEGRAM_CAPTION_LIMIT, Ctx
 from bot.pictures import first_page, render, sheet_pngs, standings_sheet
+from bot.timers import live_timer
 from bot.tournament import latest_round
-from bot.types import Timer
 from db.models import Round, Tournament
 from db.status import EventStatus
 
@@ -44,7 +44,7 @@ def later(ctx: Ctx, t: Tournament, r: Round) -> bool:
         return False
     if t.live_due is None:
         t.live_due = t.live_at + gap
-        ctx.timers.append(Timer("live", t.id, r.number, t.live_due))
+        ctx.timers.append(live_timer(t, r.number, t.live_due))
     return True
 
 

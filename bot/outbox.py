@@ -39,12 +39,12 @@ from collections import Counter, defaultdict, deque
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import CursorResult, and_, bindparam, or_, update
+from sqlalchemy import CursorResult, and_, or_, update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from bot.types import Outgoing, PermanentError, RetryAfter, TransientError, Transport
 from db.models import OutboxMessage
-from db.repo import OUTBOX, QUEUED_BATCH, QUEUED_PER_LANE, Repo
+from db.repo import QUEUED_BATCH, QUEUED_PER_LANE, Repo
 from db.status import OutboxStatus
 
 log = logging.getLogger(__name__)
@@ -294,28 +294,14 @@ class Sender:
     async def _mark_many(self, row_ids: set[int], status: str) -> None:
         if row_ids:
             async with self.sessionmaker() as session, session.begin():
-                await session.execute(
-                    update(OutboxMessage)
-                    .where(
-                        OutboxMessage.id.in_(row_ids), OutboxMessage.status == OutboxStatus.QUEUED
-                    )
-                    .values(status=status, lease_until=None)
-                )
+                await Repo(session).mark_queued(row_ids, status)
 
     async def _mark_sent_unmarked(self) -> None:
         """Mark the reactions and edits this pass sent, in one statement (executemany)."""
-        if not self._sent_unmarked:
-            return
-        sent, self._sent_unmarked = self._sent_unmarked, []
-        async with self.sessionmaker() as session, session.begin():
-            await session.execute(
-                update(OUTBOX)
-                .where(OUTBOX.c.id == bindparam("row_id"))
-                .values(
-                    status=OutboxStatus.SENT, message_id=bindparam("sent_id"), lease_until=None
-                ),
-                [{"row_id": row_id, "sent_id": message_id} for row_id, message_id in sent],
-            )
+        if self._sent_unmarked:
+            sent, self._sent_unmarked = self._sent_unmarked, []
+            async with self.sessionmaker() as session, session.begin():
+                await Repo(session).mark_sent(sent)
 
     async def _mark(self, row_id: int, status: str, message_id: int | None) -> None:
         """One UPDATE (no read first): it runs once for every message sent, and keeps

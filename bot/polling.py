@@ -47,7 +47,7 @@ REFETCH_WAIT = 0.1
 def decode_batch(
     raw: list[dict[str, Any]],
     decode: Callable[[dict[str, Any]], Incoming | None],
-    in_hand: Callable[[int], bool] = lambda update_id: False,
+    in_hand: Callable[[int], bool],
 ) -> list[tuple[int, Incoming | None]]:
     """Turn each raw update into an :class:`Incoming` on its own.
 

@@ -107,5 +107,10 @@ def tournament_timers(t: Tournament) -> list[Timer]:
     if r.checkin_until is not None:
         timers.append(Timer("noshow", t.id, r.number, r.checkin_until))
     if t.live_due is not None:  # results not yet in the live standings (``bot.live``)
-        timers.append(Timer("live", t.id, r.number, t.live_due))
+        timers.append(live_timer(t, r.number, t.live_due))
     return sorted(timers, key=lambda timer: timer.at)
+
+
+def live_timer(t: Tournament, round_number: int, due: datetime) -> Timer:
+    """The planned refresh of the live standings (``bot.live.later``)."""
+    return Timer("live", t.id, round_number, due)

@@ -13,6 +13,7 @@ from typing import Any, cast
 from sqlalchemy import (
     ColumnElement,
     Table,
+    bindparam,
     delete,
     event,
     exists,
@@ -67,19 +68,6 @@ BARE: tuple[ExecutableOption, ...] = (
 
 AUDIT, OUTBOX = cast(Table, AuditEntry.__table__), cast(Table, OutboxMessage.__table__)
 PROCESSED = cast(Table, ProcessedUpdate.__table__)
-OUTBOX_DEFAULTS: dict[str, Any] = {
-    "thread_id": None,
-    "text": "",
-    "buttons": None,
-    "file": None,
-    "filename": None,
-    "edit_message_id": None,
-    "broadcast": False,
-    "tag": None,
-    "edit_tag": None,
-    "pin": False,
-    "status": OutboxStatus.QUEUED,
-}
 PENDING = "tourbot.pending"  # the session.info key of Repo's write-only rows
 
 
@@ -87,7 +75,11 @@ def _write_pending(session: Session) -> None:
     pending: dict[Table, list[dict[str, Any]]] = session.info.get(PENDING, {})
     while pending:
         table, rows = pending.popitem()
-        session.execute(insert(table), rows)
+        shapes: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        for row in rows:  # one executemany per set of columns given (the rest: defaults)
+            shapes.setdefault(tuple(row), []).append(row)
+        for same in shapes.values():
+            session.execute(insert(table), same)
 
 
 @event.listens_for(Session, "before_commit")
@@ -442,8 +434,25 @@ class Repo:
 
     # --- outbox --------------------------------------------------------------------------
     def enqueue(self, **fields: Any) -> None:
-        """Queue a reply (every row with every field: one executemany for them all)."""
-        self._later(OUTBOX, {**OUTBOX_DEFAULTS, **fields})
+        """Queue a reply; it is inserted with the transaction's other replies."""
+        self._later(OUTBOX, fields)
+
+    async def mark_queued(self, row_ids: set[int], status: str) -> None:
+        """Give queued rows a final ``status`` (superseded edits), in one statement."""
+        await self.session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.id.in_(row_ids), OutboxMessage.status == OutboxStatus.QUEUED)
+            .values(status=status, lease_until=None)
+        )
+
+    async def mark_sent(self, sent: list[tuple[int, int]]) -> None:
+        """Mark rows sent, with the message id Telegram gave each: one executemany."""
+        await self.session.execute(
+            update(OUTBOX)
+            .where(OUTBOX.c.id == bindparam("row_id"))
+            .values(status=OutboxStatus.SENT, message_id=bindparam("sent_id"), lease_until=None),
+            [{"row_id": row_id, "sent_id": message_id} for row_id, message_id in sent],
+        )
 
     async def tagged(self, chat_id: int, tag: str) -> tuple[int | None, bool]:
         """The id of the latest sent message with ``tag``, and whether one is still queued."""
