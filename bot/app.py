@@ -101,7 +101,7 @@ class App:
         self.sender.start()  # first: replies left queued by a crash go out now
         await self.timers.start()
         settle_heap()
-        self._poll = asyncio.create_task(self.runner.poll(self.core.handle), name="polling")
+        self._poll = asyncio.create_task(self.runner.poll(self.core.handle_many), name="polling")
         log.info(
             "tourbot started as @%s (%s)", self.runner.transport.bot_username, self.settings.backend
         )

@@ -178,7 +178,7 @@ class Ctx:
         if self.is_anonymous_admin:  # one user id for every anonymous admin: say so
             new = {**(new or {}), "by": "anonymous admin"}
         if t is not None:
-            t.version = (t.version or 0) + 1
+            self.repo.bump_version(t)
         self.repo.audit(
             chat_id=self.inc.chat_id,
             actor_id=self.actor,

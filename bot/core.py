@@ -32,6 +32,7 @@ from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
 Handler = Callable[[Ctx, str], Awaitable[None]]
+Routed = tuple[Incoming, Handler, str]
 ADMIN_CACHE_SECONDS = 60.0
 
 
@@ -127,11 +128,78 @@ class Core:
         async with self._lock(inc.chat_id):
             ctx = await self._run(inc, handler, arg)
         if ctx is not None:
-            for timer in ctx.timers:  # committed: schedule them
-                self.on_timer(timer)
-            if inc.callback_id:
-                await self._answer(inc, ctx.toast, ctx.toast_alert)
-            self.on_outbox()
+            await self._committed(ctx)
+
+    async def handle_many(self, incs: list[Incoming]) -> None:
+        """Handle one chat's queued updates, in order, each exactly once: what a burst
+        brings (a hundred sign-ups, a round's results) is run in one transaction, so
+        they share its commit and its reads of the chat and the event.
+
+        The updates a command or button is for are run together; each other one (an
+        admin change, a chat migration, something of no interest) between them on its
+        own, in its place. If any update of a group is refused or fails, the group's
+        transaction is rolled back and its updates are handled one by one: the
+        refusal, and only it, is then stored alone, as :meth:`handle` does."""
+        group: list[Routed] = []
+        for inc in incs:
+            route = None if inc.admins_changed or inc.migrate_to_chat_id else self._route(inc)
+            if route is not None:
+                group.append((inc, *route))
+                continue
+            await self._handle_group(group)
+            group = []
+            await self.handle(inc)
+        await self._handle_group(group)
+
+    async def _handle_group(self, group: list[Routed]) -> None:
+        if len(group) < 2:
+            for inc, _, _ in group:
+                await self.handle(inc)
+            return
+        async with self._lock(group[0][0].chat_id):
+            try:
+                done = await self._run_together(group)
+            except Exception:  # rolled back: one by one, each with its own outcome
+                done = None
+        if done is None:
+            for inc, _, _ in group:
+                await self.handle(inc)
+            return
+        for ctx in done:
+            await self._committed(ctx)
+
+    async def _run_together(self, group: list[Routed]) -> list[Ctx]:
+        async with self.sessionmaker() as session, session.begin():
+            repo = Repo(session)
+            seen = await repo.seen_updates([inc.update_id for inc, _, _ in group])
+            done = []
+            for inc, handler, arg in group:
+                if inc.update_id in seen:
+                    continue
+                ctx = await self._ctx(repo, inc)
+                await self._use_case(ctx, handler, arg)
+                done.append(ctx)
+            await repo.write_pending()
+        return done
+
+    async def _use_case(self, ctx: Ctx, handler: Handler, arg: str) -> None:
+        """Run one update's use-case in the open transaction, and keep its mark and
+        replies to be written with it."""
+        if ctx.inc.chat_type == "private":  # the bot may write to this user from now on
+            await ctx.repo.note_private_chat(ctx.inc.sender.id)
+        await handler(ctx, arg)
+        await ctx.run_deferred()
+        ctx.repo.mark_update(ctx.inc.update_id)
+        self._enqueue(ctx.repo, ctx.outgoing)
+
+    async def _committed(self, ctx: Ctx) -> None:
+        """After an update's transaction committed: schedule its timers, answer its
+        button, wake the sender."""
+        for timer in ctx.timers:
+            self.on_timer(timer)
+        if ctx.inc.callback_id:
+            await self._answer(ctx.inc, ctx.toast, ctx.toast_alert)
+        self.on_outbox()
 
     async def _answer(self, inc: Incoming, text: str | None, alert: bool = False) -> None:
         try:
@@ -142,16 +210,11 @@ class Core:
     async def _run(self, inc: Incoming, handler: Handler, arg: str) -> Ctx | None:
         async with self.sessionmaker() as session, session.begin():
             repo = Repo(session)
-            if await repo.seen_update(inc.update_id):
+            if await repo.seen_updates([inc.update_id]):
                 return None
             ctx = await self._ctx(repo, inc)
-            if inc.chat_type == "private":  # the bot may write to this user from now on
-                await repo.note_private_chat(inc.sender.id)
             try:
-                await handler(ctx, arg)
-                await ctx.run_deferred()
-                repo.mark_update(inc.update_id)
-                self._enqueue(repo, ctx.outgoing)
+                await self._use_case(ctx, handler, arg)
                 await repo.write_pending()
             except (UserError, EngineError, IntegrityError) as exc:
                 await session.rollback()

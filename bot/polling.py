@@ -10,7 +10,9 @@ Fetching does not wait for handling, though: one slow update (the first /standin
 picture after the results takes most of a second) must not hold back another chat's
 reply that arrives while it runs. So the poller keeps fetching while updates are in
 flight and hands each new update to its chat's queue: chats run concurrently, each
-chat's updates one after another in their order. Because the offset stays at the
+chat's updates one after another in their order. What has queued up for a chat by the
+time its previous updates are done is handed over together (``Core.handle_many`` runs
+a burst in one transaction). Because the offset stays at the
 lowest unfinished update, Telegram re-sends the ones still in flight with every fetch;
 those, and the ones already finished above the offset, are recognised by id and not
 handled twice.
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -31,8 +34,12 @@ log = logging.getLogger(__name__)
 # getUpdates from an offset; the predicate names updates already in hand, which need
 # not be decoded again (see ``decode_batch``).
 Fetch = Callable[[int | None, Callable[[int], bool]], Awaitable[list[tuple[int, Incoming | None]]]]
-Handle = Callable[[Incoming], Awaitable[None]]
+# Handle one chat's updates, in order (raising if any of them could not be handled).
+Handle = Callable[[list[Incoming]], Awaitable[None]]
 MAX_BACKOFF = 30.0
+# Of one chat's queued updates, at most this many are handed over at once: a burst
+# shares a transaction, and the first of them is not answered much later than alone.
+MAX_TOGETHER = 50
 # Updates taken on at once; beyond this the poller waits for some to finish, and what
 # it has not taken stays with Telegram (backpressure instead of an unbounded queue).
 MAX_IN_FLIGHT = 200
@@ -165,17 +172,20 @@ class Poller:
         self._prune()
 
     async def _drain(self, chat_id: int) -> None:
-        """Handle one chat's queue in order. On a failure the rest of the queue is
-        dropped with it, so that nothing of this chat runs ahead of the failed update:
-        all of them stay unfinished and come again, in order, with the next fetches."""
+        """Handle one chat's queue in order, what has queued up at a time. On a failure
+        the rest of the queue is dropped with it, so that nothing of this chat runs
+        ahead of the failed update: all of them stay unfinished and come again, in
+        order, with the next fetches (those committed before the failure are then
+        recognised and skipped)."""
         queue = self.queues[chat_id]
         try:
             while queue:
-                incoming = queue[0]
+                batch = list(itertools.islice(queue, MAX_TOGETHER))
                 try:
-                    await self.handle(incoming)
+                    await self.handle(batch)
                 except Exception:
-                    log.exception("handling update %s failed", incoming.update_id)
+                    ids = [i.update_id for i in batch]
+                    log.exception("handling updates %s…%s failed", ids[0], ids[-1])
                     self.failed = True
                     self.handle_failures += 1
                     self.active.difference_update(i.update_id for i in queue)
@@ -183,9 +193,10 @@ class Poller:
                     self._note_idle()
                     return
                 self.handle_failures = 0
-                queue.popleft()
-                self.active.discard(incoming.update_id)
-                self._finish(incoming.update_id)
+                for incoming in batch:
+                    queue.popleft()
+                    self.active.discard(incoming.update_id)
+                    self._finish(incoming.update_id)
         finally:
             del self.queues[chat_id]
             del self.tasks[chat_id]

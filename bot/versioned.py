@@ -13,9 +13,8 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
 
-from sqlalchemy import inspect
-
 from db.models import Tournament
+from db.repo import changed_in_transaction
 
 KEPT = 64  # entries per cache (a 50-row standings PNG is ~60 kB; /players of 2,000 ~40 kB)
 
@@ -33,7 +32,7 @@ class VersionCache:
         changed it (a rolled-back version number could later mean something else). The
         draw seed, random per tournament, tells apart events of two databases that
         share an id (tests start a fresh database in one process)."""
-        if inspect(t).attrs.version.history.has_changes():
+        if changed_in_transaction(t):
             return None
         return (t.id, t.seed, t.version, *extra)
 

@@ -19,6 +19,7 @@ from sqlalchemy import (
     exists,
     func,
     insert,
+    inspect,
     literal_column,
     select,
     update,
@@ -26,6 +27,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session, raiseload, selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.sql.base import ExecutableOption
 
 from db.models import (
@@ -67,14 +69,70 @@ BARE: tuple[ExecutableOption, ...] = (
 
 
 AUDIT, OUTBOX = cast(Table, AuditEntry.__table__), cast(Table, OutboxMessage.__table__)
-PROCESSED = cast(Table, ProcessedUpdate.__table__)
+PROCESSED, PLAYERS = cast(Table, ProcessedUpdate.__table__), cast(Table, Player.__table__)
+TOURNAMENTS = cast(Table, Tournament.__table__)
+
+# The statements of every update's path, built once with named parameters: building a
+# select (coercing each operand, generating its cache key) cost more than running it.
+SEEN = select(PROCESSED.c.update_id).where(
+    PROCESSED.c.update_id.in_(bindparam("update_ids", expanding=True))
+)
+_IN_CHAT = (
+    Tournament.chat_id == bindparam("chat_id"),
+    Tournament.thread_id == bindparam("thread_id"),
+)
+_NEWEST = select(Tournament).where(*_IN_CHAT).order_by(Tournament.id.desc()).limit(1)
+_ACTIVE = _NEWEST.where(Tournament.status.in_(ACTIVE))
+LATEST = {True: _NEWEST.options(*WHOLE), False: _NEWEST.options(*BARE)}  # by ``whole``
+ACTIVE_TOURNAMENT = {True: _ACTIVE.options(*WHOLE), False: _ACTIVE.options(*BARE)}
+PLAYER = select(Player).where(
+    Player.tournament_id == bindparam("tournament_id"), Player.user_id == bindparam("user_id")
+)
+ACTIVE_PLAYERS = (
+    select(func.count())
+    .select_from(Player)
+    .where(Player.tournament_id == bindparam("tournament_id"), Player.status == PlayerStatus.ACTIVE)
+)
+NAMES = select(Player.user_id, Player.name).where(
+    Player.tournament_id == bindparam("tournament_id"),
+    Player.user_id.in_(bindparam("user_ids", expanding=True)),
+)
+LATEST_ROUND = (
+    select(Round)
+    .where(Round.tournament_id == bindparam("tournament_id"))
+    .order_by(Round.number.desc())
+    .limit(1)
+    .options(raiseload(Round.tables))
+)
+ROUND_TABLE = select(TableRow).where(
+    TableRow.round_id == bindparam("round_id"), TableRow.number == bindparam("number")
+)
+PENDING_TABLES = (
+    select(func.count())
+    .select_from(TableRow)
+    .where(TableRow.round_id == bindparam("round_id"), TableRow.status == TableState.PENDING)
+)
+TAGGED = (
+    select(OutboxMessage.status, OutboxMessage.message_id)
+    .where(OutboxMessage.chat_id == bindparam("chat_id"), OutboxMessage.tag == bindparam("tag"))
+    .order_by(OutboxMessage.id.desc())
+)
 PENDING = "tourbot.pending"  # the session.info key of Repo's write-only rows
+CHANGED = "tourbot.changed"  # ... and of the tournaments this transaction moved on
+BUMP = (
+    update(TOURNAMENTS)
+    .where(TOURNAMENTS.c.id == bindparam("tournament_id"))
+    .values(version=TOURNAMENTS.c.version + bindparam("by"))
+)
 
 
 def _write_pending(session: Session) -> None:
     pending: dict[Table, list[dict[str, Any]]] = session.info.get(PENDING, {})
     while pending:
         table, rows = pending.popitem()
+        if table is TOURNAMENTS:  # version bumps
+            session.execute(BUMP, rows)
+            continue
         shapes: dict[tuple[str, ...], list[dict[str, Any]]] = {}
         for row in rows:  # one executemany per set of columns given (the rest: defaults)
             shapes.setdefault(tuple(row), []).append(row)
@@ -89,11 +147,26 @@ def _write_pending_on_commit(session: Session) -> None:
     _write_pending(session)
 
 
+@event.listens_for(Session, "after_commit")
+def _forget_changed(session: Session) -> None:
+    session.info.get(CHANGED, set()).clear()
+
+
 @event.listens_for(Session, "after_rollback")
 def _drop_pending_on_rollback(session: Session) -> None:
     """Rows kept for a transaction that rolled back go with it (cleared in place: the
     repository holds the same dict)."""
     session.info.get(PENDING, {}).clear()
+    session.info.get(CHANGED, set()).clear()
+
+
+def changed_in_transaction(t: Tournament) -> bool:
+    """Whether the transaction ``t`` is loaded in has moved its version on (or made it):
+    its version number is not yet committed, and might never be."""
+    state = inspect(t)
+    if state.session is None or state.key is None:
+        return state.key is None
+    return t.id in state.session.info.get(CHANGED, ())
 
 
 class Repo:
@@ -109,8 +182,26 @@ class Repo:
             PENDING, {}
         )
 
+        # The active tournament of a chat (and topic), once found in this transaction:
+        # the updates of a burst, run together, ask for it once (it is the same object
+        # in the session either way; it is asked again once it has ended).
+        self._active: dict[tuple[int, int], Tournament] = {}
+
     def _later(self, table: Table, row: dict[str, Any]) -> None:
         self._pending.setdefault(table, []).append(row)
+
+    def bump_version(self, t: Tournament) -> None:
+        """Move ``t`` on to its next version. A stored tournament's number is raised by
+        one ``UPDATE … SET version = version + 1`` kept with the write-only rows, and
+        set as already written: otherwise its only change would cost a flush of the
+        unit of work, most of a sign-up's time."""
+        version = (t.version or 0) + 1
+        if inspect(t).key is None:  # new in this transaction: its INSERT carries it
+            t.version = version
+            return
+        set_committed_value(t, "version", version)
+        self._later(TOURNAMENTS, {"tournament_id": t.id, "by": 1})
+        self.session.sync_session.info.setdefault(CHANGED, set()).add(t.id)
 
     async def write_pending(self) -> None:
         """Flush the session and insert the rows kept by :meth:`_later` now: inside the
@@ -120,9 +211,11 @@ class Repo:
         await self.session.run_sync(_write_pending)
 
     # --- updates and audit -------------------------------------------------------------
-    async def seen_update(self, update_id: int) -> bool:
-        column = PROCESSED.c.update_id
-        return await self.session.scalar(select(column).where(column == update_id)) is not None
+    async def seen_updates(self, update_ids: list[int]) -> set[int]:
+        """Which of these updates were handled already. Asked first in a transaction,
+        with nothing to flush: on the connection."""
+        conn = await self.session.connection()
+        return set((await conn.execute(SEEN, {"update_ids": update_ids})).scalars())
 
     def mark_update(self, update_id: int) -> None:
         self._later(PROCESSED, {"update_id": update_id})
@@ -183,32 +276,27 @@ class Repo:
     async def active_tournament(
         self, chat_id: int, thread_id: int | None, whole: bool = True
     ) -> Tournament | None:
-        return await self.session.scalar(
-            select(Tournament)
-            .where(
-                Tournament.chat_id == chat_id,
-                Tournament.thread_id == (thread_id or 0),
-                Tournament.status.in_(ACTIVE),
-            )
-            .order_by(Tournament.id.desc())
-            .limit(1)
-            .options(*(WHOLE if whole else BARE))
+        key = (chat_id, thread_id or 0)
+        known = None if whole else self._active.get(key)
+        if known is not None and known.status in ACTIVE:
+            return known
+        found = await self.session.scalar(
+            ACTIVE_TOURNAMENT[whole], {"chat_id": chat_id, "thread_id": key[1]}
         )
+        if found is not None:
+            self._active[key] = found
+        return found
 
     async def latest_tournament(
         self, chat_id: int, thread_id: int | None, whole: bool = True
     ) -> Tournament | None:
-        return await self.session.scalar(
-            select(Tournament)
-            .where(Tournament.chat_id == chat_id, Tournament.thread_id == (thread_id or 0))
-            .order_by(Tournament.id.desc())
-            .limit(1)
-            .options(*(WHOLE if whole else BARE))
-        )
+        where = {"chat_id": chat_id, "thread_id": thread_id or 0}
+        return await self.session.scalar(LATEST[whole], where)
 
     async def load_whole(self, t: Tournament) -> None:
-        """Load the rest of a tournament fetched bare (pending changes are flushed first,
-        so what comes back includes them)."""
+        """Load the rest of a tournament fetched bare (pending changes, and the kept
+        version bumps, are written first, so what comes back includes them)."""
+        await self.write_pending()
         await self.session.execute(
             select(Tournament)
             .where(Tournament.id == t.id)
@@ -218,42 +306,23 @@ class Repo:
 
     # --- single rows, for the use-cases whose cost must not grow with the event -----------
     async def player(self, tournament_id: int, user_id: int) -> Player | None:
-        return await self.session.scalar(
-            select(Player).where(Player.tournament_id == tournament_id, Player.user_id == user_id)
-        )
+        where = {"tournament_id": tournament_id, "user_id": user_id}
+        return await self.session.scalar(PLAYER, where)
 
     async def active_players(self, tournament_id: int) -> int:
-        return int(
-            await self.session.scalar(
-                select(func.count())
-                .select_from(Player)
-                .where(Player.tournament_id == tournament_id, Player.status == PlayerStatus.ACTIVE)
-            )
-            or 0
-        )
+        return int(await self.session.scalar(ACTIVE_PLAYERS, {"tournament_id": tournament_id}) or 0)
 
     async def names(self, tournament_id: int, user_ids: list[int]) -> dict[int, str]:
-        rows = await self.session.execute(
-            select(Player.user_id, Player.name).where(
-                Player.tournament_id == tournament_id, Player.user_id.in_(user_ids)
-            )
-        )
+        where = {"tournament_id": tournament_id, "user_ids": user_ids}
+        rows = await self.session.execute(NAMES, where)
         return {user: name for user, name in rows.all()}
 
     async def latest_round(self, tournament_id: int) -> Round | None:
         """The newest round, without its tables (ask for the one you need)."""
-        return await self.session.scalar(
-            select(Round)
-            .where(Round.tournament_id == tournament_id)
-            .order_by(Round.number.desc())
-            .limit(1)
-            .options(raiseload(Round.tables))
-        )
+        return await self.session.scalar(LATEST_ROUND, {"tournament_id": tournament_id})
 
     async def round_table(self, round_id: int, number: int) -> TableRow | None:
-        return await self.session.scalar(
-            select(TableRow).where(TableRow.round_id == round_id, TableRow.number == number)
-        )
+        return await self.session.scalar(ROUND_TABLE, {"round_id": round_id, "number": number})
 
     async def seated_table(self, round_id: int, user_id: int) -> TableRow | None:
         """The table of a round where this user sits (a search inside the database)."""
@@ -274,14 +343,7 @@ class Repo:
         return exists(select(literal_column("1")).select_from(each).where(each.c.value == user_id))
 
     async def pending_tables(self, round_id: int) -> int:
-        return int(
-            await self.session.scalar(
-                select(func.count())
-                .select_from(TableRow)
-                .where(TableRow.round_id == round_id, TableRow.status == TableState.PENDING)
-            )
-            or 0
-        )
+        return int(await self.session.scalar(PENDING_TABLES, {"round_id": round_id}) or 0)
 
     async def chat_events(self, chat_id: int, game: str | None = None) -> list[Tournament]:
         """Every event of the chat (all topics), oldest first, with what ratings read."""
@@ -318,6 +380,8 @@ class Repo:
         return await self.session.get(Tournament, tournament_id)
 
     async def add(self, row: Any) -> Any:
+        if isinstance(row, Tournament):  # now the active one of its chat
+            self._active.pop((row.chat_id, row.thread_id or 0), None)
         self.session.add(row)
         await self.session.flush()
         return row
@@ -421,15 +485,27 @@ class Repo:
         undone = {r.new["undone"] for r in rows if r.action == "undo" and r.new}
         return next((r for r in rows if r.action != "undo" and r.id not in undone), None)
 
-    def new_player(self, t: Tournament, user_id: int, name: str) -> Player:
-        """A sign-up; (tournament, user) is unique, so two at once cannot both stand.
-        A bare tournament's list of players is left unloaded."""
-        player = Player(tournament_id=t.id, user_id=user_id, name=name, status=PlayerStatus.ACTIVE)
-        player.partners = []
-        if "players" in t.__dict__:
-            t.players.append(player)
-        else:
-            self.session.add(player)
+    async def new_player(
+        self, t: Tournament, user_id: int, name: str, username: str | None
+    ) -> Player:
+        """A sign-up, inserted at once by one statement ((tournament, user) is unique, so
+        two at once cannot both stand). A bare tournament's players stay unloaded, and
+        the player comes back as a detached copy of its row; a whole one's list gets
+        the stored player."""
+        row = {
+            "tournament_id": t.id,
+            "user_id": user_id,
+            "name": name,
+            "username": username,
+            "status": PlayerStatus.ACTIVE,
+            "partners": [],
+        }
+        conn = await self.session.connection()
+        (player_id,) = (await conn.execute(insert(PLAYERS), row)).inserted_primary_key or (None,)
+        if "players" not in t.__dict__:
+            return Player(id=player_id, **row)
+        player = await self.session.get_one(Player, player_id)
+        set_committed_value(t, "players", [*t.players, player])
         return player
 
     # --- outbox --------------------------------------------------------------------------
@@ -456,11 +532,7 @@ class Repo:
 
     async def tagged(self, chat_id: int, tag: str) -> tuple[int | None, bool]:
         """The id of the latest sent message with ``tag``, and whether one is still queued."""
-        rows = await self.session.execute(
-            select(OutboxMessage.status, OutboxMessage.message_id)
-            .where(OutboxMessage.chat_id == chat_id, OutboxMessage.tag == tag)
-            .order_by(OutboxMessage.id.desc())
-        )
+        rows = await self.session.execute(TAGGED, {"chat_id": chat_id, "tag": tag})
         waiting = False
         for status, message_id in rows:
             if status == OutboxStatus.SENT and message_id is not None:

@@ -5,17 +5,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import pytest
 
 import bot.polling
-from bot.polling import Poller
+from bot.polling import Handle, Poller
 from bot.types import Incoming, Sender
 
 
 def update(update_id: int, chat: int) -> Incoming:
     return Incoming(update_id, chat, "supergroup", Sender(1, "u"), text="/players")
+
+
+def each(handle: Callable[[Incoming], Awaitable[None]]) -> Handle:
+    """A poller's handler for a chat's queued updates that runs them one by one."""
+
+    async def run(incs: list[Incoming]) -> None:
+        for inc in incs:
+            await handle(inc)
+
+    return run
 
 
 class FakeTelegram:
@@ -84,7 +94,7 @@ async def test_a_slow_chat_does_not_delay_another_chats_later_update() -> None:
         assert handled == [2, 1]
         await asyncio.sleep(0.1)  # further fetches re-send nothing to handle
 
-    poller = Poller(tg.fetch, handle)
+    poller = Poller(tg.fetch, each(handle))
     await run(poller, asyncio.ensure_future(scenario()))
     assert handled == [2, 1]  # each once, though 2 was re-sent while 1 ran
     tg.confirmed_only_done()
@@ -112,7 +122,7 @@ async def test_each_chat_runs_in_order_one_at_a_time() -> None:
             await asyncio.sleep(0.01)
 
     started = asyncio.get_running_loop().time()
-    await run(Poller(tg.fetch, handle), asyncio.ensure_future(scenario()))
+    await run(Poller(tg.fetch, each(handle)), asyncio.ensure_future(scenario()))
     assert [i for i in starts if i in (1, 3, 5)] == [1, 3, 5]
     assert asyncio.get_running_loop().time() - started < 0.1 * 5  # three in a row, not five
     tg.confirmed_only_done()
@@ -140,7 +150,7 @@ async def test_a_failed_update_is_retried_before_its_chats_later_ones(
         while len(tg.done) < 3:
             await asyncio.sleep(0.01)
 
-    await run(Poller(tg.fetch, handle), asyncio.ensure_future(scenario()))
+    await run(Poller(tg.fetch, each(handle)), asyncio.ensure_future(scenario()))
     assert calls.count(1) == 2 and calls.count(3) == 1 and calls.count(2) == 1
     assert calls.index(3) > len(calls) - 1 - calls[::-1].index(1)  # 3 after 1's retry
     tg.confirmed_only_done()
@@ -167,6 +177,6 @@ async def test_in_flight_updates_are_bounded_and_undecodable_ones_skipped() -> N
         while len(tg.done) < 4:
             await asyncio.sleep(0.01)
 
-    await run(Poller(tg.fetch, handle, max_in_flight=2), asyncio.ensure_future(scenario()))
+    await run(Poller(tg.fetch, each(handle), max_in_flight=2), asyncio.ensure_future(scenario()))
     assert started == [2, 3, 4]
     tg.confirmed_only_done()

@@ -197,7 +197,7 @@ class AiogramRunner:
         """A webhook's raw update (scale-out workers), read as polling would read it."""
         return update_incoming(Update.model_validate(raw, context={"bot": self.bot}))
 
-    async def poll(self, handle: Callable[[Incoming], Awaitable[None]]) -> None:
+    async def poll(self, handle: Callable[[list[Incoming]], Awaitable[None]]) -> None:
         await poll_forever(self.fetch, handle)
 
     async def stop(self) -> None:

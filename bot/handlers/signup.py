@@ -160,8 +160,7 @@ async def _sign_up(ctx: Ctx, t: Tournament) -> tuple[Player, str, int]:
         existing.status, existing.name = PlayerStatus.ACTIVE, name
         player = existing
     else:
-        player = ctx.repo.new_player(t, ctx.actor, name)
-        player.username = ctx.inc.sender.username
+        player = await ctx.repo.new_player(t, ctx.actor, name, ctx.inc.sender.username)
     ctx.audit("join", t, None, {"user": ctx.actor, "name": name})
     count = await ctx.repo.active_players(t.id)
     return player, ctx.t("signup.joined", name=name, count=count), count

@@ -4,9 +4,11 @@ count the replies lost, doubled (one reply delivered twice) and repeated (an upd
 handled twice), and print them. A typed /join is answered quietly (issue 12): its reply is
 the 👍 reaction on the user's message, and the sign-up message's count is edited.
 
-The README states what may still repeat: a reply Telegram accepted just before the kill,
-at most one per kill (the sender has one message in flight at a time). Nothing is lost
-and no update is handled twice. ``KILLS=20`` runs more random kills (nightly).
+The README states what may still repeat: a message Telegram accepted just before the
+kill, at most one per kill (the sender has one message in flight at a time); reactions and
+edits, which repeat invisibly, are marked sent together after each pass of the sender, so
+those of the pass in flight may be sent again. Nothing is lost and no update is handled
+twice. ``KILLS=20`` runs more random kills (nightly).
 """
 
 from __future__ import annotations
@@ -146,5 +148,8 @@ async def test_kills_lose_nothing_and_repeat_at_most_the_reply_in_flight(
         f"1 kill between Telegram's answer and the mark: {in_window}"
     )
     assert random_kills["lost"] == 0 and random_kills["repeated"] == 0
-    assert random_kills["doubled"] <= KILLS  # at most the reply in flight, per kill
-    assert in_window == {"lost": 0, "doubled": 1, "repeated": 0}  # exactly that one
+    assert random_kills["doubled"] <= KILLS * len(first)  # at most a pass's, per kill
+    # The kill came after the third reaction of a pass: those three, unmarked, come
+    # again (a reaction set twice is one reaction); nothing else.
+    assert in_window["lost"] == 0 and in_window["repeated"] == 0
+    assert 1 <= in_window["doubled"] <= 3

@@ -174,6 +174,29 @@ class Chats:
         )
         return await self._handle(inc)
 
+    async def burst(self, chat: int, said: list[tuple[int, str]]) -> list[Sent]:
+        """Messages that reached the bot together (one getUpdates), handed to the core
+        at once as polling does; the messages sent or edited after them."""
+        incs = [
+            Incoming(
+                next(self._updates),
+                chat,
+                "supergroup",
+                self.users[uid],
+                text=text,
+                message_id=self.transport.user_message_id(),
+            )
+            for uid, text in said
+        ]
+        before = {mid: m.edits for mid, m in self.transport.messages.items()}
+        await self.core.handle_many(incs)
+        await self.deliver()
+        return [
+            m
+            for mid, m in self.transport.messages.items()
+            if mid not in before or m.edits != before[mid]
+        ]
+
     async def presses(self, chat: int, uid: int, message: Sent, label: str) -> str:
         """``uid`` taps a button; the toast, then the messages sent or edited."""
         update = next(self._updates)
