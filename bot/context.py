@@ -224,20 +224,12 @@ class Ctx:
         text: str,
         buttons: Buttons | None = None,
         kind: str = "edit",
-        png: bytes | None = None,
     ) -> None:
         """Edit the latest message sent with ``tag`` (the sign-up message, the live
         standings); several edits queued for it are merged into the newest. ``kind``:
-        ``edit`` (text), ``edit_caption`` or ``edit_media`` (``png`` and its caption)."""
-        self._out(
-            kind,
-            text,
-            buttons=buttons,
-            edit_tag=tag,
-            broadcast=True,
-            file=png,
-            filename="standings.png" if png else None,
-        )
+        ``edit`` (text) or ``edit_caption`` (``pictures.draw_later`` may make the latter
+        an ``edit_media``, with its picture)."""
+        self._out(kind, text, buttons=buttons, edit_tag=tag, broadcast=True)
 
     def say(
         self,

@@ -23,7 +23,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.context import TELEGRAM_CAPTION_LIMIT, Ctx
-from bot.pictures import first_page, render, sheet_pngs, standings_sheet
+from bot.pictures import draw_later, first_page, first_png, standings_sheet
 from bot.timers import live_timer
 from bot.tournament import latest_round
 from db.models import Round, Tournament
@@ -73,9 +73,15 @@ def live_text(ctx: Ctx, t: Tournament, ranking: str) -> str:
     return text[:TELEGRAM_CAPTION_LIMIT]
 
 
-def _picture(ctx: Ctx, t: Tournament) -> bytes | None:
-    pages = render(sheet_pngs, first_page(ctx, standings_sheet(ctx, t)))
-    return pages[0] if pages else None
+def _picture_later(ctx: Ctx, t: Tournament, kind: str) -> None:
+    """The message just queued becomes the standings' picture once it is drawn
+    (``pictures.draw_later``); else it stays text."""
+
+    def shown() -> None:
+        t.live_picture_at = ctx.now
+
+    sheet = first_page(ctx, standings_sheet(ctx, t))
+    draw_later(ctx, ctx.outgoing[-1], kind, "standings.png", first_png, sheet, then=shown)
 
 
 def refresh(ctx: Ctx, t: Tournament, ranking: str) -> None:
@@ -85,20 +91,13 @@ def refresh(ctx: Ctx, t: Tournament, ranking: str) -> None:
     first = t.live_at is None
     t.live_at, t.live_due = ctx.now, None
     if first:
-        picture = _picture(ctx, t)
         with ctx.announcing():
-            if picture is None:
-                ctx.say(text, tag=tag(t), pin=t.live_pin)
-            else:
-                ctx.photo(picture, text, "standings.png", tag=tag(t), pin=t.live_pin)
-                t.live_picture_at = ctx.now
+            ctx.say(text, tag=tag(t), pin=t.live_pin)
+        _picture_later(ctx, t, "photo")
         return
     if t.live_picture_at is None:  # a text message: it stays one
         ctx.edit_tagged(tag(t), text)
         return
-    picture = _picture(ctx, t) if ctx.now - t.live_picture_at >= PICTURE_GAP else None
-    if picture is None:
-        ctx.edit_tagged(tag(t), text, kind="edit_caption")
-    else:
-        ctx.edit_tagged(tag(t), text, kind="edit_media", png=picture)
-        t.live_picture_at = ctx.now
+    ctx.edit_tagged(tag(t), text, kind="edit_caption")
+    if ctx.now - t.live_picture_at >= PICTURE_GAP:
+        _picture_later(ctx, t, "edit_media")

@@ -19,8 +19,9 @@ failure to draw (no CJK font, say) into ``None``, so the caller sends the text r
 
 Where pictures are drawn: on one drawing thread, off the event loop (:func:`draw`,
 awaited by the handlers). matplotlib's text layout is not thread-safe, so every picture
-is drawn there, one at a time, in order; a use-case that is not a coroutine (a settled
-round's live standings and podium) waits for the thread with :func:`render`.
+is drawn there, one at a time, in order. A use-case that is not a coroutine (a settled
+round's live standings and podium) queues its message and has it drawn once it is done
+(:func:`draw_later`): nothing waits for the thread on the event loop.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from bot.context import TELEGRAM_CAPTION_LIMIT, Ctx
 from bot.deadlines import format_deadline
 from bot.i18n import show
 from bot.tournament import format_of, names, state_of
+from bot.types import Outgoing
 from charts.data import PODIUM, ROWS_PER_PAGE, Match, Place, Podium, Row, Sheet
 from db.models import Round, Tournament
 from db.status import EventStatus, RoundStatus, TableState
@@ -65,13 +67,39 @@ async def drawn(fn: Callable[..., Any], *args: Any) -> Any | None:
         return None
 
 
-def render(fn: Callable[..., Any], *args: Any) -> Any | None:
-    """:func:`drawn` for code that is not a coroutine: waits for the drawing thread."""
-    try:
-        return _drawer.submit(fn, *args).result()
-    except Exception:
-        log.exception("could not draw %s", getattr(fn, "__name__", fn))
-        return None
+def draw_later(
+    ctx: Ctx,
+    out: Outgoing,
+    kind: str,
+    filename: str,
+    fn: Callable[..., bytes],
+    *args: Any,
+    then: Callable[[], None] | None = None,
+) -> None:
+    """Make ``out``, queued in its place, the picture ``fn(*args)`` once drawn: for code
+    that is not a coroutine (a confirmed result's live standings, a finished event's
+    podium). It is drawn when the use-case is done, on the drawing thread, while the
+    event loop serves the other chats. Drawn, ``out`` becomes ``kind`` (``photo``,
+    ``edit_media``) with the picture as ``filename``, and ``then`` runs. Not drawn, it
+    goes as it was queued (a text, a caption edit), or not at all if it was queued as a
+    photo to be."""
+
+    async def work() -> None:
+        png = await drawn(fn, *args)
+        if png is None:
+            if out.kind == "photo":
+                ctx.outgoing.remove(out)
+            return
+        out.kind, out.file, out.filename = kind, png, filename
+        if then is not None:
+            then()
+
+    ctx.defer(work)
+
+
+def first_png(sheet: Sheet) -> bytes:
+    """A sheet's first page (what the live standings show)."""
+    return sheet_pngs(sheet)[0]
 
 
 def sheet_pngs(sheet: Sheet) -> list[bytes]:
@@ -140,6 +168,19 @@ def post_with_picture(ctx: Ctx, pngs: list[bytes] | None, text: str, pages: str)
     ctx.say(text, pages=pages)
     for i, png in enumerate(pngs or []):
         ctx.photo(png, "", f"{pages}-{i + 1}.png")
+
+
+def post_with_picture_later(
+    ctx: Ctx, text: str, pages: str, fn: Callable[..., bytes], *args: Any
+) -> None:
+    """:func:`post_with_picture` for code that is not a coroutine: the picture
+    ``fn(*args)`` is drawn later (:func:`draw_later`), the text goes alone if it cannot
+    be."""
+    fits = len(text) <= TELEGRAM_CAPTION_LIMIT
+    ctx.say(text, pages=None if fits else pages)
+    if not fits:
+        ctx.photo(b"", "", f"{pages}-1.png")
+    draw_later(ctx, ctx.outgoing[-1], "photo", f"{pages}-1.png", fn, *args)
 
 
 def _mark(rank: int, alive: bool, finished: bool) -> str:

@@ -28,6 +28,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session, raiseload, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.sql import Select
 from sqlalchemy.sql.base import ExecutableOption
 
 from db.models import (
@@ -112,6 +113,30 @@ PENDING_TABLES = (
     .select_from(TableRow)
     .where(TableRow.round_id == bindparam("round_id"), TableRow.status == TableState.PENDING)
 )
+
+
+def _seated(dialect: str) -> Select[TableRow]:
+    """A round's table where a user sits: the JSON list ``seats`` contains the user,
+    by jsonb containment on PostgreSQL, by ``json_each`` on SQLite."""
+    seated: ColumnElement[bool]
+    if dialect == "postgresql":
+        seated = TableRow.seats.cast(JSONB).contains(bindparam("seats", type_=JSONB))
+    else:
+        each = func.json_each(TableRow.seats).table_valued("value")
+        seated = exists(
+            select(literal_column("1"))
+            .select_from(each)
+            .where(each.c.value == bindparam("user_id"))
+        )
+    return (
+        select(TableRow)
+        .where(TableRow.round_id == bindparam("round_id"), seated)
+        .order_by(TableRow.number)
+        .limit(1)
+    )
+
+
+SEATED = {dialect: _seated(dialect) for dialect in ("postgresql", "sqlite")}
 TAGGED = (
     select(OutboxMessage.status, OutboxMessage.message_id)
     .where(OutboxMessage.chat_id == bindparam("chat_id"), OutboxMessage.tag == bindparam("tag"))
@@ -326,21 +351,12 @@ class Repo:
 
     async def seated_table(self, round_id: int, user_id: int) -> TableRow | None:
         """The table of a round where this user sits (a search inside the database)."""
-        return await self.session.scalar(
-            select(TableRow)
-            .where(TableRow.round_id == round_id, self._seated(user_id))
-            .order_by(TableRow.number)
-            .limit(1)
-        )
-
-    def _seated(self, user_id: int) -> ColumnElement[bool]:
-        """``user_id`` is among the JSON list ``seats``: jsonb containment on
-        PostgreSQL, ``json_each`` on SQLite."""
-        if self.session.get_bind().dialect.name == "postgresql":
-            contains: ColumnElement[bool] = TableRow.seats.cast(JSONB).contains([user_id])
-            return contains
-        each = func.json_each(TableRow.seats).table_valued("value")
-        return exists(select(literal_column("1")).select_from(each).where(each.c.value == user_id))
+        dialect = self.session.get_bind().dialect.name
+        where: dict[str, Any] = {"round_id": round_id, "user_id": user_id}
+        if dialect == "postgresql":
+            where = {"round_id": round_id, "seats": [user_id]}
+        found: TableRow | None = await self.session.scalar(SEATED[dialect], where)
+        return found
 
     async def pending_tables(self, round_id: int) -> int:
         return int(await self.session.scalar(PENDING_TABLES, {"round_id": round_id}) or 0)

@@ -12,7 +12,7 @@ from bot.context import Ctx
 from bot.deadlines import format_deadline
 from bot.errors import UserError
 from bot.i18n import show
-from bot.pictures import podium, podium_png, post_with_picture, render
+from bot.pictures import podium, podium_png, post_with_picture_later
 from bot.ratings import announce_changes
 from bot.timers import table_deadline
 from bot.tournament import format_of, latest_round, names, state_of
@@ -204,8 +204,7 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None
                 winner=champion_text(ctx, t, fmt.champion(state, outcome)),
                 ranking=ranking_lines(ctx, t, outcome.ranking) + team_table_lines(ctx, t),
             )
-            picture = render(podium_png, podium(ctx, t, ctx.now))
-            post_with_picture(ctx, [picture] if picture else None, text, "podium")
+            post_with_picture_later(ctx, text, "podium", podium_png, podium(ctx, t, ctx.now))
             ctx.defer(lambda: announce_changes(ctx, t))
             return
         who = names(t)
