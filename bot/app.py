@@ -94,6 +94,7 @@ class App:
             self.runner.transport,
             self.settings.per_chat_per_minute,
             self.settings.edit_gap,
+            exclusive=True,
         )
         self.core.on_outbox = self.sender.wake
         self.timers = Timers(self.core)

@@ -5,11 +5,13 @@ delivers them at most ``per_minute`` messages a minute to one chat (Telegram all
 20 in a group), waits out 429s for exactly as long as Telegram says, and backs off on 5xx
 and network errors.
 
-Each row is claimed before it is sent (status ``sending`` with a short lease, one
-statement) and marked sent by one statement as soon as Telegram answers, so no second
-sender takes it while it is in flight. Telegram has no idempotency key: when the process
-dies after Telegram accepted a message and before the mark commits (the window
-``Sender.window`` measures), the lease runs out and that one message goes out again.
+Where senders share the outbox (scale-out workers), each row is claimed before it is
+sent (status ``sending`` with a short lease, one statement), so no second sender takes
+it while it is in flight; the one sender of ``tourbot run`` (``exclusive``) has nobody to
+keep it from. Either marks it sent by one statement as soon as Telegram answers.
+Telegram has no idempotency key: when the process dies after Telegram accepted a
+message and before the mark commits (the window ``Sender.window`` measures), that one
+message goes out again after the restart (once a claim's lease has run out).
 The sender sends one message at a time, so a crash can repeat at most one message.
 
 Reactions and edits are the exception, and the bulk of a busy group's traffic (every
@@ -37,9 +39,9 @@ import logging
 import time
 from collections import Counter, defaultdict, deque
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import CursorResult, and_, or_, update
+from sqlalchemy import CursorResult, Table, and_, bindparam, or_, update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from bot.types import Outgoing, PermanentError, RetryAfter, TransientError, Transport
@@ -56,6 +58,23 @@ RESERVE_SHARE = 0.25  # of each chat's minute kept for replies to one person
 LEASE = timedelta(seconds=10)
 # How long ``Sender.stop`` lets the message in flight finish before cancelling it.
 STOP_GRACE = 5.0
+
+OUTBOX = cast(Table, OutboxMessage.__table__)
+_ROW = OUTBOX.c.id == bindparam("row_id")
+_FREE = or_(  # queued, or claimed by a sender whose lease ran out
+    OUTBOX.c.status == OutboxStatus.QUEUED,
+    and_(OUTBOX.c.status == OutboxStatus.SENDING, OUTBOX.c.lease_until < bindparam("now")),
+)
+CLAIM = (
+    update(OUTBOX)
+    .where(_ROW, _FREE)
+    .values(status=OutboxStatus.SENDING, lease_until=bindparam("until"))
+)
+MARK = (
+    update(OUTBOX)
+    .where(_ROW)
+    .values(status=bindparam("new_status"), message_id=bindparam("sent_id"), lease_until=None)
+)
 
 
 def is_edit(row: OutboxMessage) -> bool:
@@ -75,8 +94,10 @@ class Sender:
         transport: Transport,
         per_minute: int = 20,
         edit_gap: float = 3.0,
+        exclusive: bool = False,
     ) -> None:
         self.sessionmaker = sessionmaker
+        self.exclusive = exclusive  # the only sender of this outbox: it claims nothing
         self.transport = transport
         self.per_minute = per_minute
         self.edit_gap = edit_gap  # seconds between two broadcast edits of one message
@@ -233,18 +254,19 @@ class Sender:
             edit_message_id=edit_id,
         )
         idempotent = is_idempotent(row)
-        if not idempotent and not await self._claim(row.id):
+        claimed = not idempotent and not self.exclusive
+        if claimed and not await self._claim(row.id):
             return 0.0  # another sender took it
         try:
             message_id = await self.transport.send(out)
         except RetryAfter as exc:
-            if not idempotent:  # give back the claim
+            if claimed:  # give it back
                 await self._mark(row.id, OutboxStatus.QUEUED, None)
             self._blocked_until[row.chat_id] = time.monotonic() + exc.seconds
             log.warning("429 for chat %s: waiting %ss", row.chat_id, exc.seconds)
             return float(exc.seconds)
         except TransientError:
-            if not idempotent:
+            if claimed:
                 await self._mark(row.id, OutboxStatus.QUEUED, None)
             self._failures[row.id] += 1
             backoff = float(min(MAX_BACKOFF, 0.5 * 2 ** self._failures[row.id]))
@@ -279,16 +301,9 @@ class Sender:
     async def _claim(self, row_id: int) -> bool:
         """Take a row for sending, unless a live sender holds it."""
         now = _utcnow()
-        free = or_(
-            OutboxMessage.status == OutboxStatus.QUEUED,
-            and_(OutboxMessage.status == OutboxStatus.SENDING, OutboxMessage.lease_until < now),
-        )
         async with self.sessionmaker() as session, session.begin():
-            result = await session.execute(
-                update(OutboxMessage)
-                .where(OutboxMessage.id == row_id, free)
-                .values(status=OutboxStatus.SENDING, lease_until=now + LEASE)
-            )
+            conn = await session.connection()
+            result = await conn.execute(CLAIM, {"row_id": row_id, "now": now, "until": now + LEASE})
         return isinstance(result, CursorResult) and result.rowcount > 0
 
     async def _mark_many(self, row_ids: set[int], status: str) -> None:
@@ -307,10 +322,9 @@ class Sender:
         """One UPDATE (no read first): it runs once for every message sent, and keeps
         the window in which a crash repeats a message short."""
         async with self.sessionmaker() as session, session.begin():
-            await session.execute(
-                update(OutboxMessage)
-                .where(OutboxMessage.id == row_id)
-                .values(status=status, message_id=message_id, lease_until=None)
+            conn = await session.connection()
+            await conn.execute(
+                MARK, {"row_id": row_id, "new_status": status, "sent_id": message_id}
             )
 
 
