@@ -22,7 +22,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from charts.canvas import WIDTH_IN, new_figure, require_labels, shorten, to_png
+from charts.canvas import WIDTH_IN, new_figure, place, require_labels, shorten, to_png
 from charts.data import BRACKET_LABEL_KEYS, Match
 from charts.sheet import CARD, INK, MARKS, MUTED
 
@@ -137,7 +137,7 @@ def _page(
     ax.set_xlim(0, WIDTH_IN)
     ax.set_ylim(height, 0)
     ax.axis("off")
-    ax.add_patch(Rectangle((0, 0), WIDTH_IN, height, facecolor=CARD, edgecolor="none"))
+    place(ax, Rectangle((0, 0), WIDTH_IN, height, facecolor=CARD, edgecolor="none"))
     ax.text(MARGIN, 0.4, title, fontsize=20, va="center", ha="left", color=INK)
     if count > 1:
         ax.text(
@@ -178,8 +178,8 @@ def _page(
             fontsize=FONT_PT,
             color=INK,
         )
-        ax.add_patch(
-            Rectangle((x, c - BOX_H / 2), box_w, BOX_H, facecolor=MARKS["gold"], edgecolor=LINE)
+        place(
+            ax, Rectangle((x, c - BOX_H / 2), box_w, BOX_H, facecolor=MARKS["gold"], edgecolor=LINE)
         )
         ax.text(
             x + 0.08,
@@ -207,10 +207,11 @@ def _box(
     """One name box with its top-left corner at (x, y), the score at its right end."""
     won = bool(match.winner) and name == match.winner
     lost = bool(match.winner) and name != match.winner
-    ax.add_patch(
+    place(
+        ax,
         Rectangle(
             (x, y), width, BOX_H, facecolor=WIN_FILL if won else "white", edgecolor=LINE, lw=0.8
-        )
+        ),
     )
     colour = MUTED if lost or not name else INK
     text = shorten(name, name_width) if name else (labels["bye"] if match.winner else "")

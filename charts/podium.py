@@ -9,7 +9,7 @@ from __future__ import annotations
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Rectangle
 
-from charts.canvas import WIDTH_IN, new_figure, shorten, to_png
+from charts.canvas import WIDTH_IN, new_figure, place, shorten, to_png
 from charts.data import PODIUM, Podium
 from charts.sheet import CARD, HEAD, INK, MARKS, MUTED
 
@@ -29,8 +29,8 @@ def podium_figure(podium: Podium) -> Figure:
     ax.set_xlim(0, size)
     ax.set_ylim(size, 0)
     ax.axis("off")
-    ax.add_patch(Rectangle((0, 0), size, size, facecolor=CARD, edgecolor="none"))
-    ax.add_patch(Rectangle((0, 0), size, 1.7, facecolor=HEAD, edgecolor="none"))
+    place(ax, Rectangle((0, 0), size, size, facecolor=CARD, edgecolor="none"))
+    place(ax, Rectangle((0, 0), size, 1.7, facecolor=HEAD, edgecolor="none"))
     ax.text(
         size / 2,
         0.7,
@@ -42,24 +42,25 @@ def podium_figure(podium: Podium) -> Figure:
     )
     ax.text(size / 2, 1.3, podium.line, fontsize=15, color="#e5e9f0", ha="center", va="center")
     y = 2.2
-    for i, place in enumerate(podium.places[: len(PODIUM)]):
+    for i, spot in enumerate(podium.places[: len(PODIUM)]):
         h = 1.55
-        ax.add_patch(
-            Rectangle((0.35, y), size - 0.7, h - 0.15, facecolor=MARKS[PODIUM[i]], edgecolor="none")
+        place(
+            ax,
+            Rectangle(
+                (0.35, y), size - 0.7, h - 0.15, facecolor=MARKS[PODIUM[i]], edgecolor="none"
+            ),
         )
-        ax.add_patch(Circle((1.05, y + (h - 0.15) / 2), 0.42, facecolor="white", edgecolor=INK))
+        place(ax, Circle((1.05, y + (h - 0.15) / 2), 0.42, facecolor="white", edgecolor=INK))
         ax.text(
             1.05, y + (h - 0.15) / 2, str(i + 1), fontsize=24, color=INK, ha="center", va="center"
         )
-        ax.text(1.75, y + 0.38, place.label, fontsize=15, color=MUTED, va="center")
-        ax.text(
-            1.75, y + 0.85, shorten(place.name, NAME_WIDTH), fontsize=24, color=INK, va="center"
-        )
-        if place.members:
+        ax.text(1.75, y + 0.38, spot.label, fontsize=15, color=MUTED, va="center")
+        ax.text(1.75, y + 0.85, shorten(spot.name, NAME_WIDTH), fontsize=24, color=INK, va="center")
+        if spot.members:
             ax.text(
                 1.75,
                 y + 1.2,
-                shorten(place.members, SUB_WIDTH),
+                shorten(spot.members, SUB_WIDTH),
                 fontsize=13,
                 color=INK,
                 va="center",

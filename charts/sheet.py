@@ -21,7 +21,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from charts.canvas import DPI, WIDTH_IN, new_figure, shorten, to_png
+from charts.canvas import DPI, WIDTH_IN, new_figure, place, shorten, to_png
 from charts.data import PODIUM, ROWS_PER_PAGE, Row, Sheet
 
 PAD = 0.3  # inches, left and right margin
@@ -72,7 +72,7 @@ def _page(sheet: Sheet, rows: Sequence[Row], index: int, count: int) -> Figure:
     ax.set_xlim(0, WIDTH_IN)
     ax.set_ylim(height, 0)
     ax.axis("off")
-    ax.add_patch(Rectangle((0, 0), WIDTH_IN, height, facecolor=CARD, edgecolor="none"))
+    place(ax, Rectangle((0, 0), WIDTH_IN, height, facecolor=CARD, edgecolor="none"))
     ax.text(PAD, 0.42, sheet.title, fontsize=TITLE_PT, color=INK, va="center", weight="bold")
     if sheet.subtitle:
         ax.text(PAD, 0.76, sheet.subtitle, fontsize=SUB_PT, color=MUTED, va="center")
@@ -88,14 +88,14 @@ def _page(sheet: Sheet, rows: Sequence[Row], index: int, count: int) -> Figure:
         )
     edges = _edges(sheet.widths)
     y = TITLE_H
-    ax.add_patch(Rectangle((0, y), WIDTH_IN, HEAD_H, facecolor=HEAD, edgecolor="none"))
+    place(ax, Rectangle((0, y), WIDTH_IN, HEAD_H, facecolor=HEAD, edgecolor="none"))
     for col, heading in enumerate(sheet.columns):
         _cell(ax, edges, col, sheet.aligns[col], y + HEAD_H / 2, heading, SUB_PT, "white")
     y += HEAD_H
     for i, row in enumerate(rows):
         h = ROW_H + (SUB_H if row.sub else 0)
         fill = MARKS[row.mark] if row.mark else (ZEBRA if i % 2 else CARD)
-        ax.add_patch(Rectangle((0, y), WIDTH_IN, h, facecolor=fill, edgecolor="none"))
+        place(ax, Rectangle((0, y), WIDTH_IN, h, facecolor=fill, edgecolor="none"))
         colour = MUTED if row.mark == "out" else INK
         if row.mark == "section":
             text = shorten(row.cells[0], _columns(WIDTH_IN - 2 * PAD, TEXT_PT))
@@ -119,9 +119,7 @@ def _page(sheet: Sheet, rows: Sequence[Row], index: int, count: int) -> Figure:
     if sheet.legend:
         x = PAD
         for mark, meaning in sheet.legend:
-            ax.add_patch(
-                Rectangle((x, y + 0.13), 0.3, 0.22, facecolor=MARKS[mark], edgecolor=MUTED)
-            )
+            place(ax, Rectangle((x, y + 0.13), 0.3, 0.22, facecolor=MARKS[mark], edgecolor=MUTED))
             ax.text(x + 0.4, y + 0.24, meaning, fontsize=SUB_PT, color=INK, va="center")
             x += 0.6 + 0.1 * len(meaning) * 1.6
         y += FOOT_H
