@@ -22,6 +22,7 @@ from bot.core import Core
 from bot.handlers import COMMANDS
 from bot.i18n import LANGS, Catalogue
 from bot.outbox import Sender
+from bot.pictures import close_drawer
 from bot.scheduler import Timers
 from bot.types import StartupError
 from db.migrate import upgrade
@@ -116,6 +117,7 @@ class App:
         await self.sender.stop()  # before the transport closes under a message in flight
         await self.runner.stop()
         await self.engine.dispose()
+        close_drawer()
 
     async def run_forever(self) -> None:
         stop = asyncio.Event()

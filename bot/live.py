@@ -23,9 +23,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.context import TELEGRAM_CAPTION_LIMIT, Ctx
-from bot.pictures import draw_later, first_page, first_png, standings_sheet
+from bot.pictures import draw_later, first_page, standings_sheet
 from bot.timers import live_timer
 from bot.tournament import latest_round
+from charts.jobs import first_png
 from db.models import Round, Tournament
 from db.status import EventStatus
 

@@ -12,27 +12,29 @@ One picture answers one question, in the shape the format asks for:
 
 The formats are asked what they have (``has_team_table``, ``sits_in_pairs``,
 ``has_group_tables``, their tie-break chains); no format key is named here. Rendering
-lives in ``charts/`` and is pure (data in, PNG bytes out). Its drawing modules import
-matplotlib, so they are imported on the first picture (the functions below), on the
-drawing thread; the plain data (``charts.data``) at start. :func:`render` turns a
-failure to draw (no CJK font, say) into ``None``, so the caller sends the text ranking instead.
+lives in ``charts/`` and is pure (data in, PNG bytes out). :func:`drawn` turns a failure
+to draw (no CJK font, say) into ``None``, so the caller sends the text ranking instead.
 
-Where pictures are drawn: on one drawing thread, off the event loop (:func:`draw`,
-awaited by the handlers). matplotlib's text layout is not thread-safe, so every picture
-is drawn there, one at a time, in order. A use-case that is not a coroutine (a settled
-round's live standings and podium) queues its message and has it drawn once it is done
-(:func:`draw_later`): nothing waits for the thread on the event loop.
+Where pictures are drawn: in a drawing process of its own (:func:`draw`, awaited by the
+handlers), which runs the jobs of ``charts.jobs`` one at a time, in order. A thread was
+not enough: drawing holds the GIL, and another chat's reply waited behind the first
+/standings picture (and matplotlib's text layout is not thread-safe anyway). This
+process never imports matplotlib. A use-case that is not a coroutine (a settled round's
+live standings and podium) queues its message and has it drawn once it is done
+(:func:`draw_later`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from datetime import datetime
 from decimal import Decimal
+from multiprocessing import get_context
 from typing import Any, TypeVar
 
 from bot.context import TELEGRAM_CAPTION_LIMIT, Ctx
@@ -40,7 +42,7 @@ from bot.deadlines import format_deadline
 from bot.i18n import show
 from bot.tournament import format_of, names, state_of
 from bot.types import Outgoing
-from charts.data import PODIUM, ROWS_PER_PAGE, Match, Place, Podium, Row, Sheet
+from charts.data import PODIUM, ROWS_PER_PAGE, Place, Podium, Row, Sheet
 from db.models import Round, Tournament
 from db.status import EventStatus, RoundStatus, TableState
 from engine.model import SEAT_LETTERS, Standing
@@ -50,12 +52,31 @@ log = logging.getLogger(__name__)
 WINDS = "东南西北"
 T = TypeVar("T")
 
-_drawer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="charts")
+_drawer: Executor | None = None  # a process (tests may give a thread)
 
 
 async def draw(fn: Callable[..., T], *args: Any) -> T:
-    """Run a drawing function on the drawing thread and wait for it without blocking."""
-    return await asyncio.get_running_loop().run_in_executor(_drawer, fn, *args)
+    """Run a drawing job (``charts.jobs``) in the drawing process and wait for it without
+    blocking. The process is started with the first picture; if it died (killed for
+    memory, say), the next picture starts another."""
+    global _drawer
+    if _drawer is None:
+        _drawer = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
+    drawer = _drawer
+    try:
+        return await asyncio.get_running_loop().run_in_executor(drawer, fn, *args)
+    except BrokenProcessPool:
+        if _drawer is drawer:
+            _drawer = None
+        raise
+
+
+def close_drawer() -> None:
+    """Stop the drawing process (the bot is stopping)."""
+    global _drawer
+    if _drawer is not None:
+        _drawer.shutdown(wait=False, cancel_futures=True)
+        _drawer = None
 
 
 async def drawn(fn: Callable[..., Any], *args: Any) -> Any | None:
@@ -78,7 +99,7 @@ def draw_later(
 ) -> None:
     """Make ``out``, queued in its place, the picture ``fn(*args)`` once drawn: for code
     that is not a coroutine (a confirmed result's live standings, a finished event's
-    podium). It is drawn when the use-case is done, on the drawing thread, while the
+    podium). It is drawn when the use-case is done, in the drawing process, while the
     event loop serves the other chats. Drawn, ``out`` becomes ``kind`` (``photo``,
     ``edit_media``) with the picture as ``filename``, and ``then`` runs. Not drawn, it
     goes as it was queued (a text, a caption edit), or not at all if it was queued as a
@@ -95,54 +116,6 @@ def draw_later(
             then()
 
     ctx.defer(work)
-
-
-def first_png(sheet: Sheet) -> bytes:
-    """A sheet's first page (what the live standings show)."""
-    return sheet_pngs(sheet)[0]
-
-
-def sheet_pngs(sheet: Sheet) -> list[bytes]:
-    """A sheet's pages. The drawing modules (and matplotlib) are imported here, on the
-    first picture, as in the functions below: the bot starts without them."""
-    from charts.sheet import sheet_pngs
-
-    return sheet_pngs(sheet)
-
-
-def podium_png(podium: Podium) -> bytes:
-    from charts.podium import podium_png
-
-    return podium_png(podium)
-
-
-def bracket_pngs(
-    rounds: Sequence[Sequence[Match]], title: str, labels: Mapping[str, str]
-) -> list[bytes]:
-    from charts.bracket import bracket_pngs
-
-    return bracket_pngs(rounds, title, labels)
-
-
-def progression_png(
-    series: Mapping[str, Sequence[float]], title: str, labels: Mapping[str, str]
-) -> bytes:
-    from charts.progression import progression_png
-
-    return progression_png(series, title, labels)
-
-
-def board_png(rows: list[tuple[int, str, Any, str]], title: str) -> bytes:
-    """A leaderboard (/rating, /season): rows of (place, name, figure, note)."""
-    from charts.ratings import BoardRow, board_png
-
-    return board_png([BoardRow(*row) for row in rows], title)
-
-
-def history_png(series: list[tuple[str, list[tuple[str, int]]]], title: str) -> bytes:
-    from charts.ratings import history_png
-
-    return history_png(series, title)
 
 
 def send_pictures(ctx: Ctx, pngs: list[bytes], caption: str, name: str) -> None:

@@ -10,9 +10,10 @@ from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import group_lines, ranking_lines
 from bot.i18n import show
-from bot.pictures import bracket_pngs, drawn, send_pictures, sheet_pngs
+from bot.pictures import drawn, send_pictures
 from bot.tournament import format_of, latest_round, names, state_of
 from charts.data import BRACKET_LABEL_KEYS, Match, Row, Sheet
+from charts.jobs import bracket_pngs, sheet_pngs
 from db.models import TableRow, Tournament
 from db.status import EventStatus, TableState
 from engine.formats.elimination import BracketRound

@@ -12,10 +12,11 @@ from bot.context import Ctx
 from bot.deadlines import format_deadline
 from bot.errors import UserError
 from bot.i18n import show
-from bot.pictures import podium, podium_png, post_with_picture_later
+from bot.pictures import podium, post_with_picture_later
 from bot.ratings import announce_changes
 from bot.timers import table_deadline
 from bot.tournament import format_of, latest_round, names, state_of
+from charts.jobs import podium_png
 from db.models import Player, Round, TableRow, Tournament
 from db.status import EventStatus, RoundStatus, TableState
 from engine.formats.groups import LETTERS

@@ -10,7 +10,7 @@ from bot.errors import UserError
 from bot.handlers import standings
 from bot.handlers.standings import csv_bytes
 from bot.i18n import show
-from bot.pictures import board_png, draw, history_png
+from bot.pictures import draw
 from bot.ratings import (
     change,
     ledger,
@@ -19,6 +19,7 @@ from bot.ratings import (
     season_events,
     season_points,
 )
+from charts.jobs import board_png, history_png
 from db.models import Season, Tournament
 from db.status import EventStatus, PlayerStatus
 from engine.games import find_game

@@ -15,10 +15,11 @@ from bot.handlers.common import (
 )
 from bot.handlers.deadlines import read_deadline, table_names, timer_moment
 from bot.handlers.draw import store_round
-from bot.pictures import drawn, post_with_picture, seating_sheet, sheet_pngs
+from bot.pictures import drawn, post_with_picture, seating_sheet
 from bot.service import results
 from bot.timers import epoch, table_deadline, tournament_timers
 from bot.tournament import format_of, latest_round, names, state_of
+from charts.jobs import sheet_pngs
 from db.models import Round, Tournament
 from db.status import RoundStatus, TableState
 from engine.games import find_game

@@ -12,17 +12,10 @@ from bot.csv_cells import safe_cell
 from bot.errors import UserError
 from bot.handlers.common import group_lines, ranking_lines, team_table_lines
 from bot.i18n import show
-from bot.pictures import (
-    drawn,
-    first_page,
-    progression_png,
-    progression_series,
-    send_pictures,
-    sheet_pngs,
-    standings_sheet,
-)
+from bot.pictures import drawn, first_page, progression_series, send_pictures, standings_sheet
 from bot.tournament import format_of, latest_round, names, state_of
 from bot.versioned import pictures
+from charts.jobs import progression_png, sheet_pngs
 from db.status import EventStatus, ExportStatus, PlayerStatus, TableState
 from engine.model import SEAT_LETTERS
 

@@ -4,11 +4,13 @@ reaction; /standings without any CJK font still answers with the ranking."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
+import bot.pictures as pictures
 from charts import fonts
 from playground.botapi import SentMessage
 from tests.e2e.harness import Harness, tables_of
@@ -87,7 +89,10 @@ async def test_standings_without_any_cjk_font_send_the_ranking_never_the_apology
     bot: Harness, monkeypatch: pytest.MonkeyPatch, packaged_font_only: Path
 ) -> None:
     """No system font at all (see ``packaged_font_only``): the font that ships with the
-    package draws the picture; without even that one, the text ranking is the answer."""
+    package draws the picture; without even that one, the text ranking is the answer.
+    (Drawn on a thread of this process, where the fonts are patched, instead of the
+    drawing process.)"""
+    monkeypatch.setattr(pictures, "_drawer", ThreadPoolExecutor(max_workers=1))
     await signed_up_and_drawn(bot)
     await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
     await bot.says(GROUP, ADMIN, f"/report 1 {RESULTS[0]}", "结果确认")

@@ -1,0 +1,62 @@
+"""The pictures the bot asks for, by name of their job: what the drawing process runs.
+
+``bot.pictures`` hands these to a process of its own (so a slow picture never holds
+up another chat's reply, not even through the GIL). They are pickled by reference, so
+this module must stay light: it imports plain data only, and each job imports its
+drawing module (and matplotlib) when it first runs, in the drawing process. The bot's
+own process never imports matplotlib.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from charts.data import Match, Podium, Sheet
+
+
+def first_png(sheet: Sheet) -> bytes:
+    """A sheet's first page (what the live standings show)."""
+    return sheet_pngs(sheet)[0]
+
+
+def sheet_pngs(sheet: Sheet) -> list[bytes]:
+    """A sheet's pages."""
+    from charts.sheet import sheet_pngs
+
+    return sheet_pngs(sheet)
+
+
+def podium_png(podium: Podium) -> bytes:
+    from charts.podium import podium_png
+
+    return podium_png(podium)
+
+
+def bracket_pngs(
+    rounds: Sequence[Sequence[Match]], title: str, labels: Mapping[str, str]
+) -> list[bytes]:
+    from charts.bracket import bracket_pngs
+
+    return bracket_pngs(rounds, title, labels)
+
+
+def progression_png(
+    series: Mapping[str, Sequence[float]], title: str, labels: Mapping[str, str]
+) -> bytes:
+    from charts.progression import progression_png
+
+    return progression_png(series, title, labels)
+
+
+def board_png(rows: list[tuple[int, str, Any, str]], title: str) -> bytes:
+    """A leaderboard (/rating, /season): rows of (place, name, figure, note)."""
+    from charts.ratings import BoardRow, board_png
+
+    return board_png([BoardRow(*row) for row in rows], title)
+
+
+def history_png(series: list[tuple[str, list[tuple[str, int]]]], title: str) -> bytes:
+    from charts.ratings import history_png
+
+    return history_png(series, title)
