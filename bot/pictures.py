@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -43,6 +44,7 @@ from bot.i18n import show
 from bot.tournament import format_of, names, state_of
 from bot.types import Outgoing
 from charts.data import PODIUM, ROWS_PER_PAGE, Place, Podium, Row, Sheet
+from charts.jobs import outlive_no_parent
 from db.models import Round, Tournament
 from db.status import EventStatus, RoundStatus, TableState
 from engine.model import SEAT_LETTERS, Standing
@@ -61,7 +63,12 @@ async def draw(fn: Callable[..., T], *args: Any) -> T:
     memory, say), the next picture starts another."""
     global _drawer
     if _drawer is None:
-        _drawer = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
+        _drawer = ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=get_context("spawn"),
+            initializer=outlive_no_parent,
+            initargs=(os.getpid(),),
+        )
     drawer = _drawer
     try:
         return await asyncio.get_running_loop().run_in_executor(drawer, fn, *args)

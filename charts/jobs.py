@@ -9,10 +9,26 @@ own process never imports matplotlib.
 
 from __future__ import annotations
 
+import os
+import threading
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from charts.data import Match, Podium, Sheet
+
+
+def outlive_no_parent(parent: int) -> None:
+    """Run first in the drawing process: end it once the bot's process is gone. Killed
+    (SIGKILL, or a SIGTERM with no stop), the bot cannot stop it, and the process would
+    wait for pictures forever, holding the bot's inherited pipes open."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def first_png(sheet: Sheet) -> bytes:

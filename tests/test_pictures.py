@@ -6,10 +6,16 @@ by (stage reached, teams with members, group tables…)."""
 from __future__ import annotations
 
 import hashlib
+import os
+import select
 import struct
+import subprocess
+import sys
+import time
 import warnings
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -37,6 +43,8 @@ from charts.progression import progression_png
 from charts.sheet import sheet_figures, sheet_pngs
 from db.models import Player, Report, Tournament
 from engine.model import Finished
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # Chinese, Latin, Cyrillic and Japanese names, as a company group has them.
 NAMES = [
@@ -278,3 +286,39 @@ def test_podium_names_the_first_three_with_game_and_date() -> None:
     text = text_of(fig)
     assert "冠军" in text and "亚军" in text and "季军" in text
     assert "锄大地 · 2026-12-01" in text
+
+
+DRAWS_THEN_WAITS = """
+import asyncio, sys
+from bot.pictures import draw
+from charts.data import Row, Sheet
+from charts.jobs import first_png
+
+async def main() -> None:
+    sheet = Sheet("杯", "第 1 轮后", ("名次", "选手"), (0.3, 0.7), "lr", (Row(("1", "张三")),))
+    print(len(await draw(first_png, sheet)), flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+def test_the_drawing_process_draws_and_ends_when_the_bot_is_killed() -> None:
+    """Pictures are drawn in a process of the bot's own. A bot killed outright (SIGKILL)
+    cannot stop it: it must end by itself, or it would wait for pictures forever,
+    holding the bot's pipes open (here: the pipe this test reads to its end)."""
+    with subprocess.Popen(
+        [sys.executable, "-c", DRAWS_THEN_WAITS], stdout=subprocess.PIPE, cwd=ROOT
+    ) as bot:
+        out = bot.stdout
+        assert out is not None
+        assert int(out.readline()) > 1000  # a PNG came back from the drawing process
+        bot.kill()
+        bot.wait()
+        fd = out.fileno()
+        os.set_blocking(fd, False)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:  # EOF once nobody holds the pipe any more
+            if select.select([fd], [], [], 0.5)[0] and os.read(fd, 1 << 16) == b"":
+                return
+        pytest.fail("the drawing process outlived the killed bot")
