@@ -135,9 +135,11 @@ class Chats:
     def later(self, **delta: float) -> None:
         self.now += timedelta(**delta)
 
-    async def _handle(self, inc: Incoming) -> list[Sent]:
+    async def _handle(self, *incs: Incoming) -> list[Sent]:
+        """Hand the updates to the core as polling does (together), deliver the replies;
+        the messages sent or edited."""
         before = {mid: m.edits for mid, m in self.transport.messages.items()}
-        await self.core.handle(inc)
+        await self.core.handle_many(list(incs))
         await self.deliver()
         return [
             m
@@ -175,8 +177,8 @@ class Chats:
         return await self._handle(inc)
 
     async def burst(self, chat: int, said: list[tuple[int, str]]) -> list[Sent]:
-        """Messages that reached the bot together (one getUpdates), handed to the core
-        at once as polling does; the messages sent or edited after them."""
+        """Messages that reached the bot together (one getUpdates); the messages sent
+        or edited after them."""
         incs = [
             Incoming(
                 next(self._updates),
@@ -188,14 +190,7 @@ class Chats:
             )
             for uid, text in said
         ]
-        before = {mid: m.edits for mid, m in self.transport.messages.items()}
-        await self.core.handle_many(incs)
-        await self.deliver()
-        return [
-            m
-            for mid, m in self.transport.messages.items()
-            if mid not in before or m.edits != before[mid]
-        ]
+        return await self._handle(*incs)
 
     async def presses(self, chat: int, uid: int, message: Sent, label: str) -> str:
         """``uid`` taps a button; the toast, then the messages sent or edited."""

@@ -16,12 +16,17 @@ GROUP, ADMIN = -5001, 1
 PLAYERS = tuple(range(701, 709))
 
 
-async def test_a_burst_of_sign_ups_is_one_transaction_with_every_reply(chats: Chats) -> None:
+async def sign_up_open(chats: Chats) -> None:
+    """A Big Two event in English, open for sign-up; eight players to come."""
     chats.user(ADMIN, "Org", lang="en")
     chats.admins(GROUP, ADMIN)
     for uid in PLAYERS:
         chats.user(uid, f"P{uid}", lang="en")
     await chats.says(GROUP, ADMIN, "/new bigtwo Cup")
+
+
+async def test_a_burst_of_sign_ups_is_one_transaction_with_every_reply(chats: Chats) -> None:
+    await sign_up_open(chats)
     signup = chats.last(GROUP)
 
     joins_per_commit: list[int] = [0]
@@ -43,11 +48,7 @@ async def test_a_burst_of_sign_ups_is_one_transaction_with_every_reply(chats: Ch
 async def test_a_refusal_in_a_burst_is_stored_alone_and_the_rest_take_effect(
     chats: Chats,
 ) -> None:
-    chats.user(ADMIN, "Org", lang="en")
-    chats.admins(GROUP, ADMIN)
-    for uid in PLAYERS:
-        chats.user(uid, f"P{uid}", lang="en")
-    await chats.says(GROUP, ADMIN, "/new bigtwo Cup")
+    await sign_up_open(chats)
     first, rest = PLAYERS[:4], PLAYERS[4:]
 
     sent = await chats.burst(
@@ -69,11 +70,7 @@ async def test_a_refusal_in_a_burst_is_stored_alone_and_the_rest_take_effect(
 
 
 async def test_a_burst_delivered_again_changes_nothing(chats: Chats) -> None:
-    chats.user(ADMIN, "Org", lang="en")
-    chats.admins(GROUP, ADMIN)
-    for uid in PLAYERS:
-        chats.user(uid, f"P{uid}", lang="en")
-    await chats.says(GROUP, ADMIN, "/new bigtwo Cup")
+    await sign_up_open(chats)
     incs = [
         Incoming(9000 + uid, GROUP, "supergroup", chats.users[uid], text="/join") for uid in PLAYERS
     ]
