@@ -5,6 +5,10 @@ otherwise run the use-case, and commit its changes, its audit rows, the processe
 mark and its replies together. A refusal (:class:`UserError` or an engine error) rolls
 the change back and commits only the mark and the refusal. Anything unexpected is logged
 with the update id, and the user gets a short apology, never a traceback.
+
+Updates of one chat that arrive together (a burst of sign-ups, a round's results) share
+one transaction (:meth:`Core.handle_many`); if any of them is refused, they are run
+again one at a time, so that each ends as it would alone.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from bot.context import TELEGRAM_CAPTION_LIMIT, Ctx
 from bot.pictures import draw_later, first_page, standings_sheet
 from bot.timers import live_timer
 from bot.tournament import latest_round
+from charts.data import Sheet
 from charts.jobs import first_png
 from db.models import Round, Tournament
 from db.status import EventStatus
@@ -81,16 +82,24 @@ def _picture_later(ctx: Ctx, t: Tournament, kind: str) -> None:
     def shown() -> None:
         t.live_picture_at = ctx.now
 
-    sheet = first_page(ctx, standings_sheet(ctx, t))
+    def sheet() -> Sheet:
+        return first_page(ctx, standings_sheet(ctx, t))
+
     draw_later(ctx, ctx.outgoing[-1], kind, "standings.png", first_png, sheet, then=shown)
 
 
 def refresh(ctx: Ctx, t: Tournament, ranking: str) -> None:
     """Post the live standings (``ranking``: the text ranking) the first time, edit them
-    after that."""
+    after that. Refreshed again by the update that posted them (a round's last result
+    that also ends the event), the message not yet sent shows the newer text instead
+    (and its picture, drawn once the update is done, the newer standings)."""
     text = live_text(ctx, t, ranking)
     first = t.live_at is None
     t.live_at, t.live_due = ctx.now, None
+    posted = next((out for out in ctx.outgoing if out.tag == tag(t)), None)
+    if posted is not None:
+        posted.text = text
+        return
     if first:
         with ctx.announcing():
             ctx.say(text, tag=tag(t), pin=t.live_pin)

@@ -100,20 +100,21 @@ def draw_later(
     out: Outgoing,
     kind: str,
     filename: str,
-    fn: Callable[..., bytes],
-    *args: Any,
+    fn: Callable[[Any], bytes],
+    data: Callable[[], Any],
     then: Callable[[], None] | None = None,
 ) -> None:
-    """Make ``out``, queued in its place, the picture ``fn(*args)`` once drawn: for code
-    that is not a coroutine (a confirmed result's live standings, a finished event's
-    podium). It is drawn when the use-case is done, in the drawing process, while the
+    """Make ``out``, queued in its place, the picture ``fn(data())`` once drawn: for
+    code that is not a coroutine (a confirmed result's live standings, a finished
+    event's podium). It is drawn when the use-case is done (``data`` is read then, so the
+    picture shows where the use-case left things), in the drawing process, while the
     event loop serves the other chats. Drawn, ``out`` becomes ``kind`` (``photo``,
     ``edit_media``) with the picture as ``filename``, and ``then`` runs. Not drawn, it
     goes as it was queued (a text, a caption edit), or not at all if it was queued as a
     photo to be."""
 
     async def work() -> None:
-        png = await drawn(fn, *args)
+        png = await drawn(fn, data())
         if png is None:
             if out.kind == "photo":
                 ctx.outgoing.remove(out)
@@ -151,16 +152,16 @@ def post_with_picture(ctx: Ctx, pngs: list[bytes] | None, text: str, pages: str)
 
 
 def post_with_picture_later(
-    ctx: Ctx, text: str, pages: str, fn: Callable[..., bytes], *args: Any
+    ctx: Ctx, text: str, pages: str, fn: Callable[[Any], bytes], data: Callable[[], Any]
 ) -> None:
     """:func:`post_with_picture` for code that is not a coroutine: the picture
-    ``fn(*args)`` is drawn later (:func:`draw_later`), the text goes alone if it cannot
+    ``fn(data())`` is drawn later (:func:`draw_later`), the text goes alone if it cannot
     be."""
     fits = len(text) <= TELEGRAM_CAPTION_LIMIT
     ctx.say(text, pages=None if fits else pages)
     if not fits:
         ctx.photo(b"", "", f"{pages}-1.png")
-    draw_later(ctx, ctx.outgoing[-1], "photo", f"{pages}-1.png", fn, *args)
+    draw_later(ctx, ctx.outgoing[-1], "photo", f"{pages}-1.png", fn, data)
 
 
 def _mark(rank: int, alive: bool, finished: bool) -> str:

@@ -205,7 +205,9 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None
                 winner=champion_text(ctx, t, fmt.champion(state, outcome)),
                 ranking=ranking_lines(ctx, t, outcome.ranking) + team_table_lines(ctx, t),
             )
-            post_with_picture_later(ctx, text, "podium", podium_png, podium(ctx, t, ctx.now))
+            post_with_picture_later(
+                ctx, text, "podium", podium_png, lambda: podium(ctx, t, ctx.now)
+            )
             ctx.defer(lambda: announce_changes(ctx, t))
             return
         who = names(t)
