@@ -1,7 +1,9 @@
-"""``python -m bot``: the same as ``tourbot run``."""
+"""``python -m bot``: the same as ``tourbot run``. Guarded: the drawing process
+(``bot.pictures``) is spawned, and imports the main module again."""
 
 import sys
 
 from bot.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

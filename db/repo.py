@@ -89,10 +89,14 @@ ACTIVE_TOURNAMENT = {True: _ACTIVE.options(*WHOLE), False: _ACTIVE.options(*BARE
 PLAYER = select(Player).where(
     Player.tournament_id == bindparam("tournament_id"), Player.user_id == bindparam("user_id")
 )
-ACTIVE_PLAYERS = (
-    select(func.count())
-    .select_from(Player)
-    .where(Player.tournament_id == bindparam("tournament_id"), Player.status == PlayerStatus.ACTIVE)
+
+
+def _count(model: Any, *where: ColumnElement[bool]) -> Select[int]:
+    return select(func.count()).select_from(model).where(*where)
+
+
+ACTIVE_PLAYERS = _count(
+    Player, Player.tournament_id == bindparam("tournament_id"), Player.status == PlayerStatus.ACTIVE
 )
 NAMES = select(Player.user_id, Player.name).where(
     Player.tournament_id == bindparam("tournament_id"),
@@ -108,10 +112,8 @@ LATEST_ROUND = (
 ROUND_TABLE = select(TableRow).where(
     TableRow.round_id == bindparam("round_id"), TableRow.number == bindparam("number")
 )
-PENDING_TABLES = (
-    select(func.count())
-    .select_from(TableRow)
-    .where(TableRow.round_id == bindparam("round_id"), TableRow.status == TableState.PENDING)
+PENDING_TABLES = _count(
+    TableRow, TableRow.round_id == bindparam("round_id"), TableRow.status == TableState.PENDING
 )
 
 
@@ -189,9 +191,9 @@ def changed_in_transaction(t: Tournament) -> bool:
     """Whether the transaction ``t`` is loaded in has moved its version on (or made it):
     its version number is not yet committed, and might never be."""
     state = inspect(t)
-    if state.session is None or state.key is None:
-        return state.key is None
-    return t.id in state.session.info.get(CHANGED, ())
+    if state.key is None:  # not stored yet
+        return True
+    return state.session is not None and t.id in state.session.info.get(CHANGED, ())
 
 
 class Repo:
