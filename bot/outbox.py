@@ -39,14 +39,14 @@ import logging
 import time
 from collections import Counter, defaultdict, deque
 from datetime import UTC, datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import CursorResult, Table, and_, bindparam, or_, update
-from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy import CursorResult, Row
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from bot.types import Outgoing, PermanentError, RetryAfter, TransientError, Transport
-from db.models import OutboxMessage
-from db.repo import QUEUED_BATCH, QUEUED_PER_LANE, Repo
+from db import outbox
+from db.outbox import CLAIM, MARK, QUEUED_BATCH, QUEUED_PER_LANE
 from db.status import OutboxStatus
 
 log = logging.getLogger(__name__)
@@ -59,30 +59,16 @@ LEASE = timedelta(seconds=10)
 # How long ``Sender.stop`` lets the message in flight finish before cancelling it.
 STOP_GRACE = 5.0
 
-OUTBOX = cast(Table, OutboxMessage.__table__)
-_ROW = OUTBOX.c.id == bindparam("row_id")
-_FREE = or_(  # queued, or claimed by a sender whose lease ran out
-    OUTBOX.c.status == OutboxStatus.QUEUED,
-    and_(OUTBOX.c.status == OutboxStatus.SENDING, OUTBOX.c.lease_until < bindparam("now")),
-)
-CLAIM = (
-    update(OUTBOX)
-    .where(_ROW, _FREE)
-    .values(status=OutboxStatus.SENDING, lease_until=bindparam("until"))
-)
-MARK = (
-    update(OUTBOX)
-    .where(_ROW)
-    .values(status=bindparam("new_status"), message_id=bindparam("sent_id"), lease_until=None)
-)
+# An outbox row as the sender reads it (``db.outbox``): a plain row, read by name.
+Queued = Row[Any]
 
 
-def is_edit(row: OutboxMessage) -> bool:
+def is_edit(row: Queued) -> bool:
     """``edit`` (text), ``edit_caption`` and ``edit_media`` (a photo's picture)."""
-    return row.kind.startswith("edit")
+    return str(row.kind).startswith("edit")
 
 
-def is_idempotent(row: OutboxMessage) -> bool:
+def is_idempotent(row: Queued) -> bool:
     """Sent a second time, it changes nothing the chat sees: a reaction, an edit."""
     return row.kind == "react" or is_edit(row)
 
@@ -96,7 +82,8 @@ class Sender:
         edit_gap: float = 3.0,
         exclusive: bool = False,
     ) -> None:
-        self.sessionmaker = sessionmaker
+        # Its statements run on connections of the sessions' engine (see ``db.outbox``).
+        self.engine: AsyncEngine = sessionmaker.kw["bind"]
         self.exclusive = exclusive  # the only sender of this outbox: it claims nothing
         self.transport = transport
         self.per_minute = per_minute
@@ -156,7 +143,7 @@ class Sender:
                 await asyncio.wait_for(self._wake.wait(), timeout=wait)
 
     @staticmethod
-    def _target(row: OutboxMessage) -> object:
+    def _target(row: Queued) -> object:
         """What an edit changes: the message (by tag or id) and which part (the text or
         caption; the picture), so a caption edit never drops a newer picture."""
         message = ("tag", row.edit_tag) if row.edit_tag else row.edit_message_id
@@ -193,9 +180,7 @@ class Sender:
             await self._mark_sent_unmarked()
         return next_try
 
-    async def _consider(
-        self, row: OutboxMessage, held: set[tuple[int, bool]], full: bool
-    ) -> float | None:
+    async def _consider(self, row: Queued, held: set[tuple[int, bool]], full: bool) -> float | None:
         """Send ``row`` if its lane, its chat's minute and its message allow; else hold
         its lane. How long to wait before the next pass, if this row sets it."""
         lane = (row.chat_id, bool(row.broadcast))
@@ -218,8 +203,8 @@ class Sender:
             return ready - now
         edit_id = row.edit_message_id
         if row.edit_tag:
-            async with self.sessionmaker() as session:
-                edit_id, waiting = await Repo(session).tagged(row.chat_id, row.edit_tag)
+            async with self.engine.connect() as conn:
+                edit_id, waiting = await outbox.tagged(conn, row.chat_id, row.edit_tag)
             if edit_id is None:
                 if waiting:  # the message is still queued: edit it once it is sent
                     held.add(lane)
@@ -234,12 +219,12 @@ class Sender:
             self._edited_at[target] = time.monotonic()
         return 0.0 if full else None
 
-    async def _queued(self) -> list[OutboxMessage]:
+    async def _queued(self) -> list[Queued]:
         """The queued rows this sender delivers, oldest first."""
-        async with self.sessionmaker() as session:
-            return await Repo(session).queued()
+        async with self.engine.connect() as conn:
+            return list(await outbox.queued(conn))
 
-    async def _deliver(self, row: OutboxMessage, edit_id: int | None) -> float:
+    async def _deliver(self, row: Queued, edit_id: int | None) -> float:
         """Try one message; return 0 when done with it, else seconds to wait."""
         out = Outgoing(
             chat_id=row.chat_id,
@@ -301,28 +286,26 @@ class Sender:
     async def _claim(self, row_id: int) -> bool:
         """Take a row for sending, unless a live sender holds it."""
         now = _utcnow()
-        async with self.sessionmaker() as session, session.begin():
-            conn = await session.connection()
+        async with self.engine.begin() as conn:
             result = await conn.execute(CLAIM, {"row_id": row_id, "now": now, "until": now + LEASE})
         return isinstance(result, CursorResult) and result.rowcount > 0
 
     async def _mark_many(self, row_ids: set[int], status: str) -> None:
         if row_ids:
-            async with self.sessionmaker() as session, session.begin():
-                await Repo(session).mark_queued(row_ids, status)
+            async with self.engine.begin() as conn:
+                await outbox.mark_queued(conn, row_ids, status)
 
     async def _mark_sent_unmarked(self) -> None:
         """Mark the reactions and edits this pass sent, in one statement (executemany)."""
         if self._sent_unmarked:
             sent, self._sent_unmarked = self._sent_unmarked, []
-            async with self.sessionmaker() as session, session.begin():
-                await Repo(session).mark_sent(sent)
+            async with self.engine.begin() as conn:
+                await outbox.mark_sent(conn, sent)
 
     async def _mark(self, row_id: int, status: str, message_id: int | None) -> None:
         """One UPDATE (no read first): it runs once for every message sent, and keeps
         the window in which a crash repeats a message short."""
-        async with self.sessionmaker() as session, session.begin():
-            conn = await session.connection()
+        async with self.engine.begin() as conn:
             await conn.execute(
                 MARK, {"row_id": row_id, "new_status": status, "sent_id": message_id}
             )

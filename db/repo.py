@@ -47,10 +47,7 @@ from db.models import (
     TableRow,
     Tournament,
 )
-from db.status import EventStatus, OutboxStatus, PlayerStatus, TableState
-
-QUEUED_BATCH = 500  # outbox rows a sender looks at in one pass
-QUEUED_PER_LANE = 50  # of one chat's replies, and of its broadcasts, in one pass
+from db.status import EventStatus, PlayerStatus, TableState
 
 ACTIVE = (EventStatus.SIGNUP, EventStatus.RUNNING)
 # The whole event: players, rounds with their tables and reports, penalties. What most
@@ -139,11 +136,6 @@ def _seated(dialect: str) -> Select[TableRow]:
 
 
 SEATED = {dialect: _seated(dialect) for dialect in ("postgresql", "sqlite")}
-TAGGED = (
-    select(OutboxMessage.status, OutboxMessage.message_id)
-    .where(OutboxMessage.chat_id == bindparam("chat_id"), OutboxMessage.tag == bindparam("tag"))
-    .order_by(OutboxMessage.id.desc())
-)
 PENDING = "tourbot.pending"  # the session.info key of Repo's write-only rows
 CHANGED = "tourbot.changed"  # ... and of the tournaments this transaction moved on
 BUMP = (
@@ -530,62 +522,3 @@ class Repo:
     def enqueue(self, **fields: Any) -> None:
         """Queue a reply; it is inserted with the transaction's other replies."""
         self._later(OUTBOX, fields)
-
-    async def mark_queued(self, row_ids: set[int], status: str) -> None:
-        """Give queued rows a final ``status`` (superseded edits), in one statement."""
-        await self.session.execute(
-            update(OutboxMessage)
-            .where(OutboxMessage.id.in_(row_ids), OutboxMessage.status == OutboxStatus.QUEUED)
-            .values(status=status, lease_until=None)
-        )
-
-    async def mark_sent(self, sent: list[tuple[int, int]]) -> None:
-        """Mark rows sent, with the message id Telegram gave each: one executemany."""
-        await self.session.execute(
-            update(OUTBOX)
-            .where(OUTBOX.c.id == bindparam("row_id"))
-            .values(status=OutboxStatus.SENT, message_id=bindparam("sent_id"), lease_until=None),
-            [{"row_id": row_id, "sent_id": message_id} for row_id, message_id in sent],
-        )
-
-    async def tagged(self, chat_id: int, tag: str) -> tuple[int | None, bool]:
-        """The id of the latest sent message with ``tag``, and whether one is still queued."""
-        rows = await self.session.execute(TAGGED, {"chat_id": chat_id, "tag": tag})
-        waiting = False
-        for status, message_id in rows:
-            if status == OutboxStatus.SENT and message_id is not None:
-                return int(message_id), False
-            waiting = waiting or status in (OutboxStatus.QUEUED, OutboxStatus.SENDING)
-        return None, waiting
-
-    async def queued(
-        self, where: ColumnElement[bool] | None = None, limit: int = QUEUED_BATCH
-    ) -> list[OutboxMessage]:
-        """Rows waiting to be sent, and rows a sender claimed and still holds (their
-        chat waits for them, so order is kept; ``Sender`` sends one whose lease ran out).
-
-        At most :data:`QUEUED_PER_LANE` of each chat's replies and of its broadcasts, so a
-        chat with a long queue waiting out its rate limit never hides the next chat's
-        rows from the sender."""
-        waiting = OutboxMessage.status.in_((OutboxStatus.QUEUED, OutboxStatus.SENDING))
-        place = (
-            select(
-                OutboxMessage.id,
-                func.row_number()
-                .over(
-                    partition_by=(OutboxMessage.chat_id, OutboxMessage.broadcast),
-                    order_by=OutboxMessage.id,
-                )
-                .label("place"),
-            )
-            .where(waiting if where is None else waiting & where)
-            .subquery()
-        )
-        rows = await self.session.scalars(
-            select(OutboxMessage)
-            .join(place, place.c.id == OutboxMessage.id)
-            .where(place.c.place <= QUEUED_PER_LANE)
-            .order_by(OutboxMessage.id)
-            .limit(limit)
-        )
-        return list(rows)

@@ -16,7 +16,8 @@ from bot.outbox import Sender
 from bot.types import Outgoing
 from db.migrate import upgrade
 from db.models import OutboxMessage
-from db.repo import QUEUED_BATCH, QUEUED_PER_LANE, Repo
+from db.outbox import QUEUED_BATCH, QUEUED_PER_LANE
+from db.repo import Repo
 from db.session import make_engine, make_sessionmaker
 
 CHAT = -100777

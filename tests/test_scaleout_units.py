@@ -136,13 +136,10 @@ async def test_a_dead_workers_claimed_reply_goes_out_once_from_the_part_holder(
     async with sessionmaker() as session, session.begin():
         repo = Repo(session)
         # Claimed by a worker that died: its lease has run out. Then one still leased.
-        repo.enqueue(chat_id=-7, kind="text", text="orphan", status="sending")
+        expired, leased = now - timedelta(seconds=1), now + timedelta(minutes=5)
+        repo.enqueue(chat_id=-7, kind="text", text="orphan", status="sending", lease_until=expired)
         repo.enqueue(chat_id=-7, kind="text", text="next")
-        repo.enqueue(chat_id=-9, kind="text", text="held", status="sending")
-    async with sessionmaker() as session, session.begin():
-        for row in await Repo(session).queued():
-            expired = row.text == "orphan"
-            row.lease_until = now + (timedelta(seconds=-1) if expired else timedelta(minutes=5))
+        repo.enqueue(chat_id=-9, kind="text", text="held", status="sending", lease_until=leased)
     budget = Budget(sessionmaker, 1000, 1000)
     first, second = Recording(), Recording()
     senders = [SharedSender(pg, sessionmaker, t, budget) for t in (first, second)]  # type: ignore[arg-type]

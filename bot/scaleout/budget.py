@@ -18,10 +18,9 @@ from typing import Any
 from sqlalchemy import func, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 
-from bot.outbox import Sender
+from bot.outbox import Queued, Sender
 from bot.types import Outgoing, RetryAfter, Transport
-from db.models import OutboxMessage
-from db.repo import Repo
+from db.outbox import OUTBOX, queued
 
 OUTBOX_LOCKS = 7_301  # advisory-lock namespace for "sending to part k of the chats"
 PARTS = 16  # chats are split for sending by chat_id mod PARTS
@@ -169,14 +168,14 @@ class SharedSender(Sender):
         # Other workers commit replies too and cannot wake this one: look again soon.
         return min(wait, POLL_EVERY)
 
-    async def _queued(self) -> list[OutboxMessage]:
-        """``Repo.queued`` for this sender's parts: waiting rows and claimed ones (a dead
-        worker's claim is sent again once its lease runs out)."""
-        mine = func.mod(func.abs(OutboxMessage.chat_id), PARTS).in_(sorted(self.parts))
-        async with self.sessionmaker() as session:
-            return await Repo(session).queued(mine)
+    async def _queued(self) -> list[Queued]:
+        """``db.outbox.queued`` for this sender's parts: waiting rows and claimed ones (a
+        dead worker's claim is sent again once its lease runs out)."""
+        mine = func.mod(func.abs(OUTBOX.c.chat_id), PARTS).in_(sorted(self.parts))
+        async with self.engine.connect() as conn:
+            return list(await queued(conn, mine))
 
-    async def _deliver(self, row: OutboxMessage, edit_id: int | None) -> float:
+    async def _deliver(self, row: Queued, edit_id: int | None) -> float:
         if row.kind != "react":  # a reaction is not a message: no share of the budget
             wait = await self.budget.take(row.chat_id)
             if wait > 0:
