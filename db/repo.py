@@ -26,7 +26,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session, raiseload, selectinload
+from sqlalchemy.orm import Session, joinedload, make_transient_to_detached, raiseload, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.base import ExecutableOption
@@ -68,7 +68,7 @@ BARE: tuple[ExecutableOption, ...] = (
 
 AUDIT, OUTBOX = cast(Table, AuditEntry.__table__), cast(Table, OutboxMessage.__table__)
 PROCESSED, PLAYERS = cast(Table, ProcessedUpdate.__table__), cast(Table, Player.__table__)
-TOURNAMENTS = cast(Table, Tournament.__table__)
+TOURNAMENTS, REPORTS = cast(Table, Tournament.__table__), cast(Table, Report.__table__)
 
 # The statements of every update's path, built once with named parameters: building a
 # select (coercing each operand, generating its cache key) cost more than running it.
@@ -106,9 +106,16 @@ LATEST_ROUND = (
     .limit(1)
     .options(raiseload(Round.tables))
 )
-ROUND_TABLE = select(TableRow).where(
-    TableRow.round_id == bindparam("round_id"), TableRow.number == bindparam("number")
+# A table comes with its reports in the same statement (a select-in load of them was a
+# second statement, and most of the cost of reading one table).
+WITH_REPORTS = joinedload(TableRow.reports)
+ROUND_TABLE = (
+    select(TableRow)
+    .where(TableRow.round_id == bindparam("round_id"), TableRow.number == bindparam("number"))
+    .options(WITH_REPORTS)
 )
+INSERT_REPORT = insert(REPORTS).returning(REPORTS.c.id, REPORTS.c.created_at)
+GRANTED = select(Grant.user_id).where(Grant.chat_id == bindparam("chat_id"))
 PENDING_TABLES = _count(
     TableRow, TableRow.round_id == bindparam("round_id"), TableRow.status == TableState.PENDING
 )
@@ -132,6 +139,7 @@ def _seated(dialect: str) -> Select[TableRow]:
         .where(TableRow.round_id == bindparam("round_id"), seated)
         .order_by(TableRow.number)
         .limit(1)
+        .options(WITH_REPORTS)
     )
 
 
@@ -205,6 +213,9 @@ class Repo:
         # the updates of a burst, run together, ask for it once (it is the same object
         # in the session either way; it is asked again once it has ended).
         self._active: dict[tuple[int, int], Tournament] = {}
+        # Likewise a bare tournament's latest round, and a chat's granted users.
+        self._rounds: dict[int, Round | None] = {}
+        self._granted: dict[int, set[int]] = {}
 
     def _later(self, table: Table, row: dict[str, Any]) -> None:
         self._pending.setdefault(table, []).append(row)
@@ -273,10 +284,17 @@ class Repo:
         return chat
 
     async def is_granted(self, chat_id: int, user_id: int) -> bool:
-        return await self.session.get(Grant, (chat_id, user_id)) is not None
+        """Whether the user was granted the organiser role here. A chat's grants are few:
+        read together once a transaction (a burst asks for a different user each time)."""
+        if chat_id not in self._granted:
+            conn = await self.session.connection()
+            found = await conn.scalars(GRANTED, {"chat_id": chat_id})
+            self._granted[chat_id] = set(found)
+        return user_id in self._granted[chat_id]
 
     def grant(self, chat_id: int, user_id: int, by: int) -> None:
         self.session.add(Grant(chat_id=chat_id, user_id=user_id, granted_by=by))
+        self._granted.setdefault(chat_id, set()).add(user_id)
 
     async def migrate_chat(self, old: int, new: int) -> None:
         """A group became a supergroup: carry settings, grants and events to the new id."""
@@ -332,16 +350,30 @@ class Repo:
         return int(await self.session.scalar(ACTIVE_PLAYERS, {"tournament_id": tournament_id}) or 0)
 
     async def names(self, tournament_id: int, user_ids: list[int]) -> dict[int, str]:
-        where = {"tournament_id": tournament_id, "user_ids": user_ids}
-        rows = await self.session.execute(NAMES, where)
+        """Plain values, read on the connection (a renamed player not yet written is
+        written first: the one change of the session this reads)."""
+        pending = self.session.sync_session
+        if any(isinstance(row, Player) for row in (*pending.new, *pending.dirty)):
+            await self.session.flush()
+        conn = await self.session.connection()
+        rows = await conn.execute(NAMES, {"tournament_id": tournament_id, "user_ids": user_ids})
         return {user: name for user, name in rows.all()}
 
-    async def latest_round(self, tournament_id: int) -> Round | None:
-        """The newest round, without its tables (ask for the one you need)."""
-        return await self.session.scalar(LATEST_ROUND, {"tournament_id": tournament_id})
+    async def latest_round(self, t: Tournament) -> Round | None:
+        """The newest round; of a bare tournament without its tables (ask for the one you
+        need), read once a transaction (a round is only added to a whole tournament)."""
+        if "rounds" in t.__dict__:
+            return t.rounds[-1] if t.rounds else None
+        if t.id not in self._rounds:
+            self._rounds[t.id] = await self.session.scalar(LATEST_ROUND, {"tournament_id": t.id})
+        return self._rounds[t.id]
+
+    async def _table(self, query: Select[TableRow], where: dict[str, Any]) -> TableRow | None:
+        """One table and its reports (joined: the result needs ``unique``)."""
+        return (await self.session.execute(query, where)).unique().scalars().first()
 
     async def round_table(self, round_id: int, number: int) -> TableRow | None:
-        return await self.session.scalar(ROUND_TABLE, {"round_id": round_id, "number": number})
+        return await self._table(ROUND_TABLE, {"round_id": round_id, "number": number})
 
     async def seated_table(self, round_id: int, user_id: int) -> TableRow | None:
         """The table of a round where this user sits (a search inside the database)."""
@@ -349,8 +381,7 @@ class Repo:
         where: dict[str, Any] = {"round_id": round_id, "user_id": user_id}
         if dialect == "postgresql":
             where = {"round_id": round_id, "seats": [user_id]}
-        found: TableRow | None = await self.session.scalar(SEATED[dialect], where)
-        return found
+        return await self._table(SEATED[dialect], where)
 
     async def pending_tables(self, round_id: int) -> int:
         return int(await self.session.scalar(PENDING_TABLES, {"round_id": round_id}) or 0)
@@ -400,7 +431,7 @@ class Repo:
         return await self.session.get(Report, report_id)
 
     async def table(self, table_id: int) -> TableRow | None:
-        return await self.session.get(TableRow, table_id)
+        return await self.session.get(TableRow, table_id, options=[WITH_REPORTS])
 
     async def active_tournaments(self) -> list[Tournament]:
         """Every tournament in sign-up or running: what timers may wait for."""
@@ -517,6 +548,20 @@ class Repo:
         player = await self.session.get_one(Player, player_id)
         set_committed_value(t, "players", [*t.players, player])
         return player
+
+    async def new_report(self, row: TableRow, **fields: Any) -> Report:
+        """A report of ``row`` (its reports loaded), made live: one INSERT … RETURNING
+        ((table, live) is unique, so of two at once one is refused here). It joins the
+        table's reports as a stored row, without a flush of the unit of work."""
+        values = {"table_id": row.id, "live": True, "confirmed_by": None, "reason": "", **fields}
+        conn = await self.session.connection()
+        inserted = await conn.execute(INSERT_REPORT, values)
+        report_id, created_at = inserted.one()
+        rep = Report(id=report_id, created_at=created_at, **values)
+        make_transient_to_detached(rep)
+        self.session.add(rep)
+        set_committed_value(row, "reports", [*row.reports, rep])
+        return rep
 
     # --- outbox --------------------------------------------------------------------------
     def enqueue(self, **fields: Any) -> None:

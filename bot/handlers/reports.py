@@ -59,7 +59,7 @@ async def latest_table(
 ) -> tuple[Round, TableRow]:
     """The latest round (open, unless told) and its table ``number``, read alone: a
     report costs the same at table 3 of 4 as at table 300 of 500."""
-    r = await ctx.repo.latest_round(t.id)
+    r = await ctx.repo.latest_round(t)
     if r is None or (open_only and r.status != RoundStatus.OPEN):
         raise UserError("refuse.no-open-round" if open_only else "refuse.not-drawn")
     row = await ctx.repo.round_table(r.id, number)
@@ -172,7 +172,7 @@ async def _pending_for(
     (The commands are declared ``person``; the buttons come here unadmitted.)"""
     ctx.require_person()
     t = await ctx.tournament(whole=False)
-    r = await ctx.repo.latest_round(t.id)
+    r = await ctx.repo.latest_round(t)
     if r is None:
         raise UserError("refuse.nothing-to-confirm")
     row: TableRow | None

@@ -102,17 +102,14 @@ def accept(row: TableRow, rep: Report, by: int | None) -> None:
 
 
 async def _store(ctx: Ctx, row: TableRow, checked: Checked, status: ReportStatus) -> Report:
-    rep = Report(
-        table_id=row.id,
+    """The table's new live report (the (table, live) unique key settles a race here)."""
+    return await ctx.repo.new_report(
+        row,
         text=checked.outcome.text,
         scores=stored(checked.scores),
         status=status,
-        live=True,
         reporter_id=ctx.actor,
     )
-    row.reports.append(rep)
-    await ctx.repo.session.flush()  # the (table, live) unique key settles a race here
-    return rep
 
 
 async def file(
