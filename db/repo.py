@@ -83,8 +83,17 @@ _NEWEST = select(Tournament).where(*_IN_CHAT).order_by(Tournament.id.desc()).lim
 _ACTIVE = _NEWEST.where(Tournament.status.in_(ACTIVE))
 LATEST = {True: _NEWEST.options(*WHOLE), False: _NEWEST.options(*BARE)}  # by ``whole``
 ACTIVE_TOURNAMENT = {True: _ACTIVE.options(*WHOLE), False: _ACTIVE.options(*BARE)}
-PLAYER = select(Player).where(
-    Player.tournament_id == bindparam("tournament_id"), Player.user_id == bindparam("user_id")
+# These find rows by columns a stored row never changes (ids, numbers), so what the
+# session has not written yet cannot change what they find (a row already loaded comes
+# back as the session holds it): they skip the autoflush, and a burst's confirmed
+# results are written together, by one flush at its end, not one flush per result.
+UNFLUSHED = {"autoflush": False}
+PLAYER = (
+    select(Player)
+    .where(
+        Player.tournament_id == bindparam("tournament_id"), Player.user_id == bindparam("user_id")
+    )
+    .execution_options(**UNFLUSHED)
 )
 
 
@@ -105,6 +114,7 @@ LATEST_ROUND = (
     .order_by(Round.number.desc())
     .limit(1)
     .options(raiseload(Round.tables))
+    .execution_options(**UNFLUSHED)
 )
 # A table comes with its reports in the same statement (a select-in load of them was a
 # second statement, and most of the cost of reading one table).
@@ -113,6 +123,7 @@ ROUND_TABLE = (
     select(TableRow)
     .where(TableRow.round_id == bindparam("round_id"), TableRow.number == bindparam("number"))
     .options(WITH_REPORTS)
+    .execution_options(**UNFLUSHED)
 )
 INSERT_REPORT = insert(REPORTS).returning(REPORTS.c.id, REPORTS.c.created_at)
 GRANTED = select(Grant.user_id).where(Grant.chat_id == bindparam("chat_id"))
@@ -140,6 +151,7 @@ def _seated(dialect: str) -> Select[TableRow]:
         .order_by(TableRow.number)
         .limit(1)
         .options(WITH_REPORTS)
+        .execution_options(**UNFLUSHED)  # a change of seats is written first (below)
     )
 
 
@@ -342,7 +354,19 @@ class Repo:
         )
 
     # --- single rows, for the use-cases whose cost must not grow with the event -----------
+    async def _write_changes_of(self, model: type[Any], *columns: str) -> None:
+        """Flush first if the session holds a new ``model`` row, or a change to one of
+        ``columns`` of a stored one: what a query without autoflush would miss."""
+        pending = self.session.sync_session
+        if any(isinstance(row, model) for row in pending.new) or any(
+            isinstance(row, model)
+            and any(inspect(row).attrs[c].history.has_changes() for c in columns)
+            for row in pending.dirty
+        ):
+            await self.session.flush()
+
     async def player(self, tournament_id: int, user_id: int) -> Player | None:
+        await self._write_changes_of(Player)
         where = {"tournament_id": tournament_id, "user_id": user_id}
         return await self.session.scalar(PLAYER, where)
 
@@ -352,9 +376,7 @@ class Repo:
     async def names(self, tournament_id: int, user_ids: list[int]) -> dict[int, str]:
         """Plain values, read on the connection (a renamed player not yet written is
         written first: the one change of the session this reads)."""
-        pending = self.session.sync_session
-        if any(isinstance(row, Player) for row in (*pending.new, *pending.dirty)):
-            await self.session.flush()
+        await self._write_changes_of(Player, "name")
         conn = await self.session.connection()
         rows = await conn.execute(NAMES, {"tournament_id": tournament_id, "user_ids": user_ids})
         return {user: name for user, name in rows.all()}
@@ -381,10 +403,22 @@ class Repo:
         where: dict[str, Any] = {"round_id": round_id, "user_id": user_id}
         if dialect == "postgresql":
             where = {"round_id": round_id, "seats": [user_id]}
+        await self._write_changes_of(TableRow, "seats")
         return await self._table(SEATED[dialect], where)
 
     async def pending_tables(self, round_id: int) -> int:
-        return int(await self.session.scalar(PENDING_TABLES, {"round_id": round_id}) or 0)
+        """How many tables of the round are unsettled: the stored count, corrected for
+        the tables this transaction settled (or reopened) and has not written yet, so
+        that asking after every confirmed result costs no flush."""
+        await self._write_changes_of(TableRow, "round_id")  # a table added to the round
+        conn = await self.session.connection()
+        count = int(await conn.scalar(PENDING_TABLES, {"round_id": round_id}) or 0)
+        for row in self.session.sync_session.dirty:
+            if isinstance(row, TableRow) and row.round_id == round_id:
+                stored = inspect(row).attrs.status.history.deleted
+                if stored:  # its status changed in this transaction
+                    count += (row.status == TableState.PENDING) - (stored[0] == TableState.PENDING)
+        return count
 
     async def chat_events(self, chat_id: int, game: str | None = None) -> list[Tournament]:
         """Every event of the chat (all topics), oldest first, with what ratings read."""
