@@ -359,8 +359,7 @@ class Repo:
         ``columns`` of a stored one: what a query without autoflush would miss."""
         pending = self.session.sync_session
         if any(isinstance(row, model) for row in pending.new) or any(
-            isinstance(row, model)
-            and any(inspect(row).attrs[c].history.has_changes() for c in columns)
+            isinstance(row, model) and not inspect(row).committed_state.keys().isdisjoint(columns)
             for row in pending.dirty
         ):
             await self.session.flush()
@@ -414,10 +413,9 @@ class Repo:
         conn = await self.session.connection()
         count = int(await conn.scalar(PENDING_TABLES, {"round_id": round_id}) or 0)
         for row in self.session.sync_session.dirty:
-            if isinstance(row, TableRow) and row.round_id == round_id:
-                stored = inspect(row).attrs.status.history.deleted
-                if stored:  # its status changed in this transaction
-                    count += (row.status == TableState.PENDING) - (stored[0] == TableState.PENDING)
+            was = inspect(row).committed_state.get("status") if isinstance(row, TableRow) else None
+            if was is not None and row.round_id == round_id:  # its status changed here
+                count += (row.status == TableState.PENDING) - (was == TableState.PENDING)
         return count
 
     async def chat_events(self, chat_id: int, game: str | None = None) -> list[Tournament]:
