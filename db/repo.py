@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from decimal import Decimal
+from functools import cache
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -28,7 +29,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session, joinedload, make_transient_to_detached, raiseload, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
-from sqlalchemy.sql import Select
+from sqlalchemy.sql import Insert, Select
 from sqlalchemy.sql.base import ExecutableOption
 
 from db.models import (
@@ -165,18 +166,27 @@ BUMP = (
 )
 
 
+@cache
+def _insert(table: Table) -> Insert:
+    return insert(table)
+
+
 def _write_pending(session: Session) -> None:
+    """Plain rows, on the session's connection (no ORM bookkeeping for them)."""
     pending: dict[Table, list[dict[str, Any]]] = session.info.get(PENDING, {})
+    if not pending:
+        return
+    conn = session.connection()
     while pending:
         table, rows = pending.popitem()
         if table is TOURNAMENTS:  # version bumps
-            session.execute(BUMP, rows)
+            conn.execute(BUMP, rows)
             continue
         shapes: dict[tuple[str, ...], list[dict[str, Any]]] = {}
         for row in rows:  # one executemany per set of columns given (the rest: defaults)
             shapes.setdefault(tuple(row), []).append(row)
         for same in shapes.values():
-            session.execute(insert(table), same)
+            conn.execute(_insert(table), same)
 
 
 @event.listens_for(Session, "before_commit")
@@ -370,7 +380,9 @@ class Repo:
         return await self.session.scalar(PLAYER, where)
 
     async def active_players(self, tournament_id: int) -> int:
-        return int(await self.session.scalar(ACTIVE_PLAYERS, {"tournament_id": tournament_id}) or 0)
+        await self._write_changes_of(Player, "status")
+        conn = await self.session.connection()
+        return int(await conn.scalar(ACTIVE_PLAYERS, {"tournament_id": tournament_id}) or 0)
 
     async def names(self, tournament_id: int, user_ids: list[int]) -> dict[int, str]:
         """Plain values, read on the connection (a renamed player not yet written is
