@@ -25,7 +25,7 @@ from bot.outbox import Sender
 from bot.pictures import close_drawer
 from bot.scheduler import Timers
 from bot.types import StartupError
-from db.migrate import upgrade
+from db.migrate import upgrade_apart
 from db.session import make_engine, make_sessionmaker
 
 log = logging.getLogger(__name__)
@@ -78,7 +78,7 @@ class App:
 
     async def start(self) -> None:
         self.engine = make_engine(self.settings.database_url)
-        await upgrade(self.engine)
+        await upgrade_apart(self.engine)
         sessionmaker = make_sessionmaker(self.engine)
         self.runner = make_runner(self.settings)
         try:

@@ -2,11 +2,16 @@
 
 A database already at :data:`HEAD` (every start but the first after an upgrade) is
 recognised by one query, and Alembic is not imported at all: it, its templates and the
-migration scripts would stay in the running bot's memory (about 8 MB) for nothing.
+migration scripts would stay in the running bot's memory for nothing (15 MB measured,
+which no purge of ``sys.modules`` gives back). So the bot migrates in a child process
+(:func:`upgrade_apart`, ``python -m db.migrate``); tests migrate in place (:func:`upgrade`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -54,3 +59,38 @@ async def upgrade(engine: AsyncEngine) -> None:
 
     async with engine.begin() as conn:
         await conn.run_sync(_run)
+
+
+URL_VARIABLE = (
+    "TOURBOT_MIGRATE_URL"  # the child's database (not on its command line: ps shows that)
+)
+
+
+async def upgrade_apart(engine: AsyncEngine) -> None:
+    """:func:`upgrade`, run by a child process when there is anything to do (an
+    in-memory database, which only this process sees, is upgraded in place)."""
+    if await revision(engine) == HEAD:
+        return
+    if engine.url.database in (None, "", ":memory:"):
+        await upgrade(engine)
+        return
+    url = engine.url.render_as_string(hide_password=False)
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "db.migrate", env={**os.environ, URL_VARIABLE: url}
+    )
+    if await child.wait() != 0:
+        raise RuntimeError(f"migrating the database failed (exit code {child.returncode})")
+
+
+async def _upgrade_url(url: str) -> None:
+    from db.session import make_engine
+
+    engine = make_engine(url)
+    try:
+        await upgrade(engine)
+    finally:
+        await engine.dispose()
+
+
+if __name__ == "__main__":
+    asyncio.run(_upgrade_url(os.environ[URL_VARIABLE]))

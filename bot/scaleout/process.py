@@ -9,7 +9,7 @@ import signal
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from db.migrate import upgrade
+from db.migrate import upgrade_apart
 
 MIGRATION_LOCK = 7_300  # advisory lock: several processes starting at once migrate in turn
 
@@ -20,7 +20,7 @@ async def migrate_once(engine: AsyncEngine) -> None:
         locks = await conn.execution_options(isolation_level="AUTOCOMMIT")
         await locks.execute(text("SELECT pg_advisory_lock(:k)"), {"k": MIGRATION_LOCK})
         try:
-            await upgrade(engine)
+            await upgrade_apart(engine)
         finally:
             await locks.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": MIGRATION_LOCK})
 

@@ -14,6 +14,8 @@ from datetime import UTC, datetime, timedelta
 
 from bot.app import App
 from bot.config import Settings
+from db.migrate import upgrade
+from db.session import make_engine
 from playground.botapi import BotAPIServer, SentMessage
 
 TOKEN = "123456:TEST"
@@ -43,6 +45,13 @@ class Harness:
         self.app: App | None = None
 
     async def start(self) -> None:
+        # Migrated here, in place: the bot would start a migrating child process for a
+        # fresh database, a second per test (``db.migrate.upgrade_apart``).
+        engine = make_engine(self.settings.database_url)
+        try:
+            await upgrade(engine)
+        finally:
+            await engine.dispose()
         self.app = App(self.settings, clock=self.clock)
         await self.app.start()
 
