@@ -38,11 +38,12 @@ import contextlib
 import logging
 import time
 from collections import Counter, defaultdict, deque
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import CursorResult, Row
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 
 from bot.types import Outgoing, PermanentError, RetryAfter, TransientError, Transport
 from db import outbox
@@ -94,6 +95,7 @@ class Sender:
         self._sent_unmarked: list[tuple[int, int]] = []  # (outbox id, message id), see above
         self._edited_at: dict[tuple[int, object], float] = {}  # (chat, target) -> last edit
         self._wake = asyncio.Event()
+        self._conn: AsyncConnection | None = None  # during a pass
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
         # Seconds from Telegram's answer to the committed mark, for the latest messages.
@@ -151,6 +153,22 @@ class Sender:
 
     async def flush_once(self) -> float:
         """Send what may be sent now; return how long to sleep before trying again."""
+        async with self.engine.connect() as conn:  # checked out once a pass
+            self._conn = conn
+            try:
+                return await self._pass()
+            finally:
+                self._conn = None
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[AsyncConnection]:
+        """A short transaction on the pass's connection: each mark commits on its own,
+        without a pool checkout per message."""
+        assert self._conn is not None, "only within a pass"
+        async with self._conn.begin():
+            yield self._conn
+
+    async def _pass(self) -> float:
         rows = await self._queued()
         # A full pass may have left rows out (of the batch, or of a lane past its share):
         # once it sends something, look again at once.
@@ -203,7 +221,7 @@ class Sender:
             return ready - now
         edit_id = row.edit_message_id
         if row.edit_tag:
-            async with self.engine.connect() as conn:
+            async with self._transaction() as conn:
                 edit_id, waiting = await outbox.tagged(conn, row.chat_id, row.edit_tag)
             if edit_id is None:
                 if waiting:  # the message is still queued: edit it once it is sent
@@ -221,7 +239,7 @@ class Sender:
 
     async def _queued(self) -> list[Queued]:
         """The queued rows this sender delivers, oldest first."""
-        async with self.engine.connect() as conn:
+        async with self._transaction() as conn:
             return list(await outbox.queued(conn))
 
     async def _deliver(self, row: Queued, edit_id: int | None) -> float:
@@ -286,26 +304,26 @@ class Sender:
     async def _claim(self, row_id: int) -> bool:
         """Take a row for sending, unless a live sender holds it."""
         now = _utcnow()
-        async with self.engine.begin() as conn:
+        async with self._transaction() as conn:
             result = await conn.execute(CLAIM, {"row_id": row_id, "now": now, "until": now + LEASE})
         return isinstance(result, CursorResult) and result.rowcount > 0
 
     async def _mark_many(self, row_ids: set[int], status: str) -> None:
         if row_ids:
-            async with self.engine.begin() as conn:
+            async with self._transaction() as conn:
                 await outbox.mark_queued(conn, row_ids, status)
 
     async def _mark_sent_unmarked(self) -> None:
         """Mark the reactions and edits this pass sent, in one statement (executemany)."""
         if self._sent_unmarked:
             sent, self._sent_unmarked = self._sent_unmarked, []
-            async with self.engine.begin() as conn:
+            async with self._transaction() as conn:
                 await outbox.mark_sent(conn, sent)
 
     async def _mark(self, row_id: int, status: str, message_id: int | None) -> None:
         """One UPDATE (no read first): it runs once for every message sent, and keeps
         the window in which a crash repeats a message short."""
-        async with self.engine.begin() as conn:
+        async with self._transaction() as conn:
             await conn.execute(
                 MARK, {"row_id": row_id, "new_status": status, "sent_id": message_id}
             )
