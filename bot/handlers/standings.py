@@ -40,7 +40,8 @@ async def standings(ctx: Ctx, args: str) -> None:
         over = t.status == EventStatus.FINISHED
         # the final ranking only once the event is over: a round held for the organiser's
         # ruling (a whole table forfeited) crowns nobody yet (issue 8 §6)
-        rows = fmt.current(state) if over else fmt.standings(state)
+        ranked = fmt.standings(state)
+        rows = fmt.current(state) if over else ranked
         r = latest_round(t)
         number = r.number if r else 0
         status = ctx.t("outcome.finished") if over else ctx.t("outcome.in-progress", round=number)
@@ -53,8 +54,9 @@ async def standings(ctx: Ctx, args: str) -> None:
             + team_table_lines(ctx, t)
             + group_lines(ctx, t)
         )
-        pngs: list[bytes] = await drawn(sheet_pngs, first_page(ctx, standings_sheet(ctx, t))) or []
-        series = progression_series(t)
+        sheet = first_page(ctx, standings_sheet(ctx, t, ranked))
+        pngs: list[bytes] = await drawn(sheet_pngs, sheet) or []
+        series = progression_series(t, ranked)
         if pngs and max((len(v) for v in series.values()), default=0) >= 2:
             labels = {"round": ctx.t("pictures.round-axis"), "points": ctx.t("standings.points")}
             title = ctx.t("pictures.progression-title", title=t.title)
