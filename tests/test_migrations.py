@@ -109,9 +109,27 @@ async def test_the_known_head_is_alembics_and_a_database_there_is_left_alone(
     finally:
         await engine.dispose()
     # At head, a fresh interpreter (as ``tourbot run`` starts) migrates without Alembic.
+    assert _alembic_left_after("upgrade", tmp_path / "fresh.db") == "False"
+
+
+async def test_the_bot_migrates_a_new_database_in_a_child_process(tmp_path: Path) -> None:
+    """The bot's first start on a new database leaves no Alembic in its memory
+    (``upgrade_apart``), and the database is at head."""
+    assert _alembic_left_after("upgrade_apart", tmp_path / "new.db") == "False"
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'new.db'}")
+    try:
+        assert await revision(engine) == KNOWN_HEAD
+    finally:
+        await engine.dispose()
+
+
+def _alembic_left_after(function: str, path: Path) -> str:
+    """In a fresh interpreter (the tests here have imported Alembic long ago): whether
+    ``db.migrate.<function>`` of the database at ``path`` leaves Alembic imported."""
     script = (
-        "import asyncio, sys; from db.session import make_engine; from db.migrate import upgrade;"
-        f" asyncio.run(upgrade(make_engine('sqlite+aiosqlite:///{tmp_path / 'fresh.db'}')));"
+        "import asyncio, sys; from db.session import make_engine;"
+        f" from db.migrate import {function};"
+        f" asyncio.run({function}(make_engine('sqlite+aiosqlite:///{path}')));"
         " print('alembic' in sys.modules)"
     )
     run = subprocess.run(
@@ -121,4 +139,4 @@ async def test_the_known_head_is_alembics_and_a_database_there_is_left_alone(
         check=True,
         cwd=Path(__file__).resolve().parents[1],
     )
-    assert run.stdout.strip() == "False"
+    return run.stdout.strip()

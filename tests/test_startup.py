@@ -69,27 +69,3 @@ def test_starting_the_bot_does_not_import_matplotlib() -> None:
     assert "matplotlib" not in loaded
     assert "'alembic'" not in loaded  # imported only when a database needs migrating
     assert "'bot.app'" in loaded and "'charts.data'" in loaded  # the plain data, yes
-
-
-def test_a_fresh_database_is_migrated_by_a_child_process(tmp_path: Path) -> None:
-    """The bot's first start on a new database leaves no Alembic in its memory: the
-    migration ran in a child (a fresh interpreter here, as the tests import Alembic)."""
-    script = (
-        "import asyncio, sys\n"
-        "from db.migrate import HEAD, revision, upgrade_apart\n"
-        "from db.session import make_engine\n"
-        "async def main():\n"
-        f"    engine = make_engine('sqlite+aiosqlite:///{tmp_path / 'fresh.db'}')\n"
-        "    await upgrade_apart(engine)\n"
-        "    print(await revision(engine) == HEAD, 'alembic' in sys.modules)\n"
-        "    await engine.dispose()\n"
-        "asyncio.run(main())\n"
-    )
-    found = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=Path(__file__).resolve().parents[1],
-    ).stdout
-    assert found.split() == ["True", "False"]
