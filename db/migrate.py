@@ -61,9 +61,8 @@ async def upgrade(engine: AsyncEngine) -> None:
         await conn.run_sync(_run)
 
 
-URL_VARIABLE = (
-    "TOURBOT_MIGRATE_URL"  # the child's database (not on its command line: ps shows that)
-)
+# The child's database, in its environment (a command line is what ps shows everyone).
+URL_VARIABLE = "TOURBOT_MIGRATE_URL"
 
 
 async def upgrade_apart(engine: AsyncEngine) -> None:
@@ -82,7 +81,8 @@ async def upgrade_apart(engine: AsyncEngine) -> None:
         raise RuntimeError(f"migrating the database failed (exit code {child.returncode})")
 
 
-async def _upgrade_url(url: str) -> None:
+async def upgrade_url(url: str) -> None:
+    """:func:`upgrade` of the database at ``url``, on an engine of its own."""
     from db.session import make_engine
 
     engine = make_engine(url)
@@ -93,4 +93,4 @@ async def _upgrade_url(url: str) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(_upgrade_url(os.environ[URL_VARIABLE]))
+    asyncio.run(upgrade_url(os.environ[URL_VARIABLE]))

@@ -142,7 +142,7 @@ async def test_a_dead_workers_claimed_reply_goes_out_once_from_the_part_holder(
         repo.enqueue(chat_id=-9, kind="text", text="held", status="sending", lease_until=leased)
     budget = Budget(sessionmaker, 1000, 1000)
     first, second = Recording(), Recording()
-    senders = [SharedSender(pg, sessionmaker, t, budget) for t in (first, second)]  # type: ignore[arg-type]
+    senders = [SharedSender(sessionmaker, t, budget) for t in (first, second)]  # type: ignore[arg-type]
     for sender in senders:
         await sender.open()
     try:

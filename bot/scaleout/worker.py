@@ -66,7 +66,7 @@ class Worker:
             self.settings, sessionmaker, Catalogue(), self.runner.transport, self.clock
         )
         budget = Budget(sessionmaker, self.settings.per_second, self.settings.per_chat_per_minute)
-        self.sender = SharedSender(self.engine, sessionmaker, self.runner.transport, budget)
+        self.sender = SharedSender(sessionmaker, self.runner.transport, budget)
         await self.sender.open()
         self.core.on_outbox = self.sender.wake
         self.core.on_timer = self._announce

@@ -14,8 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.app import App
 from bot.config import Settings
-from db.migrate import upgrade
-from db.session import make_engine
+from db.migrate import upgrade_url
 from playground.botapi import BotAPIServer, SentMessage
 
 TOKEN = "123456:TEST"
@@ -47,11 +46,7 @@ class Harness:
     async def start(self) -> None:
         # Migrated here, in place: the bot would start a migrating child process for a
         # fresh database, a second per test (``db.migrate.upgrade_apart``).
-        engine = make_engine(self.settings.database_url)
-        try:
-            await upgrade(engine)
-        finally:
-            await engine.dispose()
+        await upgrade_url(self.settings.database_url)
         self.app = App(self.settings, clock=self.clock)
         await self.app.start()
 
