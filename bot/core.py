@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from bot.commands import Command, admit, parse_command
@@ -29,9 +29,9 @@ from bot.context import Ctx
 from bot.errors import UserError
 from bot.i18n import Catalogue, Translator
 from bot.types import Incoming, Outgoing, Sender, Timer, Transport
-from db.inline_sqlite import is_busy
 from db.models import Chat
 from db.repo import Repo
+from db.session import is_transient
 from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
@@ -225,7 +225,7 @@ class Core:
                 refusal = self._refusal(ctx, exc)
             except Exception as exc:
                 await session.rollback()
-                if is_busy(exc):  # the database stayed locked: not the user's fault, and
+                if is_transient(exc):  # the database was away: not the user's fault, and
                     raise  # the update is not consumed (polling hands it over again)
                 log.exception("update %s failed", inc.update_id)
                 refusal = ctx.t("apology")
@@ -321,10 +321,10 @@ class Core:
         except IntegrityError:  # most likely another process recorded this timer first
             log.warning("timer %s not run: integrity error (fired elsewhere?)", timer)
             return
-        except OperationalError as exc:
-            if timer is None or not is_busy(exc):
+        except DBAPIError as exc:
+            if timer is None or not is_transient(exc):
                 raise
-            log.warning("timer %s put back: the database stayed locked", timer)
+            log.warning("timer %s put back: the database was away (%s)", timer, exc)
             self.on_timer(timer)  # rolled back, so not recorded as fired: try again
             return
         for planned in ctx.timers:  # committed: schedule what the work planned

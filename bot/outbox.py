@@ -16,8 +16,8 @@ The sender sends one message at a time, so a crash can repeat at most one messag
 
 Reactions and edits are the exception, and the bulk of a busy group's traffic (every
 typed /join is a 👍 and a count edit): sent twice they show the same, so they are sent
-without a claim and the pass marks them sent together, in one statement at its end.
-Superseded edits are likewise marked in one statement.
+without a claim and the pass marks them sent together, in one statement at its end,
+with the edits it found superseded.
 
 A busy group stays quiet and answers fast (issue 12):
 
@@ -38,7 +38,6 @@ import contextlib
 import logging
 import time
 from collections import Counter, defaultdict, deque
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -92,7 +91,8 @@ class Sender:
         self._sent_at: dict[int, deque[float]] = defaultdict(deque)
         self._blocked_until: dict[int, float] = {}
         self._failures: dict[int, int] = defaultdict(int)  # outbox id -> transient failures
-        self._sent_unmarked: list[tuple[int, int]] = []  # (outbox id, message id), see above
+        # (outbox id, status, message id): the marks a pass writes at its end, see above.
+        self._unmarked: list[tuple[int, str, int | None]] = []
         self._edited_at: dict[tuple[int, object], float] = {}  # (chat, target) -> last edit
         self._wake = asyncio.Event()
         self._conn: AsyncConnection | None = None  # during a pass
@@ -138,9 +138,16 @@ class Sender:
         return ready
 
     async def _loop(self) -> None:
+        failures = 0
         while not self._stopping:
             self._wake.clear()
-            wait = await self.flush_once()
+            try:
+                wait = await self.flush_once()
+                failures = 0
+            except Exception:  # the database is away (restarting, locked): rows wait
+                failures += 1
+                wait = min(MAX_BACKOFF, 0.5 * 2**failures)
+                log.exception("outbox pass failed; next in %.1fs", wait)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=wait)
 
@@ -154,19 +161,20 @@ class Sender:
     async def flush_once(self) -> float:
         """Send what may be sent now; return how long to sleep before trying again."""
         async with self.engine.connect() as conn:  # checked out once a pass
-            self._conn = conn
+            # Every statement of a pass stands alone (a read, or one mark that commits
+            # on its own), so the connection autocommits: no BEGIN and COMMIT round
+            # trips around each (on PostgreSQL they were most of a pass).
+            self._conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
             try:
                 return await self._pass()
             finally:
                 self._conn = None
 
-    @contextlib.asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[AsyncConnection]:
-        """A short transaction on the pass's connection: each mark commits on its own,
-        without a pool checkout per message."""
+    @property
+    def conn(self) -> AsyncConnection:
+        """The pass's connection."""
         assert self._conn is not None, "only within a pass"
-        async with self._conn.begin():
-            yield self._conn
+        return self._conn
 
     async def _pass(self) -> float:
         rows = await self._queued()
@@ -184,7 +192,7 @@ class Sender:
             and r.status == OutboxStatus.QUEUED
             and latest_edit[(r.chat_id, self._target(r))] != r.id
         }
-        await self._mark_many(superseded, OutboxStatus.SUPERSEDED)
+        self._unmarked = [(row_id, OutboxStatus.SUPERSEDED, None) for row_id in superseded]
         try:
             for row in sorted(rows, key=lambda r: (bool(r.broadcast), r.id)):
                 if self._stopping:
@@ -195,7 +203,7 @@ class Sender:
                 if wait is not None:
                     next_try = min(next_try, wait)
         finally:
-            await self._mark_sent_unmarked()
+            await self._mark_unmarked()
         return next_try
 
     async def _consider(self, row: Queued, held: set[tuple[int, bool]], full: bool) -> float | None:
@@ -221,8 +229,7 @@ class Sender:
             return ready - now
         edit_id = row.edit_message_id
         if row.edit_tag:
-            async with self._transaction() as conn:
-                edit_id, waiting = await outbox.tagged(conn, row.chat_id, row.edit_tag)
+            edit_id, waiting = await outbox.tagged(self.conn, row.chat_id, row.edit_tag)
             if edit_id is None:
                 if waiting:  # the message is still queued: edit it once it is sent
                     held.add(lane)
@@ -239,8 +246,7 @@ class Sender:
 
     async def _queued(self) -> list[Queued]:
         """The queued rows this sender delivers, oldest first."""
-        async with self._transaction() as conn:
-            return list(await outbox.queued(conn))
+        return list(await outbox.queued(self.conn))
 
     async def _deliver(self, row: Queued, edit_id: int | None) -> float:
         """Try one message; return 0 when done with it, else seconds to wait."""
@@ -282,7 +288,7 @@ class Sender:
             return 0.0
         answered = time.monotonic()
         if idempotent:
-            self._sent_unmarked.append((row.id, message_id))
+            self._unmarked.append((row.id, OutboxStatus.SENT, message_id))
         else:
             await self._mark(row.id, OutboxStatus.SENT, message_id)
             self.window.append(time.monotonic() - answered)
@@ -304,29 +310,24 @@ class Sender:
     async def _claim(self, row_id: int) -> bool:
         """Take a row for sending, unless a live sender holds it."""
         now = _utcnow()
-        async with self._transaction() as conn:
-            result = await conn.execute(CLAIM, {"row_id": row_id, "now": now, "until": now + LEASE})
+        result = await self.conn.execute(
+            CLAIM, {"row_id": row_id, "now": now, "until": now + LEASE}
+        )
         return isinstance(result, CursorResult) and result.rowcount > 0
 
-    async def _mark_many(self, row_ids: set[int], status: str) -> None:
-        if row_ids:
-            async with self._transaction() as conn:
-                await outbox.mark_queued(conn, row_ids, status)
-
-    async def _mark_sent_unmarked(self) -> None:
-        """Mark the reactions and edits this pass sent, in one statement (executemany)."""
-        if self._sent_unmarked:
-            sent, self._sent_unmarked = self._sent_unmarked, []
-            async with self._transaction() as conn:
-                await outbox.mark_sent(conn, sent)
+    async def _mark_unmarked(self) -> None:
+        """Mark the reactions and edits this pass sent, and the edits it superseded, in
+        one statement (executemany)."""
+        if self._unmarked:
+            marks, self._unmarked = self._unmarked, []
+            await outbox.mark(self.conn, marks)
 
     async def _mark(self, row_id: int, status: str, message_id: int | None) -> None:
         """One UPDATE (no read first): it runs once for every message sent, and keeps
         the window in which a crash repeats a message short."""
-        async with self._transaction() as conn:
-            await conn.execute(
-                MARK, {"row_id": row_id, "new_status": status, "sent_id": message_id}
-            )
+        await self.conn.execute(
+            MARK, {"row_id": row_id, "new_status": status, "sent_id": message_id}
+        )
 
 
 def _utcnow() -> datetime:

@@ -17,6 +17,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     Numeric,
@@ -26,6 +27,7 @@ from sqlalchemy import (
     UniqueConstraint,
     false,
     func,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -280,6 +282,9 @@ class ProcessedUpdate(Base):
     at: Mapped[datetime] = _now()
 
 
+OUTBOX_WAITING = f"status IN ('{OutboxStatus.QUEUED}', '{OutboxStatus.SENDING}')"
+
+
 class OutboxMessage(Base):
     """A reply committed with the change that caused it; the sender delivers it later.
 
@@ -287,8 +292,30 @@ class OutboxMessage(Base):
     an acknowledged change, nor send one for a change that was rolled back."""
 
     __tablename__ = "outbox"
+    __table_args__ = (
+        # What the sender reads each pass: only waiting rows, in its order (lanes, then
+        # id). Rows sent leave it, so it stays small however long the history; and the
+        # order makes PostgreSQL walk it (marking the dead versions of rows just sent to
+        # skip them) rather than fetch every dead version again until a vacuum.
+        Index(
+            "ix_outbox_waiting",
+            "chat_id",
+            "broadcast",
+            "id",
+            postgresql_where=text(OUTBOX_WAITING),
+            sqlite_where=text(OUTBOX_WAITING),
+        ),
+        # The few messages later edits name (the sign-up count, the live standings).
+        Index(
+            "ix_outbox_tagged",
+            "chat_id",
+            "tag",
+            postgresql_where=text("tag IS NOT NULL"),
+            sqlite_where=text("tag IS NOT NULL"),
+        ),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    chat_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
     thread_id: Mapped[int | None] = mapped_column(BigInteger)
     kind: Mapped[str] = mapped_column(
         String(16)
@@ -303,7 +330,7 @@ class OutboxMessage(Base):
     tag: Mapped[str | None] = mapped_column(String(64))  # names a message for later edits
     edit_tag: Mapped[str | None] = mapped_column(String(64))  # edits the latest ``tag`` one
     pin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    status: Mapped[str] = mapped_column(String(16), default=OutboxStatus.QUEUED, index=True)
+    status: Mapped[str] = mapped_column(String(16), default=OutboxStatus.QUEUED)
     # While ``status`` is "sending": until when the sender that claimed it owns it. A row
     # whose lease ran out (its sender died mid-send) is claimed and sent again.
     lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())

@@ -13,10 +13,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, Row, Select, Table, and_, bindparam, func, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Row,
+    Select,
+    Table,
+    and_,
+    bindparam,
+    func,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from db.models import OutboxMessage
+from db.models import OUTBOX_WAITING, OutboxMessage
 from db.status import OutboxStatus
 
 QUEUED_BATCH = 500  # outbox rows a sender looks at in one pass
@@ -24,7 +36,9 @@ QUEUED_PER_LANE = 50  # of one chat's replies, and of its broadcasts, in one pas
 
 OUTBOX = cast(Table, OutboxMessage.__table__)
 _ROW = OUTBOX.c.id == bindparam("row_id")
-_WAITING = OUTBOX.c.status.in_((OutboxStatus.QUEUED, OutboxStatus.SENDING))
+# Spelt as the partial index ``ix_outbox_waiting`` is, values and all: with the values
+# as parameters neither database could tell that the index holds every row it wants.
+_WAITING = text(OUTBOX_WAITING)
 _FREE = or_(  # queued, or claimed by a sender whose lease ran out
     OUTBOX.c.status == OutboxStatus.QUEUED,
     and_(OUTBOX.c.status == OutboxStatus.SENDING, OUTBOX.c.lease_until < bindparam("now")),
@@ -38,12 +52,6 @@ MARK = (
     update(OUTBOX)
     .where(_ROW)
     .values(status=bindparam("new_status"), message_id=bindparam("sent_id"), lease_until=None)
-)
-MARK_QUEUED = (
-    update(OUTBOX)
-    .where(OUTBOX.c.id.in_(bindparam("row_ids", expanding=True)))
-    .where(OUTBOX.c.status == OutboxStatus.QUEUED)
-    .values(status=bindparam("new_status"), lease_until=None)
 )
 TAGGED = (
     select(OUTBOX.c.status, OUTBOX.c.message_id)
@@ -101,15 +109,11 @@ async def tagged(conn: AsyncConnection, chat_id: int, tag: str) -> tuple[int | N
     return None, waiting
 
 
-async def mark_queued(conn: AsyncConnection, row_ids: set[int], status: str) -> None:
-    """Give queued rows a final ``status`` (superseded edits), in one statement."""
-    await conn.execute(MARK_QUEUED, {"row_ids": sorted(row_ids), "new_status": status})
-
-
-async def mark_sent(conn: AsyncConnection, sent: list[tuple[int, int]]) -> None:
-    """Mark rows sent, with the message id Telegram gave each: one executemany."""
+async def mark(conn: AsyncConnection, marks: list[tuple[int, str, int | None]]) -> None:
+    """Give rows their status (sent, with the message id Telegram gave; superseded):
+    one executemany, one round trip."""
     params = [
-        {"row_id": row_id, "new_status": OutboxStatus.SENT, "sent_id": message_id}
-        for row_id, message_id in sent
+        {"row_id": row_id, "new_status": status, "sent_id": message_id}
+        for row_id, status, message_id in marks
     ]
     await conn.execute(MARK, params)

@@ -5,20 +5,26 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import event, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
-from db.inline_sqlite import inline_creator
+from db.inline_sqlite import inline_creator, is_busy
 
 
 def make_engine(url: str) -> AsyncEngine:
     """Create the async engine; for SQLite switch on WAL so readers never block the writer.
 
     An SQLite file is opened by :mod:`db.inline_sqlite` (statements on the event loop,
-    a busy database waited for asynchronously); an in-memory one keeps aiosqlite."""
+    a busy database waited for asynchronously); an in-memory one keeps aiosqlite.
+
+    No pre-ping: on PostgreSQL it cost three round trips at every checkout (an empty
+    query in a transaction of its own), a third of a lone update's. A connection the
+    server dropped fails its first statement instead; SQLAlchemy then discards the
+    pool's older connections, and the work is tried again (:func:`is_transient`)."""
     parsed = make_url(url)
     sqlite = parsed.get_backend_name() == "sqlite"
     inline = sqlite and parsed.database not in (None, "", ":memory:") and not parsed.query
-    options: dict[str, Any] = {"pool_pre_ping": not sqlite}
+    options: dict[str, Any] = {}
     if inline:
         options["async_creator"] = inline_creator(str(parsed.database))
     engine = create_async_engine(url, **options)
@@ -37,6 +43,13 @@ def make_engine(url: str) -> AsyncEngine:
             cur.close()
 
     return engine
+
+
+def is_transient(exc: BaseException) -> bool:
+    """The database was away for a moment: SQLite stayed locked, or the server dropped
+    the connection (a restart). The same work tried again can succeed: an update is
+    left unconsumed (polling brings it again), a timer is put back."""
+    return is_busy(exc) or (isinstance(exc, DBAPIError) and exc.connection_invalidated)
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[Any]:

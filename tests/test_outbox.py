@@ -8,12 +8,15 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import pytest_asyncio
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from bot.outbox import Sender
 from bot.types import Outgoing
+from db import outbox
 from db.migrate import upgrade
 from db.models import OutboxMessage
 from db.outbox import QUEUED_BATCH, QUEUED_PER_LANE
@@ -292,3 +295,33 @@ async def test_replies_kept_for_a_rolled_back_change_are_never_written(
     async with sessionmaker() as session:
         texts = [r.text for r in await session.scalars(select(OutboxMessage))]
     assert texts == ["the refusal"]
+
+
+async def test_a_pass_the_database_failed_is_tried_again_and_the_reply_goes_out(
+    sessionmaker: async_sessionmaker[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pass that meets a database error (a dropped connection, a locked file) used to
+    end the sender's task: nothing was sent again until a restart."""
+    real = outbox.queued
+    failures = []
+
+    async def failing_once(conn: Any, where: Any = None) -> Any:
+        if not failures:
+            failures.append(1)
+            raise OperationalError("SELECT …", {}, Exception("connection was closed"))
+        return await real(conn, where)
+
+    monkeypatch.setattr(outbox, "queued", failing_once)
+    async with sessionmaker() as session, session.begin():
+        Repo(session).enqueue(chat_id=CHAT, kind="text", text="still here")
+    transport = RecordingTransport()
+    sender = Sender(sessionmaker, transport)
+    sender.start()
+    try:
+        for _ in range(300):
+            if transport.sent:
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        await sender.stop()
+    assert failures and [m.text for m in transport.sent] == ["still here"]

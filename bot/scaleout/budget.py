@@ -170,8 +170,7 @@ class SharedSender(Sender):
         """``db.outbox.queued`` for this sender's parts: waiting rows and claimed ones (a
         dead worker's claim is sent again once its lease runs out)."""
         mine = func.mod(func.abs(OUTBOX.c.chat_id), PARTS).in_(sorted(self.parts))
-        async with self._transaction() as conn:
-            return list(await queued(conn, mine))
+        return list(await queued(self.conn, mine))
 
     async def _deliver(self, row: Queued, edit_id: int | None) -> float:
         if row.kind != "react":  # a reaction is not a message: no share of the budget

@@ -8,7 +8,7 @@ import io
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from db.models import AuditEntry
 from tests.e2e.harness import Harness, tables_of
@@ -68,3 +68,42 @@ async def test_timers_missed_in_an_outage_run_in_order_once(bot: Harness) -> Non
     rows = list(csv.DictReader(io.StringIO(exported.document.decode("utf-8"))))
     table2 = {r["seat"]: r["status"] for r in rows if r["round"] == "1" and r["table"] == "2"}
     assert table2 == {"A": "bye", "B": "forfeit", "C": "forfeit", "D": "forfeit"}
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+@pytest.mark.parametrize("backend", ["aiogram"], indirect=True)
+async def test_connections_the_database_dropped_lose_no_update_and_no_reply(
+    bot: Harness,
+) -> None:
+    """The engine does not ping a connection before each use (three round trips a
+    checkout on PostgreSQL). So after the server drops every connection (a restart, an
+    idle timeout), the next update meets a dead one: it is not consumed, it is handled
+    again on a fresh connection, and the sender keeps sending."""
+    server = bot.server
+    server.add_user(ADMIN, "组织者", language_code="zh")
+    for uid in (901, 902, 903):
+        server.add_user(uid, NAMES[uid - 901], language_code="zh")
+    server.add_chat(GROUP, "棋牌群", admins=[ADMIN])
+    await bot.says(GROUP, ADMIN, "/new bigtwo 断线赛", "SHA-256")
+    await bot.joins(GROUP, 901)
+    await server.wait_idle()
+
+    assert bot.app is not None
+    async with bot.app.engine.connect() as conn:
+        dropped = await conn.scalar(
+            text(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        )
+    assert dropped  # the bot's pooled connections
+
+    await bot.joins(GROUP, 902)
+    await bot.joins(GROUP, 903)
+    listed = await bot.says(GROUP, 901, "/players", "报名 3 人")
+    assert all(name in listed.body for name in NAMES[:3])
+    async with bot.app.core.sessionmaker() as session:
+        joins = list(
+            await session.scalars(select(AuditEntry.action).where(AuditEntry.action == "join"))
+        )
+    assert len(joins) == 3  # each sign-up once
