@@ -26,7 +26,7 @@ from bot.pictures import close_drawer
 from bot.scheduler import Timers
 from bot.types import StartupError
 from db.migrate import upgrade_apart
-from db.session import make_engine, make_sessionmaker
+from db.session import make_engine, make_sessionmaker, sender_engine
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +96,7 @@ class App:
             self.settings.per_chat_per_minute,
             self.settings.edit_gap,
             exclusive=True,
+            engine=sender_engine(self.engine),
         )
         self.core.on_outbox = self.sender.wake
         self.timers = Timers(self.core)
@@ -116,6 +117,7 @@ class App:
                 await self._poll
         await self.sender.stop()  # before the transport closes under a message in flight
         await self.runner.stop()
+        await self.sender.engine.dispose()
         await self.engine.dispose()
         close_drawer()
 

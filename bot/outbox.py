@@ -81,9 +81,11 @@ class Sender:
         per_minute: int = 20,
         edit_gap: float = 3.0,
         exclusive: bool = False,
+        engine: AsyncEngine | None = None,
     ) -> None:
-        # Its statements run on connections of the sessions' engine (see ``db.outbox``).
-        self.engine: AsyncEngine = sessionmaker.kw["bind"]
+        # Its statements run on bare connections (see ``db.outbox``): of ``engine``
+        # (``db.session.sender_engine``), or of the sessions' engine.
+        self.engine: AsyncEngine = engine or sessionmaker.kw["bind"]
         self.exclusive = exclusive  # the only sender of this outbox: it claims nothing
         self.transport = transport
         self.per_minute = per_minute

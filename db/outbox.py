@@ -61,22 +61,24 @@ TAGGED = (
 
 
 def _queued(where: ColumnElement[bool] | None) -> Select[Any]:
-    """Waiting rows, at most :data:`QUEUED_PER_LANE` of each chat's lane, oldest first."""
-    place = (
-        select(
-            OUTBOX.c.id,
-            func.row_number()
-            .over(partition_by=(OUTBOX.c.chat_id, OUTBOX.c.broadcast), order_by=OUTBOX.c.id)
-            .label("place"),
-        )
+    """Waiting rows, at most :data:`QUEUED_PER_LANE` of each chat's lane, oldest first.
+
+    One scan of ``ix_outbox_waiting``, whose order is the lanes' (no sort for the
+    window), and no join back to the table: planning the join took PostgreSQL 0.9 ms a
+    pass, four times as long as running it (it probed the id index's ends, through the
+    dead versions of the rows just sent)."""
+    place = func.row_number().over(
+        partition_by=(OUTBOX.c.chat_id, OUTBOX.c.broadcast), order_by=OUTBOX.c.id
+    )
+    waiting = (
+        select(OUTBOX, place.label("place"))
         .where(_WAITING if where is None else _WAITING & where)
         .subquery()
     )
     return (
-        select(OUTBOX)
-        .join(place, place.c.id == OUTBOX.c.id)
-        .where(place.c.place <= QUEUED_PER_LANE)
-        .order_by(OUTBOX.c.id)
+        select(*(waiting.c[column.name] for column in OUTBOX.c))
+        .where(waiting.c.place <= QUEUED_PER_LANE)
+        .order_by(waiting.c.id)
         .limit(QUEUED_BATCH)
     )
 

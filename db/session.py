@@ -45,6 +45,22 @@ def make_engine(url: str) -> AsyncEngine:
     return engine
 
 
+def sender_engine(engine: AsyncEngine) -> AsyncEngine:
+    """The engine an outbox sender reads and marks through: on PostgreSQL one of its own,
+    whose connections never plan a bitmap scan; elsewhere ``engine`` itself.
+
+    Each pass asks for the waiting rows. A bitmap scan of ``ix_outbox_waiting`` (the
+    planner's choice once it expects a few dozen) fetches every dead version the index
+    still points to, every pass, until a vacuum: 4,102 index entries for one waiting row
+    after 2,000 sign-ups, 43,757 after the full benchmark. A plain index scan marks the
+    dead ones as it passes, and the next pass skips them (21 buffers instead of 613)."""
+    if engine.dialect.name != "postgresql":
+        return engine
+    return create_async_engine(
+        engine.url, connect_args={"server_settings": {"enable_bitmapscan": "off"}}
+    )
+
+
 def is_transient(exc: BaseException) -> bool:
     """The database was away for a moment: SQLite stayed locked, or the server dropped
     the connection (a restart). The same work tried again can succeed: an update is

@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from sqlalchemy import func, text
-from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 
 from bot.outbox import Queued, Sender
 from bot.types import Outgoing, RetryAfter, Transport
@@ -131,9 +131,12 @@ class SharedSender(Sender):
         sessionmaker: async_sessionmaker[Any],
         transport: Transport,
         budget: Budget,
+        engine: AsyncEngine | None = None,
     ) -> None:
         # The per-chat window is the shared budget's job, not this process's.
-        super().__init__(sessionmaker, _ReportingTransport(transport, budget), 1_000_000_000)
+        super().__init__(
+            sessionmaker, _ReportingTransport(transport, budget), 1_000_000_000, engine=engine
+        )
         self.budget = budget
         self.parts: set[int] = set()
         self._locks: AsyncConnection | None = None

@@ -35,7 +35,7 @@ from bot.scaleout.budget import Budget, SharedSender
 from bot.scaleout.bus import ACK_WAIT, Bus, connect, timer_from, timer_json
 from bot.scaleout.process import migrate_once, wait_for_signal
 from bot.types import Timer
-from db.session import make_engine, make_sessionmaker
+from db.session import make_engine, make_sessionmaker, sender_engine
 
 log = logging.getLogger(__name__)
 FETCH_WAIT = 5.0  # seconds a pull request waits for a message
@@ -66,7 +66,9 @@ class Worker:
             self.settings, sessionmaker, Catalogue(), self.runner.transport, self.clock
         )
         budget = Budget(sessionmaker, self.settings.per_second, self.settings.per_chat_per_minute)
-        self.sender = SharedSender(sessionmaker, self.runner.transport, budget)
+        self.sender = SharedSender(
+            sessionmaker, self.runner.transport, budget, sender_engine(self.engine)
+        )
         await self.sender.open()
         self.core.on_outbox = self.sender.wake
         self.core.on_timer = self._announce
@@ -94,6 +96,7 @@ class Worker:
         with contextlib.suppress(Exception):
             await self.nc.close()
         await self.runner.stop()
+        await self.sender.engine.dispose()
         await self.engine.dispose()
 
     async def run_forever(self) -> None:
