@@ -47,7 +47,7 @@ from charts.data import PODIUM, ROWS_PER_PAGE, Place, Podium, Row, Sheet
 from charts.jobs import outlive_no_parent
 from db.models import Round, Tournament
 from db.status import EventStatus, RoundStatus, TableState
-from engine.model import SEAT_LETTERS, Standing
+from engine.model import SEAT_LETTERS, Standing, TournamentState
 from engine.standings import totals
 
 log = logging.getLogger(__name__)
@@ -188,12 +188,17 @@ def _reached(ctx: Ctx, t: Tournament) -> dict[int, str]:
     return out
 
 
-def standings_sheet(ctx: Ctx, t: Tournament, ranked: tuple[Standing, ...] | None = None) -> Sheet:
+def standings_sheet(
+    ctx: Ctx,
+    t: Tournament,
+    ranked: tuple[Standing, ...] | None = None,
+    state: TournamentState | None = None,
+) -> Sheet:
     """The standings picture's data, shaped by the format (see the module docstring);
-    ``ranked``: the format's standings of ``t``, when the caller has them already (at
-    2,000 players ranking takes a tenth of a second)."""
+    ``ranked`` and ``state``: the format's standings of ``t`` and its state, when the
+    caller has them already (at 2,000 players ranking takes a tenth of a second)."""
     fmt = format_of(t)
-    state = state_of(t)
+    state = state_of(t) if state is None else state
     finished = t.status == EventStatus.FINISHED
     who = names(t)
     rows_ = fmt.standings(state) if ranked is None else ranked
@@ -464,14 +469,17 @@ def seating_sheet(ctx: Ctx, t: Tournament, r: Round) -> Sheet:
 
 
 def progression_series(
-    t: Tournament, ranked: tuple[Standing, ...] | None = None
+    t: Tournament,
+    ranked: tuple[Standing, ...] | None = None,
+    state: TournamentState | None = None,
 ) -> dict[str, list[float]]:
     """Cumulative points after each round, in standings order (the chart highlights the
-    first few); ``ranked`` as for :func:`standings_sheet`."""
+    first few); ``ranked`` and ``state`` as for :func:`standings_sheet`."""
     fmt = format_of(t)
-    state = fmt.disciplined(state_of(t))
+    plain = state_of(t) if state is None else state
+    state = fmt.disciplined(plain)
     who = names(t)
-    order = [s.player for s in (fmt.standings(state_of(t)) if ranked is None else ranked)]
+    order = [s.player for s in (fmt.standings(plain) if ranked is None else ranked)]
     running = [totals(state, state.rounds[: i + 1]) for i in range(len(state.rounds))]
     return {who.get(p, str(p)): [float(step.get(p, Decimal(0))) for step in running] for p in order}
 

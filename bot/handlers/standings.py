@@ -54,9 +54,9 @@ async def standings(ctx: Ctx, args: str) -> None:
             + team_table_lines(ctx, t)
             + group_lines(ctx, t)
         )
-        sheet = first_page(ctx, standings_sheet(ctx, t, ranked))
+        sheet = first_page(ctx, standings_sheet(ctx, t, ranked, state))
         pngs: list[bytes] = await drawn(sheet_pngs, sheet) or []
-        series = progression_series(t, ranked)
+        series = progression_series(t, ranked, state)
         if pngs and max((len(v) for v in series.values()), default=0) >= 2:
             labels = {"round": ctx.t("pictures.round-axis"), "points": ctx.t("standings.points")}
             title = ctx.t("pictures.progression-title", title=t.title)
