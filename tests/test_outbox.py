@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -10,20 +12,22 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from bot.outbox import Sender
 from bot.types import Outgoing
 from db import outbox
 from db.migrate import upgrade
 from db.models import OutboxMessage
-from db.outbox import QUEUED_BATCH, QUEUED_PER_LANE
+from db.outbox import OUTBOX, QUEUED, QUEUED_BATCH, QUEUED_PER_LANE, TAGGED
 from db.repo import Repo
-from db.session import make_engine, make_sessionmaker
+from db.session import make_engine, make_sessionmaker, sender_engine
+from tests.cluster import scratch_database
 
 CHAT = -100777
+PG_URL = os.environ.get("TEST_DATABASE_URL", "")
 OTHER = -100888
 
 
@@ -325,3 +329,54 @@ async def test_a_pass_the_database_failed_is_tried_again_and_the_reply_goes_out(
     finally:
         await sender.stop()
     assert failures and [m.text for m in transport.sent] == ["still here"]
+
+
+def _sql(statement: Any, engine: AsyncEngine) -> str:
+    return str(statement.compile(engine.sync_engine, compile_kwargs={"literal_binds": True}))
+
+
+async def test_a_pass_reads_the_waiting_rows_and_the_tagged_ones_by_their_partial_indexes(
+    sessionmaker: async_sessionmaker[Any],
+) -> None:
+    """The query names the waiting statuses as the index does: with the values as
+    parameters SQLite could not tell the partial index holds every row it wants."""
+    engine: AsyncEngine = sessionmaker.kw["bind"]
+    async with engine.connect() as conn:
+        plans = [
+            " ".join(str(row[-1]) for row in await conn.execute(text(f"EXPLAIN QUERY PLAN {sql}")))
+            for sql in (_sql(QUEUED, engine), _sql(TAGGED.params(chat_id=CHAT, tag="t"), engine))
+        ]
+    assert "ix_outbox_waiting" in plans[0]
+    assert "ix_outbox_tagged" in plans[1]
+
+
+@pytest.mark.skipif(not PG_URL, reason="TEST_DATABASE_URL is not set: PostgreSQL tests skipped")
+async def test_on_postgresql_the_sender_skips_the_dead_versions_of_rows_it_sent() -> None:
+    """After a burst, ``ix_outbox_waiting`` still points at every row's dead version
+    until a vacuum. The sender's engine never plans a bitmap scan (which fetches them
+    all again each pass): its index scan marks them dead, and the next pass skips them."""
+    async with scratch_database(PG_URL, "outbox") as url:
+        engine = make_engine(url)
+        sender = sender_engine(engine)
+        try:
+            await upgrade(engine)
+            async with engine.begin() as conn:
+                await conn.execute(
+                    OUTBOX.insert(),
+                    [
+                        {"chat_id": CHAT - i % 40, "kind": "react", "text": "👍"}
+                        for i in range(3000)
+                    ],
+                )
+                ids = sorted((await conn.execute(select(OUTBOX.c.id))).scalars())
+                await outbox.mark(conn, [(i, "sent", 1) for i in ids[:-1]])
+                await conn.execute(text("ANALYZE outbox"))
+            async with sender.connect() as conn:
+                explain = text("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + _sql(QUEUED, sender))
+                plans = [(await conn.execute(explain)).scalar_one()[0] for _ in range(2)]
+                assert [row.id for row in await outbox.queued(conn)] == ids[-1:]
+        finally:
+            await sender.dispose()
+            await engine.dispose()
+    assert "Bitmap" not in json.dumps(plans)
+    assert plans[1]["Plan"]["Shared Hit Blocks"] < plans[0]["Plan"]["Shared Hit Blocks"] / 5
