@@ -283,6 +283,7 @@ class ProcessedUpdate(Base):
 
 
 OUTBOX_WAITING = f"status IN ('{OutboxStatus.QUEUED}', '{OutboxStatus.SENDING}')"
+OUTBOX_TAGGED = "tag IS NOT NULL"
 
 
 class OutboxMessage(Base):
@@ -310,8 +311,8 @@ class OutboxMessage(Base):
             "ix_outbox_tagged",
             "chat_id",
             "tag",
-            postgresql_where=text("tag IS NOT NULL"),
-            sqlite_where=text("tag IS NOT NULL"),
+            postgresql_where=text(OUTBOX_TAGGED),
+            sqlite_where=text(OUTBOX_TAGGED),
         ),
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 import aiohttp
 import nats
+import pytest
 from nats.js.errors import NotFoundError
 from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -130,6 +131,12 @@ class SharedNats:
                 await nc.jetstream().delete_stream(f"{prefix}_updates")
         finally:
             await nc.close()
+
+
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
+needs_postgres = pytest.mark.skipif(
+    not TEST_DATABASE_URL, reason="TEST_DATABASE_URL is not set: PostgreSQL tests skipped"
+)
 
 
 @contextlib.asynccontextmanager

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -21,7 +20,7 @@ from bot.types import Outgoing
 from db.migrate import upgrade
 from db.repo import Repo
 from db.session import make_engine, make_sessionmaker
-from tests.cluster import scratch_database
+from tests.cluster import TEST_DATABASE_URL, needs_postgres, scratch_database
 
 
 @pytest.mark.parametrize("command", ["gateway", "worker", "scheduler"])
@@ -70,12 +69,6 @@ def test_the_chat_of_each_kind_of_update() -> None:
     assert chat_of(press) == -6
     assert chat_of({"update_id": 3, "my_chat_member": {"chat": {"id": -7}}}) == -7
     assert chat_of({"update_id": 4, "inline_query": {"id": "q"}}) == 0
-
-
-TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
-needs_postgres = pytest.mark.skipif(
-    not TEST_DATABASE_URL, reason="TEST_DATABASE_URL is not set: PostgreSQL tests skipped"
-)
 
 
 @pytest_asyncio.fixture
