@@ -40,6 +40,8 @@ AnyGame = Game[Any]
 
 # Seed 002 §四.1 (赛场纪律): 迟到 15 分钟以弃权论，弃权 2 局者取消全部比赛成绩.
 # ``0`` turns the rule off (a forfeit then only loses that game).
+# The stages a champion's line can end at; ``finish`` names them "champion" instead.
+CROWNED_AT = frozenset({"final", "playing"})
 FORFEITS_KNOB = Knob("forfeits", "2", (), int, "002")
 
 
@@ -133,7 +135,9 @@ class Format:
         """The final ranking. Where players go out, only the champion's unit is still
         in at the end: when no table could be seated for the last few (everyone else
         out by forfeits), the best of them by the ranking's chain wins. Everyone out:
-        nobody is crowned, the ranking stands as it is."""
+        nobody is crowned, the ranking stands as it is. The champion's line says
+        "champion" instead of the stage they last sat at (the final, or still playing),
+        as the standings picture does; the others at the final keep "final"."""
         if not self.eliminates or not ranking or not ranking[0].alive:
             return Finished(ranking)  # nobody left in: no champion (see ``unsettled``)
         top = ranking[0]
@@ -143,7 +147,7 @@ class Format:
                 replace(
                     s,
                     alive=s.player in unit,
-                    stage="champion" if s.player in unit and s.stage == "playing" else s.stage,
+                    stage="champion" if s.player in unit and s.stage in CROWNED_AT else s.stage,
                 )
                 for s in ranking
             )

@@ -88,10 +88,10 @@ async def test_bracket_runs_with_a_bye_a_forfeit_and_a_drawn_final_replayed(
     picture = await bot.says(GROUP, 201, "/bracket", "对阵图")
     assert picture.photo is not None and picture.photo.startswith(b"\x89PNG")
     standings = await bot.says(GROUP, 201, "/standings", "积分")
-    # Each line shows how far it got (决赛 / 第1轮出局) and the score that ranked it there;
+    # Each line shows how far it got (冠军 / 决赛 / 第1轮出局) and the score that ranked it there;
     # the two forfeited players tie on everything but the card flip, and the chain says so.
     lines = [ln for ln in standings.body.splitlines() if ln[:1].isdigit()]
-    assert [ln.split(" — ")[1].split(" · ")[0] for ln in lines] == ["决赛"] * 2 + ["第1轮出局"] * 3
+    assert [ln.split(" — ")[1].split(" · ")[0] for ln in lines] == ["冠军", "决赛"] + ["第1轮出局"] * 3
     assert "🏁 最终名次" in standings.body and "翻牌分出先后" in lines[3]
 
 
@@ -143,7 +143,7 @@ async def test_groups_run_round_robin_crossover_and_final(bot: Harness) -> None:
     standings = await bot.says(GROUP, 201, "/standings", "积分")
     places = [ln for ln in standings.body.splitlines() if ln[:1].isdigit()]
     stages = [ln.split(" — ")[1].split(" · ")[0] for ln in places]
-    assert stages == ["决赛", "决赛", "复赛第1轮出局", "复赛第1轮出局", "小组第3名"]
+    assert stages == ["冠军", "决赛", "复赛第1轮出局", "复赛第1轮出局", "小组第3名"]
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

@@ -76,7 +76,7 @@ def test_s4_nine_doudizhu_players_all_play_every_group_round_then_one_final_tabl
     assert len(finals) == 1 and len(finals[0].plan.tables[0].players) == 3
     final = finals[0].plan.tables[0].players
     assert fmt.champion(st, done) == (max(final),)  # by_id: the highest id tops the final
-    assert [s.stage for s in done.ranking[:3]] == ["final"] * 3
+    assert [s.stage for s in done.ranking[:3]] == ["champion", "final", "final"]
 
 
 def test_s5_a_level_series_is_played_on_before_anyone_advances() -> None:
