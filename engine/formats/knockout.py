@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from engine.draw import flip_order, shuffled, stream
-from engine.errors import ConfigError
+from engine.errors import ConfigError, FormatError
 from engine.formats.base import AnyGame, Format
 from engine.formats.elimination import extra_table, lucky_losers, top_of_final
 from engine.games.base import Knob
@@ -258,17 +258,31 @@ class Knockout(Format):
         if len(pool) <= 1:
             return self.finish(self.standings(state))
         if 1 < len(pool) < min(self.sizes):
-            pool += self._lucky(w, state, min(self.sizes) - len(pool))
+            pool += self._lucky(w, state)
             notes = (*notes, "lucky-loser")
             if len(pool) < min(self.sizes):
                 return self.finish(self.standings(state))
         short = self.str_option("leftover") == "table"
         return self.lot_round(pool, w.byes, rng, "", label, notes, short)
 
-    def _lucky(self, w: Walk, state: TournamentState, need: int) -> list[PlayerId]:
-        """Best losers of the last round by score, then by flip, to fill a final."""
+    def _lucky(self, w: Walk, state: TournamentState) -> list[PlayerId]:
+        """Best losers of the last round by score, then by flip, to fill a final that
+        fewer than a table's worth of players are left for."""
+        need = min(self.sizes) - len(w.pool)
         cands = [p for p in w.last_losers if p not in state.removed and p not in w.forfeit]
         return lucky_losers(state, cands, need, lambda p: (w.score_at.get(p, LOW),))
+
+    def _called_back(self, w: Walk, state: TournamentState) -> set[PlayerId]:
+        """The lucky losers the next round will take, once the round that put them out
+        is over: the standings show them still in, as the round's end announced, not
+        as out in the round they lost."""
+        if w.final_played or not 1 < len(w.pool) < min(self.sizes):
+            return set()
+        try:
+            self.require_closed(state)
+        except FormatError:  # results still to come could change who is called back
+            return set()
+        return set(self._lucky(w, state))
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         w = self.walk(state)
@@ -276,7 +290,9 @@ class Knockout(Format):
         points = totals(state)
         flip = flips(state)
         depth = max((len(v) for v in w.extras.values()), default=0)
-        waiting, top = set(w.pool), set(w.top)
+        lucky = self._called_back(w, state)
+        w.out -= lucky
+        waiting, top = set(w.pool) | lucky, set(w.top)
         lines = []
         for p in state.players:
             extra = w.extras.get(p, [])

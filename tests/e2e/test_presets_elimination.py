@@ -91,7 +91,8 @@ async def test_bracket_runs_with_a_bye_a_forfeit_and_a_drawn_final_replayed(
     # Each line shows how far it got (冠军 / 决赛 / 第1轮出局) and the score that ranked it there;
     # the two forfeited players tie on everything but the card flip, and the chain says so.
     lines = [ln for ln in standings.body.splitlines() if ln[:1].isdigit()]
-    assert [ln.split(" — ")[1].split(" · ")[0] for ln in lines] == ["冠军", "决赛"] + ["第1轮出局"] * 3
+    stages = [ln.split(" — ")[1].split(" · ")[0] for ln in lines]
+    assert stages == ["冠军", "决赛"] + ["第1轮出局"] * 3
     assert "🏁 最终名次" in standings.body and "翻牌分出先后" in lines[3]
 
 

@@ -250,6 +250,12 @@ def test_two_winners_left_are_joined_by_the_best_loser_for_a_final() -> None:
     final = first(fmt, st1)
     assert final.stage == "final" and "lucky-loser" in final.notes
     assert set(final.tables[0].players) == {8, 7, 6}
+    # Between the round's end and the final's draw the standings already have the lucky
+    # loser in, ranked with the winners, not as out in round 1 with the other losers.
+    ranked = fmt.standings(st1)
+    assert {s.player for s in ranked if s.alive} == {8, 7, 6}
+    assert {s.player for s in ranked[:3]} == {8, 7, 6}
+    assert next(s for s in ranked if s.player == 6).stage == "playing"
 
 
 @settings(max_examples=40, deadline=None)
