@@ -165,8 +165,14 @@ def ranking_lines(ctx: Ctx, t: Tournament, rows: tuple[Standing, ...], limit: in
 
 
 def refresh_live(ctx: Ctx, t: Tournament) -> None:
-    """Post or edit the live standings with the current text ranking (``bot.live``)."""
-    live.refresh(ctx, t, ranking_lines(ctx, t, format_of(t).standings(state_of(t))))
+    """Post or edit the live standings with the current text ranking (``bot.live``):
+    once the event is over, the final ranking the announcement gave (its champion named
+    as such), as /standings shows it."""
+    fmt, state = format_of(t), state_of(t)
+    over = t.status == EventStatus.FINISHED
+    live.refresh(
+        ctx, t, ranking_lines(ctx, t, fmt.current(state) if over else fmt.standings(state))
+    )
 
 
 def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None:
