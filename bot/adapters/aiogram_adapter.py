@@ -25,11 +25,12 @@ from aiogram.types import (
     InlineKeyboardMarkup,
     InputMediaPhoto,
     Message,
-    ReactionTypeEmoji,
     Update,
 )
+from aiohttp import ClientError, ClientTimeout
 
 from bot.adapters.convert import callback_incoming, member_incoming, message_incoming
+from bot.adapters.plain import message_id_of, plain_call
 from bot.config import Settings
 from bot.polling import decode_batch, poll_forever
 from bot.types import (
@@ -44,6 +45,7 @@ from bot.types import (
 
 # chat_member must be asked for by name: an admin's promotion or demotion (issue 10).
 UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
+JSON_BODY = {"Content-Type": "application/json"}
 
 
 def _markup(buttons: Buttons | None) -> InlineKeyboardMarkup | None:
@@ -58,68 +60,75 @@ def _markup(buttons: Buttons | None) -> InlineKeyboardMarkup | None:
 
 
 class AiogramTransport:
-    def __init__(self, bot: Bot) -> None:
+    def __init__(self, bot: Bot, session: AiohttpSession) -> None:
         self.bot = bot
+        self.session = session  # the bot's, for plain calls
         self.bot_username = ""
 
     async def send(self, m: Outgoing) -> int:
-        markup = _markup(m.buttons)
         try:
-            if m.kind == "photo":
-                msg = await self.bot.send_photo(
-                    m.chat_id,
-                    BufferedInputFile(m.file or b"", m.filename or "picture.png"),
-                    caption=m.text or None,
-                    message_thread_id=m.thread_id,
-                    reply_markup=markup,
-                )
-            elif m.kind == "document":
-                msg = await self.bot.send_document(
-                    m.chat_id,
-                    BufferedInputFile(m.file or b"", m.filename or "file"),
-                    caption=m.text or None,
-                    message_thread_id=m.thread_id,
-                )
-            elif m.kind == "react":
-                await self.bot.set_message_reaction(
-                    m.chat_id, m.edit_message_id or 0, [ReactionTypeEmoji(emoji=m.text)]
-                )
-                return m.edit_message_id or 0
-            elif m.kind == "edit_caption":
-                edited = await self.bot.edit_message_caption(
-                    chat_id=m.chat_id,
-                    message_id=m.edit_message_id,
-                    caption=m.text,
-                    reply_markup=markup,
-                )
-                return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
-            elif m.kind == "edit_media":
-                picture = BufferedInputFile(m.file or b"", m.filename or "picture.png")
-                edited = await self.bot.edit_message_media(
-                    InputMediaPhoto(media=picture, caption=m.text or None),
-                    chat_id=m.chat_id,
-                    message_id=m.edit_message_id,
-                    reply_markup=markup,
-                )
-                return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
-            elif m.kind == "edit":
-                edited = await self.bot.edit_message_text(
-                    text=m.text,
-                    chat_id=m.chat_id,
-                    message_id=m.edit_message_id,
-                    reply_markup=markup,
-                )
-                return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
-            else:
-                msg = await self.bot.send_message(
-                    m.chat_id, m.text, message_thread_id=m.thread_id, reply_markup=markup
-                )
+            call = plain_call(m)
+            if call is not None:
+                return message_id_of(await self._plain(*call), m)
+            return await self._typed(m)
         except TelegramRetryAfter as exc:
             raise RetryAfter(exc.retry_after) from exc
-        except (TimeoutError, TelegramServerError, TelegramNetworkError) as exc:
+        except (TimeoutError, ClientError, TelegramServerError, TelegramNetworkError) as exc:
             raise TransientError(str(exc)) from exc
         except TelegramAPIError as exc:
             raise PermanentError(str(exc)) from exc
+
+    async def _plain(self, method: str, params: dict[str, Any]) -> Any:
+        """One call as a JSON body on aiogram's own HTTP session, its answer checked by
+        aiogram (the same errors as a typed call) and left as JSON (``bot.adapters.plain``)."""
+        session = self.session
+        http = await session.create_session()
+        async with http.post(
+            session.api.api_url(token=self.bot.token, method=method),
+            data=session.json_dumps(params),
+            headers=JSON_BODY,
+            timeout=ClientTimeout(total=session.timeout),
+        ) as response:
+            content = await response.text()
+        return session.check_response(self.bot, PlainCall(), response.status, content).result
+
+    async def _typed(self, m: Outgoing) -> int:
+        """Pictures, files and caption edits, through aiogram's typed calls."""
+        markup = _markup(m.buttons)
+        if m.kind == "photo":
+            msg = await self.bot.send_photo(
+                m.chat_id,
+                BufferedInputFile(m.file or b"", m.filename or "picture.png"),
+                caption=m.text or None,
+                message_thread_id=m.thread_id,
+                reply_markup=markup,
+            )
+        elif m.kind == "document":
+            msg = await self.bot.send_document(
+                m.chat_id,
+                BufferedInputFile(m.file or b"", m.filename or "file"),
+                caption=m.text or None,
+                message_thread_id=m.thread_id,
+            )
+        elif m.kind == "edit_caption":
+            edited = await self.bot.edit_message_caption(
+                chat_id=m.chat_id,
+                message_id=m.edit_message_id,
+                caption=m.text,
+                reply_markup=markup,
+            )
+            return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
+        elif m.kind == "edit_media":
+            picture = BufferedInputFile(m.file or b"", m.filename or "picture.png")
+            edited = await self.bot.edit_message_media(
+                InputMediaPhoto(media=picture, caption=m.text or None),
+                chat_id=m.chat_id,
+                message_id=m.edit_message_id,
+                reply_markup=markup,
+            )
+            return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
+        else:
+            raise PermanentError(f"no way to send a message of kind {m.kind!r}")
         return msg.message_id
 
     async def answer_callback(self, callback_id: str, text: str, alert: bool = False) -> None:
@@ -150,6 +159,14 @@ class AiogramTransport:
         )
 
 
+class PlainCall(TelegramMethod[Any]):
+    """What aiogram's ``check_response`` needs to read a plain call's answer: keep the
+    result as JSON. (Its errors name no method; their description says what went wrong.)"""
+
+    __returning__ = Any
+    __api_method__ = "plain"
+
+
 class RawGetUpdates(TelegramMethod[list[dict[str, Any]]]):
     """getUpdates answered as plain JSON, so each update is decoded (or skipped) alone."""
 
@@ -167,7 +184,7 @@ class AiogramRunner:
     def __init__(self, settings: Settings) -> None:
         session = AiohttpSession(api=TelegramAPIServer.from_base(settings.bot_api_url))
         self.bot = Bot(settings.bot_token, session=session)
-        self.transport = AiogramTransport(self.bot)
+        self.transport = AiogramTransport(self.bot, session)
         self.settings = settings
 
     async def prepare(self) -> None:

@@ -16,7 +16,6 @@ from telegram import (
     InlineKeyboardMarkup,
     InputMediaPhoto,
     Message,
-    ReactionTypeEmoji,
     Update,
 )
 from telegram.error import (
@@ -31,6 +30,7 @@ from telegram.error import RetryAfter as PTBRetryAfter
 from telegram.warnings import PTBUserWarning
 
 from bot.adapters.convert import callback_incoming, member_incoming, message_incoming
+from bot.adapters.plain import message_id_of, plain_call
 from bot.config import Settings
 from bot.polling import decode_batch, poll_forever
 from bot.types import (
@@ -44,8 +44,11 @@ from bot.types import (
 )
 
 # getUpdates goes through do_api_request so that the answer stays plain JSON and each
-# update is decoded alone (bot.polling.decode_batch); PTB warns about that on every call.
-warnings.filterwarnings("ignore", r".*Bot\.getUpdates.*do_api_request", PTBUserWarning)
+# update is decoded alone (bot.polling.decode_batch), and so do the plain messages
+# (bot.adapters.plain); PTB warns that it has typed calls for them, on every call.
+warnings.filterwarnings(
+    "ignore", r"Please use 'Bot\.\w+' instead of 'Bot\.do_api_request", PTBUserWarning
+)
 
 # chat_member must be asked for by name: an admin's promotion or demotion (issue 10).
 UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
@@ -84,55 +87,11 @@ class PTBTransport:
         self.bot_username = ""
 
     async def send(self, m: Outgoing) -> int:
-        markup = _markup(m.buttons)
         try:
-            if m.kind == "photo":
-                msg = await self.bot.send_photo(
-                    m.chat_id,
-                    m.file or b"",
-                    caption=m.text or None,
-                    message_thread_id=m.thread_id,
-                    reply_markup=markup,
-                    filename=m.filename,
-                )
-            elif m.kind == "document":
-                msg = await self.bot.send_document(
-                    m.chat_id,
-                    m.file or b"",
-                    filename=m.filename,
-                    caption=m.text or None,
-                    message_thread_id=m.thread_id,
-                )
-            elif m.kind == "react":
-                await self.bot.set_message_reaction(
-                    m.chat_id, m.edit_message_id or 0, [ReactionTypeEmoji(m.text)]
-                )
-                return m.edit_message_id or 0
-            elif m.kind == "edit_caption":
-                edited = await self.bot.edit_message_caption(
-                    chat_id=m.chat_id,
-                    message_id=m.edit_message_id,
-                    caption=m.text,
-                    reply_markup=markup,
-                )
-                return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
-            elif m.kind == "edit_media":
-                edited = await self.bot.edit_message_media(
-                    InputMediaPhoto(m.file or b"", caption=m.text or None, filename=m.filename),
-                    chat_id=m.chat_id,
-                    message_id=m.edit_message_id,
-                    reply_markup=markup,
-                )
-                return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
-            elif m.kind == "edit":
-                edited = await self.bot.edit_message_text(
-                    m.text, chat_id=m.chat_id, message_id=m.edit_message_id, reply_markup=markup
-                )
-                return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
-            else:
-                msg = await self.bot.send_message(
-                    m.chat_id, m.text, message_thread_id=m.thread_id, reply_markup=markup
-                )
+            call = plain_call(m)
+            if call is not None:
+                return message_id_of(await self.bot.do_api_request(*call), m)
+            return await self._typed(m)
         except PTBRetryAfter as exc:
             raise RetryAfter(_seconds(exc.retry_after)) from exc
         except (BadRequest, Forbidden) as exc:
@@ -141,6 +100,45 @@ class PTBTransport:
             raise TransientError(str(exc)) from exc
         except TelegramError as exc:
             raise PermanentError(str(exc)) from exc
+
+    async def _typed(self, m: Outgoing) -> int:
+        """Pictures, files and caption edits, through PTB's typed calls."""
+        markup = _markup(m.buttons)
+        if m.kind == "photo":
+            msg = await self.bot.send_photo(
+                m.chat_id,
+                m.file or b"",
+                caption=m.text or None,
+                message_thread_id=m.thread_id,
+                reply_markup=markup,
+                filename=m.filename,
+            )
+        elif m.kind == "document":
+            msg = await self.bot.send_document(
+                m.chat_id,
+                m.file or b"",
+                filename=m.filename,
+                caption=m.text or None,
+                message_thread_id=m.thread_id,
+            )
+        elif m.kind == "edit_caption":
+            edited = await self.bot.edit_message_caption(
+                chat_id=m.chat_id,
+                message_id=m.edit_message_id,
+                caption=m.text,
+                reply_markup=markup,
+            )
+            return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
+        elif m.kind == "edit_media":
+            edited = await self.bot.edit_message_media(
+                InputMediaPhoto(m.file or b"", caption=m.text or None, filename=m.filename),
+                chat_id=m.chat_id,
+                message_id=m.edit_message_id,
+                reply_markup=markup,
+            )
+            return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
+        else:
+            raise PermanentError(f"no way to send a message of kind {m.kind!r}")
         return msg.message_id
 
     async def answer_callback(self, callback_id: str, text: str, alert: bool = False) -> None:
