@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.config import Settings
+
 TOKEN = "123456:TEST"
 ADMIN = 1
 BIG = -100900
@@ -375,7 +377,9 @@ class Driver:
             [(chat, uid, text) for uid, text in steps for chat in groups]
         )
         result.updates += 20 * s.groups
-        # Latency at a low rate.
+        # Latency at a low rate: once the groups' last count edits are out (each waits
+        # the edit gap after the one before), so that the /join measured are all there is.
+        await self.server.wait_idle(quiet=Settings.edit_gap + 0.5, timeout=600)
         await self.one(LATENCY_CHAT, ADMIN, "/new bigtwo")
         for uid in users[: s.latency]:
             result.latency.append(1000 * await self.joins(LATENCY_CHAT, uid))

@@ -15,6 +15,13 @@ timeout is 0 here, and a busy statement is retried after an asynchronous sleep, 
 lets the holder finish, for up to :data:`BUSY_TIMEOUT` seconds in all (the same
 patience as the ``busy_timeout`` pragma of the threaded driver). A statement refused as
 busy has done nothing, so running it again is safe.
+
+Nor does a statement run inline ever let the loop go on by itself: a transaction that
+reads a whole event of two thousand players (the first ``/standings`` after the
+results) would keep every other chat waiting until it is done, 0.1 s and more. So once
+a connection has kept the loop for :data:`SLICE` seconds, its next statement first
+gives the loop one turn. (Python's sqlite3 begins a transaction at the first write, so
+a transaction that lets another chat's commit in between reads no stale snapshot.)
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ import aiosqlite
 BUSY_TIMEOUT = 10.0
 FIRST_WAIT = 0.001
 LONGEST_WAIT = 0.05
+SLICE = 0.005  # seconds of statements in a row before another task gets a turn
 
 
 def is_busy(exc: BaseException) -> bool:
@@ -67,6 +75,7 @@ class InlineConnection(aiosqlite.Connection):
     def __init__(self, database: str) -> None:
         super().__init__(lambda: self._open(database), iter_chunk_size=64)
         self._tx = _RunNow()  # type: ignore[assignment]
+        self._turn = time.monotonic()  # when this connection last let the loop go on
 
     @staticmethod
     def _open(database: str) -> sqlite3.Connection:
@@ -80,6 +89,9 @@ class InlineConnection(aiosqlite.Connection):
     async def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         if not self._running or not self._connection:
             raise ValueError("Connection closed")
+        if time.monotonic() - self._turn > SLICE:
+            await asyncio.sleep(0)
+            self._turn = time.monotonic()
         give_up = time.monotonic() + BUSY_TIMEOUT
         wait = FIRST_WAIT
         while True:
@@ -89,6 +101,7 @@ class InlineConnection(aiosqlite.Connection):
                 if not is_busy(exc) or time.monotonic() + wait > give_up:
                     raise
             await asyncio.sleep(wait)
+            self._turn = time.monotonic()
             wait = min(LONGEST_WAIT, 2 * wait)
 
 

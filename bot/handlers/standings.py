@@ -12,11 +12,19 @@ from bot.csv_cells import safe_cell
 from bot.errors import UserError
 from bot.handlers.common import group_lines, ranking_lines, team_table_lines
 from bot.i18n import show
-from bot.pictures import drawn, first_page, progression_series, send_pictures, standings_sheet
+from bot.pictures import (
+    apart,
+    drawn,
+    first_page,
+    progression_series,
+    send_pictures,
+    standings_sheet,
+)
 from bot.tournament import format_of, latest_round, names, state_of
 from bot.versioned import pictures
 from charts.jobs import progression_png, sheet_pngs
 from db.status import EventStatus, ExportStatus, PlayerStatus, TableState
+from engine.formats.base import ranked as rank
 from engine.model import SEAT_LETTERS
 
 EXPORT_HEADER = ["round", "table", "seat", "user_id", "name", "score", "penalty", "status"]
@@ -36,12 +44,10 @@ async def standings(ctx: Ctx, args: str) -> None:
         await ctx.repo.load_whole(t)
         if not t.rounds:
             raise UserError("refuse.not-drawn")
-        fmt, state = format_of(t), state_of(t)
-        over = t.status == EventStatus.FINISHED
+        state, over = state_of(t), t.status == EventStatus.FINISHED
         # the final ranking only once the event is over: a round held for the organiser's
         # ruling (a whole table forfeited) crowns nobody yet (issue 8 §6)
-        ranked = fmt.standings(state)
-        rows = fmt.current(state) if over else ranked
+        ranked, rows = await apart(rank, format_of(t), state, over)
         r = latest_round(t)
         number = r.number if r else 0
         status = ctx.t("outcome.finished") if over else ctx.t("outcome.in-progress", round=number)
