@@ -152,6 +152,11 @@ async def test_seed_001_big_two_final_tie_is_played_off_and_the_ranking_agrees(
     standings = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
     assert "🏁 最终名次" in standings.body
     assert ranking(standings.body) == lines  # the same ranking as the announcement
+    # And so do the pinned live standings, edited a last time: 冠军 on top, not 决赛.
+    await bot.server.wait_idle(quiet=1.0)
+    pinned = [m for m in bot.server.outbox(GROUP) if m.pinned]
+    assert len(pinned) == 1 and "最终名次" in pinned[0].body
+    assert ranking(pinned[0].body) == lines
 
 
 async def test_seed_004_bracket_plays_a_level_series_on_and_the_last_three_by_their_chain(
