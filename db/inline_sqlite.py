@@ -19,9 +19,14 @@ busy has done nothing, so running it again is safe.
 Nor does a statement run inline ever let the loop go on by itself: a transaction that
 reads a whole event of two thousand players (the first ``/standings`` after the
 results) would keep every other chat waiting until it is done, 0.1 s and more. So once
-a connection has kept the loop for :data:`SLICE` seconds, its next statement first
-gives the loop one turn. (Python's sqlite3 begins a transaction at the first write, so
-a transaction that lets another chat's commit in between reads no stale snapshot.)
+a connection that holds no write lock has kept the loop for :data:`SLICE` seconds since
+it was checked out or last gave way, its next statement first gives the loop one turn
+(a lone update's few statements never do: that turn would let the poller and the
+sender cut in ahead of its reply). (Python's sqlite3 begins a transaction at
+the first write, so one that lets another chat's commit in between reads no stale
+snapshot.) One that holds the lock keeps the loop: whoever ran in between would only
+find the database busy and wait for it (the sender's marks did, a millisecond and more
+each, through a burst of reports).
 """
 
 from __future__ import annotations
@@ -83,13 +88,17 @@ class InlineConnection(aiosqlite.Connection):
         # check_same_thread=False: a pool may close it from a finalizer's thread.
         return sqlite3.connect(database, timeout=0, check_same_thread=False)
 
+    def checked_out(self) -> None:
+        """A new holder (a transaction, a sender's pass) starts its slice of the loop."""
+        self._turn = time.monotonic()
+
     def __await__(self) -> Any:
         return self._connect().__await__()  # no worker thread to start
 
     async def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         if not self._running or not self._connection:
             raise ValueError("Connection closed")
-        if time.monotonic() - self._turn > SLICE:
+        if time.monotonic() - self._turn > SLICE and not self._connection.in_transaction:
             await asyncio.sleep(0)
             self._turn = time.monotonic()
         give_up = time.monotonic() + BUSY_TIMEOUT

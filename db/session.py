@@ -28,6 +28,12 @@ def make_engine(url: str) -> AsyncEngine:
     if inline:
         options["async_creator"] = inline_creator(str(parsed.database))
     engine = create_async_engine(url, **options)
+    if inline:
+
+        @event.listens_for(engine.sync_engine, "checkout")
+        def _slice_starts(dbapi_conn: Any, _record: Any, _proxy: Any) -> None:
+            dbapi_conn.driver_connection.checked_out()
+
     if sqlite:
 
         @event.listens_for(engine.sync_engine, "connect")

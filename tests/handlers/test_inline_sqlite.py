@@ -120,3 +120,43 @@ async def test_on_sqlite_a_slow_picture_in_one_chat_does_not_hold_up_another_cha
     assert finished == [OTHER, GROUP]
     await chats.deliver()
     assert any("/join" in m.text for m in chats.transport.messages.values() if m.chat_id == OTHER)
+
+
+async def test_a_long_read_gives_the_loop_turns_and_a_write_transaction_keeps_it(
+    tmp_path: Path,
+) -> None:
+    """Issue 16: a connection reading for longer than ``SLICE`` (a whole event loaded
+    for /standings) lets another chat's task run between its statements; one holding
+    the write lock does not (whoever ran would only find the database busy)."""
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'd.db'}")
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text("CREATE TABLE t (n INTEGER)"))
+
+        async def statements_until(seconds: float, write: bool) -> int:
+            """How often another task ran while this one ran statements for ``seconds``."""
+            turns = 0
+
+            async def other_chat() -> None:
+                nonlocal turns
+                while True:
+                    turns += 1
+                    await asyncio.sleep(0)
+
+            other = asyncio.create_task(other_chat())
+            await asyncio.sleep(0)
+            turns = 0
+            async with engine.begin() as conn:
+                if write:
+                    await conn.execute(text("INSERT INTO t VALUES (1)"))
+                end = time.monotonic() + seconds
+                while time.monotonic() < end:
+                    await conn.execute(text("SELECT count(*) FROM t"))
+            other.cancel()
+            return turns
+
+        # About one turn per 5 ms reading; writing, only the few of its begin and commit.
+        reading, writing = await statements_until(0.1, False), await statements_until(0.1, True)
+        assert reading >= 12 and writing <= 6, (reading, writing)
+    finally:
+        await engine.dispose()
