@@ -8,10 +8,10 @@ from decimal import Decimal
 
 from bot.context import Ctx
 from bot.errors import UserError
-from bot.handlers.common import group_lines, ranking_lines
+from bot.handlers.common import event_status, group_lines, ranking_lines
 from bot.i18n import show
 from bot.pictures import drawn, send_pictures
-from bot.tournament import format_of, latest_round, names, state_of
+from bot.tournament import format_of, names, state_of
 from charts.data import BRACKET_LABEL_KEYS, Match, Row, Sheet
 from charts.jobs import bracket_pngs, sheet_pngs
 from db.models import TableRow, Tournament
@@ -47,13 +47,7 @@ async def bracket(ctx: Ctx, args: str) -> None:
         pngs += await drawn(sheet_pngs, robin) or []
     over = t.status == EventStatus.FINISHED  # the final ranking only then; before, the round on
     rows = fmt.current(state) if over else fmt.standings(state)
-    r = latest_round(t)
-    status = (
-        ctx.t("outcome.finished")
-        if over
-        else ctx.t("outcome.in-progress", round=r.number if r else 0)
-    )
-    caption = ctx.t("bracket.caption", title=t.title) + "\n" + status
+    caption = ctx.t("bracket.caption", title=t.title) + "\n" + event_status(ctx, t)
     send_pictures(ctx, pngs, caption + "\n" + ranking_lines(ctx, t, rows), "tree")
 
 

@@ -135,13 +135,16 @@ def ranking_lines(ctx: Ctx, t: Tournament, rows: tuple[Standing, ...], limit: in
     """The top of a ranking: each place with how far it got (决赛 / 第2轮出局 …) and the
     figure that ordered it there, never a figure of another kind that could contradict
     the place; then what broke a tie with the next line, when it was something else
-    (issue 8: 加赛, 翻牌, 对手分 …)."""
+    (issue 8: 加赛, 翻牌, 对手分 …). Still in after a round that is over, a player came
+    through it (第N轮晋级), whatever the next draw will make of them."""
     who = names(t)
+    over = {r.number for r in t.rounds if r.status == RoundStatus.CLOSED}
     lines = []
     for s in rows[:limit]:
         details = []
         if s.stage:
-            details.append(ctx.t(f"stage.{s.stage}", round=s.stage_round))
+            stage = "through" if s.stage == "playing" and s.stage_round in over else s.stage
+            details.append(ctx.t(f"stage.{stage}", round=s.stage_round))
         if s.figure is not None and ctx.t.has(f"tiebreak.{s.figure_code}"):
             details.append(f"{ctx.t(f'tiebreak.{s.figure_code}')} {show(s.figure)}")
         name = who.get(s.player, str(s.player))
@@ -162,6 +165,19 @@ def ranking_lines(ctx: Ctx, t: Tournament, rows: tuple[Standing, ...], limit: in
     if len(rows) > limit:
         lines.append(ctx.t("standings.more", count=len(rows) - limit))
     return "\n".join(lines)
+
+
+def event_status(ctx: Ctx, t: Tournament) -> str:
+    """Where the event stands, above a ranking: over (the final ranking), or which round
+    is being played, is drawn and not yet begun, or is over with the next not yet begun
+    (the places are not final in any of those)."""
+    if t.status == EventStatus.FINISHED:
+        return ctx.t("outcome.finished")
+    r = latest_round(t)
+    key = {RoundStatus.DRAWN: "outcome.drawn", RoundStatus.CLOSED: "outcome.between"}.get(
+        RoundStatus(r.status) if r else RoundStatus.OPEN, "outcome.in-progress"
+    )
+    return ctx.t(key, round=r.number if r else 0)
 
 
 def refresh_live(ctx: Ctx, t: Tournament) -> None:

@@ -10,7 +10,7 @@ from decimal import Decimal
 from bot.context import Ctx
 from bot.csv_cells import safe_cell
 from bot.errors import UserError
-from bot.handlers.common import group_lines, ranking_lines, team_table_lines
+from bot.handlers.common import event_status, group_lines, ranking_lines, team_table_lines
 from bot.i18n import show
 from bot.pictures import (
     apart,
@@ -49,12 +49,10 @@ async def standings(ctx: Ctx, args: str) -> None:
         # ruling (a whole table forfeited) crowns nobody yet (issue 8 §6)
         ranked, rows = await apart(rank, format_of(t), state, over)
         r = latest_round(t)
-        number = r.number if r else 0
-        status = ctx.t("outcome.finished") if over else ctx.t("outcome.in-progress", round=number)
         caption = (
-            ctx.t("standings.caption", title=t.title, round=number)
+            ctx.t("standings.caption", title=t.title, round=r.number if r else 0)
             + "\n"
-            + status
+            + event_status(ctx, t)
             + "\n"
             + ranking_lines(ctx, t, rows)
             + team_table_lines(ctx, t)

@@ -123,6 +123,9 @@ async def test_seed_001_big_two_final_tie_is_played_off_and_the_ranking_agrees(
     for number in (3, 4):
         await bot.says(GROUP, ADMIN, f"/report {number} A0 B3 C5 D7", "结果确认")
     await bot.server.wait_for("第 1 轮结束", timeout=20)
+    between = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")  # before the next /round
+    assert "第 1 轮已结束" in between.body and "进行中" not in between.body
+    assert between.body.count("第1轮晋级") == 4  # the four table winners, bound for the final
 
     # §1, seed 001 §八.4: the final's A and B tie at +10: no champion, an extra game.
     final = tables_of((await bot.says(GROUP, ADMIN, "/round", "第 2 轮开始")).body, ids)[1]
