@@ -28,7 +28,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session, joinedload, make_transient_to_detached, raiseload, selectinload
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.attributes import instance_state, set_committed_value
 from sqlalchemy.sql import Insert, Select
 from sqlalchemy.sql.base import ExecutableOption
 
@@ -368,9 +368,13 @@ class Repo:
         """Flush first if the session holds a new ``model`` row, or a change to one of
         ``columns`` of a stored one: what a query without autoflush would miss."""
         pending = self.session.sync_session
-        if any(isinstance(row, model) for row in pending.new) or any(
-            isinstance(row, model) and not inspect(row).committed_state.keys().isdisjoint(columns)
-            for row in pending.dirty
+        if any(isinstance(row, model) for row in pending.new) or (
+            columns
+            and any(
+                isinstance(row, model)
+                and not instance_state(row).committed_state.keys().isdisjoint(columns)
+                for row in pending.dirty
+            )
         ):
             await self.session.flush()
 
@@ -425,7 +429,11 @@ class Repo:
         conn = await self.session.connection()
         count = int(await conn.scalar(PENDING_TABLES, {"round_id": round_id}) or 0)
         for row in self.session.sync_session.dirty:
-            was = inspect(row).committed_state.get("status") if isinstance(row, TableRow) else None
+            was = (
+                instance_state(row).committed_state.get("status")
+                if isinstance(row, TableRow)
+                else None
+            )
             if was is not None and row.round_id == round_id:  # its status changed here
                 count += (row.status == TableState.PENDING) - (was == TableState.PENDING)
         return count
