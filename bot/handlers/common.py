@@ -135,16 +135,13 @@ def ranking_lines(ctx: Ctx, t: Tournament, rows: tuple[Standing, ...], limit: in
     """The top of a ranking: each place with how far it got (决赛 / 第2轮出局 …) and the
     figure that ordered it there, never a figure of another kind that could contradict
     the place; then what broke a tie with the next line, when it was something else
-    (issue 8: 加赛, 翻牌, 对手分 …). Still in after a round that is over, a player came
-    through it (第N轮晋级), whatever the next draw will make of them."""
+    (issue 8: 加赛, 翻牌, 对手分 …)."""
     who = names(t)
-    over = {r.number for r in t.rounds if r.status == RoundStatus.CLOSED}
     lines = []
     for s in rows[:limit]:
         details = []
         if s.stage:
-            stage = "through" if s.stage == "playing" and s.stage_round in over else s.stage
-            details.append(ctx.t(f"stage.{stage}", round=s.stage_round))
+            details.append(ctx.t(f"stage.{s.stage}", round=s.stage_round))
         if s.figure is not None and ctx.t.has(f"tiebreak.{s.figure_code}"):
             details.append(f"{ctx.t(f'tiebreak.{s.figure_code}')} {show(s.figure)}")
         name = who.get(s.player, str(s.player))

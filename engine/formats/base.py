@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 AnyGame = Game[Any]
 
 # The stages a champion's line can end at; ``finish`` names them "champion" instead.
-CROWNED_AT = frozenset({"final", "playing"})
+CROWNED_AT = frozenset({"final", "playing", "through"})
 
 # Seed 002 §四.1 (赛场纪律): 迟到 15 分钟以弃权论，弃权 2 局者取消全部比赛成绩.
 # ``0`` turns the rule off (a forfeit then only loses that game).

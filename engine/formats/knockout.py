@@ -305,13 +305,16 @@ class Knockout(Format):
                 ("flip", flip[p]),
             )
             alive = p in active and (p in top if w.final_played else p not in w.out)
-            stage, at = self._stage_of(w, p, active, alive)
+            stage, at = self._stage_of(w, p, active, alive, p in waiting)
             lines.append(Line(p, points.get(p, Decimal(0)), alive, keys, stage, at))
         return rank(lines)
 
     @staticmethod
-    def _stage_of(w: Walk, p: PlayerId, active: set[PlayerId], alive: bool) -> tuple[str, int]:
-        """How far ``p`` got, as the ranking line says it (决赛 / 第N轮出局 / 第N轮进行中)."""
+    def _stage_of(
+        w: Walk, p: PlayerId, active: set[PlayerId], alive: bool, waiting: bool
+    ) -> tuple[str, int]:
+        """How far ``p`` got, as the ranking line says it (决赛 / 第N轮出局 / 第N轮进行中 /
+        第N轮晋级: through round N, waiting for the next draw, a lucky loser too)."""
         if p not in active:
             return "removed", 0
         if p in w.forfeit:
@@ -319,5 +322,5 @@ class Knockout(Format):
         if w.final_played and p in w.finalists:
             return "final", 0
         if alive:
-            return "playing", w.reached.get(p, 0)  # the round they are in (or came through)
+            return ("through" if waiting else "playing"), w.reached.get(p, 0)
         return "out", w.reached.get(p, 0)
