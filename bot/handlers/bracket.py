@@ -16,6 +16,7 @@ from charts.data import BRACKET_LABEL_KEYS, Match, Row, Sheet
 from charts.jobs import bracket_pngs, sheet_pngs
 from db.models import TableRow, Tournament
 from db.status import EventStatus, TableState
+from engine.formats.base import ranked
 from engine.formats.elimination import BracketRound
 
 
@@ -45,8 +46,7 @@ async def bracket(ctx: Ctx, args: str) -> None:
     robin = robin_sheet(ctx, t, rounds)
     if pngs and robin is not None:
         pngs += await drawn(sheet_pngs, robin) or []
-    over = t.status == EventStatus.FINISHED  # the final ranking only then; before, the round on
-    rows = fmt.current(state) if over else fmt.standings(state)
+    _, rows = ranked(fmt, state, t.status == EventStatus.FINISHED)
     caption = ctx.t("bracket.caption", title=t.title) + "\n" + event_status(ctx, t)
     send_pictures(ctx, pngs, caption + "\n" + ranking_lines(ctx, t, rows), "tree")
 

@@ -19,6 +19,7 @@ from bot.tournament import format_of, latest_round, names, state_of
 from charts.jobs import podium_png
 from db.models import Player, Round, TableRow, Tournament
 from db.status import EventStatus, RoundStatus, TableState
+from engine.formats.base import ranked
 from engine.formats.groups import LETTERS
 from engine.formats.teams import TeamStanding
 from engine.model import SEAT_LETTERS, Finished, Standing
@@ -171,21 +172,18 @@ def event_status(ctx: Ctx, t: Tournament) -> str:
     if t.status == EventStatus.FINISHED:
         return ctx.t("outcome.finished")
     r = latest_round(t)
-    key = {RoundStatus.DRAWN: "outcome.drawn", RoundStatus.CLOSED: "outcome.between"}.get(
-        RoundStatus(r.status) if r else RoundStatus.OPEN, "outcome.in-progress"
-    )
-    return ctx.t(key, round=r.number if r else 0)
+    if r is None:
+        return ctx.t("outcome.in-progress", round=0)
+    key = {RoundStatus.DRAWN: "outcome.drawn", RoundStatus.CLOSED: "outcome.between"}
+    return ctx.t(key.get(RoundStatus(r.status), "outcome.in-progress"), round=r.number)
 
 
 def refresh_live(ctx: Ctx, t: Tournament) -> None:
     """Post or edit the live standings with the current text ranking (``bot.live``):
     once the event is over, the final ranking the announcement gave (its champion named
     as such), as /standings shows it."""
-    fmt, state = format_of(t), state_of(t)
-    over = t.status == EventStatus.FINISHED
-    live.refresh(
-        ctx, t, ranking_lines(ctx, t, fmt.current(state) if over else fmt.standings(state))
-    )
+    _, rows = ranked(format_of(t), state_of(t), t.status == EventStatus.FINISHED)
+    live.refresh(ctx, t, ranking_lines(ctx, t, rows))
 
 
 def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None:
