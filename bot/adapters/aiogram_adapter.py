@@ -95,20 +95,17 @@ class AiogramTransport:
     async def _typed(self, m: Outgoing) -> int:
         """Pictures, files and caption edits, through aiogram's typed calls."""
         markup = _markup(m.buttons)
-        if m.kind == "photo":
-            msg = await self.bot.send_photo(
+        if m.kind in ("photo", "document"):
+            photo = m.kind == "photo"
+            send = self.bot.send_photo if photo else self.bot.send_document
+            msg = await send(
                 m.chat_id,
-                BufferedInputFile(m.file or b"", m.filename or "picture.png"),
+                BufferedInputFile(
+                    m.file or b"", m.filename or ("picture.png" if photo else "file")
+                ),
                 caption=m.text or None,
                 message_thread_id=m.thread_id,
                 reply_markup=markup,
-            )
-        elif m.kind == "document":
-            msg = await self.bot.send_document(
-                m.chat_id,
-                BufferedInputFile(m.file or b"", m.filename or "file"),
-                caption=m.text or None,
-                message_thread_id=m.thread_id,
             )
         elif m.kind == "edit_caption":
             edited = await self.bot.edit_message_caption(

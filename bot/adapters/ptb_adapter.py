@@ -104,22 +104,15 @@ class PTBTransport:
     async def _typed(self, m: Outgoing) -> int:
         """Pictures, files and caption edits, through PTB's typed calls."""
         markup = _markup(m.buttons)
-        if m.kind == "photo":
-            msg = await self.bot.send_photo(
+        if m.kind in ("photo", "document"):
+            send = self.bot.send_photo if m.kind == "photo" else self.bot.send_document
+            msg = await send(
                 m.chat_id,
                 m.file or b"",
                 caption=m.text or None,
                 message_thread_id=m.thread_id,
                 reply_markup=markup,
                 filename=m.filename,
-            )
-        elif m.kind == "document":
-            msg = await self.bot.send_document(
-                m.chat_id,
-                m.file or b"",
-                filename=m.filename,
-                caption=m.text or None,
-                message_thread_id=m.thread_id,
             )
         elif m.kind == "edit_caption":
             edited = await self.bot.edit_message_caption(
