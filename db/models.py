@@ -170,9 +170,13 @@ class TableRow(Base):
     """A table of a round: ``seats`` are user ids in seat order A, B, C, D."""
 
     __tablename__ = "tables"
-    __table_args__ = (UniqueConstraint("round_id", "number"),)
+    __table_args__ = (
+        UniqueConstraint("round_id", "number"),
+        # Whether a round still has an unsettled table: a look at its first few.
+        Index("ix_tables_round_status", "round_id", "status"),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
     number: Mapped[int] = mapped_column(Integer)
     seats: Mapped[list[Any]] = mapped_column()
     status: Mapped[str] = mapped_column(String(16), default=TableState.PENDING)
@@ -183,6 +187,20 @@ class TableRow(Base):
     deadline_set_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     round: Mapped[Round] = relationship(back_populates="tables")
     reports: Mapped[list[Report]] = relationship(order_by="Report.id", lazy="selectin")
+
+
+class Seat(Base):
+    """Who sits at which table of a round: an index of ``TableRow.seats``, written with
+    the table (``db.repo``), so that finding a player's table (a bare ``/confirm``) is one
+    index lookup, not a search of every table's JSON list. Seats never change once
+    drawn; the list stays the record (it keeps the seat order)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (Index("ix_seats_round_user", "round_id", "user_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
 
 
 class Report(Base):

@@ -74,7 +74,7 @@ async def settle_if_done(ctx: Ctx, t: Tournament, r: Round) -> None:
     next round from all of it; the standings), so it is loaded here; in a burst of
     results the live standings are refreshed once for many (``bot.live.later``), so that
     a result costs what its table costs, not what the event does."""
-    if r.status == RoundStatus.OPEN and not await ctx.repo.pending_tables(r.id):
+    if r.status == RoundStatus.OPEN and not await ctx.repo.unsettled(r.id):
         await ctx.repo.load_whole(t)
         settle_round(ctx, t, r)
     elif not live.later(ctx, t, r):
