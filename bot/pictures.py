@@ -106,6 +106,16 @@ async def apart(fn: Callable[..., T], *args: Any) -> T:
         return fn(*args)
 
 
+async def off_loop(fn: Callable[..., T], *args: Any) -> T:
+    """Work over a whole loaded event that reads its rows (so it cannot go to the drawing
+    process): building the engine's state, a standings sheet of 2,000 players, tens of
+    milliseconds each. In a worker thread the interpreter switches away from it every
+    few milliseconds, so other chats' replies go meanwhile; on the loop they waited for
+    all of it. Safe: the use-case awaits it, and nothing else touches its session's
+    rows (nothing is loaded lazily: a whole event is loaded first)."""
+    return await asyncio.to_thread(fn, *args)
+
+
 def draw_later(
     ctx: Ctx,
     out: Outgoing,

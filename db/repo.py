@@ -24,7 +24,14 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session, joinedload, make_transient_to_detached, raiseload, selectinload
+from sqlalchemy.orm import (
+    Session,
+    joinedload,
+    lazyload,
+    make_transient_to_detached,
+    raiseload,
+    selectinload,
+)
 from sqlalchemy.orm.attributes import instance_state, set_committed_value
 from sqlalchemy.sql import Insert, Select
 from sqlalchemy.sql.base import ExecutableOption
@@ -82,6 +89,36 @@ _IN_CHAT = (
 _NEWEST = select(Tournament).where(*_IN_CHAT).order_by(Tournament.id.desc()).limit(1)
 _ACTIVE = _NEWEST.where(Tournament.status.in_(ACTIVE))
 LATEST = {True: _NEWEST.options(*WHOLE), False: _NEWEST.options(*BARE)}  # by ``whole``
+# ``Repo.load_whole``: the tournament with its (few) rounds and penalties, then its
+# players, tables and reports a page at a time (ids above ``after``).
+PAGE = 500
+FRESH = {"populate_existing": True}
+SHELL = (
+    select(Tournament)
+    .where(Tournament.id == bindparam("tournament_id"))
+    .options(
+        lazyload(Tournament.players),
+        selectinload(Tournament.rounds).lazyload(Round.tables),
+        selectinload(Tournament.penalties),
+    )
+    .execution_options(**FRESH)
+)
+
+
+def _page(model: Any, *where: ColumnElement[bool]) -> Select[Any]:
+    return (
+        select(model)
+        .where(*where, model.id > bindparam("after"))
+        .order_by(model.id)
+        .limit(PAGE)
+        .execution_options(**FRESH)
+    )
+
+
+PLAYERS_OF = _page(Player, Player.tournament_id == bindparam("tournament_id"))
+_IN_ROUNDS = TableRow.round_id.in_(bindparam("round_ids", expanding=True))
+TABLES_OF = _page(TableRow, _IN_ROUNDS).options(lazyload(TableRow.reports))
+REPORTS_OF = _page(Report, Report.table_id.in_(select(TableRow.id).where(_IN_ROUNDS)))
 ACTIVE_TOURNAMENT = {True: _ACTIVE.options(*WHOLE), False: _ACTIVE.options(*BARE)}
 # These find rows by columns a stored row never changes (ids, numbers), so what the
 # session has not written yet cannot change what they find (a row already loaded comes
@@ -356,14 +393,41 @@ class Repo:
 
     async def load_whole(self, t: Tournament) -> None:
         """Load the rest of a tournament fetched bare (pending changes, and the kept
-        version bumps, are written first, so what comes back includes them)."""
+        version bumps, are written first, so what comes back includes them).
+
+        Its long lists (players, tables, reports) are read :data:`PAGE` rows a
+        statement, by key: between two statements the loop serves other chats (on
+        SQLite while the read holds no write lock, see ``db.inline_sqlite``; on
+        PostgreSQL at every round trip). Loaded by select-in, the 2,000 players of an
+        event were one statement whose rows took 15-30 ms to become objects, every other
+        chat's reply waiting meanwhile."""
         await self.write_pending()
-        await self.session.execute(
-            select(Tournament)
-            .where(Tournament.id == t.id)
-            .options(*WHOLE)
-            .execution_options(populate_existing=True)
-        )
+        await self.session.execute(SHELL, {"tournament_id": t.id})
+        set_committed_value(t, "players", await self._pages(PLAYERS_OF, {"tournament_id": t.id}))
+        if not t.rounds:
+            return
+        rounds = {"round_ids": [r.id for r in t.rounds]}
+        tables = await self._pages(TABLES_OF, rounds)
+        reports: dict[int, list[Report]] = {row.id: [] for row in tables}
+        for rep in await self._pages(REPORTS_OF, rounds):
+            reports[rep.table_id].append(rep)
+        of_round: dict[int, list[TableRow]] = {r.id: [] for r in t.rounds}
+        for row in sorted(tables, key=lambda row: row.number):
+            of_round[row.round_id].append(row)
+            set_committed_value(row, "reports", reports[row.id])
+        for r in t.rounds:
+            set_committed_value(r, "tables", of_round[r.id])
+
+    async def _pages(self, query: Select[Any], where: dict[str, Any]) -> list[Any]:
+        """Every row of ``query`` (ordered by id), :data:`PAGE` rows a statement."""
+        rows: list[Any] = []
+        while True:
+            page = list(
+                await self.session.scalars(query, {**where, "after": rows[-1].id if rows else 0})
+            )
+            rows += page
+            if len(page) < PAGE:
+                return rows
 
     # --- single rows, for the use-cases whose cost must not grow with the event -----------
     async def _write_changes_of(self, model: type[Any], *columns: str) -> None:

@@ -16,16 +16,19 @@ from bot.pictures import (
     apart,
     drawn,
     first_page,
+    off_loop,
     progression_series,
     send_pictures,
     standings_sheet,
 )
 from bot.tournament import format_of, latest_round, names, state_of
 from bot.versioned import pictures
+from charts.data import Sheet
 from charts.jobs import progression_png, sheet_pngs
+from db.models import Tournament
 from db.status import EventStatus, ExportStatus, PlayerStatus, TableState
 from engine.formats.base import ranked as rank
-from engine.model import SEAT_LETTERS
+from engine.model import SEAT_LETTERS, Standing, TournamentState
 
 EXPORT_HEADER = ["round", "table", "seat", "user_id", "name", "score", "penalty", "status"]
 
@@ -44,7 +47,7 @@ async def standings(ctx: Ctx, args: str) -> None:
         await ctx.repo.load_whole(t)
         if not t.rounds:
             raise UserError("refuse.not-drawn")
-        state, over = state_of(t), t.status == EventStatus.FINISHED
+        state, over = await off_loop(state_of, t), t.status == EventStatus.FINISHED
         # the final ranking only once the event is over: a round held for the organiser's
         # ruling (a whole table forfeited) crowns nobody yet (issue 8 §6)
         ranked, rows = await apart(rank, format_of(t), state, over)
@@ -58,9 +61,9 @@ async def standings(ctx: Ctx, args: str) -> None:
             + team_table_lines(ctx, t)
             + group_lines(ctx, t)
         )
-        sheet = first_page(ctx, standings_sheet(ctx, t, ranked, state))
+        sheet = await off_loop(_first_page, ctx, t, ranked, state)
         pngs: list[bytes] = await drawn(sheet_pngs, sheet) or []
-        series = progression_series(t, ranked, state)
+        series = await off_loop(progression_series, t, ranked, state)
         if pngs and max((len(v) for v in series.values()), default=0) >= 2:
             labels = {"round": ctx.t("pictures.round-axis"), "points": ctx.t("standings.points")}
             title = ctx.t("pictures.progression-title", title=t.title)
@@ -71,6 +74,13 @@ async def standings(ctx: Ctx, args: str) -> None:
             pictures.put(key, kept)
     pngs, caption = kept
     send_pictures(ctx, pngs, caption, "standings")
+
+
+def _first_page(
+    ctx: Ctx, t: Tournament, ranked: tuple[Standing, ...], state: TournamentState
+) -> Sheet:
+    """The first page of the standings picture's data (its rows for every player)."""
+    return first_page(ctx, standings_sheet(ctx, t, ranked, state))
 
 
 async def export(ctx: Ctx, args: str) -> None:
