@@ -89,6 +89,7 @@ _IN_CHAT = (
 _NEWEST = select(Tournament).where(*_IN_CHAT).order_by(Tournament.id.desc()).limit(1)
 _ACTIVE = _NEWEST.where(Tournament.status.in_(ACTIVE))
 LATEST = {True: _NEWEST.options(*WHOLE), False: _NEWEST.options(*BARE)}  # by ``whole``
+ACTIVE_TOURNAMENT = {True: _ACTIVE.options(*WHOLE), False: _ACTIVE.options(*BARE)}
 # ``Repo.load_whole``: the tournament with its (few) rounds and penalties, then its
 # players, tables and reports a page at a time (ids above ``after``).
 PAGE = 500
@@ -119,7 +120,6 @@ PLAYERS_OF = _page(Player, Player.tournament_id == bindparam("tournament_id"))
 _IN_ROUNDS = TableRow.round_id.in_(bindparam("round_ids", expanding=True))
 TABLES_OF = _page(TableRow, _IN_ROUNDS).options(lazyload(TableRow.reports))
 REPORTS_OF = _page(Report, Report.table_id.in_(select(TableRow.id).where(_IN_ROUNDS)))
-ACTIVE_TOURNAMENT = {True: _ACTIVE.options(*WHOLE), False: _ACTIVE.options(*BARE)}
 # These find rows by columns a stored row never changes (ids, numbers), so what the
 # session has not written yet cannot change what they find (a row already loaded comes
 # back as the session holds it): they skip the autoflush, and a burst's confirmed
