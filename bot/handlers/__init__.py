@@ -10,6 +10,7 @@ from __future__ import annotations
 from bot.commands import Command, Role, Stage
 from bot.handlers import (
     bracket,
+    calendar,
     chat_events,
     checkin,
     deadlines,
@@ -64,6 +65,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("me", ratings.me, ANYONE, ANY, menu=True),
     Command("season", ratings.season, ANYONE, ANY),
     Command("verify", draw.verify, ANYONE, RECORD, menu=True),
+    Command("calendar", calendar.calendar, ANYONE, EVENT),
     Command("export", ratings.export, ORGANISER, ANY, menu=True),
     Command("lang", chat_events.lang, ORGANISER, ANY),
     Command("tz", chat_events.tz, ORGANISER, ANY),
