@@ -95,6 +95,8 @@ async def admit(ctx: Ctx, command: Command) -> None:
         player = await ctx.repo.player(t.id, ctx.actor)
         if player is None or player.status == PlayerStatus.LEFT:
             raise UserError("refuse.not-signed-up")
+        if player.status == PlayerStatus.REMOVED:  # disqualified: no say in results
+            raise UserError("refuse.player-removed", name=player.name)
 
 
 async def role_of(ctx: Ctx) -> Role:

@@ -161,7 +161,7 @@ def ranking_lines(ctx: Ctx, t: Tournament, rows: tuple[Standing, ...], limit: in
             line = ctx.t("outcome.decided", line=line, label=" / ".join(labels))
         lines.append(line)
     if len(rows) > limit:
-        lines.append(ctx.t("standings.more", count=len(rows) - limit))
+        lines.append(ctx.t("standings.more-all", count=len(rows) - limit))
     return "\n".join(lines)
 
 

@@ -15,6 +15,7 @@ from bot.errors import UserError
 from bot.handlers.draw import draw_text
 from bot.handlers.rounds import opened_text
 from bot.handlers.signup import players_text
+from bot.handlers.whole_ranking import whole_ranking_text
 from bot.inputs import id_or_none
 from bot.types import Outgoing
 from db.models import Round, Tournament
@@ -31,6 +32,7 @@ SOURCES: dict[str, Callable[[Ctx, Tournament, str], str]] = {
     "players": lambda ctx, t, _: players_text(ctx, t),
     "draw": lambda ctx, t, n: draw_text(ctx, t, _round(t, n)),
     "open": lambda ctx, t, n: opened_text(ctx, t, _round(t, n)),
+    "ranking": lambda ctx, t, _: whole_ranking_text(ctx, t),
 }
 
 

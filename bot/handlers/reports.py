@@ -28,7 +28,7 @@ from bot.service import results
 from bot.tournament import latest_round, names, policy
 from bot.types import Buttons, Outgoing
 from db.models import Report, Round, TableRow, Tournament
-from db.status import ReportStatus, RoundStatus
+from db.status import PlayerStatus, ReportStatus, RoundStatus
 from engine.games.base import fmt_points
 from engine.model import SEAT_LETTERS
 
@@ -189,6 +189,9 @@ async def _pending_for(
     if row is not None and live is not None and live.status == ReportStatus.PENDING:
         if ctx.actor not in row.seats:
             raise UserError("refuse.not-at-table", table=row.number)
+        me = await ctx.repo.player(t.id, ctx.actor)
+        if me is not None and me.status == PlayerStatus.REMOVED:  # a button skips admission
+            raise UserError("refuse.player-removed", name=me.name)
         return t, r, row, live
     raise UserError("refuse.nothing-to-confirm")
 

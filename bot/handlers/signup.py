@@ -108,20 +108,13 @@ async def join(ctx: Ctx, args: str) -> None:
         await _join(ctx, await ctx.tournament(whole=False))
         return
     t = await ctx.tournament()
-    try:
-        partners = read_partners(ctx, t, args)
-    except UserError as refused:
-        if refused.key != "refuse.partner-not-signed-up":
-            raise
-        # Issue 8 §7: naming a partner who has not joined yet still signs the sender up.
-        player, joined, _ = await _sign_up(ctx, t)
-        note = ctx.t("outcome.joined-alone", who=refused.params["who"])
-        ctx.say(
-            "\n".join(filter(None, [joined or ctx.t("signup.already", name=player.name), note]))
-        )
-        return
+    # Naming a partner who has not joined yet still signs the sender up, and remembers
+    # the request (``bot.handlers.partners``).
+    partners, unjoined = read_partners(ctx, t, args)
     player, joined, _ = await _sign_up(ctx, t)
-    ctx.say("\n".join(filter(None, [joined, name_partners(ctx, t, player, partners)])))
+    if unjoined and not joined:
+        joined = ctx.t("signup.already", name=player.name)
+    ctx.say("\n".join(filter(None, [joined, name_partners(ctx, t, player, partners, unjoined)])))
 
 
 async def join_button(ctx: Ctx, arg: str) -> None:

@@ -11,6 +11,7 @@ from bot.context import Ctx
 from bot.csv_cells import safe_cell
 from bot.errors import UserError
 from bot.handlers.common import event_status, group_lines, ranking_lines, team_table_lines
+from bot.handlers.whole_ranking import ALL_WORDS, whole_ranking
 from bot.i18n import show
 from bot.pictures import (
     apart,
@@ -40,6 +41,9 @@ async def standings(ctx: Ctx, args: str) -> None:
     before that the standings with the round in progress named (issue 8). They are drawn
     once per tournament version and language; asked again before the next change, they
     are sent from the cache without loading the event."""
+    if args.strip().lower() in ALL_WORDS:
+        await whole_ranking(ctx)
+        return
     t = await ctx.tournament(finished=True, whole=False)
     key = pictures.key(t, "standings", ctx.t.lang)
     kept = pictures.get(key)

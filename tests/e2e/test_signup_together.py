@@ -53,7 +53,7 @@ async def test_a_team_signed_up_together_stays_together_and_the_lot_makes_the_re
     # Issue 8 §7: naming a partner who has not joined still signs the sender up, and
     # says how to team up once the partner is in.
     alone = await bot.says(GROUP, ids["戊"], "/join @geng", "@geng 还没有报名")
-    assert "戊 报名成功（共 3 人）" in alone.body and "/join @geng" in alone.body
+    assert "戊 报名成功（共 3 人）" in alone.body and "/join @wu" in alone.body
     listing = await bot.says(GROUP, ids["甲"], "/players", "报名 3 人：")
     assert "戊" in listing.body and "一起报名" not in listing.body
 
