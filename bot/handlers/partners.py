@@ -14,6 +14,8 @@ naming the sender back, the request is read as theirs and the pair forms at once
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import find_player
@@ -75,7 +77,7 @@ def claim_requests(ctx: Ctx, t: Tournament, player: Player, partners: list[int])
 
 
 def name_partners(
-    ctx: Ctx, t: Tournament, player: Player, partners: list[int], unjoined: list[str] = ()
+    ctx: Ctx, t: Tournament, player: Player, partners: list[int], unjoined: Sequence[str] = ()
 ) -> str:
     """Store the request and say where it stands: formed, or waiting for whom."""
     claim_requests(ctx, t, player, partners)
