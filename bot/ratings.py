@@ -1,4 +1,4 @@
-"""Group ratings and seasons from stored events (issue 15): rows in, ``engine.ratings`` out.
+"""Group ratings and seasons from stored events: rows in, ``engine.ratings`` out.
 
 A group's rating for a game is a fold over every confirmed table of every event of that
 game in the chat, hand by hand, in event order. The fold is kept per process in a
@@ -20,7 +20,16 @@ from db.repo import Repo
 from db.status import EventStatus, PlayerStatus, TableState
 from engine.errors import EngineError
 from engine.formats.seeding import RATING as SEED_BY_RATING
-from engine.ratings import Encounter, EventResult, Ledger, Rating, leaderboard, sides
+from engine.ratings import (
+    NEW,
+    PROVISIONAL_HANDS,
+    Encounter,
+    EventResult,
+    Ledger,
+    Rating,
+    leaderboard,
+    sides,
+)
 from engine.seasons import RATING, place_points
 
 _LEDGERS: dict[tuple[int, str], Ledger] = {}
@@ -77,8 +86,7 @@ def rated_order(led: Ledger, players: Sequence[int]) -> list[int]:
 
 def change(before: dict[int, Rating], after: dict[int, Rating], player: int) -> tuple[int, int]:
     """(before, after) displayed figures of a player around one event."""
-    new = Rating()
-    return before.get(player, new).display, after.get(player, new).display
+    return before.get(player, NEW).display, after.get(player, NEW).display
 
 
 async def season_events(repo: Repo, season: Season) -> list[Tournament]:
@@ -107,25 +115,36 @@ async def season_points(
 
 
 async def announce_changes(ctx: Ctx, t: Tournament) -> None:
-    """Under a final announcement: each player's rating before → after this event."""
+    """After the final announcement: each rated player's figure before → after this
+    event, the newly rated with their first figure, and the provisional apart, unnumbered.
+
+    Queued as an announcement, so it cannot overtake the 🏁 message queued before it."""
     before, after = (await ledger(ctx.repo, t.chat_id, t.game)).around(t.id)
     if not after:
         return
     who = {p.user_id: p.name for p in t.players}
     placed = places(t)
-    lines = []
+    lines, unrated = [], []
     for p in sorted((p for p in placed if p in after), key=lambda p: placed[p]):
-        was, now = change(before, after, p)
-        lines.append(
-            ctx.t(
-                "rating.change",
-                name=who.get(p, str(p)),
-                before=was,
-                after=now,
-                delta=signed(now - was),
+        name, was, now = who.get(p, str(p)), before.get(p, NEW), after[p]
+        if now.provisional:
+            unrated.append(ctx.t("rating.provisional-name", name=name, games=now.games))
+        elif was.provisional:
+            lines.append(ctx.t("rating.change-rated", name=name, after=now.display))
+        else:
+            lines.append(
+                ctx.t(
+                    "rating.change",
+                    name=name,
+                    before=was.display,
+                    after=now.display,
+                    delta=signed(now.display - was.display),
+                )
             )
-        )
-    ctx.reply("rating.changes", game=ctx.t(f"game.{t.game}"), lines="\n".join(lines))
+    if unrated:
+        lines.append(ctx.t("rating.provisional-list", hands=PROVISIONAL_HANDS, names=unrated))
+    with ctx.announcing():
+        ctx.reply("rating.changes", game=ctx.t(f"game.{t.game}"), lines="\n".join(lines))
 
 
 async def seed_by_rating(ctx: Ctx, t: Tournament, seeds: object) -> None:

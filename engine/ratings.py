@@ -1,20 +1,29 @@
-"""Ratings across events in a group (等级分): OpenSkill's Plackett–Luce model.
+"""Ratings across events in a group (等级分): Elo points won and lost hand by hand.
 
-Zero-sum points stay the standings of one event; ratings only ask *who finished ahead of
-whom*, so every table shape of these games fits one model:
+Zero-sum points stay the standings of one event; a rating only asks, in every hand, *who
+finished ahead of whom*, so every table shape of these games fits one rule:
 
 * free-for-all (锄大地, 跑得快, 象棋…): each seat alone, ranked by its hand score;
 * sides by hand (斗地主): the seats that scored alike in a hand played together, so the
   landlord stands alone against the farmers (``[[landlord], [farmer, farmer]]``);
 * partners (掼蛋, 升级): the game's fixed sides (A&C against B&D).
 
+In one hand every player meets every player of the other sides: finishing ahead of one
+scores 1, level ½, behind 0, and the expected score against them is Elo's,
+``1 / (1 + 10^((theirs − mine) / 400))``. Each meeting moves the two ratings by the same
+amount, ``w · (score − expected)``, in opposite directions, with ``w = K / m`` where ``m``
+is the most opponents any seat of that hand faced: whoever faces the whole table moves by
+at most :data:`K` a hand, and a farmer half as much as the landlord who played both of
+them. So an event's changes add up to 0, and a player who finishes last in every hand
+only loses points (and the winner of every hand only gains). The changes of an event are
+all reckoned from the ratings it began with (the order of its hands does not matter).
+
 A hand in which every seat scored 0 (a redeal, a declined bid) tells nothing and is
 skipped; a drawn game (½–½) ranks both sides equal. A ``total`` report is one hand.
 Forfeits are not rated: nobody played.
 
-The figure shown is conservative, μ − 3σ, scaled to a 1500-based range, so a newcomer
-starts at 1500 and a rating only climbs once the model is sure; a player with fewer
-than :data:`PROVISIONAL_GAMES` rated hands is marked provisional.
+Everyone starts at :data:`BASE`; the figure is shown only once it rests on
+:data:`PROVISIONAL_HANDS` rated hands (before that the player is 定级中, listed apart).
 
 :class:`Ledger` keeps one game's ratings in one group as a fold over its events in order,
 with a snapshot after each event: a correction to event *k* (``/fix``, ``/undo``)
@@ -28,31 +37,30 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from openskill.models import PlackettLuce
-
 from engine.model import PlayerId
 
-MODEL = PlackettLuce()
-BASE, SCALE = 1500, 40  # display = BASE + SCALE·(μ − 3σ); a newcomer shows 1500
-PROVISIONAL_GAMES = 10
+BASE = 1500  # everyone's first rating
+K = 16  # the most one hand can move the rating of a seat that faced the whole table
+SPREAD = 400  # Elo: 400 points apart, the stronger is expected to score 10 to 1
+PROVISIONAL_HANDS = 10  # rated hands before a rating is shown
 
 
 @dataclass(frozen=True)
 class Rating:
-    """A player's skill belief: mean, uncertainty, and how many hands it rests on."""
+    """A player's rating and how many rated hands it rests on."""
 
-    mu: float = MODEL.mu
-    sigma: float = MODEL.sigma
+    value: float = float(BASE)
     games: int = 0
 
     @property
     def display(self) -> int:
-        """The conservative figure players see (μ − 3σ on a 1500 scale)."""
-        return round(BASE + SCALE * (self.mu - 3 * self.sigma))
+        """The figure players see once it is no longer provisional."""
+        return round(self.value)
 
     @property
     def provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES
+        """Too few hands to show a figure (定级中)."""
+        return self.games < PROVISIONAL_HANDS
 
 
 NEW = Rating()
@@ -106,27 +114,48 @@ def sides(
     )
 
 
-def rate(ratings: Mapping[PlayerId, Rating], encounter: Encounter) -> dict[PlayerId, Rating]:
-    """The ratings of the encounter's players after it (the others are unchanged)."""
-    teams = [
-        [MODEL.rating(mu=r.mu, sigma=r.sigma) for r in (ratings.get(p, NEW) for p in team)]
-        for team in encounter.teams
+def expected(mine: float, theirs: float) -> float:
+    """Elo's expected score of ``mine`` against ``theirs`` (½ when level)."""
+    return 1 / (1 + 10 ** ((theirs - mine) / SPREAD))
+
+
+def changes(ratings: Mapping[PlayerId, Rating], encounter: Encounter) -> dict[PlayerId, float]:
+    """What one hand gives each of its players, from ``ratings`` (adds up to 0)."""
+    seated = [
+        (p, rank, side)
+        for side, (team, rank) in enumerate(zip(encounter.teams, encounter.ranks, strict=True))
+        for p in team
     ]
-    after = MODEL.rate(teams, ranks=list(encounter.ranks))
-    out: dict[PlayerId, Rating] = {}
-    for team, new in zip(encounter.teams, after, strict=True):
-        for p, r in zip(team, new, strict=True):
-            out[p] = Rating(float(r.mu), float(r.sigma), ratings.get(p, NEW).games + 1)
+    total = len(seated)
+    weight = K / max(total - len(team) for team in encounter.teams)
+    out = dict.fromkeys((p for p, _, _ in seated), 0.0)
+    for i, (p, rank_p, side_p) in enumerate(seated):
+        for q, rank_q, side_q in seated[i + 1 :]:
+            if side_p == side_q:
+                continue
+            score = 1.0 if rank_p < rank_q else 0.5 if rank_p == rank_q else 0.0
+            mine, theirs = ratings.get(p, NEW).value, ratings.get(q, NEW).value
+            moved = weight * (score - expected(mine, theirs))
+            out[p] += moved
+            out[q] -= moved
     return out
 
 
 def fold(
     ratings: Mapping[PlayerId, Rating], encounters: Iterable[Encounter]
 ) -> dict[PlayerId, Rating]:
-    """Apply encounters in order to a copy of ``ratings``."""
-    out = dict(ratings)
+    """One event's hands applied to a copy of ``ratings``: every hand reckoned from the
+    ratings the event began with, and each player's hands counted."""
+    moved: dict[PlayerId, float] = {}
+    hands: dict[PlayerId, int] = {}
     for enc in encounters:
-        out.update(rate(out, enc))
+        for p, d in changes(ratings, enc).items():
+            moved[p] = moved.get(p, 0.0) + d
+            hands[p] = hands.get(p, 0) + 1
+    out = dict(ratings)
+    for p, d in moved.items():
+        was = ratings.get(p, NEW)
+        out[p] = Rating(was.value + d, was.games + hands[p])
     return out
 
 
@@ -199,5 +228,5 @@ class Ledger:
 
 
 def leaderboard(ratings: Mapping[PlayerId, Rating]) -> list[tuple[PlayerId, Rating]]:
-    """Players by displayed rating, best first (ties by more hands, then by id)."""
-    return sorted(ratings.items(), key=lambda kv: (-kv[1].display, -kv[1].games, kv[0]))
+    """Players by rating, best first (ties by more hands, then by id)."""
+    return sorted(ratings.items(), key=lambda kv: (-kv[1].value, -kv[1].games, kv[0]))

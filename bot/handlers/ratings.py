@@ -12,7 +12,6 @@ from bot.handlers.standings import csv_bytes
 from bot.i18n import show
 from bot.pictures import draw
 from bot.ratings import (
-    change,
     ledger,
     names,
     places,
@@ -23,7 +22,7 @@ from charts.jobs import board_png, history_png
 from db.models import Season, Tournament
 from db.status import EventStatus, PlayerStatus
 from engine.games import find_game
-from engine.ratings import Rating, leaderboard
+from engine.ratings import NEW, PROVISIONAL_HANDS, K, Rating, leaderboard
 from engine.seasons import RATING, parse_scoring, season_table
 
 BOARD_LINES = 20
@@ -40,8 +39,15 @@ SEASON_EXPORT_HEADER = [
 
 
 def rating_text(ctx: Ctx, r: Rating) -> str:
-    """``1532`` or ``1500?`` (provisional: fewer than ten rated hands)."""
-    return ctx.t("rating.provisional", value=r.display) if r.provisional else str(r.display)
+    """``1532``, or ``定级中（4/10 局）`` until the rating rests on enough hands."""
+    if r.provisional:
+        return ctx.t("rating.provisional", games=r.games, hands=PROVISIONAL_HANDS)
+    return str(r.display)
+
+
+def shown(r: Rating | None) -> int | str:
+    """The figure a CSV shows: none while provisional."""
+    return "" if r is None or r.provisional else r.display
 
 
 def day(t: Tournament, zone: ZoneInfo) -> str:
@@ -63,32 +69,29 @@ async def rating(ctx: Ctx, args: str) -> None:
     if not board:
         raise UserError("refuse.no-ratings", game=ctx.t(f"game.{game}"))
     who = names(await ctx.repo.chat_events(chat, game))
-    rows = [
-        (
-            i + 1,
-            who.get(p, str(p)),
-            r.display,
-            ctx.t("rating.provisional-mark") if r.provisional else "",
-        )
-        for i, (p, r) in enumerate(board)
+    rated = [(p, r) for p, r in board if not r.provisional]
+    unrated = [
+        ctx.t("rating.provisional-name", name=who.get(p, str(p)), games=r.games)
+        for p, r in board
+        if r.provisional
     ]
     lines = [
-        ctx.t(
-            "rating.line",
-            rank=i + 1,
-            name=who.get(p, str(p)),
-            rating=rating_text(ctx, r),
-            hands=r.games,
-        )
-        for i, (p, r) in enumerate(board[:BOARD_LINES])
+        ctx.t("rating.line", rank=i + 1, name=who.get(p, str(p)), rating=r.display, hands=r.games)
+        for i, (p, r) in enumerate(rated[:BOARD_LINES])
     ]
-    if len(board) > BOARD_LINES:
-        lines.append(ctx.t("standings.more", count=len(board) - BOARD_LINES))
+    if len(rated) > BOARD_LINES:
+        lines.append(ctx.t("standings.more", count=len(rated) - BOARD_LINES))
+    if unrated:
+        lines.append(ctx.t("rating.provisional-list", hands=PROVISIONAL_HANDS, names=unrated))
+    lines.append(ctx.t("rating.how", hands=PROVISIONAL_HANDS, k=K))
     game_name = ctx.t(f"game.{game}")
+    text = ctx.t("rating.title", game=game_name) + "\n" + "\n".join(lines)
+    if not rated:
+        ctx.say(text)
+        return
+    rows = [(i + 1, who.get(p, str(p)), r.display, "") for i, (p, r) in enumerate(rated)]
     ctx.photo(
-        await draw(board_png, rows, ctx.t("rating.chart-title", game=game_name)),
-        ctx.t("rating.title", game=game_name) + "\n" + "\n".join(lines),
-        "rating.png",
+        await draw(board_png, rows, ctx.t("rating.chart-title", game=game_name)), text, "rating.png"
     )
 
 
@@ -129,9 +132,14 @@ async def me(ctx: Ctx, args: str) -> None:
         series.append(
             (
                 ctx.t(f"game.{game}"),
-                [(titles.get(ev, str(ev)), r.display) for ev, r in led.history(user)],
+                [
+                    (titles.get(ev, str(ev)), r.display)
+                    for ev, r in led.history(user)
+                    if not r.provisional
+                ],
             )
         )
+    series = [(game, points) for game, points in series if points]
     text = "\n".join(lines)
     if not series:
         ctx.say(text)
@@ -231,7 +239,7 @@ async def export_season(ctx: Ctx) -> None:
     for t, event in zip(events, scored, strict=True):
         before, after = (await ledger(ctx.repo, t.chat_id, t.game)).around(t.id)
         for p, (place, points) in sorted(event.items(), key=lambda kv: kv[1][0]):
-            was, now = change(before, after, p)
+            was, now = shown(before.get(p, NEW)), shown(after.get(p))
             rows.append([t.title, day(t, ctx.tz), p, who[p], place, show(points), was, now])
     ctx.document(
         csv_bytes(SEASON_EXPORT_HEADER, rows),
