@@ -136,7 +136,7 @@ class Game(Generic[H]):
     knobs: ClassVar[tuple[Knob, ...]] = ()
     default_format: ClassVar[str] = "knockout"
     zero_sum: ClassVar[bool] = True
-    # 迟到 N 分钟以弃权论: 15 in seeds 000, 001 and 002's 双升 rules (``/set noshow on``).
+    # 迟到 N 分钟以弃权论: 15 unless the game says otherwise (docs/rules/deadlines.md#no-show).
     noshow_minutes: ClassVar[int] = 15
     report_example: ClassVar[str]  # one hand in the report grammar, shown in /round
     # Ratings (engine.ratings): seats that scored alike in a hand played as one side.
@@ -228,10 +228,11 @@ class Game(Generic[H]):
     def round_scores(self, outcome: Outcome, seats: int) -> tuple[Decimal, ...]:
         """What the standings add for one table's round, from its whole report.
 
-        SPEC.md (/export ``score``): points in point games, match points in level and
-        two-player games. Point games and the two-player games (whose per-game 1/0.5/0 is
-        already the match score, seed 004 (一)) add ``outcome.scores``; the level games
-        override this to turn the replayed match into match points.
+        The ``score`` of /export (docs/guide.en.md#end): points in point games, match points
+        in level and two-player games. Point games and the two-player games (whose per-game
+        1/0.5/0 is already the match score, docs/rules/two-player.md#game-points) add
+        ``outcome.scores``; the level games override this to turn the replayed match into
+        match points.
         """
         return outcome.scores
 

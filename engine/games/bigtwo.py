@@ -1,13 +1,13 @@
-"""Big Two 锄大地, scored as in seed 001 (东莞市第一人民法院棋牌大赛锄大地规则).
+"""Big Two 锄大地, scored as in docs/rules/bigtwo.md.
 
 A hand is reported as cards left per seat; ``s`` after a count marks a seat still holding
-♠2: ``A5 B8 C0 D12``. Card points for n cards left (seed 001 §六.2): n (n<8), 2n (8–9),
+♠2: ``A5 B8 C0 D12``. Card points for n cards left (#card-points): n (n<8), 2n (8–9),
 3n (10–12), 4n (13); holding ♠2 with 8 or more cards doubles them. Each seat then scores
-the sum, over the other seats, of (their card points − its own) (seed 001 §六.3), so
+the sum, over the other seats, of (their card points − its own) (#settlement), so
 A5 B8 C0 D12 → +37 −7 +57 −87, and with ♠2 at B (``B8s``) → +53 −55 +73 −71.
 
-Knobs: ``spade2`` on (seed) / off / ``any2`` (a common house rule: any 2 held doubles, so
-several seats may be marked); ``settle`` pairwise (seed) / ``winner`` (the winner collects
+Knobs: ``spade2`` on (default) / off / ``any2`` (a common house rule: any 2 held doubles, so
+several seats may be marked); ``settle`` pairwise (default) / ``winner`` (the winner collects
 every loser's card points, each loser pays their own).
 """
 
@@ -87,7 +87,7 @@ class BigTwo(Game[BigTwoHand]):
         return (Step("cards", counts + marked, "{seat}{value}", per_seat=True),)
 
     def card_points(self, n: int, holds_two: bool) -> int:
-        """Seed 001 §六.2: the penalty points of n cards left."""
+        """The penalty points of n cards left (docs/rules/bigtwo.md#card-points)."""
         base = n if n < 8 else 2 * n if n < 10 else 3 * n if n < 13 else 4 * n
         doubled = holds_two and n >= 8 and self.option("spade2") != "off"
         return base * 2 if doubled else base

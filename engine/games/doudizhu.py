@@ -1,23 +1,23 @@
-"""Dou Dizhu 斗地主 for three seats, as scored in seeds 004 (§五) and 000.
+"""Dou Dizhu 斗地主 for three seats, as scored in docs/rules/doudizhu.md.
 
 A hand is reported from the landlord's side: landlord seat, bid, bombs played (rockets
 count), result and flags, in English or Chinese: ``B bid3 bombs1 win spring`` =
 ``地主B 叫3 炸1 胜 春天``.
 
-Scoring (``scoring=bid``, seed 004 §五.9): the multiplier starts at 1 and doubles for each
+Scoring (``scoring=bid``, #bid-scoring): the multiplier starts at 1 and doubles for each
 bomb or rocket played and for a spring (landlord won before a farmer played) or an
 anti-spring (a farmer won while the landlord played one hand only); the landlord scores
 ±2·bid·mult, each farmer ∓bid·mult. With ``doubling=on`` (a common house rule) a farmer may
 double and the landlord redouble: each farmer then scores bid·(±1)·2^(exponent + own double
 + redouble if doubled) and the landlord minus their sum. ``cap`` caps each farmer's
-multiplier (seed 000 单局封顶; 0 = no cap).
+multiplier (单局封顶, #cap; 0 = no cap).
 
-Variants: ``scoring=points`` (seed 000 策划方案: landlord win +2, farmer win +1 each, bombs
-double, the losers score 0) and ``scoring=chips`` (seed 000 方案: each starts with ``chips``
+Variants: ``scoring=points`` (#points-only: landlord win +2, farmer win +1 each, bombs
+double, the losers score 0) and ``scoring=chips`` (#chips: each starts with ``chips``
 chips, ``base`` 2 per farmer, bombs double, no cap; a player out of chips ends the table
 and the most chips wins). The table's match ends by ``end``: ``time`` (the clock, outside
-the engine), ``hands`` (after ``hands`` hands, seed 000: 十局) or ``target`` (first to
-+``target``, seed 004: +100).
+the engine), ``hands`` (after ``hands`` hands, by default ten) or ``target`` (first
+to +``target``, by default +100; #match-end).
 
 Per report, ``scores`` are the points (chips won or lost under ``chips``).
 """

@@ -1,14 +1,14 @@
-"""Four-player two-deck Dou Dizhu 四人斗地主, as in seed 000 (斗地主比赛赛制及规则, 一.2 and 二).
+"""Four-player two-deck Dou Dizhu 四人斗地主, as in docs/rules/doudizhu.md#four-players.
 
 Two decks, 25 cards each and 8 in the kitty; the landlord plays against the other three.
 A hand is reported as the landlord's seat, the result and flags: ``C win open`` (地主C 胜
-明牌). Seed 000 一.2: landlord win +3, the other three −1 each; landlord loss −3, the others
-+1 each; an open hand (明牌) doubles it (+6 / −2). Seed 000 二.e: when the first two players
-both decline to be landlord the hand is void and redealt, but each decliner scores −1 and
-the other two +1: ``decline A B`` (不叫 A B).
+明牌). Scoring (#four-scoring): landlord win +3, the other three −1 each; landlord loss
+−3, the others +1 each; an open hand (明牌) doubles it (+6 / −2). Two declines
+(#declined-bid): when the first two players both decline to be landlord the hand is void
+and redealt, but each decliner scores −1 and the other two +1: ``decline A B`` (不叫 A B).
 
-Per report, ``scores`` are the points. The match ends after ``hands`` hands (seed 000: 每轮
-6局) when ``end=hands``, or at the clock (``end=time``).
+Per report, ``scores`` are the points. The match ends after ``hands`` hands (6 by
+default) when ``end=hands``, or at the clock (``end=time``).
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ class DouDizhu4(Game[DouDizhu4Hand]):
         return f"{SEAT_LETTERS[hand.landlord]} {'win' if hand.won else 'lose'}{flags}"
 
     def match_winner(self, outcomes: Sequence[Outcome], seats: int) -> tuple[int, ...] | None:
-        """The leader after ``hands`` played hands; redeals score but do not count (000 二.e)."""
+        """The leader after ``hands`` played hands; redeals score but do not count."""
         if self.option("end") != "hands":
             return None
         totals = [Decimal(0)] * seats

@@ -1,17 +1,17 @@
-"""Guandan 掼蛋, as in seed 002 (第二篇 §5 升级规则; 第五篇 (四) 升级规则, (五) 对阵方式).
+"""Guandan 掼蛋, as in docs/rules/guandan.md.
 
 Two partnerships, A&C against B&D, two decks. A hand is reported as the finishing order
 of seats, as far as the first player's partner: ``A C`` (A first, partner C second),
 ``A B C`` (partner third), ``A B D C`` or ``A B D`` (partner last). The first player's side
-goes up 3 / 2 / 1 levels when the partner is 2nd / 3rd / 4th (第二篇: 双下升3级，对手有一家
-是下游升2级，对门是下游升1级), or 5 / 3 / 1 with ``upgrade=5/3/1`` (第五篇: 双戴花升5级).
+goes up 3 / 2 / 1 levels when the partner is 2nd / 3rd / 4th (双下升3级), or 5 / 3 / 1 with
+``upgrade=5/3/1`` (#upgrade).
 Tribute (进贡/还贡) is played at the table; the report carries only the order.
 
 Per report, ``scores`` are the level steps each seat's side went up (0 for the losers).
 The match layer replays them (:meth:`Guandan.state`): levels 2→A; A must be passed (the
 side on A wins its own A with the partner not last); with ``a_fail=3`` three failed tries
-send the side back to 2, by default (第五篇: 无论几次未过，仍打A) it stays on A; the match
-is best of ``games`` (第五篇: 三局两胜 → 3) or decided at time by games then level, and
+send the side back to 2, by default it stays on A (#passing-a); the match is best of
+``games`` (三局两胜 → 3, #match) or decided at time by games then level, and
 scores match points ``points`` win/draw/loss.
 """
 
@@ -54,7 +54,7 @@ class Guandan(LevelGame[FinishOrder]):
 
     key = "guandan"
     report_example = "A C"
-    noshow_minutes = 10  # seed 002, 掼蛋: 迟到10分钟以弃权论
+    noshow_minutes = 10  # 迟到10分钟以弃权论: docs/rules/guandan.md#late
     aliases = ("guandan", "掼蛋", "惯蛋", "掼蛋儿")
     seat_counts = (4,)
     partners = SIDES

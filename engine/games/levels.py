@@ -3,7 +3,8 @@
 Both are played by two partnerships, A&C against B&D (partners sit opposite), climbing the
 levels 2, 3 … 10, J, Q, K, A. A report's ``scores`` are the level steps each seat's side
 gained (0 for the other side); the match layer replays them with :class:`LevelState` to know
-the levels reached, games won, and the match points (seed 002: 三局两胜; seed 004: 先通过10).
+the levels reached, games won, and the match points (docs/rules/guandan.md#match,
+docs/rules/shengji.md#match).
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ class LevelState:
         return LevelState((0, 0), (games[0], games[1]), (0, 0), (passed[0], passed[1]))
 
     def small_score(self, side: int) -> int:
-        """Tie-break small score (issue 3): level difference, +1 for each pass of A."""
+        """Small score 小分 (docs/rules/guandan.md#small-score): level difference, +1 for
+        each pass of A."""
         other = 1 - side
         diff = self.levels[side] - self.levels[other]
         return diff + self.passed_a[side] - self.passed_a[other]
@@ -98,7 +100,7 @@ def replay_gains(outcomes: Sequence[Outcome]) -> list[tuple[int, int] | None]:
 
 class LevelGame(Game[H]):
     """A climbing game: its match is replayed from the reports by :meth:`state`, and a
-    table's round counts as match points (SPEC.md), not level steps."""
+    table's round counts as match points (docs/rules/guandan.md#match-points), not level steps."""
 
     @abstractmethod
     def state(self, outcomes: Sequence[Outcome]) -> tuple[LevelState, int | None]:

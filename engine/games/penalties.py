@@ -1,6 +1,6 @@
 """Penalties shared by every game: deductions in 0.5 steps, the warning ladder, per-card fines.
 
-Seed 001 §七 (锄大地扣分规则): prompting another player is met with a warning the first time,
+As docs/rules/penalties.md has it: prompting another player is met with a warning the first time,
 −1 the second and disqualification the third; every exposed card (暴露张), card played out of
 turn (越序出牌), wrong card (出错牌) or stuck card (夹牌) costs 0.5; not announcing the last
 card (报单) costs 0.5; breaking the deal rules costs 3. Points are always deducted in
@@ -17,7 +17,7 @@ from engine.errors import ReportError
 from engine.numbers import tidy
 
 STEP = Decimal("0.5")
-PER_CARD = Decimal("0.5")  # seed 001 §七.2, 3, 6, 7
+PER_CARD = Decimal("0.5")  # docs/rules/penalties.md#per-card
 MAX_DEDUCTION = Decimal(1000)
 MAX_CARDS = 54 * 2  # two decks
 
@@ -39,14 +39,15 @@ def deduction(raw: str | Decimal | int) -> Decimal:
 
 
 def per_card(cards: int, rate: Decimal = PER_CARD) -> Decimal:
-    """Seed 001 §七: 0.5 for each exposed, out-of-turn, wrong or stuck card."""
+    """0.5 for each exposed, out-of-turn, wrong or stuck card (docs/rules/penalties.md#per-card)."""
     if cards < 1 or cards > MAX_CARDS:
         raise ReportError("penalty-cards", cards=cards)
     return rate * cards
 
 
 class Rung(StrEnum):
-    """One step of the seed-001 ladder (§七.1: 第一次警告，第二次罚1分，三次取消比赛资格)."""
+    """One step of the warning ladder (docs/rules/penalties.md#ladder: 第一次警告，第二次罚1分，
+    三次取消比赛资格)."""
 
     WARNING = "warning"
     DEDUCT = "deduct"

@@ -1,4 +1,4 @@
-"""Shengji 升级 / 80分 / 双升 / 拖拉机, as in seed 004 ((四) 80分) and seed 002 (第一篇 双升).
+"""Shengji 升级 / 80分 / 双升 / 拖拉机, as in docs/rules/shengji.md.
 
 Two partnerships, A&C against B&D, two decks, an 8-card kitty. A hand is reported as the
 dealer's seat, the defenders' card points and, when the defenders took the last trick
@@ -6,14 +6,14 @@ dealer's seat, the defenders' card points and, when the defenders took the last 
 Without a dealer seat the first hand is dealt by A's side and later hands by whoever the
 previous hand left the deal to (only the side matters for scoring).
 
-Seed 004 §11: the kitty counts ×2, ×4 with a pair, ×2·2^n with a tractor of length n (so
-x2, x4, x8, x16, x32). The defenders' total = points + kitty × multiplier, then seed 004
-§14: 0 → dealer +3; 5–35 → +2; 40–75 → +1; 80–115 → the defenders take the deal;
+The kitty (#kitty) counts ×2, ×4 with a pair, ×2·2^n with a tractor of length n (so
+x2, x4, x8, x16, x32). The defenders' total = points + kitty × multiplier, then
+(#level-table): 0 → dealer +3; 5–35 → +2; 40–75 → +1; 80–115 → the defenders take the deal;
 120–155 → defenders +1; 160–195 → +2; 200 and more → +3 (``climb=cap``), or one more
-level for every further 40 (``climb=every40``, seed 002: 每多得40分加升一级，最高不限).
+level for every further 40 (``climb=every40``: 每多得40分加升一级，最高不限).
 
 Per report, ``scores`` are the level steps each seat's side went up. A game is won by the
-first side to pass ``target`` (seed 004: 先通过10; ``target=A`` in a final), or by the
+first side to pass ``target`` (先通过10; ``target=A`` in a final; #match), or by the
 leader at time (the match layer's clock); match points ``points`` win/draw/loss.
 """
 
@@ -166,7 +166,8 @@ class Shengji(LevelGame[ShengjiHand]):
         )
 
     def level_change(self, total: int) -> tuple[bool, int]:
-        """Seed 004 §14: (defenders climb?, steps) for the defenders' total points."""
+        """(defenders climb?, steps) for the defenders' total points
+        (docs/rules/shengji.md#level-table)."""
         if total < 80:
             return False, 3 if total == 0 else 2 if total < 40 else 1
         if total < 120:

@@ -1,11 +1,11 @@
-"""Two-player board games 象棋 / 五子棋 / 军棋, as run in seed 004 (比赛规则 一–三).
+"""Two-player board games 象棋 / 五子棋 / 军棋, as in docs/rules/two-player.md.
 
 A hand is one game, reported from seat A's side as ``1-0``, ``0.5-0.5`` (also ``½-½``) or
 ``0-1``; ``A``/``B`` followed by win/胜 or ``draw``/和 say the same in words. Per report,
-``scores`` are match points: 1 / 0.5 / 0 per game (seed 004: 胜1分，和0.5分，负0分), or
+``scores`` are match points: 1 / 0.5 / 0 per game (胜1分，和0.5分，负0分; #game-points), or
 2 / 1 / 0 with ``points=2/1/0``.
 
-Match end (seed 004): at least ``games`` games (two, colours swapped), then deciding games
+Match end (#series): at least ``games`` games (two, colours swapped), then deciding games
 until the totals differ; :meth:`TwoPlayerGame.match_winner` replays the reports to say so.
 """
 
@@ -45,7 +45,7 @@ class GameResult:
 
 
 class TwoPlayerGame(Game[GameResult]):
-    """Shared rules of the seed-004 board games; subclasses only name themselves."""
+    """Shared rules of the board games; subclasses only name themselves."""
 
     seat_counts = (2,)
     default_format = "groups"
@@ -91,7 +91,8 @@ class TwoPlayerGame(Game[GameResult]):
         return {Decimal(1): "1-0", Decimal(0): "0-1"}.get(hand.a, "0.5-0.5")
 
     def match_winner(self, outcomes: Sequence[Outcome], seats: int) -> tuple[int, ...] | None:
-        """Seed 004: the first ``games`` games always count; then the first lead wins."""
+        """The first ``games`` games always count; then the first lead wins
+        (docs/rules/two-player.md#series)."""
         totals = [Decimal(0), Decimal(0)]
         for played, hand in enumerate(replay_hands(outcomes), start=1):
             totals = [t + s for t, s in zip(totals, hand, strict=True)]
@@ -101,7 +102,7 @@ class TwoPlayerGame(Game[GameResult]):
 
 
 class Xiangqi(TwoPlayerGame):
-    """中国象棋: two slow games, then quick games until someone wins (seed 004 (一))."""
+    """中国象棋: two slow games, then quick games until someone wins."""
 
     key = "xiangqi"
     report_example = "1-0"
@@ -109,7 +110,7 @@ class Xiangqi(TwoPlayerGame):
 
 
 class Gomoku(TwoPlayerGame):
-    """五子棋, no forbidden moves (seed 004 (三))."""
+    """五子棋, no forbidden moves."""
 
     key = "gomoku"
     report_example = "1-0"
@@ -117,7 +118,7 @@ class Gomoku(TwoPlayerGame):
 
 
 class Junqi(TwoPlayerGame):
-    """四国军棋 / 军棋, played two-handed (seed 004 (二))."""
+    """四国军棋 / 军棋, played two-handed."""
 
     key = "junqi"
     report_example = "0.5-0.5"
