@@ -2,15 +2,21 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test install lint
+.PHONY: run test install install-test lint
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q -U pip
+	$(PY) -m pip install -q -e .
+	touch $@
+
+# The test and lint tools (pytest, ruff, mypy, selenium…) only for `make test`/`make lint`.
+$(VENV)/.installed-test: $(VENV)/.installed
 	$(PY) -m pip install -q -e '.[test]'
 	touch $@
 
 install: $(VENV)/.installed
+install-test: $(VENV)/.installed-test
 
 # Debian packages, skipped when present: headless Chromium and its driver for the
 # playground's browser test. (The CJK font for charts comes with the Python package.)
@@ -24,10 +30,10 @@ run: install
 	else echo "make run: no BOT_TOKEN set, so starting tourbot playground (Telegram in your browser)"; \
 	  $(VENV)/bin/tourbot playground; fi
 
-lint: install
+lint: install-test
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy --strict engine bot db charts playground
 
-test: install system-deps lint
+test: install-test system-deps lint
 	$(VENV)/bin/pytest -q

@@ -57,7 +57,8 @@ class NoCJKFont(RuntimeError):
     """No CJK font anywhere: a picture would show boxes instead of Chinese names."""
 
 
-def _packaged_font() -> Path | None:
+def packaged_font() -> Path | None:
+    """The CJK font file that came with the package, if it is installed."""
     if PACKAGED_FONT is None:
         return None
     package, inside = PACKAGED_FONT
@@ -75,7 +76,7 @@ def find_cjk_font() -> Path:
             hits = sorted(Path(folder).rglob(pattern)) if Path(folder).is_dir() else []
             if hits:
                 return hits[0]
-    packaged = _packaged_font()
+    packaged = packaged_font()
     if packaged is not None:
         return packaged
     raise NoCJKFont(

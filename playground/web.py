@@ -3,7 +3,8 @@
 The browser reads chats as JSON (``/api/chat/{id}``), hears that something changed by
 Server-Sent Events (``/events``, a version number) and acts through small POSTs that
 become real Telegram updates: ``say`` is a message, ``press`` a button press whose
-answer (the toast) is returned. Photos and documents come from ``/media``.
+answer (the toast) is returned. Photos and documents come from ``/media``, the CJK web
+font from ``/fonts/cjk.woff`` (:mod:`playground.webfont`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
@@ -18,7 +20,7 @@ from urllib.parse import quote
 
 from aiohttp import web
 
-from playground import cast, demo
+from playground import cast, demo, webfont
 from playground.botapi import BotAPIServer
 from playground.botapi.records import JSON, SentMessage
 from playground.botapi.updates import Signal
@@ -29,6 +31,8 @@ KEEPALIVE = 15.0  # seconds between SSE comments, so proxies and browsers keep t
 PRESS_WAIT = 5.0  # seconds to wait for the bot's answer to a button press
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+log = logging.getLogger(__name__)
 
 
 class Page:
@@ -45,6 +49,7 @@ class Page:
         app.middlewares.append(self._track_bot)
         app.router.add_get("/", self._static)
         app.router.add_get("/static/{name}", self._static)
+        app.router.add_get(webfont.PATH, webfont.serve)
         app.router.add_get("/events", self._events)
         app.router.add_get("/api/state", self._state)
         app.router.add_get("/api/chat/{chat}", self._chat)
@@ -85,18 +90,27 @@ class Page:
         return web.Response(body=body, content_type=STATIC_TYPES[name], charset="utf-8")
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
+        """The change counter as a stream, until the page goes away.
+
+        A closed tab is only noticed at the next write, which then fails: that is the
+        normal end of a stream, so it is one line in the log, not a traceback.
+        """
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
         )
         await response.prepare(request)
         sent = -1
-        while True:
-            if sent != self.version:
-                sent = self.version
-                await response.write(f"data: {sent}\n\n".encode())
-            else:
-                await response.write(b": keepalive\n\n")
-            await self._signal.wait(KEEPALIVE)
+        try:
+            while True:
+                if sent != self.version:
+                    sent = self.version
+                    await response.write(f"data: {sent}\n\n".encode())
+                else:
+                    await response.write(b": keepalive\n\n")
+                await self._signal.wait(KEEPALIVE)
+        except ConnectionResetError:  # aiohttp's ClientConnectionResetError is one
+            log.info("a page closed (%s)", request.remote)
+        return response
 
     async def _state(self, request: web.Request) -> web.Response:
         world = self.server.world

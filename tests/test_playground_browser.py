@@ -4,14 +4,17 @@ The command runs as a user starts it (its own process, a fresh state file, the U
 from its last start-up line); Chromium from Debian (never a downloaded browser) opens the
 page at phone size. Four players sign up by pressing Join as each, the organiser draws,
 opens the round, reports through the button flow and gets the standings picture, and
-the screenshot of that is checked not to be blank.
+the screenshot of that is checked not to be blank. On a machine without a CJK font the
+page's Chinese is checked to be drawn with the web font the playground serves.
 """
 
 from __future__ import annotations
 
 import io
 import os
+import re
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -43,9 +46,11 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-@pytest.fixture
-def playground(tmp_path: Path) -> Iterator[str]:
-    """The playground command's URL; SIGTERM (as Ctrl-C) at the end."""
+@pytest.fixture(scope="module")
+def playground(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The playground command's URL (one for the module: it starts slowly); SIGTERM (as
+    Ctrl-C) at the end."""
+    tmp_path = tmp_path_factory.mktemp("playground")
     command = [str(Path(sys.executable).with_name("tourbot")), "playground", "--port", "0"]
     env = {**os.environ, "POLL_TIMEOUT": "1", "RATE_PER_CHAT_MINUTE": "1000"}
     log = (tmp_path / "playground.log").open("w")
@@ -180,3 +185,83 @@ def test_an_organiser_runs_a_small_event_in_the_browser(
     assert shot.size == PHONE
     colors = shot.getcolors(maxcolors=shot.width * shot.height)
     assert colors is not None and len(colors) > 100  # text, bubbles, the chart: not blank
+
+
+WEB_FONT = "tourbot CJK"  # the @font-face family in playground/static/style.css
+CJK = re.compile("[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
+# Every shown element with Chinese of its own, marked for the DevTools queries below (an
+# <option> is drawn by the browser's own list, not the page); its text, children's too.
+MARK_CHINESE = """
+const cjk = new RegExp(arguments[0]);
+const own = (e) => [...e.childNodes].filter(n => n.nodeType === 3).map(n => n.data).join("");
+const marked = [...document.body.querySelectorAll("*:not(option):not(script)")]
+  .filter(e => cjk.test(own(e)) && e.getClientRects().length > 0);
+marked.forEach((e, i) => e.setAttribute("data-cjk", i));
+return marked.map(e => e.textContent);
+"""
+# A Chinese line's width in the page's font and in the fonts it would have without it.
+WIDTHS = """
+const width = (family) => {
+  const line = document.createElement("span");
+  Object.assign(line.style, {position: "absolute", whiteSpace: "nowrap", font: "16px " + family});
+  line.textContent = arguments[0];
+  document.body.append(line);
+  const w = line.getBoundingClientRect().width;
+  line.remove();
+  return w;
+};
+return [width(getComputedStyle(document.body).fontFamily), width("system-ui, sans-serif")];
+"""
+
+
+def system_cjk_font() -> bool | None:
+    """Whether fontconfig knows a Chinese font (``None``: no fontconfig to ask)."""
+    if shutil.which("fc-list") is None:
+        return None
+    listed = subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True, check=True)
+    return bool(listed.stdout.strip())
+
+
+def test_the_page_draws_chinese_with_its_web_font(playground: str, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(playground)
+    WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".tab"))
+    # The page's CJK text asks for the font; the first request builds it (about a second).
+    WebDriverWait(browser, 20).until(
+        lambda d: d.execute_script(
+            "return [...document.fonts].some(f => f.family.replaceAll('\"', '') === arguments[0]"
+            " && f.status === 'loaded')",
+            WEB_FONT,
+        ),
+        "the web font never loaded: no @font-face, or /fonts/cjk.woff failed",
+    )
+    ready = browser.execute_async_script(
+        "const [family, done] = arguments;"
+        "document.fonts.ready.then(() => done(document.fonts.check(`16px \"${family}\"`, '中文')))",
+        WEB_FONT,
+    )
+    assert ready
+
+    # What Chromium actually drew each Chinese text with (DevTools: platform fonts).
+    texts = browser.execute_script(MARK_CHINESE, CJK.pattern)
+    assert any("发送" in t for t in texts) and any("身份" in t for t in texts)  # a button, a label
+    browser.execute_cdp_cmd("DOM.enable", {})
+    browser.execute_cdp_cmd("CSS.enable", {})
+    root = browser.execute_cdp_cmd("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    for index, text in enumerate(texts):
+        node = browser.execute_cdp_cmd(
+            "DOM.querySelector", {"nodeId": root, "selector": f'[data-cjk="{index}"]'}
+        )["nodeId"]
+        fonts = browser.execute_cdp_cmd("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+        web = [f for f in fonts if f["isCustomFont"]]
+        assert [f["familyName"] for f in web] == ["WenQuanYi Micro Hei"], (text, fonts)
+        assert web[0]["glyphCount"] == len(CJK.findall(text)), (text, fonts)
+
+    # WenQuanYi draws every ideograph one em wide; without it, this machine draws boxes.
+    line = "第三轮开始周五锄大地"
+    page, fallback = browser.execute_script(WIDTHS, line)
+    assert page == pytest.approx(16 * len(line), abs=0.5)
+    if system_cjk_font() is False:
+        assert abs(fallback - page) > 8, (page, fallback)
