@@ -67,6 +67,7 @@ class Ctx:
     toast: str | None = None  # the answer to a button press
     toast_alert: bool = False  # refusals pop up; confirmations just flash
     timers: list[Timer] = field(default_factory=list)  # scheduled once committed
+    bot_username: str = ""  # for links into the bot (t.me/<bot>?start=...)
     # The tournament found for this update (by ``finished``): the command's admission
     # and its handler ask for it, and the second ask must not query again.
     _found: dict[bool, Tournament] = field(default_factory=dict)

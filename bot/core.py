@@ -267,6 +267,7 @@ class Core:
             self.admins,
             self.catalogue,
             self.can_pin,
+            bot_username=self.transport.bot_username,
         )
 
     @staticmethod

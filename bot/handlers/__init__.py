@@ -18,6 +18,7 @@ from bot.handlers import (
     discipline,
     draw,
     paging,
+    paper,
     ratings,
     report_flow,
     reports,
@@ -66,12 +67,13 @@ COMMANDS: tuple[Command, ...] = (
     Command("season", ratings.season, ANYONE, ANY),
     Command("verify", draw.verify, ANYONE, RECORD, menu=True),
     Command("calendar", calendar.calendar, ANYONE, EVENT),
+    Command("print", paper.print_cmd, ORGANISER, RUNNING),
     Command("export", ratings.export, ORGANISER, ANY, menu=True),
     Command("lang", chat_events.lang, ORGANISER, ANY),
     Command("tz", chat_events.tz, ORGANISER, ANY),
     Command("grant", chat_events.grant, ORGANISER, EVENT),
     Command("help", chat_events.help_cmd, ANYONE, ANY, menu=True),
-    Command("start", chat_events.help_cmd, ANYONE, ANY, listed=False),
+    Command("start", paper.start, ANYONE, ANY, listed=False),
 )  # fmt: skip
 
 # Not a chat command: a group that became a supergroup moves its data (Core routes it).

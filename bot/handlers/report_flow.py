@@ -26,6 +26,7 @@ from bot.service import results
 from bot.tournament import game_of, names
 from bot.types import Buttons
 from db.models import Round, TableRow, Tournament
+from db.status import EventStatus
 from engine.errors import EngineError
 from engine.games import Game, Step
 from engine.model import SEAT_LETTERS
@@ -163,7 +164,7 @@ async def press(ctx: Ctx, arg: str) -> None:
     if action == CANCEL:
         _edit(ctx, ctx.t("report-flow.cancelled"), None)
         return
-    t = await ctx.tournament()
+    t = await _event_of(ctx, state)
     r = open_round(t)
     if t.id != state.tournament or r.number != state.round:
         raise UserError("report-flow.stale")
@@ -176,11 +177,42 @@ async def press(ctx: Ctx, arg: str) -> None:
         if progress.step is not None:
             raise UserError("report-flow.stale")
         text = game.compose(progress.answers, len(row.seats))
-        await reports.file_report(ctx, t, state.table, text, edit=ctx.inc.message_id)
+        if ctx.inc.chat_type == "private":
+            await _submit_from_private(ctx, t, state.table, text)
+        else:
+            await reports.file_report(ctx, t, state.table, text, edit=ctx.inc.message_id)
         return
     rows = await _tables_for(ctx, t, r)
     text, buttons = render(ctx, t, r, state, rows)
     _edit(ctx, text, buttons)
+
+
+async def _event_of(ctx: Ctx, state: FlowState) -> Tournament:
+    """The group's event; in a private chat (a form opened from a score slip's QR code)
+    the event the form was opened for, spoken in its group's language."""
+    if ctx.inc.chat_type != "private":
+        return await ctx.tournament()
+    t = await ctx.repo.tournament(state.tournament)
+    if t is None or t.status != EventStatus.RUNNING:
+        raise UserError("report-flow.stale")
+    ctx.chat = await ctx.repo.chat(t.chat_id)  # its language and zone
+    ctx.t = ctx.catalogue[ctx.chat.lang or ctx.settings.default_lang]
+    return t
+
+
+async def _submit_from_private(ctx: Ctx, t: Tournament, table: int, text: str) -> None:
+    """A form filled in privately is filed as if typed in the group: the report, its
+    Confirm and Dispute buttons and its audit row belong to the group, where the table's
+    other players confirm it. The private form then says where it went."""
+    private = ctx.inc
+    ctx.inc = replace(
+        private, chat_id=t.chat_id, chat_type="supergroup", thread_id=t.thread_id or None
+    )
+    try:
+        await reports.file_report(ctx, t, table, text)
+    finally:
+        ctx.inc = private
+    _edit(ctx, ctx.t("report-flow.sent-to-group", table=table, text=text), None)
 
 
 async def _tables_for(ctx: Ctx, t: Tournament, r: Round) -> list[TableRow]:
