@@ -18,8 +18,8 @@ Streams with different labels are independent (different SHA-256 inputs), so rep
 round 3 does not require replaying rounds 1–2's random choices, and a correction to a
 round-2 result cannot change how round 1 was drawn.
 
-Lots may be shown as playing cards, as the seeds do on paper (seed 000: 抽签; seed 002:
-"以扑克牌为标准进行抽签"): :func:`card_lots` deals distinct cards from one 52-card deck,
+Lots may be shown as playing cards, as paper events draw them (以扑克牌为标准进行抽签;
+docs/rules/README.md#card-lots): :func:`card_lots` deals distinct cards from one 52-card deck,
 adding the two jokers only when more than 52 lots are needed, then further decks marked
 with their number (``♠A²``).
 """
@@ -62,7 +62,8 @@ def shuffled(items: Iterable[T], rng: random.Random) -> list[T]:
 
 
 def flip_order(players: Sequence[int], seed: str, label: str) -> dict[int, int]:
-    """A verifiable card flip (翻牌, seed 001 §八.4): a strength per player, higher wins.
+    """A verifiable card flip (翻牌, docs/rules/README.md#card-flip): a strength per player,
+    higher wins.
 
     Each player "turns a card": the players, sorted by id so that the outcome does not
     depend on the caller's order, are shuffled with the labelled stream; the position in

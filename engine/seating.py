@@ -3,7 +3,7 @@
 ``partition`` decides table sizes: the game's usual size first; when the count does not
 fit, a short table (a smaller size the game allows, e.g. Big Two of 3) is preferred to
 sending players away, and byes are left only when no mix of allowed sizes seats everyone
-(seed 000 §一.1: 剩余选手不够4人则轮空参加下轮抽签 — the game there has no short table).
+(docs/rules/knockout.md#leftovers: 剩余选手不够4人则轮空; ``leftover=bye`` keeps to that).
 ``cut`` deals a drawn order into tables; ``pick_byes`` gives byes to those who had fewest.
 Below them, seating without repeat opponents: stored designs, the :func:`mix` search, and
 seat balance (A–D, the winds: everyone's count per seat within one), kept by levelling
@@ -26,7 +26,7 @@ def partition(n: int, sizes: Sequence[int], short_tables: bool = True) -> tuple[
 
     With ``short_tables`` the fewest byes win, then the fewest short tables (so 7 players of
     Big Two sit 4+3, 6 sit 3+3, 5 sit 4 with one bye). Without, only the usual size is used
-    and the leftover players get byes (seed 000's literal rule).
+    and the leftover players get byes (``leftover=bye``, docs/rules/knockout.md#leftovers).
     """
     usual = sizes[0]
     if n < min(sizes):
@@ -394,7 +394,8 @@ def seat_round(
     in every fourth round, when each player has one least-used seat left), tables and
     seats are chosen together (:func:`level_mix`). That grouping never costs a teammate
     pair; when it levels every table it is kept even at the price of a few repeat meetings
-    (a few more draws look for the cheapest), since issue 4 wants both targets and
+    (a few more draws look for the cheapest), since both targets matter (the seating
+    benchmark, docs/performance.md#seating-quality) and
     40 players × 12 rounds meet them both this way (45 repeats ≤ 47.5, seats within one);
     when it levels only some tables, repeats stay the weightier and it must cost none.
     """

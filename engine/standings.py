@@ -5,8 +5,8 @@ Each format describes a player by a chain of criteria, most important first, eac
 ``previous-stage``, ``best-individual``, ``buchholz``, ``wins``, ``flip``…). Ranking sorts
 by the chain; the code of the first criterion where a player differs from the next one
 down is stored in ``Standing.tiebreak``, so ``/standings`` can say *why* a place was won.
-The chain always ends with a verifiable card flip (翻牌, seed 001 §八.4) so places are
-never shared; formats that want an extra game instead ask for it before finishing.
+The chain always ends with a verifiable card flip (翻牌, docs/rules/tiebreaks.md) so places
+are never shared at the end; formats that want an extra game instead ask for it before finishing.
 """
 
 from __future__ import annotations
@@ -145,7 +145,8 @@ def opponents(rounds: Iterable[RoundRecord]) -> dict[PlayerId, list[PlayerId]]:
 
 
 def table_wins(state: TournamentState) -> dict[PlayerId, Decimal]:
-    """Tables topped (a shared top counts for each): the ``wins`` criterion (seed 004 §6)."""
+    """Tables topped (a shared top counts for each): the ``wins`` criterion
+    (docs/rules/tiebreaks.md)."""
     pens = penalties_by_round(state)
     out: dict[PlayerId, Decimal] = defaultdict(Decimal)
     for rec in state.rounds:

@@ -1,8 +1,8 @@
 """What every format shares: knobs, the closed-round check, and the derived facts.
 
 A format is a small subclass of :class:`Format` (like the games): it declares ``key``,
-``aliases`` (the Chinese names from SPEC), ``knobs`` with the seed that sets each default,
-and its tie-break chain, then implements ``plan`` and ``standings``. Formats keep no state:
+``aliases`` (its Chinese names too), ``knobs`` with their defaults, and its tie-break chain
+(docs/rules/tiebreaks.md), then implements ``plan`` and ``standings``. Formats keep no state:
 everything is re-derived from the :class:`TournamentState` each call, so a ``/fix`` or a
 penalty re-plays consistently and the same seed always gives the same plan.
 """
@@ -41,7 +41,7 @@ AnyGame = Game[Any]
 # The stages a champion's line can end at; ``finish`` names them "champion" instead.
 CROWNED_AT = frozenset({"final", "playing", "through"})
 
-# Seed 002 §四.1 (赛场纪律): 迟到 15 分钟以弃权论，弃权 2 局者取消全部比赛成绩.
+# 弃权 2 局者取消全部比赛成绩 (docs/rules/penalties.md#forfeits).
 # ``0`` turns the rule off (a forfeit then only loses that game).
 FORFEITS_KNOB = Knob("forfeits", "2", (), int, "002")
 
@@ -207,7 +207,7 @@ class Format:
         return [p for p in state.players if p not in state.removed]
 
     def disciplined(self, state: TournamentState) -> TournamentState:
-        """The state as the discipline rule sees it (seed 002 §四.1: 弃权 2 局者取消全部比赛成绩).
+        """The state as the discipline rule sees it (docs/rules/penalties.md#forfeits).
 
         A player who forfeited ``forfeits`` games (knob; a whole-table forfeit at the
         deadline counts for everyone at it) is removed from the event and every score they
@@ -239,7 +239,7 @@ class Format:
         notes: tuple[str, ...],
         short_tables: bool = True,
     ) -> RoundPlan:
-        """Tables by lot for the players still in (seeds 000, 001: 抽签分桌): one final
+        """Tables by lot for the players still in (docs/rules/knockout.md#tables-by-lot): one final
         table when they fit it; else cut into tables, the players left over on a bye,
         given to those with the fewest byes so far (剩余选手不够4人则轮空)."""
         if len(pool) in self.sizes and len(pool) <= self.sizes[0]:

@@ -1,9 +1,9 @@
-"""Single elimination 单败淘汰 for two-player tables (seed 004 §三.6②, 比赛规则(一)–(三)).
+"""Single elimination 单败淘汰 for two-player tables (docs/rules/bracket.md).
 
-Rules as implemented, with their sources:
+Rules as implemented:
 
 * Every round the players still in are paired; the winners go on, so the field halves
-  each round (seed 004: 采用裁减制，即每一轮剩余一半选手). When the count is odd one player
+  each round (采用裁减制, #pairing). When the count is odd one player
   has a bye, drawn by lot among those who had the fewest byes (如果出现单数人状况，采用抽签
   轮空的方法).
 * Round 1 is drawn by lot. Knob ``seeds`` (default 0) seeds the first ``seeds`` players in
@@ -14,13 +14,13 @@ Rules as implemented, with their sources:
   stands after the round's matches. :meth:`Bracket.bracket` returns this tree for the
   picture of ``/bracket``.
 * A match is decided by the table's total: in the two-player games that is games won, a
-  draw half each (seed 004: 胜1分，和0.5分，负0分), and the game's own rule (two games,
+  draw half each (胜1分，和0.5分，负0分; #match), and the game's own rule (two games,
   then deciders until someone wins) makes the reported match end with a winner. Equal
   totals anyway → the pair plays again in an extra round (stage ``extra``) before the
   bracket moves on.
 * Forfeits: a player in ``forfeited`` loses the match; both forfeited → both out. A removed
   player (withdrawn, disqualified) loses the match they were in and is never seated again.
-* The last three play a round robin (knob ``last3=robin``, seed 004: 最后3人采用循环制决出
+* The last three play a round robin (knob ``last3=robin``, #last-three: 最后3人采用循环制决出
   冠军): three rounds, one match and one bye each. They are ranked by matches won (a draw
   half each, a walkover a win), then by games won (若胜负关系相似，采用查胜负场次的方法),
   then by a card flip. With ``last3=off`` three players play on: one match and a bye,
@@ -72,7 +72,7 @@ def seed_order(count: int) -> list[int]:
 
 
 def two_seat_check(game: AnyGame, key: str) -> None:
-    """Bracket pairings need a two-player table (seed 004's board games)."""
+    """Bracket pairings need a two-player table (the board games)."""
     if 2 not in game.seat_counts:
         raise ConfigError("needs-two-seats", format=key, seats=game.seat_counts)
 
@@ -265,7 +265,8 @@ class Bracket(Format):
                 ("robin-wins", w.robin_wins.get(p, Decimal(0))),
                 ("robin-points", w.robin_points.get(p, Decimal(0))),
                 # the round robin's chain is its own (胜场 → 胜局 → 翻牌, seed 004): an
-                # earlier knockout round's score never splits its players (issue 8 §5)
+                # earlier knockout round's score never splits its players
+                # (docs/rules/bracket.md#last-three)
                 ("round-score", Decimal(0) if p in w.robin else w.ladder.score_at.get(p, ZERO)),
                 ("flip", flip[p]),
             )

@@ -1,23 +1,23 @@
-"""The elimination toolkit every elimination format shares (issue 8).
+"""The elimination toolkit every elimination format shares.
 
 * :class:`Ladder` replays two-player knockout rounds from the history: matches in bracket
   order, byes, walkovers, and a level series held open (an ``extra`` round of the same
-  pair) until someone wins — it never decides who advances (seed 004: 两盘慢棋战平则赛快棋…
-  直到分出胜负). Single elimination (单败淘汰) and the playoffs of 小组循环 use it.
+  pair) until someone wins — it never decides who advances (两盘慢棋战平则赛快棋…直到分出胜负;
+  docs/rules/two-player.md#series). Single elimination (单败淘汰) and the playoffs of
+  小组循环 use it.
 * :func:`still_in_at` keeps a match won before a later withdrawal with its winner.
 * :func:`tree` is the ladder as the ``/bracket`` picture draws it.
 * :func:`lucky_losers` fills a final too few reached with the best of the rest, by the
   format's merit and then a verifiable flip (table knockout, 积分晋级).
 * :func:`top_of_final` is who leads a final (or its extra game) and, when a tie there
   cannot be played off, the flip that settles it.
-* :func:`extra_table` settles a tie at the top of a final (seed 001 §八.4): in earlier
-  rounds a tie is settled by a card flip (翻牌); in the final a tie for first is played
-  off (加时赛, the highest score wins). An extra game needs a table the game allows: the
-  tied players alone when the game seats that many, otherwise the whole final table
-  plays it again and only the tied players' scores count (two tied at a Big Two final of
-  four: the four play one more game, the better of the two wins). Only when not even
-  that table can be seated (players forfeited or withdrew since) does a flip decide.
-  Table knockout, 积分晋级 and 小组循环 at tables of 3–4 use it.
+* :func:`extra_table` settles a tie at the top of a final (docs/rules/knockout.md#final-ties): in
+  earlier rounds a tie is settled by a card flip (翻牌); in the final a tie for first is played off
+  (加时赛, the highest score wins). An extra game needs a table the game allows: the tied players
+  alone when the game seats that many, otherwise the whole final table plays it again and only the
+  tied players' scores count (two tied at a Big Two final of four: the four play one more game, the
+  better of the two wins). Only when not even that table can be seated (players forfeited or
+  withdrew since) does a flip decide. Table knockout, 积分晋级 and 小组循环 at tables of 3–4 use it.
 """
 
 from __future__ import annotations
@@ -174,8 +174,9 @@ def match_winner(
     """``(winner,)``, ``()`` when nobody goes on, or ``None`` for equal totals (replay).
 
     The higher total wins: games won in the two-player games (a draw half each); a series
-    cut short by the clock is decided by the score so far (seed 000 §三.3: 以当前比分决出
-    胜负). Forfeited and removed players cannot win; a lone survivor wins by walkover.
+    cut short by the clock is decided by the score so far (以当前比分决出胜负;
+    docs/rules/groups.md#best-of). Forfeited and removed players cannot win; a lone
+    survivor wins by walkover.
     """
     if res is None or res.status is TableStatus.PENDING:
         return None

@@ -1,28 +1,28 @@
-"""Groups then playoffs 小组循环 (seed 004 §三.6①; seed 000 斗地主比赛赛制及规则 §三).
+"""Groups then playoffs 小组循环 (docs/rules/groups.md).
 
-Rules as implemented, with their sources:
+Rules as implemented:
 
-* Groups by lot (seed 004: 由抽签分为A.B两组): the players of round 1 are shuffled with
-  the stream ``groups`` and dealt into ``groups`` groups (default 2, seed 004 for ≤9
+* Groups by lot (由抽签分为A.B两组, #groups-by-lot): the players of round 1 are shuffled with
+  the stream ``groups`` and dealt into ``groups`` groups (default 2, as for ≤9
   players) like cards, so sizes differ by at most one.
 * Round robin inside each group (组内循环赛): for two-player games the circle method, so
   everyone meets everyone once (an odd group gives one bye per round); for tables of 3–4,
   ⌈(g−1)/(s−1)⌉ rounds seated to avoid repeat opponents (``engine.seating.mix``). Stage
   names ``group1``, ``group2``… say which round of the schedule a stored round played.
 * Group ranking: two-player games by matches won (a draw half each, a walkover a win),
-  then games won (seed 004: 查胜负场次), then head-to-head among the tied, then a flip;
+  then games won (查胜负场次), then head-to-head among the tied, then a flip (#group-ranking);
   games with tables of 3–4 by points first, then tables won.
 * The top 2 of each group advance (每组前2名晋级). Two-player games cross over: A1–B2 and
   B1–A2 (复赛阶段：A组第一VS B组第二；A组第二VS B组第一), the winners meet in the final
   (胜出2人进行决赛); with 4 or 8 groups the pairs of groups cross the same way and the
   bracket continues. Games with tables of 3–4 have no crossover: the final table takes the
-  group winners, then the runners-up by points, until the usual table is full (seed 000:
-  积分前三名进入总决赛).
+  group winners, then the runners-up by points, until the usual table is full (积分前三名进入总决赛;
+  #tables-of-three-or-four).
 * Best of N per stage (knobs ``group_best_of`` 1, ``playoff_best_of`` 5, ``final_best_of``
-  7: seed 000 一局定胜负 / 五局三胜制 / 七局四胜制). The captain reports the series' games
+  7: 一局定胜负 / 五局三胜制 / 七局四胜制; #best-of). The captain reports the series' games
   separated by ``;`` and the format reads the table's total: in the two-player games that
   is games won (a draw half each), so the higher total is the one who won more games; when
-  the clock stopped the series early the score so far decides (seed 000: 若比分未达到三局，
+  the clock stopped the series early the score so far decides (若比分未达到三局，
   则以当前比分决出胜负). The stage's N goes into the plan's notes (``best-of-5``) for the
   chat. Equal totals in a playoff or the final → an extra round for that pair.
 * Forfeits and removed players: a forfeited player loses the game; a removed player's later
@@ -97,8 +97,8 @@ def _sum_to(total: int, count: int, values: Sequence[int]) -> list[int] | None:
 
 
 def circle(players: Sequence[PlayerId]) -> list[Slot]:
-    """Round robin by the circle method: one player fixed, the rest rotate; colours
-    (seat A) alternate by round so nobody always moves first (seed 004 (一).4)."""
+    """Round robin by the circle method: one player fixed, the rest rotate; colours (seat A)
+    alternate by round so nobody always moves first (docs/rules/two-player.md#first-move)."""
     ring: list[PlayerId | None] = [*players, None] if len(players) % 2 else list(players)
     out: list[Slot] = []
     for r in range(len(ring) - 1):
@@ -179,8 +179,8 @@ class Groups(Format):
 
     @property
     def rules_variant(self) -> str:
-        """Seed 004 is written for two-player games; tables of 3–4 play it as whole-table
-        groups and one final table (no crossovers, no best-of series)."""
+        """The groups of docs/rules/groups.md are for two-player games; tables of 3–4 play them as
+        whole-table groups and one final table (no crossovers, no best-of series)."""
         return "" if self.pairs else "tables"
 
     # --- the draw and the schedule -----------------------------------------------------
@@ -193,11 +193,11 @@ class Groups(Format):
         return [p for p in state.players if p in there]
 
     def draw_groups(self, state: TournamentState) -> list[list[PlayerId]]:
-        """Groups by lot. Two-player games: ``groups`` groups dealt like cards (seed 004).
-        Tables of 3–4 (the seeds are silent): groups of whole tables, so everyone plays
-        every round when the count fits the tables; as many groups as the knob asks
-        while each seats whole tables, else fewer (nine 斗地主 players: groups of six and
-        three rather than of five and four with three sitting out)."""
+        """Groups by lot. Two-player games: ``groups`` groups dealt like cards. Tables of 3–4
+        (docs/rules/groups.md#tables-of-three-or-four): groups of whole tables, so everyone plays
+        every round when the count fits the tables; as many groups as the knob asks while each seats
+        whole tables, else fewer (nine 斗地主 players: groups of six and three rather than of five
+        and four with three sitting out)."""
         order = shuffled(self.entrants(state), stream(state.seed, "groups"))
         count = self.int_option("groups")
         key = (tuple(order), state.seed)

@@ -1,24 +1,25 @@
-"""Table knockout 分桌淘汰 (seeds 000 §一 and 001 §七–八).
+"""Table knockout 分桌淘汰 (docs/rules/knockout.md).
 
-Rules as implemented, with their sources:
+Rules as implemented, with their anchors there:
 
 * Every round everyone still in is drawn by lot into tables, seats A–D by lot
-  (seed 001 §八.1: 每4人一桌…分座抽签决定; seed 000 §一.1: 抽签决定每轮参赛选手).
-* The top ``advance`` players of each table go on (seed 001 §八.4: 最高分者胜出，进入下一轮).
-* A tie for an advancing place is broken by a verifiable card flip (翻牌, seed 001 §八.4:
+  (每4人一桌…分座抽签决定; #tables-by-lot).
+* The top ``advance`` players of each table go on (最高分者胜出，进入下一轮; #advance).
+* A tie for an advancing place is broken by a verifiable card flip (翻牌, #flip:
   预赛、复赛、半决赛中…翻牌决定胜负); the next plan carries the note ``tiebreak-flip``.
 * Leftovers: when the count does not fit the usual table, a short table the game allows
   (Big Two of 3) is used before anybody sits out; only when no mix of allowed sizes seats
-  everyone do the leftovers get a bye into the next draw (seed 000 §一.1: 剩余选手不够4人
-  则轮空参加下轮抽签). Knob ``leftover=bye`` applies seed 000 literally (no short tables).
+  everyone do the leftovers get a bye into the next draw (剩余选手不够4人
+  则轮空参加下轮抽签; #leftovers). Knob ``leftover=bye`` applies that literally (no short
+  tables).
   Byes go by lot to those who had the fewest.
 * A forfeited table: the players in ``forfeited`` are out; the others at that table go on to
-  the next draw (seed 000 §一.3: 视为弃权，余下选手轮空参加下轮抽签). A table not reported
-  by the deadline is recorded with everyone forfeited, so all of them are out (seed 000 §一.3:
-  逾期未上报者，视为所在组4人全部弃权).
+  the next draw (视为弃权，余下选手轮空参加下轮抽签; #forfeits). A table not reported
+  by the deadline is recorded with everyone forfeited, so all of them are out
+  (逾期未上报者，视为所在组4人全部弃权; docs/rules/deadlines.md#late).
 * When the players still in fit one table, that table is the final (stage ``final``). Its
   top scorer wins; a tie at the top is played off in an extra game among the tied players
-  (stage ``extra``, seed 001 §八.4: 总决赛中…进行加时赛) when the game allows a table of
+  (stage ``extra``, #final-ties: 总决赛中…进行加时赛) when the game allows a table of
   that size, otherwise by a flip (note ``final-flip``).
 * If fewer players remain than the smallest table (e.g. two Big Two winners), the best
   losers of the last round by score (then by flip) fill the final (note ``lucky-loser``):

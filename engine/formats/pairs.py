@@ -1,27 +1,27 @@
-"""Pairs 双人赛 for 2v2 games (seed 002: 第三篇 §四 and §六, 第四篇 §七).
+"""Pairs 双人赛 for 2v2 games (docs/rules/pairs.md).
 
-Rules as implemented, with their sources:
+Rules as implemented, with their anchors there:
 
-* Pairs are drawn by lot (第四篇 §七.3: 初赛组合以抽签的方式形成): the sign-up list, sorted
+* Pairs are drawn by lot (初赛组合以抽签的方式形成; #pairs-by-lot): the sign-up list, sorted
   by id, is shuffled with the stream ``pairs`` and cut into twos. Pairs signed up
   together (``state.teams``: 自由组队) come first, as they are; the lot pairs the rest.
-* Opponents are drawn by cards (第三篇 §六: 抽到同样花色、牌面值同样大小的为竞争对手 — ♦A meets
-  ♥A, ♣A meets ♠A): for m tables the couples ♦A/♥A, ♣A/♠A, ♦2/♥2 … are taken in that
-  order, shuffled with the round's stream and dealt to the pairs in pair-number order; each
-  couple is a table, in couple order. The ♦/♣ holder sits A and C, the other pair B and D,
-  so partners always sit opposite (the games' sides A&C against B&D).
+* Opponents are drawn by cards (#opponents-by-cards: 抽到同样花色、牌面值同样大小的为竞争对手 — ♦A
+  meets ♥A, ♣A meets ♠A): for m tables the couples ♦A/♥A, ♣A/♠A, ♦2/♥2 … are taken in that order,
+  shuffled with the round's stream and dealt to the pairs in pair-number order; each couple is a
+  table, in couple order. The ♦/♣ holder sits A and C, the other pair B and D, so partners always
+  sit opposite (the games' sides A&C against B&D).
 * An odd number of pairs adds a joker (大王). Its pair has a bye into the next draw, or,
-  with ``lucky=on``, goes straight to the final, once per event (第三篇 §四.2: 抽到大、小王的
+  with ``lucky=on``, goes straight to the final, once per event (#joker: 抽到大、小王的
   幸运组直接入围总决赛).
 * Knockout: the pair with more points at its table goes on (both members' scores, this
   round's penalties deducted); a tie by a verifiable flip. A pair with a member forfeited
-  or removed loses the table (第四篇 §七.3: 如因故不能继续比赛，视为弃权); both: both out.
-* When the pairs left (with the lucky one) fit the final (``final`` pairs, 第三篇: 4组的
-  总决赛), they play ``final_rounds`` rounds (第三篇: 连续2轮的角逐) drawn by cards again,
+  or removed loses the table (如因故不能继续比赛，视为弃权; #knockout); both: both out.
+* When the pairs left (with the lucky one) fit the final (``final`` pairs, #final: 4组的
+  总决赛), they play ``final_rounds`` rounds (连续2轮的角逐) drawn by cards again,
   the first draw of the round's stream that repeats no earlier final pairing being used.
   They rank by tables won, then points in the final, then a flip.
 * Discipline: ``forfeits`` forfeited games remove a player and strike their results
-  (seed 002 §四.1: 弃权 2 局者取消全部比赛成绩).
+  (弃权 2 局者取消全部比赛成绩; docs/rules/penalties.md#forfeits).
 
 Ranking: reached the final first (then final wins, final points), others by the round they
 went out in (later is better), then the pair's score at its last table, then a flip.
@@ -296,7 +296,7 @@ class Pairs(Format):
         return tuple(out)
 
     def champion(self, state: TournamentState, done: Finished) -> tuple[PlayerId, ...]:
-        """The pair on top: both partners are champions (seed 002 双人赛)."""
+        """The pair on top: both partners are champions (docs/rules/pairs.md#final)."""
         if not done.ranking:
             return ()
         pairs = self.pairs(state)

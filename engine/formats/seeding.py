@@ -1,4 +1,4 @@
-"""Seeding from ratings (issue 15: ``/set seeds rating``).
+"""Seeding from ratings (``/set seeds rating``; docs/rules/ratings.md#seeds).
 
 The bot hands the engine ``TournamentState.seeding``: the players strongest first by
 their group rating (unrated players are left out). A bracket then seeds everyone in that

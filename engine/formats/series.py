@@ -1,11 +1,12 @@
-"""Best-of-N series at two-player tables (seed 000: 一局定胜负 / 五局三胜制 / 七局四胜制).
+"""Best-of-N series at two-player tables (一局定胜负 / 五局三胜制 / 七局四胜制;
+docs/rules/groups.md#best-of).
 
 A format that plays a stage as best-of-N puts ``best-of-N`` in the round's notes; the
 report of such a table lists the series' games. Every game shares one point between the
 two players (1-0, 0-1, ½-½), so the points in a report are the games played. A report is
 refused when it holds more than N games, or a game after one player already had more than
 N/2 points: the series was decided by then (五局三胜: the first to three wins). A shorter
-series stands: seed 000 lets the score so far decide when the clock stops it early
+series stands: the score so far decides when the clock stops it early
 (若比分未达到三局，则以当前比分决出胜负).
 """
 

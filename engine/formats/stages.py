@@ -1,13 +1,13 @@
-"""Score stages 积分晋级 (seed 000, 斗地主比赛竞赛规则 §三).
+"""Score stages 积分晋级 (docs/rules/stages.md).
 
-Rules as implemented, with their sources:
+Rules as implemented:
 
 * Every stage everyone still in is drawn by lot into tables; each table plays ``hands``
-  hands (seed 000: 初赛、复赛、决赛均进行十局比赛) and reports them, separated by ``;``.
+  hands (初赛、复赛、决赛均进行十局比赛; #hands) and reports them, separated by ``;``.
 * Stage score: with ``base`` > 0 everyone starts the stage from that base and the stage's
   hands are added (每人基础积分30分; 复赛每人初赛积分清零，且每人基础分30分); with
   ``base=0`` scores carry over from stage to stage.
-* The top ``advance`` go on: of each table (``per=table``, seed 000: 每队积分高者晋级) or of
+* The top ``advance`` go on: of each table (``per=table``, #advance: 每队积分高者晋级) or of
   the whole stage (``per=overall``). Players left over when the count does not fill the
   tables sit in a short table when the game allows one, else get a bye into the next stage.
 * Ties at the cut go to the previous stage's score (若积分相同，则按初赛积分高者晋级), then

@@ -1,5 +1,5 @@
-"""Swiss-style rounds 瑞士移位 for tables of 2–4 (issue 4; seed 000's 工会 event: every
-round re-seated, five rounds, total points decide).
+"""Swiss-style rounds 瑞士移位 for tables of 2–4 (docs/rules/swiss.md): every round
+re-seated, five rounds by default, total points decide.
 
 Each round everyone still in is re-seated: with ``by=score`` players are ordered by their
 standings and cut into tables, then swapped to avoid earlier opponents (a repeat costs far
@@ -10,10 +10,9 @@ count does not fit the tables, byes go to those with the fewest byes, lowest sco
 After ``rounds`` rounds the standings are final: points, then Buchholz (opponents'
 points), then tables won, then a flip.
 
-Discipline (seed 002 §四.1): a player with ``forfeits`` forfeited games is removed and
-their scores are struck (:meth:`Format.disciplined`); a removed player is never seated
-again, so a withdrawal only shrinks the next draw. When too few remain for one table the
-event is over.
+Discipline (docs/rules/penalties.md#forfeits): a player with ``forfeits`` forfeited games is removed
+and their scores are struck (:meth:`Format.disciplined`); a removed player is never seated again, so
+a withdrawal only shrinks the next draw. When too few remain for one table the event is over.
 """
 
 from __future__ import annotations

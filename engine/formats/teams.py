@@ -1,22 +1,23 @@
-"""Team event 团体赛 (seed 000, 斗地主比赛竞赛规则 §二 and §五; 工会斗地主比赛方案 §四.3).
+"""Team event 团体赛 (docs/rules/teams.md).
 
-Rules as implemented, with their sources:
+Rules as implemented, with their anchors there:
 
-* Teams are formed by lot (§二 组队方式: 抽签产生各队，每队由三人组成，抽到相同数字的三名
+* Teams are formed by lot (#teams-by-lot: 抽签产生各队，每队由三人组成，抽到相同数字的三名
   选手为一队): the sign-up list, sorted by id, is shuffled with the stream ``teams`` and
   lot numbers 1, 2, … T are dealt round the shuffled list, T = ⌈players / size⌉, so team
   sizes differ by at most one. Teams signed up together (``state.teams``, possibly short)
   keep their members; the lot deals everyone else, filling the smallest teams first.
 * Every round everyone still in is re-seated like a ``swiss`` round (by lot, ``by=mix``,
-  or by score), teammates never sharing a table when any seating avoids it (issue 4), and
-  earlier opponents avoided. ``rounds`` defaults to 3 (工会方案 §四.3: 团体赛进行3轮).
-* Individual ranking: as Swiss (points, Buchholz, tables won, flip): 个人、团体名次一次决出 (§六.3).
-* Team score = the sum of its members' points (§五: 每单位3人得分相加为该队团体成绩). A team
+  or by score), teammates never sharing a table when any seating avoids it, and earlier
+  opponents avoided. ``rounds`` defaults to 3 (团体赛进行3轮; #rounds).
+* Individual ranking: as Swiss (points, Buchholz, tables won, flip): 个人、团体名次一次决出
+  (#individual-ranking).
+* Team score = the sum of its members' points (#team-score: 每单位3人得分相加为该队团体成绩). A team
   the lot left one member short is scaled to full size (its mean × ``size``): the draw,
   not the players, made it short, and a plain sum would rank it last for that alone.
-* Team ties go to the best individual (§五: 以本队最好个人成绩决定团体名次), then a flip.
+* Team ties go to the best individual (#team-ties: 以本队最好个人成绩决定团体名次), then a flip.
 * Discipline as in every multi-round format: ``forfeits`` forfeited games remove a player
-  and strike their scores (seed 002 §四.1), which also leaves their team's sum.
+  and strike their scores (docs/rules/penalties.md#forfeits), which also leaves their team's sum.
 """
 
 from __future__ import annotations
@@ -89,7 +90,8 @@ class Teams(Swiss):
         return {p: i + 1 for i, who in enumerate(teams) for p in who}
 
     def champion(self, state: TournamentState, done: Finished) -> tuple[PlayerId, ...]:
-        """The team on top of the team table (seed 000 §五: 团体赛以队计分), all its members."""
+        """The team on top of the team table (团体赛以队计分; docs/rules/teams.md#team-score), all
+        its members."""
         table = self.team_standings(state)
         return table[0].members if table else ()
 
