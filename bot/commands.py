@@ -39,7 +39,7 @@ class Role(IntEnum):
     """Who may use a command; each role may also use everything the lower ones may."""
 
     ANYONE = 0
-    PLAYER = 1  # signed up in the chat's event (SPEC "Player"); organisers pass too
+    PLAYER = 1  # signed up in the chat's event (docs/guide.en.md#before); organisers pass too
     ORGANISER = 2  # a group admin, anonymous admin, or granted with /grant
 
 

@@ -1,4 +1,5 @@
-"""Settings from the environment (or ``.env``), with the names SPEC.md fixes."""
+"""Settings from the environment (or ``.env``), named as
+docs/operations.md#configuration lists them."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ typed /join is a 👍 and a count edit): sent twice they show the same, so they 
 without a claim and the pass marks them sent together, in one statement at its end,
 with the edits it found superseded.
 
-A busy group stays quiet and answers fast (issue 12):
+A busy group stays quiet and answers fast (docs/performance.md#a-quiet-group):
 
 * Replies to one person (a refusal, a report's receipt) go before broadcasts (an
   announcement, a count or standings edit): two lanes per chat, each in order.

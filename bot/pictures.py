@@ -269,7 +269,7 @@ def standings_sheet(
                     who.get(s.player, str(s.player)),
                     champion if finished and s.rank == 1 else reached.get(s.player, "—"),
                     # the figure that ranked the line inside its stage, never a total that
-                    # could contradict the place (issue 8 §2: 1st 116 above 2nd 151)
+                    # could contradict the place (a 1st on 116 above a 2nd on 151)
                     show(s.figure if s.figure is not None else s.points),
                 ),
                 _mark(s.rank, s.alive, finished),

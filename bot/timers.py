@@ -8,7 +8,7 @@ and the fired-timer record keyed by it makes each run at most once.
 
 Reminders (knob ``remind``, default ``24h,1h``): one before each deadline for every
 offset that falls after the moment the deadline was set. A round shorter than all the
-offsets gets seed 001's last call instead: 结束前10分钟大会统一提醒.
+offsets gets the last call instead, 结束前10分钟大会统一提醒 (docs/rules/deadlines.md#last-call).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from db.status import EventStatus, RoundStatus, TableState
 
 REMIND_DEFAULT = "24h,1h"
 REMIND_OFF = ("off", "关", "0")
-LAST_CALL = timedelta(minutes=10)  # seed 001 §七.6: 结束前10分钟大会统一提醒
+LAST_CALL = timedelta(minutes=10)  # docs/rules/deadlines.md#last-call
 _UNITS = {"d": 1440, "day": 1440, "days": 1440, "天": 1440, "h": 60, "小时": 60, "m": 1,
           "min": 1, "分钟": 1}  # fmt: skip
 _OFFSET = re.compile(r"(\d{1,4})\s*(days?|d|h|min|m|天|小时|分钟)")

@@ -60,10 +60,11 @@ POLICY_KNOBS = (
     Knob("late", "forfeit", ("forfeit", "organiser"), str, "000"),
     # Minutes from a round's opening to its check-in cut-off. Off by default: most chat
     # events play a round over days, and a cut-off only means something when a round
-    # starts at a set time in one room. ``on`` takes the game's seed figure.
+    # starts at a set time in one room. ``on`` takes the game's own figure.
     MinutesKnob("noshow", "off", (), int, "000 001 002", maximum=NOSHOW_MAX_MINUTES),
-    # Reminders before each deadline; a round shorter than them all gets seed 001's
-    # 结束前10分钟大会统一提醒. Changes apply to deadlines set from then on.
+    # Reminders before each deadline; a round shorter than them all gets the last call,
+    # 结束前10分钟大会统一提醒 (docs/rules/deadlines.md#last-call). Changes apply to deadlines set
+    # from then on.
     RemindKnob("remind", REMIND_DEFAULT, (), str, "001"),
 )
 # Policies that may change mid-event: they take effect from the next round opened.

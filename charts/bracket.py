@@ -1,4 +1,4 @@
-"""The single-elimination bracket for ``/bracket`` (单败淘汰, seed 004), sized for a phone.
+"""The single-elimination bracket for ``/bracket`` (单败淘汰: docs/rules/bracket.md), for a phone.
 
 Rounds run left to right; each match is two stacked name boxes with the score at the
 right of each, the winner's box tinted and the loser's name greyed. An empty name in a

@@ -1,4 +1,4 @@
-"""Pictures of ratings and seasons (issue 15): a leaderboard and one player's history.
+"""Pictures of ratings and seasons (docs/rules/ratings.md): a leaderboard and one player's history.
 
 The leaderboard (``/rating``, ``/season``) is a bar per player, best at the top, value at
 the bar's end and a mark for provisional ratings; the history (``/me``) is the player's

@@ -98,7 +98,7 @@ class Tournament(Base):
     seed: Mapped[str] = mapped_column(String(64))
     creator_id: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = _now()
-    # /deadline signup: sign-up closes and the lot is drawn at this moment (seeds 000, 004).
+    # /deadline signup: sign-up closes and the lot is drawn at this moment.
     signup_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # Bumped by every audited change (``Ctx.audit``), in the same transaction: what is
     # derived from the event (standings, their picture) is cached per version.
@@ -135,7 +135,7 @@ class Player(Base):
     # Who this player asked to team up with (/join @partner); a team or pair stands when
     # every member names the others (``bot.tournament.given_teams``).
     partners: Mapped[list[Any]] = mapped_column(default=list)
-    # Swiss rounds seat players of one department apart when they can (/dept; issue 4).
+    # Swiss rounds seat players of one department apart when they can (/dept).
     department: Mapped[str | None] = mapped_column(String(64))
     tournament: Mapped[Tournament] = relationship(back_populates="players")
 
@@ -153,10 +153,10 @@ class Round(Base):
     status: Mapped[str] = mapped_column(String(16), default=RoundStatus.DRAWN)
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # When the deadline was last set: reminders due before it are not sent (they would be
-    # late), and a round shorter than every reminder offset gets seed 001's last call.
+    # late), and a round shorter than every reminder offset gets the last call.
     deadline_set_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # While set, players check in (/here) until this moment; then no-shows forfeit and it
-    # is cleared, so a restart does not rule twice (seeds 000-002: 迟到15分钟以弃权论).
+    # is cleared, so a restart does not rule twice (docs/rules/deadlines.md#no-show).
     checkin_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
     byes: Mapped[list[Any]] = mapped_column(default=list)
     notes: Mapped[list[Any]] = mapped_column(default=list)
@@ -231,7 +231,7 @@ class PenaltyRow(Base):
     user_id: Mapped[int] = mapped_column(BigInteger)
     round_number: Mapped[int] = mapped_column(Integer)
     points: Mapped[float] = mapped_column(Numeric(10, 1))
-    # points, cards (0.5 a card) or ladder (seed 001's warning → −1 → disqualification)
+    # points, cards (0.5 a card) or ladder (warning → −1 → disqualification)
     kind: Mapped[str] = mapped_column(
         String(16), default=PenaltyKind.POINTS, server_default=PenaltyKind.POINTS.value
     )

@@ -49,11 +49,11 @@ class ReportStatus(StrEnum):
 class PenaltyKind(StrEnum):
     POINTS = "points"  # a deduction in 0.5 steps
     CARDS = "cards"  # 0.5 for each exposed or misplayed card
-    LADDER = "ladder"  # seed 001's warning → −1 → disqualification
+    LADDER = "ladder"  # warning → −1 → disqualification (docs/rules/penalties.md#ladder)
 
 
 class ExportStatus(StrEnum):
-    """The ``status`` column of /export (SPEC.md): how one player's row ended."""
+    """The ``status`` column of /export (docs/guide.en.md#end): how one player's row ended."""
 
     CONFIRMED = "confirmed"
     PENDING = "pending"

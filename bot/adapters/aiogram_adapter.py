@@ -45,7 +45,8 @@ from bot.types import (
     TransientError,
 )
 
-# chat_member must be asked for by name: an admin's promotion or demotion (issue 10).
+# chat_member must be asked for by name: an admin's promotion or demotion drops the
+# chat's cached admins (docs/operations.md#outages).
 UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
 JSON_BODY = {"Content-Type": "application/json"}
 

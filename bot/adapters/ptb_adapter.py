@@ -50,7 +50,8 @@ warnings.filterwarnings(
     "ignore", r"Please use 'Bot\.\w+' instead of 'Bot\.do_api_request", PTBUserWarning
 )
 
-# chat_member must be asked for by name: an admin's promotion or demotion (issue 10).
+# chat_member must be asked for by name: an admin's promotion or demotion drops the
+# chat's cached admins (docs/operations.md#outages).
 UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
 
 

@@ -102,7 +102,7 @@ def _meetings(t: Tournament) -> dict[frozenset[int], dict[int, Decimal]]:
 
 
 def robin_sheet(ctx: Ctx, t: Tournament, rounds: tuple[BracketRound, ...]) -> Sheet | None:
-    """The round robin of the last three (seed 004: 最后3人采用循环制): the two-player
+    """The round robin of the last three (docs/rules/bracket.md#last-three): the two-player
     tables played after the knockout's last meeting that are not knockout matches, and
     the champion once it is over (the tree above it ends before the round robin)."""
     knockout = {frozenset((a, b)) for rnd in rounds for a, b, _ in rnd if b}

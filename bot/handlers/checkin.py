@@ -1,15 +1,15 @@
 """Check-in and no-shows: /here, the "I'm here" button, and the cut-off that rules.
 
-Seeds 000-002 all say it: 比赛开始后迟到15分钟未参加的选手，视为弃权 (002 §六: 10 minutes).
+比赛开始后迟到15分钟未参加的选手，视为弃权 (10 minutes in 掼蛋; docs/rules/deadlines.md#no-show).
 The bot cannot see who sat down, so with the policy knob ``noshow`` set to N minutes,
 opening a round opens a check-in: each player presses "I'm here" or sends ``/here`` (a
 referee may send ``/here <player>`` for someone without a phone) within N minutes.
 
 At the cut-off, every player of a table without a result who has not checked in forfeits
 that game. The table is settled as forfeited by them, so the format treats the players who
-came as the players left at any forfeited table (seed 000: 余下选手轮空参加下轮抽签), and
-each no-show counts toward the ``forfeits`` removal rule (seed 002 §四.1: 弃权 2 局者取消
-全部比赛成绩). A mistaken ruling is taken back with /undo.
+came as the players left at any forfeited table (余下选手轮空参加下轮抽签;
+docs/rules/knockout.md#forfeits), and each no-show counts toward the ``forfeits`` removal
+rule (docs/rules/penalties.md#forfeits). A mistaken ruling is taken back with /undo.
 """
 
 from __future__ import annotations

@@ -238,8 +238,8 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None
 
 
 def champion_text(ctx: Ctx, t: Tournament, champion: tuple[int, ...]) -> str:
-    """The champion as the event crowns it (issue 8 §3): a player; both partners of a
-    pair; a team by its number and members."""
+    """The champion as the event crowns it: a player; both partners of a pair; a team by
+    its number and members (docs/guide.en.md#end)."""
     if not champion:
         return "—"
     who = names(t)
@@ -251,7 +251,7 @@ def champion_text(ctx: Ctx, t: Tournament, champion: tuple[int, ...]) -> str:
 
 
 def team_table(t: Tournament) -> tuple[TeamStanding, ...]:
-    """The team table of a team event (seed 000 §五: 团体赛以队计分), else empty."""
+    """The team table of a team event (docs/rules/teams.md#team-score), else empty."""
     fmt = format_of(t)
     return fmt.team_standings(state_of(t)) if fmt.has_team_table else ()
 
@@ -277,7 +277,8 @@ def team_table_lines(ctx: Ctx, t: Tournament) -> str:
 
 
 def group_lines(ctx: Ctx, t: Tournament) -> str:
-    """Who is in which group, for 小组循环 once drawn (issue 8 §4: players are told)."""
+    """Who is in which group, for 小组循环 once drawn: players are told
+    (docs/rules/groups.md#groups-by-lot)."""
     fmt = format_of(t)
     if not fmt.has_group_tables or not t.rounds:
         return ""

@@ -2,7 +2,7 @@
 
 ``/deadline <phrase>`` moves the open round's deadline, ``/deadline <table> <phrase>``
 gives one table its own, ``/deadline signup <phrase>`` closes sign-up and draws at that
-moment (seeds 000 and 004 set a registration cut-off: 报名截止日期). Each is audited,
+moment (报名截止日期; docs/rules/deadlines.md#signup-deadline). Each is audited,
 undoable with /undo, re-plans the timers (``bot.timers``) and announces the new time.
 
 Before a deadline the group gets one reminder that @-mentions only the players of the

@@ -1,8 +1,8 @@
 """/dept: a player's department, so Swiss rounds seat colleagues apart.
 
-Issue 4: "teammates / same-department players never share a table when it is possible".
-Office events often want colleagues to meet other departments. A player names their own
-department before the draw (``/dept 财务部``); an organiser may name anyone's
+Teammates and same-department players never share a table when it is possible
+(docs/rules/swiss.md#departments). Office events often want colleagues to meet other departments. A
+player names their own department before the draw (``/dept 财务部``); an organiser may name anyone's
 (``/dept @jia 财务部``; a player naming someone else is refused). ``/dept -`` clears it.
 The seating (``engine.seating``) then treats one department like one team: never at one
 table while any seating avoids it.

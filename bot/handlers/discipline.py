@@ -22,7 +22,7 @@ CARD_WORDS = ("cards", "card", "张", "暴露张")
 
 
 async def penalty(ctx: Ctx, args: str) -> None:
-    """Seed 001 §七, three ways:
+    """docs/rules/penalties.md, three ways:
 
     - ``/penalty <player> <points> [reason]``: a deduction in 0.5 steps;
     - ``/penalty <player> cards <n> [reason]``: 0.5 for each exposed or misplayed card;
@@ -82,7 +82,8 @@ async def forfeit(ctx: Ctx, args: str) -> None:
 
 
 async def dq(ctx: Ctx, args: str) -> None:
-    """``/dq <player>``: removed from the event; never seated again (seed 001 §七.1)."""
+    """``/dq <player>``: removed from the event; never seated again
+    (docs/rules/penalties.md#disqualification)."""
     t = await ctx.tournament()
     if not args.strip():
         raise UserError("usage.dq")

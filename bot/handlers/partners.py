@@ -1,9 +1,9 @@
 """Signing up together: ``/join @partner…`` in team and pair events, and how teams read.
 
-Seed 000 forms teams by lot (抽签产生各队) and seed 002 pairs either way (自由组队 or 抽签);
-issue 4 wants both. A player names their partners with ``/join @a @b``; the team stands
-once every member has named the others (nobody is put in a team by someone else's
-word), and the draw deals everyone else by lot around it
+Teams and pairs form either way, by choice (自由组队) or by lot (抽签产生各队):
+docs/rules/teams.md#teams-by-lot, docs/rules/pairs.md#pairs-by-lot. A player names their partners
+with ``/join @a @b``; the team stands once every member has named the others (nobody is put in a
+team by someone else's word), and the draw deals everyone else by lot around it
 (``engine/formats/teams.py``, ``engine/formats/pairs.py``).
 
 A partner who has not joined yet is remembered by the words that named them (``@handle``,

@@ -70,7 +70,7 @@ async def latest_table(
 
 async def settle_if_done(ctx: Ctx, t: Tournament, r: Round) -> None:
     """After a confirmed result: close the round once no table is pending, else update
-    the live standings (issue 12). Both need the whole event (the engine planning the
+    the live standings. Both need the whole event (the engine planning the
     next round from all of it; the standings), so it is loaded here; in a burst of
     results the live standings are refreshed once for many (``bot.live.later``), so that
     a result costs what its table costs, not what the event does."""

@@ -61,10 +61,10 @@ def opened_text(ctx: Ctx, t: Tournament, r: Round) -> str:
 
 
 async def deadline_passed(ctx: Ctx, arg: str) -> None:
-    """Settle the tables whose deadline is this timer's moment, once (seed 000: 不在截止
-    日期前上报，整桌作废). Pending, undisputed reports stand as reported; the notice
-    names the players of every table it settles. Tables given a later deadline of their
-    own (``/deadline <table>``) wait for it.
+    """Settle the tables whose deadline is this timer's moment, once (不在截止日期前上报，整桌作废:
+    docs/rules/deadlines.md#late). Pending, undisputed reports stand as reported; the notice names
+    the players of every table it settles. Tables given a later deadline of their own
+    (``/deadline <table>``) wait for it.
 
     A check-in cut-off that came due before the deadline rules first: an outage across
     both must end as if the bot had been up (no-shows forfeit, the others have a bye)."""

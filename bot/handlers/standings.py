@@ -38,7 +38,7 @@ async def standings(ctx: Ctx, args: str) -> None:
     """The standings picture shaped by the format, the progression chart once two rounds
     are played, and the text ranking as the caption (alone when nothing can be drawn).
     The text is the final ranking once the event is over (what the announcement said),
-    before that the standings with the round in progress named (issue 8). They are drawn
+    before that the standings with the round in progress named. They are drawn
     once per tournament version and language; asked again before the next change, they
     are sent from the cache without loading the event."""
     if args.strip().lower() in ALL_WORDS:
@@ -53,7 +53,7 @@ async def standings(ctx: Ctx, args: str) -> None:
             raise UserError("refuse.not-drawn")
         state, over = await off_loop(state_of, t), t.status == EventStatus.FINISHED
         # the final ranking only once the event is over: a round held for the organiser's
-        # ruling (a whole table forfeited) crowns nobody yet (issue 8 §6)
+        # ruling (a whole table forfeited) crowns nobody yet (docs/rules/deadlines.md#late)
         ranked, rows = await apart(rank, format_of(t), state, over)
         r = latest_round(t)
         caption = (
@@ -88,11 +88,11 @@ def _first_page(
 
 
 async def export(ctx: Ctx, args: str) -> None:
-    """One row per player per round, as SPEC.md fixes the columns.
+    """One row per player per round, in the columns docs/guide.en.md#end names.
 
-    A player removed by the forfeits rule has every score struck (seed 002 §四.1), so
-    their rows show 0, as the standings add them; the others at a table forfeited by
-    no-shows went through as if on a bye (seed 000: 余下选手轮空)."""
+    A player removed by the forfeits rule has every score struck (docs/rules/penalties.md#forfeits),
+    so their rows show 0, as the standings add them; the others at a table forfeited by no-shows
+    went through as if on a bye (docs/rules/deadlines.md#no-show)."""
     t = await ctx.tournament(finished=True)
     who = names(t)
     removed = {p.user_id for p in t.players if p.status == PlayerStatus.REMOVED}

@@ -203,9 +203,9 @@ def no_shows(ctx: Ctx, t: Tournament, r: Round) -> list[tuple[TableRow, list[int
 def late(
     ctx: Ctx, t: Tournament, r: Round, due: list[TableRow], at: datetime
 ) -> tuple[list[TableRow], list[TableRow], list[TableRow]]:
-    """A deadline passed for the ``due`` tables of ``r`` (seed 000: 不在截止日期前上报，
-    整桌作废): a pending, undisputed report stands as reported; an unreported table is
-    forfeited as a whole, unless the ``late`` policy leaves it to the organiser. Returns
+    """A deadline passed for the ``due`` tables of ``r`` (不在截止日期前上报，整桌作废;
+    docs/rules/deadlines.md#late): a pending, undisputed report stands as reported; an unreported
+    table is forfeited as a whole, unless the ``late`` policy leaves it to the organiser. Returns
     the tables accepted, forfeited and still waiting (disputed, or the organiser's)."""
     accepted, forfeited, waiting = [], [], []
     for row in due:

@@ -1,5 +1,5 @@
 """speed: a version counter per tournament, bumped with every audited change, so
-standings and pictures are computed once per version (issue 16)
+standings and pictures are computed once per version
 
 Revision ID: 0007_speed
 Revises: 0009_hardening

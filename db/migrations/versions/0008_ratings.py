@@ -1,4 +1,4 @@
-"""seasons: a chat's named seasons and how they score (issue 15: ratings and seasons)
+"""seasons: a chat's named seasons and how they score (docs/rules/ratings.md#seasons)
 
 Revision ID: 0008_ratings
 Revises: 0004
