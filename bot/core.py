@@ -50,6 +50,7 @@ class Core:
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         from bot.handlers import CALLBACKS, COMMANDS, MIGRATE
+        from bot.handlers.typos import hint
 
         self.settings = settings
         self.sessionmaker = sessionmaker
@@ -59,6 +60,7 @@ class Core:
         self.commands: dict[str, Command] = {c.name: c for c in COMMANDS}
         self.migrate: Handler = MIGRATE
         self.callbacks: dict[str, Handler] = dict(CALLBACKS)
+        self.hint: Callable[[str], Handler | None] = lambda typed: hint(typed, COMMANDS)
         self.on_outbox: Callable[[], None] = lambda: None
         self.on_timer: Callable[[Timer], None] = lambda timer: None
         self._admin_cache: dict[int, tuple[float, set[int]]] = {}
@@ -103,9 +105,13 @@ class Core:
         if inc.migrate_to_chat_id is not None:
             return self.migrate, str(inc.migrate_to_chat_id)
         parsed = parse_command(inc.text, self.transport.bot_username)
-        if parsed is None or parsed[0] not in self.commands:
+        if parsed is None:
             return None
-        return self._admitted(self.commands[parsed[0]]), parsed[1]
+        name, arg = parsed
+        if name not in self.commands:  # "/reprot": a hint if a command is close, else silence
+            typo = self.hint(name)
+            return (typo, arg) if typo else None
+        return self._admitted(self.commands[name]), arg
 
     @staticmethod
     def _admitted(command: Command) -> Handler:
