@@ -17,6 +17,7 @@ from bot.handlers import (
     departments,
     discipline,
     draw,
+    lifecycle,
     paging,
     paper,
     ratings,
@@ -47,6 +48,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("players", signup.players, ANYONE, EVENT, menu=True),
     Command("rules", signup.rules, ANYONE, EVENT, menu=True),
     Command("set", signup.set_knob, ORGANISER, EVENT),
+    Command("cancel", lifecycle.cancel, ORGANISER, EVENT),
     Command("draw", draw.draw, ORGANISER, SIGNUP, "refuse.already-drawn"),
     Command("round", rounds.open_next, ORGANISER, RUNNING),
     Command("deadline", deadlines.deadline, ORGANISER, EVENT),
@@ -81,6 +83,7 @@ MIGRATE = chat_events.migrate
 
 CALLBACKS = {
     "join": signup.join_button,
+    "cancel": lifecycle.cancel_button,
     "confirm": reports.confirm_button,
     "dispute": reports.dispute_button,
     "here": checkin.here_button,

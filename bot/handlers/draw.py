@@ -6,6 +6,7 @@ from bot import live
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import describe_tables, group_lines
+from bot.handlers.lifecycle import format_at_draw
 from bot.handlers.partners import team_lines
 from bot.ratings import seed_by_rating
 from bot.tournament import format_of, state_of
@@ -23,6 +24,7 @@ async def draw(ctx: Ctx, args: str) -> None:
 async def draw_now(ctx: Ctx, t: Tournament) -> None:
     """Close sign-up and seat round 1: /draw, or the sign-up deadline passing. Nothing
     is drawn when it cannot be (the refusal says why)."""
+    format_at_draw(ctx, t)
     await seed_by_rating(ctx, t, format_of(t).options.get("seeds"))
     plan = format_of(t).plan(state_of(t))
     if isinstance(plan, Finished):

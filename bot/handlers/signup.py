@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import secrets
 
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import display_name
+from bot.handlers.lifecycle import BY_SIZE, format_name, read_format, set_format
 from bot.handlers.partners import name_partners, read_partners, team_lines
 from bot.service import results
 from bot.timers import tournament_timers
@@ -26,8 +26,6 @@ from bot.versioned import texts
 from db.models import Player, Tournament
 from db.status import EventStatus, PlayerStatus
 from engine.draw import commitment
-from engine.errors import ConfigError
-from engine.formats import find_format
 from engine.games import find_game
 
 MAX_TITLE = 200  # the column's width; a title is one line, not an essay
@@ -41,10 +39,7 @@ async def new(ctx: Ctx, args: str) -> None:
     if await ctx.repo.active_tournament(ctx.inc.chat_id, ctx.inc.thread_id, whole=False):
         raise UserError("refuse.already-running")
     game = find_game(words[0])
-    fmt_key, title_words = game.default_format, words[1:]
-    if title_words:
-        with contextlib.suppress(ConfigError):
-            fmt_key, title_words = find_format(title_words[0]).key, title_words[1:]
+    fmt_key, title_words, sized = read_format(game, words[1:])
     if len(" ".join(title_words)) > MAX_TITLE:
         raise UserError("refuse.title-too-long", limit=MAX_TITLE)
     if ctx.chat.lang is None and ctx.inc.sender.language_code:
@@ -56,9 +51,9 @@ async def new(ctx: Ctx, args: str) -> None:
         chat_id=ctx.inc.chat_id,
         thread_id=ctx.inc.thread_id or 0,
         game=game.key,
-        format=find_format(fmt_key).key,
+        format=fmt_key,
         title=" ".join(title_words) or ctx.t(f"game.{game.key}"),
-        options={},
+        options={"auto": dict(BY_SIZE)} if sized else {},
         status=EventStatus.SIGNUP,
         seed=seed,
         creator_id=ctx.actor,
@@ -88,7 +83,7 @@ def signup_text(ctx: Ctx, t: Tournament, count: int | None = None) -> str:
         "tournament.created",
         title=t.title,
         game=ctx.t(f"game.{t.game}"),
-        format=ctx.t(f"format.{t.format}"),
+        format=format_name(ctx, t),
         rules=rules_line(ctx, t),
         commitment=commitment(t.seed),
     )
@@ -210,6 +205,9 @@ async def set_knob(ctx: Ctx, args: str) -> None:
     policies, :data:`RUNNING_KNOBS`, also later: they apply from the next round)."""
     t = await ctx.tournament()
     key, _, value = args.partition(" ")
+    if key == "format" and value.strip():
+        await set_format(ctx, t, value.strip())
+        return
     if t.status != EventStatus.SIGNUP and key not in RUNNING_KNOBS:
         raise UserError("refuse.set-after-draw")
     if not key or not value.strip():
@@ -251,7 +249,7 @@ async def rules(ctx: Ctx, args: str) -> None:
         title=t.title,
         game=ctx.t(f"game.{t.game}"),
         rules=rules_line(ctx, t),
-        format=ctx.t(f"format.{t.format}"),
+        format=format_name(ctx, t),
         format_rules=format_rules(ctx, t),
         reporter=ctx.t(f"policy.reporter.{policies['reporter']}"),
         late=ctx.t(f"policy.late.{policies['late']}"),

@@ -33,6 +33,7 @@ class Action(StrEnum):
     PENALTY = "penalty"
     NOSHOW = "noshow"
     SET = "set"
+    SET_FORMAT = "set-format"
     ROUND_DEADLINE = "deadline-round"
     TABLE_DEADLINE = "deadline-table"
     SIGNUP_DEADLINE = "deadline-signup"
@@ -276,6 +277,28 @@ class NoShows(Entry):
 
 
 @dataclass(frozen=True)
+class FormatSet(Entry):
+    """/set format: the format and the options before and after (the new format's knobs
+    start from their defaults, so the options change with it)."""
+
+    action: ClassVar[Action] = Action.SET_FORMAT
+    before_format: str
+    before: Json
+    after_format: str
+    after: Json
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return (
+            {"format": self.before_format, "options": self.before},
+            {"format": self.after_format, "options": self.after},
+        )
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old["format"], old["options"], new["format"], new["options"])
+
+
+@dataclass(frozen=True)
 class RuleSet(Entry):
     """/set: the options before and after, and the knob changed."""
 
@@ -399,6 +422,7 @@ KINDS: dict[str, type[Entry]] = {
         Penalised,
         NoShows,
         RuleSet,
+        FormatSet,
         RoundDeadline,
         TableDeadline,
         SignupDeadline,

@@ -13,6 +13,7 @@ from engine.formats.swiss import Swiss
 from engine.formats.teams import Teams
 
 FORMATS: tuple[type[Format], ...] = (Knockout, Swiss, Bracket, Groups, Stages, Teams, Pairs)
+TYPO_DISTANCE = 2  # letters a misspelt format word may differ by (``format_word``)
 
 
 def find_format(name: str) -> type[Format]:
@@ -24,4 +25,42 @@ def find_format(name: str) -> type[Format]:
     raise ConfigError("unknown-format", format=name, known=tuple(f.key for f in FORMATS))
 
 
-__all__ = ["FORMATS", "Format", "find_format"]
+def format_word(word: str) -> type[Format] | None:
+    """What the word after the game in ``/new <game> [format] [title…]`` is.
+
+    A format's key or alias (any case, Chinese aliases included) names that format. A
+    misspelt format is refused rather than taken as the title's first word: a word of
+    ASCII letters, at least four long, within edit distance 2 of a key or a one-word
+    ASCII alias (``knockuot``, ``swis``, ``group``) raises ``format-typo`` naming the
+    closest. Anything else (a Chinese word that is no alias, a number, a short or distant
+    English word) is the start of the title: ``None``."""
+    try:
+        return find_format(word)
+    except ConfigError:
+        pass
+    wanted = word.strip().lower()
+    if not (wanted.isascii() and wanted.isalpha() and len(wanted) >= 4):
+        return None
+    names = [
+        (fmt.key, name)
+        for fmt in FORMATS
+        for name in (fmt.key, *fmt.aliases)
+        if name.isascii() and name.isalpha()
+    ]
+    distance, key = min((edit_distance(wanted, name.lower()), key) for key, name in names)
+    if distance <= TYPO_DISTANCE:
+        raise ConfigError("format-typo", word=word, closest=key)
+    return None
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance: insertions, deletions and substitutions of one letter."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
+
+
+__all__ = ["FORMATS", "Format", "find_format", "format_word"]

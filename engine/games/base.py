@@ -135,6 +135,9 @@ class Game(Generic[H]):
     partners: ClassVar[tuple[tuple[int, ...], ...]] = ()  # seat indexes per side
     knobs: ClassVar[tuple[Knob, ...]] = ()
     default_format: ClassVar[str] = "knockout"
+    # Where the rules fix the format by the field's size: (the most players of the small
+    # field, its format, the large field's format); None: ``default_format`` at any size.
+    formats_by_size: ClassVar[tuple[int, str, str] | None] = None
     zero_sum: ClassVar[bool] = True
     # 迟到 N 分钟以弃权论: 15 unless the game says otherwise (docs/rules/deadlines.md#no-show).
     noshow_minutes: ClassVar[int] = 15
@@ -155,8 +158,21 @@ class Game(Generic[H]):
     def knob_names(cls) -> tuple[str, ...]:
         return tuple(k.name for k in cls.knobs)
 
+    @classmethod
+    def format_for(cls, players: int) -> str:
+        """The format a field of ``players`` plays when the organiser named none."""
+        if cls.formats_by_size is None:
+            return cls.default_format
+        most, small, large = cls.formats_by_size
+        return small if players <= most else large
+
     def option(self, name: str) -> object:
         return self.options[name]
+
+    def example(self, seats: int) -> str:
+        """One hand in the report grammar for a table of ``seats``: its seat letters are
+        that table's (a game with short tables overrides this for them)."""
+        return self.report_example
 
     def int_option(self, name: str) -> int:
         """An integer knob's value (``Knob.kind`` is ``int``)."""

@@ -49,6 +49,8 @@ class TwoPlayerGame(Game[GameResult]):
 
     seat_counts = (2,)
     default_format = "groups"
+    # 人数少于或等于9人: groups A/B; 多于9人: 裁减制 (docs/rules/two-player.md).
+    formats_by_size = (9, "groups", "bracket")
     zero_sum = False
     knobs = (
         Knob("points", "1/0.5/0", ("1/0.5/0", "2/1/0"), str, "004"),
