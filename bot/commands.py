@@ -87,6 +87,8 @@ async def admit(ctx: Ctx, command: Command) -> None:
     # The tournament row alone, and at most the caller's own player row: admission
     # costs the same in any size of event (the handler loads more if it needs it).
     t = await ctx.tournament(finished=command.stage is Stage.RECORD, whole=False)
+    if t.status == EventStatus.CANCELLED and command.role is Role.ORGANISER:
+        raise UserError("refuse.cancelled")  # /fix, /undo: a cancelled event's record stands
     if (command.stage is Stage.SIGNUP and t.status != EventStatus.SIGNUP) or (
         command.stage is Stage.RUNNING and t.status == EventStatus.SIGNUP
     ):

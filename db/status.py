@@ -11,11 +11,13 @@ from enum import StrEnum
 
 
 class EventStatus(StrEnum):
-    """A tournament: signing up, then running from the draw, then finished."""
+    """A tournament: signing up, then running from the draw, then finished (or cancelled
+    at any point before that: no longer the chat's active event)."""
 
     SIGNUP = "signup"
     RUNNING = "running"
     FINISHED = "finished"
+    CANCELLED = "cancelled"  # called off by /cancel: kept for /export and history
 
 
 class PlayerStatus(StrEnum):

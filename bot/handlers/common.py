@@ -171,6 +171,8 @@ def event_status(ctx: Ctx, t: Tournament) -> str:
     (the places are not final in any of those)."""
     if t.status == EventStatus.FINISHED:
         return ctx.t("outcome.finished")
+    if t.status == EventStatus.CANCELLED:
+        return ctx.t("outcome.cancelled")
     r = latest_round(t)
     if r is None:
         return ctx.t("outcome.in-progress", round=0)

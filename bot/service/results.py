@@ -23,6 +23,7 @@ from bot.service.audit import (
     Filed,
     Fixed,
     Forfeited,
+    FormatSet,
     NoShows,
     OrganiserFiled,
     Penalised,
@@ -364,12 +365,19 @@ async def _undo_set(ctx: Ctx, t: Tournament, entry: RuleSet) -> None:
     t.options = entry.before
 
 
+async def _undo_format(ctx: Ctx, t: Tournament, entry: FormatSet) -> None:
+    if t.status != EventStatus.SIGNUP:
+        raise UserError("refuse.undo-too-late")
+    t.format, t.options = entry.before_format, entry.before
+
+
 REVERSE: dict[type[Entry], Callable[..., Awaitable[None]]] = {
     Penalised: _undo_penalty,
     Forfeited: _undo_forfeit,
     Disqualified: _undo_dq,
     NoShows: _undo_noshow,
     RuleSet: _undo_set,
+    FormatSet: _undo_format,
     OrganiserFiled: _undo_report,
     Fixed: _undo_fix,
     RoundDeadline: _undo_round_deadline,
