@@ -10,19 +10,29 @@ specification or issue numbers, which are not in the repository.
 
 from __future__ import annotations
 
+import ast
+import io
 import re
+import tokenize
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
+PACKAGES = ("bot", "engine", "db", "charts", "playground")
 README_MAX_LINES = 200
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)|<img[^>]*\bsrc=\"([^\"]+)\"")
 ANCHOR = re.compile(r"<a\s+id=\"([^\"]+)\"")
 HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
 FENCE = re.compile(r"^\s*(```|~~~)")
+# What points outside the repository: the seed documents (seed 001, seeds 000-002, the
+# seed-001 ladder, their § sections), the product specification, issue numbers.
+OUTSIDE = re.compile(
+    r"\bseeds?[ -]?0\d\d|\b00\d\s*§|§|\bSPEC\b|\bissues?\s+\d+",
+    re.IGNORECASE,
+)
 
 
 def slug(heading: str) -> str:
@@ -94,3 +104,43 @@ def test_the_checker_catches_a_missing_file_and_a_missing_anchor(tmp_path: Path)
 def test_readme_fits_on_a_screen_or_two() -> None:
     lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
     assert lines <= README_MAX_LINES, f"README.md has {lines} lines; move detail to docs/"
+
+
+def remarks(source: str) -> list[tuple[int, str]]:
+    """Every comment and docstring of a module, with its line number."""
+    out = [
+        (tok.start[0], tok.string)
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+        if tok.type == tokenize.COMMENT
+    ]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            doc = ast.get_docstring(node, clean=False)
+            if doc is not None:
+                out.append((node.body[0].lineno, doc))
+    return out
+
+
+def citations_outside(path: Path) -> list[str]:
+    """``file:line: 'seed 001'`` for each comment or docstring citing outside the repository."""
+    return [
+        f"{path.relative_to(ROOT)}:{line}: {m.group(0)!r}"
+        for line, text in remarks(path.read_text(encoding="utf-8"))
+        if (m := OUTSIDE.search(text))
+    ]
+
+
+def test_no_comment_cites_a_document_outside_the_repository() -> None:
+    found = [
+        hit
+        for package in PACKAGES
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for hit in citations_outside(path)
+    ]
+    hint = "cite docs/rules/… (or docs/guide, docs/operations) instead:\n"
+    assert found == [], hint + "\n".join(found)
+
+
+def test_the_comment_check_sees_comments_and_docstrings_only() -> None:
+    source = '"""Big Two (seed 001)."""\nX = "issue 3"  # issue 3\n'
+    assert sorted(line for line, text in remarks(source) if OUTSIDE.search(text)) == [1, 2]
