@@ -1,36 +1,45 @@
-"""Free-text deadlines in Chinese or English (SPEC.md "Deadlines"; issue 11).
+"""Free-text deadlines in Chinese or English, simplified or traditional.
 
-Organisers write deadlines the way they talk: ``20号之前上报`` (seed 000, 第一轮 item 3),
-``下周五 18:00``, ``周日晚八点``, ``3天内``, ``by the 20th``, ``tomorrow at 9``, ``EOW``.
+Organisers write deadlines the way they talk: ``20号之前上报``, ``下周五 18:00``,
+``禮拜日晚八點``, ``3天内``, ``by the 20th``, ``friday at 6:30pm``, ``EOW``, ``4pm CET``.
 :func:`resolve_deadline` turns such text into an aware datetime in the chat's zone, and
 the bot echoes it back with :func:`format_deadline` (weekday, time, zone, the year when it
 is not this year, and how long is left) so a misreading is caught at once.
 
 The parser is a small hand-written grammar and pure: ``now`` is passed in, nothing reads
-the clock. It takes an exact offset, a time part and a date part independently, then
-refuses if anything unrecognised is left over (guessing a deadline from half-understood
-text is worse than asking again). A refusal always says why (``DeadlineError.code``).
+the clock. Text is first brought to one spelling (traditional characters to simplified,
+Cantonese and Taiwan words, English number and ordinal words to digits, the start of a
+range dropped so its end remains); then it takes an exact offset, a time part and a date
+part independently, and refuses if anything unrecognised is left over (guessing a
+deadline from half-understood text is worse than asking again). A refusal always says
+why (``DeadlineError.code``).
 
 Resolution rules:
 
 - a date without a time means the end of that day, 23:59; a part of the day alone means
   the end of that part (上午/morning 12:00, 下午/afternoon 18:00, 晚上/evening/night 23:59,
   早上 09:00, 中午/noon 12:00);
-- 24点, 24:00, 晚上12点, 半夜 and ``midnight`` are the midnight that ends that day;
-- ranges mean the end of the span: ``3天内``/``within 3 days`` the end of the third day
-  from today, ``一周内``/``in a week`` seven days, ``一个月内`` the same day next month,
-  ``48小时内``/``in 48 hours`` exactly 48 hours from now;
-- 周末/本周末/``this weekend``/``EOW`` are this week's Sunday 23:59, 下周末 and
-  ``next week`` next week's; 月底, X月底, 下个月底 and 年底 the month's or year's last day;
-  元旦 is 1 January;
+- a period means its end: 这周/本周/``this week``/周末/EOW this week's Sunday 23:59,
+  下周/``next week`` next week's; 这个月/月底/EOM, 下个月, 3月/``March``, 今年, 明年 the
+  last day of that month or year; ``3天内``/``下三天``/``next 3 days`` the end of the
+  third day from today, ``一个月内`` the same day next month;
+- ``48小时内``/``后三小时``/``in 1h``/``in half an hour`` are exact offsets from now;
+- 24点, 24:00, 晚上12点, 半夜 and ``midnight`` are the midnight that ends that day; 半夜/
+  深夜/晚上 1-4点 are the small hours after that day;
+- a range means its end (``3-4pm``, ``July 13-15``, ``周五到周日``);
+- a bare hour (1-12 o'clock without 上午/下午/晚上/am/pm, not written ``09:00``) is read on a
+  12-hour clock: of its two readings only those ahead count, and a small-hours reading
+  (00:00-06:59) only when no day is written and it is the very next one; if two readings
+  remain, :class:`AmbiguousHour` carries both and the caller asks which is meant;
+- a time in a named zone (``GMT``, ``CET``, ``UTC+8``, ``北京时间``) is read in that zone
+  and converted into the chat's (:attr:`Resolved.converted` says so);
 - a day of the month that has passed means next month, but a month without that day is
   refused (``30号`` in February), never moved to the month after; a month/day that has
   passed this year means next year; a bare weekday means the next such day (today only
   if the time is still ahead); a bare time means its next occurrence;
-- ``下周五``/``next friday`` are Friday of next week (weeks start on Monday);
-  ``这周五``/``本周五``/``this friday`` Friday of this week;
-- ``晚上``/``下午``/``pm`` move 1-11 o'clock to the afternoon; ``上午``/``早上``/``am``
-  keep the morning (12 am is midnight);
+- ``下周五``/``next friday``/``friday next week`` are Friday of next week (weeks start on
+  Monday); ``这周五``/``this friday`` Friday of this week, or of next week once this
+  week's has passed (这周一 said on a Tuesday is next Monday);
 - ``a/b`` with both parts 12 or less is ambiguous (3/4: 4 March or 3 April) and both
   readings are offered; other numeric ``a/b`` dates are month/day unless only day/month
   is possible (``20/12``);
@@ -47,16 +56,18 @@ import calendar
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.zones import CITIES, ZoneError, find_zone
 
 END_OF_DAY = time(23, 59)
 CN_DIGITS = {
-    "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
-    "九": 9,
+    "零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
+    "八": 8, "九": 9,
 }  # fmt: skip
-CN_NUM = "[零一二两三四五六七八九十]{1,3}"
+CN_NUM = "[零〇一二两三四五六七八九十]{1,3}"
 NUM = rf"\d{{1,2}}|{CN_NUM}"  # a small number, in digits or Chinese
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 MONTH_NAME = (  # whole words only: "maybe" is not May
@@ -71,7 +82,7 @@ EN_WEEKDAYS = {
 CN_WEEKDAYS = "一二三四五六日"  # index = Monday-based weekday; 天 and 7 also mean Sunday
 WEEK_OFFSETS = {
     "": None, "this": 0, "这": 0, "这个": 0, "本": 0, "next": 1, "下": 1, "下个": 1, "下下": 2,
-    "last": -1, "上": -1, "上个": -1,
+    "下下个": 2, "last": -1, "上": -1, "上个": -1,
 }  # fmt: skip
 ZH_WEEKDAY_NAMES = ("周一", "周二", "周三", "周四", "周五", "周六", "周日")
 EN_WEEKDAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -80,9 +91,12 @@ AFTER = r"\s*(?:后|之后|以后)"
 WITHIN = r"\s*(?:内|之内|以内)"
 # Words that may surround a deadline without changing it ("20号之前报成绩", "by the 20th").
 FILLER = re.compile(
-    r"\b(?:by|before|until|till|due|on|at|the|of|deadline|report|results?|please|pls)\b"
-    r"|之前|以前|为止|截止到?|截至|最迟|最|前|到|在|上报|报告|报成绩|成绩|结果|比赛|完成|结束|的|请|报"
-    r"|[,，.。:;；!！\s]"
+    r"\b(?:by|before|until|till|til|due|on|at|the|of|in|from|deadline|report|results?|please"
+    r"|pls|latest|no later than|not later than|prior to|is|it|submit|send|be|done|games?"
+    r"|matches?|finished|complete|round)\b"
+    r"|之前|以前|为止|截止到?|截至|最迟|前|到|在|上报|报告|报成绩|成绩|结果|比赛|完成|结束|的|请|报"
+    r"|之内|以内|内|之间|时间|日期|为|是|要|需要|必须|须|交|提交|打完|比完|搞定|ddl"
+    r"|[,，.。:;；!！、\s]"
 )
 # A part of the day written alone ("明天上午") means its end; 半夜 is midnight.
 PERIOD_ENDS = {
@@ -94,7 +108,8 @@ PERIOD_ENDS = {
 _PERIODS = "凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|深夜|半夜|晚|早|夜"
 _PM_PERIODS = ("下午", "傍晚", "晚上", "晚", "夜里", "夜", "深夜", "半夜")
 _AM_PERIODS = ("凌晨", "早上", "早晨", "早", "上午")
-_MIDNIGHT_PERIODS = ("晚上", "晚", "夜里", "夜", "深夜", "半夜")  # 晚上12点: the day's end
+_NIGHT_PERIODS = ("晚上", "晚", "夜里", "夜", "深夜", "半夜")  # 12点: the day's end; 1-4点 after it
+SMALL_HOURS_END = 7  # a reading before 07:00 is "in the small hours"
 
 
 class DeadlineError(Exception):
@@ -105,7 +120,8 @@ class DeadlineError(Exception):
     ``deadline-past`` (``when``: the resolved moment, formatted);
     ``deadline-no-such-date`` (``date``: e.g. ``2月30日``);
     ``deadline-weekday-clash`` (``date``: the date with its real weekday; ``written``);
-    ``deadline-ambiguous`` (``first``, ``second``: the two readings).
+    ``deadline-ambiguous`` (``first``, ``second``: the two readings);
+    ``deadline-which-hour`` (``first``, ``second``: see :class:`AmbiguousHour`).
     """
 
     def __init__(self, code: str, **params: object) -> None:
@@ -114,13 +130,32 @@ class DeadlineError(Exception):
         self.params: dict[str, object] = params
 
 
+class AmbiguousHour(DeadlineError):
+    """A bare hour whose morning and evening readings are both plausible (``8点`` typed at
+    14:30: 20:00 today or 08:00 tomorrow). ``choices`` are the two moments, earlier first,
+    in the chat's zone; the caller asks which one is meant rather than guess."""
+
+    def __init__(self, choices: tuple[datetime, datetime], tz: ZoneInfo, lang: str) -> None:
+        super().__init__(
+            "deadline-which-hour",
+            first=format_deadline(choices[0], tz, lang),
+            second=format_deadline(choices[1], tz, lang),
+        )
+        self.choices = choices
+
+
 @dataclass(frozen=True)
 class Resolved:
     """A deadline read from text. ``skipped`` is the written wall time (``02:30``) when a
-    clock change skips it and ``when`` is the first valid minute after it."""
+    clock change skips it and ``when`` is the first valid minute after it; ``period`` is
+    set when a span was named (下周, ``next month``) and ``when`` is its end;
+    ``converted`` is the written time in the zone it named (``Thu 08:00 GMT``) when that
+    differs from the chat's."""
 
     when: datetime
     skipped: str | None = None
+    period: bool = False
+    converted: str | None = None
 
 
 Missing = tuple[int, int, int]  # a year, month and day that do not make a date
@@ -131,25 +166,30 @@ class _Date:
     """A date part. ``pick(k)`` is the k-th candidate day: rolling forms ("20号", "Friday")
     try k = 0, 1, … until the moment is ahead; fixed forms only ever use k = 0. A
     :data:`Missing` candidate (31 April) is refused, or skipped where ``skip`` (2月29日
-    rolls on to a leap year)."""
+    rolls on to a leap year). ``period`` marks the last day of a named span."""
 
     pick: Callable[[int], date | Missing]
     rolls: bool
     skip: bool = False
+    period: bool = False
 
 
 @dataclass(frozen=True)
 class _Clock:
-    """A time part; ``next_day`` marks the midnight that ends the day (24点)."""
+    """A time part; ``next_day`` marks a time after the day's end (24点, 半夜两点);
+    ``bare`` an hour of 1-12 written without am/pm: ``at`` is its morning reading."""
 
     at: time
     next_day: bool = False
+    bare: bool = False
 
 
 def _cn_int(text: str) -> int:
-    """``8`` → 8, ``八`` → 8, ``十二`` → 12, ``二十五`` → 25, ``两`` → 2."""
+    """``8`` → 8, ``八`` → 8, ``十二`` → 12, ``二十五`` → 25, ``两`` → 2, ``零五`` → 5."""
     if text.isascii() and text.isdigit():
         return int(text)
+    if len(text) == 2 and text[0] in "零〇" and text[1] in CN_DIGITS:
+        return CN_DIGITS[text[1]]  # 三点零五: the 零 holds the tens place
     tens, ten, ones = text.partition("十")
     if not ten:
         if len(text) != 1 or text not in CN_DIGITS:
@@ -160,126 +200,356 @@ def _cn_int(text: str) -> int:
     return (CN_DIGITS[tens] if tens else 1) * 10 + (CN_DIGITS[ones] if ones else 0)
 
 
-_SYNONYMS = (
+# --- one spelling ----------------------------------------------------------------------------
+# Traditional characters that deadlines use, to simplified: one grammar reads both.
+_TRADITIONAL = str.maketrans(
+    "後這週時個兩點號鐘內禮間來頭為報結東請數幾於過與曆開當從鬆準這聽嚟緊晝",
+    "后这周时个两点号钟内礼间来头为报结东请数几于过与历开当从松准这听嚟紧昼",
+)
+_SYNONYMS = (  # applied in order, on simplified text
+    ("廿", "二十"),
+    ("卅", "三十"),
+    ("听日", "明天"),
+    ("听晚", "明天晚上"),
+    ("后日", "后天"),
+    ("今个", "这个"),
+    ("呢个", "这个"),
+    ("嚟紧", ""),
+    ("下个礼拜", "下周"),
+    ("星期", "周"),
+    ("礼拜", "周"),
+    ("周天", "周日"),
+    ("零晨", "凌晨"),
+    ("朝早", "早上"),
+    ("晏昼", "下午"),
+    ("夜晚", "晚上"),
+    ("下班", "下午"),
+    ("最晚", "最迟"),
+    ("不晚于", "前"),
+    ("月尾", "月底"),
+    ("年尾", "年底"),
     ("今晚", "今天晚上"),
     ("明晚", "明天晚上"),
     ("明早", "明天早上"),
     ("今早", "今天早上"),
-    ("星期", "周"),
-    ("礼拜", "周"),
-    ("點", "点"),
-    ("時", "时"),
-    ("號", "号"),
-    ("週", "周"),
+    ("今日", "今天"),
+    ("明日", "明天"),
+    ("个钟头", "小时"),
+    ("钟头", "小时"),
+    ("个小时", "小时"),
+    ("一刻钟", "15分钟"),
+    ("半个月", "15天"),
     ("周末", "周日"),  # 周末 = Sunday 23:59 (本周末, 下周末 follow)
     ("元旦", "1月1日"),
 )
+_CN_NEXT_SPAN = re.compile(  # 下三天, 后三小时, 未来两周, 接下来3天: a span counted from now
+    rf"(?:接下来|未来|之后|往后|下|后)\s*(?P<n>\d{{1,3}}|{CN_NUM}|半)\s*(?P<unit>个?半?\s*"
+    r"(?:天|日|小时|分钟|周|个月))(?!\s*(?:后|之后|以后|内|之内|以内))"
+)
+_EN_UNITS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+}  # fmt: skip
+_EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60}
+_EN_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
+    "fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17,
+    "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30,
+}  # fmt: skip
+_EN_NUMBER = re.compile(
+    rf"\b(?:(?P<tens>{'|'.join(_EN_TENS)})(?:[- ]?(?:(?P<ones>{'|'.join(list(_EN_UNITS)[:9])})"
+    rf"|(?P<ord>{'|'.join(list(_EN_ORDINALS)[:9])})))?"
+    rf"|(?P<unit>{'|'.join(_EN_UNITS)})|(?P<ordinal>{'|'.join(_EN_ORDINALS)}))\b"
+)
+
+
+def _en_number(m: re.Match[str]) -> str:
+    if m.group("tens"):
+        tens = _EN_TENS[m.group("tens")]
+        if m.group("ord"):
+            return f"{tens + _EN_ORDINALS[m.group('ord')]}th"
+        return str(tens + (_EN_UNITS[m.group("ones")] if m.group("ones") else 0))
+    if m.group("unit"):
+        return str(_EN_UNITS[m.group("unit")])
+    return f"{_EN_ORDINALS[m.group('ordinal')]}th"
+
+
+_EN_WEEKDAY = "|".join(EN_WEEKDAYS)
 _EN_SYNONYMS = (  # whole words, applied in order
+    (r"a couple of|a couple|couple of", "2"),
+    (r"(?:a )?fortnight", "2 weeks"),
+    (r"(?:an?|1) hour and a half|1\.5 hours?", "90 minutes"),
+    (r"(\d+) and a half hours?", r"\1.5 hours"),
+    (r"half an? hour|1/2 an? hour|1/2 hours?|half hour|0\.5 hours?", "30 minutes"),
+    (r"(?:a )?quarter of an hour|a quarter hour|quarter hour", "15 minutes"),
+    (r"(\d+(?:\.\d+)?\s*\w+?)'?s?\s+(?:from now|from today|later|time)", r"in \1"),
+    (r"after (\d+ (?:days?|weeks?|months?|hours?|minutes?))", r"in \1"),
+    (
+        r"(?:over )?(?:the )?next (\d+(?:\.\d+)?|a|an) (minutes?|hours?|days?|weeks?|months?)",
+        r"in \1 \2",
+    ),
+    (r"within the (?:next )?hour", "in 1 hour"),
+    (r"half past (\d{1,2})", r"\1:30"),
+    (r"(?:a )?quarter past (\d{1,2})", r"\1:15"),
+    (r"(\d{1,2})\s*o'?clock", r"\1:00"),
     (r"day after tomorrow", "后天"),
     (r"tonight", "today 晚上"),
-    (r"tmrw?|tmw|tomorow|2moro", "tomorrow"),
+    (r"tmrw?|tmw|tomorow|tomorrrow|2moro", "tomorrow"),
+    (r"this coming|coming", ""),
+    (rf"({_EN_WEEKDAY})\s+(?:of\s+|in\s+)?next week", r"next \1"),
+    (rf"next week(?:'s)?\s+(?:on\s+)?({_EN_WEEKDAY})", r"next \1"),
+    (rf"({_EN_WEEKDAY})\s+(?:of\s+)?this week", r"this \1"),
+    (rf"this week(?:'s)?\s+(?:on\s+)?({_EN_WEEKDAY})", r"this \1"),
     (r"next weekend|end of next week", "下周日"),
-    (r"(?:this )?weekend|eow|end of (?:the )?week", "本周日"),
-    (r"next week(?!\s*(?:on\s+)?(?:mon|tue|wed|thu|fri|sat|sun))", "下周日"),
-    (r"eod|cob|end of (?:the )?day", "23:59"),
-    (r"end of (?:the )?year|eoy", "年底"),
+    (r"(?:this )?weekend|eow|(?:the )?end of (?:the |this )?week", "本周日"),
+    (r"this week", "本周"),
+    (r"next week", "下周"),
+    (r"eod|cob|close of business|end of (?:the )?day", "23:59"),
+    (r"(?:the )?end of (?:the |this )?year|eoy|this year", "年底"),
     (r"end of next month", "下个月底"),
+    (r"next month", "下个月"),
+    (r"eom", "月底"),
+    (r"this month", "本月"),
+    (r"next year", "明年"),
     (r"midnight", "24点"),
     (r"noon|midday", "中午12点"),
+    (r"this morning", "today 上午"),
+    (r"this afternoon", "today 下午"),
+    (r"this evening", "today 晚上"),
     (r"(?:in the )?morning", "上午"),
     (r"(?:in the )?afternoon", "下午"),
     (r"(?:in the )?evening|night", "晚上"),
     (r"new year'?s day|new year", "1月1日"),
     (r"within", "in"),
 )
+_RANGE_SEP = r"\s*(?:-|–|—|~|～|到|至|\bto\b|\bthrough\b|\bthru\b)\s*"
+_RANGES = (  # the start of a range, dropped: its end is the deadline
+    (
+        rf"(?<![\d/.:-])(?:{NUM})(?:\s*[点时](?:半|{NUM}分?)?)?{_RANGE_SEP}(?=(?:{NUM})\s*[点时])",
+        "",
+    ),
+    (rf"(?<![\d/.:-])(?:{NUM})\s*[号日]?{_RANGE_SEP}(?=(?:{NUM})\s*[号日])", ""),
+    (
+        rf"(?<![\d/.:-])\d{{1,2}}(?::\d{{2}})?\s*(?:[ap]\.?m\.?)?{_RANGE_SEP}"
+        r"(?=\d{1,2}(?::\d{2})?\s*[ap]\.?m\b)",
+        "",
+    ),
+    (rf"(?<![\d/.:-])\d{{1,2}}:\d{{2}}{_RANGE_SEP}(?=\d{{1,2}}:\d{{2}})", ""),
+    (rf"(?<![\d/.:-])(\d{{1,2}})(?:st|nd|rd|th)?{_RANGE_SEP}(?=\d{{1,2}}(?:st|nd|rd|th)\b)", ""),
+    (
+        rf"\b({MONTH_NAME})\s*\d{{1,2}}(?:st|nd|rd|th)?{_RANGE_SEP}(\d{{1,2}}(?:st|nd|rd|th)?)\b",
+        r"\1 \2",
+    ),
+    (rf"\b\d{{1,2}}(?:st|nd|rd|th)?{_RANGE_SEP}(?=\d{{1,2}}(?:st|nd|rd|th)?\s+{MONTH_NAME})", ""),
+    (rf"((?:{NUM})\s*月)\s*(?:{NUM})\s*[日号]?{_RANGE_SEP}(?=(?:{NUM})\s*[日号])", r"\1"),
+    (rf"(?:{NUM})\s*月\s*(?:{NUM})\s*[日号]?{_RANGE_SEP}(?=(?:{NUM})\s*月)", ""),
+    (r"周\s*[一二三四五六日天1-7]" + _RANGE_SEP + r"(?=周)", ""),
+    (r"周\s*[一二三四五六日天1-7]" + _RANGE_SEP + r"(?=[一二三四五六日天])", "周"),
+    (rf"\b(?:{_EN_WEEKDAY})\b{_RANGE_SEP}(?=(?:{_EN_WEEKDAY})\b)", ""),
+)
 
 
 def _normalise(text: str) -> str:
-    """Full-width to ASCII, lower case, one spelling per synonym."""
-    out = unicodedata.normalize("NFKC", text).lower()
+    """Full-width to ASCII, lower case, simplified characters, one spelling per synonym,
+    English number words as digits, and only the end of a range."""
+    out = unicodedata.normalize("NFKC", text).lower().translate(_TRADITIONAL)
     for old, new in _SYNONYMS:
         out = out.replace(old, new)
+    out = _CN_NEXT_SPAN.sub(lambda m: f"{m.group('n')}{m.group('unit')}内", out)
+    out = _EN_NUMBER.sub(_en_number, re.sub(r"\bfirst thing\b", " 早上 ", out))
+    out = re.sub(r"\b(?:an?|one|1)\s*/\s*2\b", "0.5", out)
     for pattern, new in _EN_SYNONYMS:
         out = re.sub(rf"\b(?:{pattern})\b", f" {new} ", out)
+    for pattern, new in _RANGES:
+        out = re.sub(pattern, new, out)
     return re.sub(r"(?<=\d)t(?=\d)", " ", out)  # ISO 2026-12-20T18:00
 
 
-_TIME_RE = re.compile(
-    rf"(?P<period>{_PERIODS})?\s*"
-    r"(?:(?P<h1>\d{1,2}):(?P<m1>\d{2})"
-    rf"|(?<!周)(?P<h2>{NUM})\s*[点时]\s*(?:(?P<half>半)|(?P<m2>{NUM})\s*分?|整)?"
-    r"|(?P<h3>\d{1,2})(?=\s*[ap]\.?m\b)"
-    r"|\bat\s+(?P<h4>\d{1,2})\b(?!\s*[-/.号日]))"
-    r"\s*(?:(?P<ampm>[ap])\.?m\b\.?)?"
+# --- zones -----------------------------------------------------------------------------------
+# Written zone abbreviations, as the fixed offsets they name (``EST`` is UTC-5 even in July).
+_ZONE_OFFSETS = {
+    "utc": 0, "gmt": 0, "wet": 0, "bst": 1, "cet": 1, "west": 1, "cest": 2, "eet": 2,
+    "eest": 3, "msk": 3, "hkt": 8, "sgt": 8, "awst": 8, "jst": 9, "kst": 9, "aest": 10,
+    "aedt": 11, "nzst": 12, "nzdt": 13, "edt": -4, "est": -5, "cdt": -5, "mdt": -6,
+    "mst": -7, "pdt": -7, "pst": -8, "akst": -9, "hst": -10,
+}  # fmt: skip
+_ZONE_NAMES = {"et": "America/New_York", "pt": "America/Los_Angeles", "ct": "America/Chicago"}
+_CN_ZONES = {
+    **{k: v for k, v in CITIES.items() if not k.isascii()},
+    "美东": "America/New_York", "美西": "America/Los_Angeles", "日本": "Asia/Tokyo",
+    "韩国": "Asia/Seoul", "英国": "Europe/London", "欧洲中部": "Europe/Berlin",
+}  # fmt: skip
+_ZONE_RE = re.compile(
+    r"(?:\b(?:utc|gmt)\s*(?P<sign>[+-])\s*(?P<hours>\d{1,2})(?::?00)?\b"
+    r"|(?<=\d:\d\d)\s*(?P<sign2>[+-])(?P<hours2>\d{2}):?00\b"
+    rf"|\b(?P<abbr>{'|'.join(_ZONE_OFFSETS)}|{'|'.join(_ZONE_NAMES)})\b"
+    rf"|(?P<cn>{'|'.join(_CN_ZONES)})时间"
+    r"|(?P<east>[东西])(?P<cnhours>[一二三四五六七八九十]{1,3}|\d{1,2})区(?:时间)?"
+    r"|\(?\b(?P<iana>[a-z]+/[a-z_]+(?:/[a-z_]+)?)\b\)?)"
 )
-_PERIOD_RE = re.compile(rf"(?P<period>{_PERIODS})(?!于)")
 
 
-def _take_time(text: str) -> tuple[_Clock | None, str]:
-    """Find at most one time of day; return it and the text without it."""
-    found = [m for m in _TIME_RE.finditer(text) if m.group("h1", "h2", "h3", "h4") != (None,) * 4]
+def _fixed(hours: int) -> ZoneInfo:
+    if hours > 14:
+        raise DeadlineError("deadline-unparsed")
+    return ZoneInfo("UTC" if hours == 0 else f"Etc/GMT{'-' if hours > 0 else '+'}{abs(hours)}")
+
+
+def _take_zone(text: str) -> tuple[ZoneInfo | None, str, str]:
+    """A zone the time is written in: the zone, the label it was written as, the rest."""
+    found = list(_ZONE_RE.finditer(text))
     if not found:
-        return _take_period(text)
+        return None, "", text
     if len(found) > 1:
         raise DeadlineError("deadline-unparsed")
     m = found[0]
-    hour = _cn_int(m.group("h1") or m.group("h2") or m.group("h3") or m.group("h4"))
-    minute = 30 if m.group("half") else _cn_int(m.group("m1") or m.group("m2") or "0")
-    period, ampm = m.group("period"), m.group("ampm")
     rest = text[: m.start()] + " " + text[m.end() :]
-    if ampm and not 1 <= hour <= 12:  # "13pm", "0am"
-        raise DeadlineError("deadline-unparsed")
-    if minute > 59:
-        raise DeadlineError("deadline-unparsed")
-    if (hour == 24 and minute == 0) or (hour == 12 and minute == 0 and period in _MIDNIGHT_PERIODS):
-        return _Clock(time(0, 0), next_day=True), rest
-    afternoon = period in _PM_PERIODS or ampm == "p"
-    if (afternoon and 1 <= hour < 12) or (period == "中午" and 1 <= hour < 6):
-        hour += 12
-    elif (period in _AM_PERIODS or ampm == "a") and hour == 12:
-        hour = 0
-    if hour > 23:
-        raise DeadlineError("deadline-unparsed")
-    return _Clock(time(hour, minute)), rest
+    label = m.group(0).strip("() ").upper()
+    if m.group("sign") or m.group("sign2"):
+        sign = -1 if (m.group("sign") or m.group("sign2")) == "-" else 1
+        return _fixed(sign * int(m.group("hours") or m.group("hours2"))), label, rest
+    if m.group("abbr"):
+        abbr = m.group("abbr")
+        if abbr in _ZONE_NAMES:
+            return ZoneInfo(_ZONE_NAMES[abbr]), label, rest
+        return _fixed(_ZONE_OFFSETS[abbr]), label, rest
+    if m.group("cn"):
+        return ZoneInfo(_CN_ZONES[m.group("cn")]), m.group(0), rest
+    if m.group("east"):
+        hours = _cn_int(m.group("cnhours"))
+        return _fixed(hours if m.group("east") == "东" else -hours), m.group(0), rest
+    try:
+        zone = ZoneInfo(find_zone(m.group("iana")))
+    except (ZoneError, ZoneInfoNotFoundError):
+        raise DeadlineError("deadline-unparsed") from None
+    return zone, zone.key, rest
 
 
-def _take_period(text: str) -> tuple[_Clock | None, str]:
-    """A part of the day written alone: the end of that part."""
+# --- time of day -----------------------------------------------------------------------------
+_TIME_RE = re.compile(
+    r"(?:(?P<h1>\d{1,2})\s*(?::|h(?=\d{2}))\s*(?P<m1>\d{2})(?!\d)"
+    rf"|(?<!周)(?P<h2>{NUM})\s*[点时]钟?\s*(?:(?P<half>半)|(?P<quarter>一刻|三刻)"
+    rf"|(?P<m2>{NUM})\s*(?P<fen>分钟?)?|整)?"
+    r"|(?P<h3>\d{1,2})(?:\.(?P<m3>\d{2}))?(?=\s*[ap]\.?m\b)"
+    r"|\bat\s+(?P<h4>\d{1,2})\b(?![-/.:号日]))"
+    r"\s*(?:(?P<ampm>[ap])\.?m\b\.?)?"
+)
+_PERIOD_RE = re.compile(rf"(?P<period>{_PERIODS})(?!于)")
+_LONE_HOUR = re.compile(r"(?<![\d.:/-])\b(?P<h>\d{1,2})\b(?![\d.:/-])")
+
+
+@dataclass(frozen=True)
+class _Written:
+    """A time of day as written: the hour and minute, am/pm, and whether it is on a
+    24-hour clock (a leading zero, ``09:00``, or the bot's own echo pasted back)."""
+
+    hour: int
+    minute: int
+    ampm: str | None = None
+    clock24: bool = False
+
+
+def _take_time(text: str) -> tuple[_Written | None, str]:
+    """Find at most one written time of day; return it and the text without it."""
+    found = [m for m in _TIME_RE.finditer(text) if m.group("h1", "h2", "h3", "h4") != (None,) * 4]
+    if not found:
+        return None, text
+    if len(found) > 1:
+        raise DeadlineError("deadline-unparsed")
+    m = found[0]
+    raw_hour = m.group("h1") or m.group("h2") or m.group("h3") or m.group("h4")
+    hour = _cn_int(raw_hour)
+    if m.group("half"):
+        minute = 30
+    elif m.group("quarter"):
+        minute = 15 if m.group("quarter") == "一刻" else 45
+    else:
+        raw_minute = m.group("m1") or m.group("m2") or m.group("m3") or "0"
+        single = m.group("m2") and len(raw_minute) == 1 and not raw_minute.isascii()
+        if single and not m.group("fen"):  # 八点五: 8:05 or (in Cantonese) 8:25? Not guessed.
+            raise DeadlineError("deadline-unparsed")
+        minute = _cn_int(raw_minute)
+    ampm = m.group("ampm")
+    if (ampm and not 1 <= hour <= 12) or minute > 59:  # "13pm", "0am"
+        raise DeadlineError("deadline-unparsed")
+    padded = len(raw_hour) == 2 and raw_hour.startswith("0")
+    return _Written(hour, minute, ampm, padded), text[: m.start()] + " " + text[m.end() :]
+
+
+def _take_period(text: str) -> tuple[str | None, str]:
+    """A part of the day (上午, 晚上, …): at most one."""
     found = list(_PERIOD_RE.finditer(text))
     if not found:
         return None, text
     if len(found) > 1:
         raise DeadlineError("deadline-unparsed")
     m = found[0]
-    rest = text[: m.start()] + " " + text[m.end() :]
-    if m.group("period") == "半夜":
-        return _Clock(time(0, 0), next_day=True), rest
-    return _Clock(PERIOD_ENDS[m.group("period")]), rest
+    return m.group("period"), text[: m.start()] + " " + text[m.end() :]
 
 
+def _clock(written: _Written | None, period: str | None) -> _Clock | None:
+    """The time meant by a written time and a part of the day, either possibly absent."""
+    if written is None:
+        if period is None:
+            return None
+        if period == "半夜":
+            return _Clock(time(0, 0), next_day=True)
+        return _Clock(PERIOD_ENDS[period])
+    hour, minute, ampm = written.hour, written.minute, written.ampm
+    if (hour == 24 and minute == 0) or (hour == 12 and minute == 0 and period in _NIGHT_PERIODS):
+        return _Clock(time(0, 0), next_day=True)
+    if ampm == "p" and hour < 12:
+        hour += 12
+    elif ampm == "a" and hour == 12:
+        hour = 0
+    elif ampm is None and period in _NIGHT_PERIODS and 1 <= hour <= 4:
+        return _Clock(time(hour, minute), next_day=True)  # 半夜两点: the night after that day
+    elif ampm is None and (
+        (period in _PM_PERIODS and 1 <= hour < 12) or (period == "中午" and 1 <= hour < 6)
+    ):
+        hour += 12
+    elif ampm is None and period in _AM_PERIODS and hour == 12:
+        hour = 0
+    if hour > 23:
+        raise DeadlineError("deadline-unparsed")
+    bare = ampm is None and period is None and 1 <= hour <= 12 and not written.clock24
+    return _Clock(time(hour % 12 if bare else hour, minute), bare=bare)
+
+
+# --- offsets from now ------------------------------------------------------------------------
 _DELTA_RE = re.compile(
-    rf"(?P<n>\d{{1,3}}|{CN_NUM}|半)\s*(?:个)?\s*(?P<unit>小时|钟头|分钟)(?:{AFTER}|{WITHIN})"
-    r"|\bin\s+(?P<n2>\d{1,3}|an?|half an?)\s+(?P<unit2>hours?|hrs?|h|minutes?|mins?)\b"
+    rf"(?P<n>\d{{1,3}}(?:\.\d+)?|{CN_NUM}|半)\s*(?P<half>个半)?\s*个?\s*(?P<unit>小时|分钟)"
+    rf"(?:{AFTER}|{WITHIN})"
+    r"|\bin\s+(?P<n2>\d{1,3}(?:\.\d+)?|an?)\s*(?P<unit2>hours?|hrs?|h|minutes?|mins?|m)\b"
 )
 
 
 def _take_delta(text: str) -> tuple[timedelta | None, str]:
-    """An exact offset from now: "2小时后", "48小时内", "in 2 hours", "within 30 minutes"."""
+    """An exact offset from now: "2小时后", "48小时内", "in 2 hours", "in 1h"."""
     m = _DELTA_RE.search(text)
     if m is None:
         return None, text
     raw = m.group("n") or m.group("n2")
     unit = m.group("unit") or m.group("unit2")
-    if raw in ("半", "half a", "half an"):
+    if raw == "半":
         amount = 0.5
     elif raw in ("a", "an"):
         amount = 1.0
+    elif re.fullmatch(r"\d+\.\d+", raw):
+        amount = float(raw)
     else:
         amount = float(_cn_int(raw))
-    minutes = amount if unit.startswith(("分", "min")) else amount * 60
-    return timedelta(minutes=minutes), text[: m.start()] + " " + text[m.end() :]
+    if m.group("half"):
+        amount += 0.5
+    minutes = amount if unit.startswith(("分", "m")) else amount * 60
+    if minutes <= 0:
+        raise DeadlineError("deadline-unparsed")
+    return timedelta(minutes=round(minutes)), text[: m.start()] + " " + text[m.end() :]
 
 
+# --- dates -----------------------------------------------------------------------------------
 def _valid(year: int, month: int, day: int) -> date | Missing:
     try:
         return date(year, month, day)
@@ -300,11 +570,16 @@ def _last_of(year: int, month: int) -> date:
     return date(year, month, calendar.monthrange(year, month)[1])
 
 
+def _year(text: str) -> int:
+    """``2027`` or ``二〇二七``."""
+    return int("".join(str(CN_DIGITS[c]) if c in CN_DIGITS else c for c in text))
+
+
 def _month_day(today: date, month: int, day: int, year: str | None = None) -> _Date:
     if month > 12 and day <= 12:  # "20/12": only day/month is possible
         month, day = day, month
     if year:
-        return _Date(lambda _: _valid(int(year), month, day), rolls=False)
+        return _Date(lambda _: _valid(_year(year), month, day), rolls=False)
     return _Date(lambda k: _valid(today.year + k, month, day), rolls=True, skip=True)
 
 
@@ -321,27 +596,42 @@ def _numeric(m: re.Match[str], today: date, lang: str) -> _Date:
 
 
 def _weekday(today: date, weekday: int, week: str) -> _Date:
+    """A weekday, alone (the next one), in this week (this week's, or next week's once it
+    has passed: 这周一 said on a Tuesday), or in a week before or after this one."""
     offset = WEEK_OFFSETS[week]
+    monday = today - timedelta(days=today.weekday())
     if offset is None:  # the next such day, today included while the time is ahead
         ahead = (weekday - today.weekday()) % 7
         return _Date(lambda k: today + timedelta(days=ahead + 7 * k), rolls=True)
-    monday = today - timedelta(days=today.weekday())
+    if offset == 0:
+        return _Date(lambda k: monday + timedelta(days=weekday + 7 * k), rolls=True)
     return _Date(lambda _: monday + timedelta(days=7 * offset + weekday), rolls=False)
 
 
-def _days(today: date, days: int) -> _Date:
-    return _Date(lambda _: today + timedelta(days=days), rolls=False)
+def _week_end(today: date, weeks_ahead: int) -> _Date:
+    sunday = today + timedelta(days=6 - today.weekday() + 7 * weeks_ahead)
+    return _Date(lambda _: sunday, rolls=False, period=True)
+
+
+def _days(today: date, days: int, period: bool = False) -> _Date:
+    return _Date(lambda _: today + timedelta(days=days), rolls=False, period=period)
 
 
 def _months(today: date, months: int) -> _Date:
     """The same day ``months`` later, or that month's last day when it is shorter."""
     year, month = _month_index(today, months)
     last = _last_of(year, month)
-    return _Date(lambda _: last if today.day > last.day else last.replace(day=today.day), False)
+    day = last if today.day > last.day else last.replace(day=today.day)
+    return _Date(lambda _: day, rolls=False, period=True)
 
 
 def _month_end(today: date, months_ahead: int) -> _Date:
-    return _Date(lambda _: _last_of(*_month_index(today, months_ahead)), rolls=False)
+    return _Date(lambda _: _last_of(*_month_index(today, months_ahead)), rolls=False, period=True)
+
+
+def _named_month_end(month: int, today: date) -> _Date:
+    """The end of a month named without a year: this year's, or next year's once past."""
+    return _Date(lambda k: _last_of(today.year + k, month), rolls=True, period=True)
 
 
 def _num(m: re.Match[str], *groups: str) -> int:
@@ -349,40 +639,77 @@ def _num(m: re.Match[str], *groups: str) -> int:
     return _cn_int(next(m.group(g) for g in groups if m.group(g)))
 
 
+def _count(m: re.Match[str], *groups: str) -> int:
+    """A count that may be written ``a``/``an``."""
+    raw = next(m.group(g) for g in groups if m.group(g))
+    return 1 if raw in ("a", "an") else _cn_int(raw)
+
+
+def _month_of(m: re.Match[str], *groups: str) -> int:
+    return MONTHS.index(next(m.group(g) for g in groups if m.group(g))[:3]) + 1
+
+
 def _cn_weekday(m: re.Match[str]) -> int:
     ch = m.group("wd")
     return 6 if ch in "天7" else int(ch) - 1 if ch.isdigit() else CN_WEEKDAYS.index(ch)
 
 
+def _month_ahead(which: str) -> int:
+    return 1 if which.startswith("下") else -1 if which.startswith("上") else 0
+
+
 _DateRule = tuple[re.Pattern[str], Callable[[re.Match[str], date, str], _Date]]
-_EN_WEEKDAY = "|".join(EN_WEEKDAYS)
 _N = rf"(?P<n>\d{{1,3}}|{CN_NUM})"
+_YEAR = r"\d{4}|[〇零一二三四五六七八九]{4}"
+_ORD = r"(?:st|nd|rd|th)"
+_WHICH_MONTH = "本月|这个?月|下个?月|上个?月"
 _DATE_RULES: tuple[_DateRule, ...] = tuple(
     (re.compile(pattern), build)
     for pattern, build in (
-        (  # 2026-12-20, 2026/12/20, 2026年12月20日
-            r"(?P<y>\d{4})\s*[-/.年]\s*(?P<mo>\d{1,2})\s*[-/.月]\s*(?P<d>\d{1,2})\s*[日号]?",
-            lambda m, t, _: _month_day(t, _num(m, "mo"), _num(m, "d"), m.group("y")),
+        (  # 2026-12-20, 2026/12/20, 2026年12月20日, 2026年二月十五号
+            r"(?P<y>\d{4})\s*[-/.]\s*(?P<mo>\d{1,2})\s*[-/.]\s*(?P<d>\d{1,2})"
+            rf"|(?P<y2>{_YEAR})\s*年\s*(?P<mo2>{NUM})\s*月\s*(?P<d2>{NUM})\s*[日号]?",
+            lambda m, t, _: _month_day(
+                t, _num(m, "mo", "mo2"), _num(m, "d", "d2"), m.group("y") or m.group("y2")
+            ),
+        ),
+        (  # 2027年3月, 2027年3月底
+            rf"(?P<y>{_YEAR})\s*年\s*(?P<mo>{NUM})\s*月份?\s*[底末]?",
+            lambda m, t, _: (lambda y, mo: _Date(lambda _: _last_of(y, mo), False, period=True))(
+                _year(m.group("y")), _num(m, "mo")
+            ),
+        ),
+        (  # 2027年, 2027年底
+            rf"(?P<y>{_YEAR})\s*年\s*[底末]?",
+            lambda m, t, _: (lambda y: _Date(lambda _: date(y, 12, 31), False, period=True))(
+                _year(m.group("y"))
+            ),
         ),
         (r"下个?月[底末]", lambda m, t, _: _month_end(t, 1)),
         (  # 12月底, end of december
             rf"(?P<mo>{NUM})\s*月\s*[底末]|\bend of (?P<mon>{MONTH_NAME})",
-            lambda m, t, _: (lambda mo: _Date(lambda k: _last_of(t.year + k, mo), rolls=True))(
-                _num(m, "mo") if m.group("mo") else MONTHS.index(m.group("mon")[:3]) + 1
+            lambda m, t, _: _named_month_end(
+                _num(m, "mo") if m.group("mo") else _month_of(m, "mon"), t
             ),
         ),
         (
-            r"(?:本|这个)?月[底末]|\bend of (?:the |this )?month\b",
+            r"(?:本|这个|这)?月[底末]|\bend of (?:the |this )?month\b",
             lambda m, t, _: _month_end(t, 0),
         ),
-        (r"年[底末]", lambda m, t, _: _Date(lambda _: date(t.year, 12, 31), rolls=False)),
-        (  # 本月20号, 下个月5日, 上个月5号
-            rf"(?P<which>本月|这个月|下个?月|上个?月)\s*(?P<d>{NUM})\s*[号日]?",
-            lambda m, t, _: (
-                lambda ahead: _Date(lambda _: _in_month(t, ahead, _num(m, "d")), rolls=False)
-            )({"下": 1, "上": -1}.get(m.group("which")[0], 0)),
+        (
+            r"明年(?:[底末])?",
+            lambda m, t, _: _Date(lambda _: date(t.year + 1, 12, 31), False, period=True),
         ),
-        (  # 11月20日, 12-20, 12/20
+        (r"今?年[底末]", lambda m, t, _: _Date(lambda _: date(t.year, 12, 31), False, period=True)),
+        (  # 本月20号, 下个月5日, 上个月5号, 20 of next month, next month on the 5th
+            rf"(?P<which>{_WHICH_MONTH})\s*(?:on\s+)?(?:the\s+)?(?P<d>{NUM}){_ORD}?\s*[号日]?"
+            rf"|\b(?P<d2>\d{{1,2}}){_ORD}?\s+(?:of\s+)?(?P<which2>{_WHICH_MONTH})",
+            lambda m, t, _: (lambda ahead, d: _Date(lambda _: _in_month(t, ahead, d), rolls=False))(
+                _month_ahead(m.group("which") or m.group("which2")),
+                _num(m, "d", "d2"),
+            ),
+        ),
+        (  # 11月20日, 十二月一号
             rf"(?P<mo>{NUM})\s*月\s*(?P<d>{NUM})\s*[日号]?",
             lambda m, t, _: _month_day(t, _num(m, "mo"), _num(m, "d")),
         ),
@@ -390,49 +717,59 @@ _DATE_RULES: tuple[_DateRule, ...] = tuple(
             r"(?<![\d:])(?P<mo2>\d{1,2})\s*(?P<sep>[-/.])\s*(?P<d2>\d{1,2})(?![\d:])",
             _numeric,
         ),
-        (  # Dec 20, December 20th 2026, 20 Dec, 20th of December
-            rf"\b(?P<mon>{MONTH_NAME})\s*(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s*(?P<y>\d{{4}}))?"
-            rf"|\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s*(?:of\s+)?(?P<mon2>{MONTH_NAME})"
+        (  # Dec 20, December 20th 2026, 20 Dec, 20th of December, march 1st
+            rf"\b(?P<mon>{MONTH_NAME})\s*(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}?\b(?:,?\s*(?P<y>\d{{4}}))?"
+            rf"|\b(?P<d2>\d{{1,2}}){_ORD}?\s*(?:of\s+)?(?P<mon2>{MONTH_NAME})"
             r"(?:,?\s*(?P<y2>\d{4}))?",
             lambda m, t, _: _month_day(
-                t,
-                MONTHS.index((m.group("mon") or m.group("mon2"))[:3]) + 1,
-                _num(m, "d", "d2"),
-                m.group("y") or m.group("y2"),
+                t, _month_of(m, "mon", "mon2"), _num(m, "d", "d2"), m.group("y") or m.group("y2")
             ),
         ),
-        (  # 3天后, 3天内, in 3 days, within 3 days
-            rf"{_N}\s*天(?:{AFTER}|{WITHIN})|\bin\s+(?P<n2>\d{{1,3}})\s+days?\b",
-            lambda m, t, _: _days(t, _num(m, "n", "n2")),
+        (  # 3天后, 3天内, in 3 days, in a day, in 3d
+            rf"{_N}\s*[天日](?:{AFTER}|{WITHIN})|\bin\s+(?P<n2>\d{{1,3}}|an?)\s*(?:days?|d)\b",
+            lambda m, t, _: _days(t, _count(m, "n", "n2"), period=True),
         ),
         (  # 2周后, 一周内, in 2 weeks, in a week
-            rf"{_N}\s*个?周(?:{AFTER}|{WITHIN})|\bin\s+(?P<n2>\d{{1,2}}|an?)\s+weeks?\b",
-            lambda m, t, _: _days(
-                t, 7 * (1 if m.group("n2") in ("a", "an") else _num(m, "n", "n2"))
-            ),
+            rf"{_N}\s*个?周(?:{AFTER}|{WITHIN})|\bin\s+(?P<n2>\d{{1,2}}|an?)\s*(?:weeks?|wks?|w)\b",
+            lambda m, t, _: _days(t, 7 * _count(m, "n", "n2"), period=True),
         ),
         (  # 一个月内, 2个月后, in a month, within 2 months
             rf"{_N}\s*个\s*月(?:{AFTER}|{WITHIN})|\bin\s+(?P<n2>\d{{1,2}}|an?)\s+months?\b",
-            lambda m, t, _: _months(t, 1 if m.group("n2") in ("a", "an") else _num(m, "n", "n2")),
+            lambda m, t, _: _months(t, _count(m, "n", "n2")),
         ),
         (  # 20号, 20日, 二十号, the 20th
-            rf"(?P<d>{NUM})\s*[号日]|\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)\b",
+            rf"(?P<d>{NUM})\s*[号日]|\b(?P<d2>\d{{1,2}}){_ORD}\b",
             lambda m, t, _: _Date(lambda k: _in_month(t, k, _num(m, "d", "d2")), rolls=True),
         ),
         (r"大后天", lambda m, t, _: _days(t, 3)),
         (r"后天", lambda m, t, _: _days(t, 2)),
         (r"前天", lambda m, t, _: _days(t, -2)),
-        (r"明天|明日|\btomorrow\b", lambda m, t, _: _days(t, 1)),
-        (r"今天|今日|\btoday\b", lambda m, t, _: _days(t, 0)),
-        (r"昨天|昨日|\byesterday\b", lambda m, t, _: _days(t, -1)),
+        (r"明天|\btomorrow\b", lambda m, t, _: _days(t, 1)),
+        (r"今天|\btoday\b", lambda m, t, _: _days(t, 0)),
+        (r"昨天|\byesterday\b", lambda m, t, _: _days(t, -1)),
         (  # 周五, 下周五, 这周日, 星期天, 上周五
-            r"(?P<w>下下|下个|下|这个|这|本|上个|上)?\s*周\s*(?P<wd>[一二三四五六日天1-7])",
+            r"(?P<w>下下个?|下个|下|这个|这|本|上个|上)?\s*周\s*(?P<wd>[一二三四五六日天1-7])",
             lambda m, t, _: _weekday(t, _cn_weekday(m), m.group("w") or ""),
         ),
         (  # friday, next fri, this sunday, last friday
             rf"\b(?:(?P<w>next|this|last)\s+)?(?P<wd>{_EN_WEEKDAY})\b",
             lambda m, t, _: _weekday(t, EN_WEEKDAYS[m.group("wd")], m.group("w") or ""),
         ),
+        (  # 下周, 这周, 本周, 下下周: the week's Sunday
+            r"(?P<w>下下个?|下个|下|这个|这|本)\s*周",
+            lambda m, t, _: _week_end(t, WEEK_OFFSETS[m.group("w")] or 0),
+        ),
+        (  # 下个月, 这个月, 本月, 下月
+            r"(?P<which>本月|这个?月|下个?月)",
+            lambda m, t, _: _month_end(t, _month_ahead(m.group("which"))),
+        ),
+        (  # 3月, 三月份, March, by march
+            rf"(?P<mo>{NUM})\s*月份?|\b(?P<mon>{MONTH_NAME})",
+            lambda m, t, _: _named_month_end(
+                _num(m, "mo") if m.group("mo") else _month_of(m, "mon"), t
+            ),
+        ),
+        (r"今年", lambda m, t, _: _Date(lambda _: date(t.year, 12, 31), False, period=True)),
     )
 )
 
@@ -451,7 +788,9 @@ def _take_date(text: str, today: date, lang: str) -> tuple[_Date | None, int | N
             text = text[: m.start()] + " " + text[m.end() :]
     if len(found) < 2:
         return (found[0][1] if found else None), None, text
-    plain_weekdays = [d for m, d in found if "wd" in m.re.groupindex and not m.group("w")]
+    plain_weekdays = [
+        d for m, d in found if "wd" in m.re.groupindex and m.group("wd") and not m.group("w")
+    ]
     if len(found) > 2 or len(plain_weekdays) != 1:
         raise DeadlineError("deadline-unparsed")
     other = next(d for _, d in found if d is not plain_weekdays[0])
@@ -460,6 +799,7 @@ def _take_date(text: str, today: date, lang: str) -> tuple[_Date | None, int | N
     return other, first.weekday(), text
 
 
+# --- resolving -------------------------------------------------------------------------------
 def _utc(moment: datetime) -> datetime:
     return moment.astimezone(UTC)
 
@@ -477,11 +817,12 @@ def _local(day: date, clock: _Clock, tz: ZoneInfo) -> tuple[datetime, str | None
     return instant.astimezone(tz), f"{clock.at:%H:%M}"
 
 
-def _resolve(
-    day: _Date, clock: _Clock, now: datetime, tz: ZoneInfo, lang: str
-) -> tuple[date, datetime, str | None]:
+_Found = tuple[date, datetime, str | None]
+
+
+def _resolve(day: _Date, clock: _Clock, now: datetime, tz: ZoneInfo, lang: str) -> _Found:
     """The first candidate moment ahead of ``now`` (or the only one, for fixed forms)."""
-    best: tuple[date, datetime, str | None] | None = None
+    best: _Found | None = None
     first_missing: Missing | None = None
     for k in range(14 if day.rolls else 1):  # 14 years covers 2月29日
         candidate = day.pick(k)
@@ -502,6 +843,24 @@ def _resolve(
     return best
 
 
+def _readings(
+    day: _Date, clock: _Clock, dated: bool, now: datetime, tz: ZoneInfo, lang: str
+) -> list[_Found]:
+    """The readings of a clock that count: one for a written am/pm, 24-hour or padded
+    time; for a bare hour, its morning and evening readings that are ahead, without a
+    small-hours one unless no day is written and it is the very next occurrence."""
+    if not clock.bare:
+        return [_resolve(day, clock, now, tz, lang)]
+    morning = _resolve(day, clock, now, tz, lang)
+    evening_at = time(clock.at.hour + 12, clock.at.minute)
+    evening = _resolve(day, replace(clock, at=evening_at), now, tz, lang)
+    ahead = sorted((r for r in (morning, evening) if _utc(r[1]) > _utc(now)), key=lambda r: r[1])
+    if not ahead:
+        return [evening]  # both past: refused as past, the later reading named
+    plausible = [r for r in ahead if r[1].hour >= SMALL_HOURS_END or (not dated and r is ahead[0])]
+    return plausible or ahead[:1]
+
+
 _ECHO_HINT = re.compile(r"[(（][^()（）]*(?:还有|已过|\bleft\b|\bago\b)[^()（）]*[)）]")
 
 
@@ -509,26 +868,60 @@ def resolve_deadline(text: str, now: datetime, tz: ZoneInfo, lang: str = "zh") -
     """Read a deadline; the moment as an aware datetime in ``tz``, minute precision.
 
     ``now`` is the current moment (a naive ``now`` is taken to be in ``tz``); ``lang``
-    words the parameters of a refusal."""
+    words the parameters of a refusal. A bare hour with two plausible readings raises
+    :class:`AmbiguousHour`."""
     local_now = now.replace(tzinfo=tz) if now.tzinfo is None else now.astimezone(tz)
     rest = _ECHO_HINT.sub(" ", unicodedata.normalize("NFKC", text).lower())
+    echo = False  # the bot's own echo, pasted back: its times are on a 24-hour clock
     for label in {tz.key.lower(), zone_label(tz).lower()}:
+        echo = echo or f"({label})" in rest
         rest = rest.replace(f"({label})", " ")
+    english = not re.search(r"[\u3400-\u9fff]", rest)  # "9 tomorrow": a lone hour
     rest = _normalise(rest)
+    written_in, label, rest = _take_zone(rest)
+    if written_in is None or written_in.utcoffset(local_now) == tz.utcoffset(local_now):
+        return _resolve_in(rest, local_now, tz, lang, english, echo)
+    try:
+        found = _resolve_in(rest, local_now.astimezone(written_in), written_in, lang, english, echo)
+    except AmbiguousHour as asked:
+        choices = (asked.choices[0].astimezone(tz), asked.choices[1].astimezone(tz))
+        raise AmbiguousHour(choices, tz, lang) from None
+    there = found.when
+    shown = f"{_date_words(there.date(), None, lang, weekday=True)} {there:%H:%M} {label}"
+    return replace(found, when=there.astimezone(tz), converted=shown)
+
+
+def _resolve_in(
+    rest: str, local_now: datetime, tz: ZoneInfo, lang: str, english: bool, echo: bool
+) -> Resolved:
+    """:func:`resolve_deadline` on normalised text, in the zone it is written in."""
     delta, rest = _take_delta(rest)
-    clock, rest = _take_time(rest)
+    written, rest = _take_time(rest)
+    period, rest = _take_period(rest)
     day, weekday, rest = _take_date(rest, local_now.date(), lang)
-    if FILLER.sub("", rest) or (delta is None and clock is None and day is None):
+    anchored = day is not None or period is not None or re.search(r"\b(?:at|by|before)\b", rest)
+    if english and written is None and anchored:
+        lone = _LONE_HOUR.search(rest)  # "9 tomorrow", "8 tonight", "tomorrow by 5"
+        if lone and 1 <= int(lone.group("h")) <= 12 and not FILLER.sub("", _cut(rest, lone)):
+            written, rest = _Written(int(lone.group("h")), 0), _cut(rest, lone)
+    if FILLER.sub("", rest) or (
+        delta is None and written is None and period is None and day is None
+    ):
         raise DeadlineError("deadline-unparsed")
+    clock = _clock(replace(written, clock24=True) if written and echo else written, period)
     if delta is not None:
         if clock is not None or day is not None:
             raise DeadlineError("deadline-unparsed")
         exact = (_utc(local_now) + delta).astimezone(tz)
         return Resolved(exact.replace(second=0, microsecond=0))
+    dated = day is not None
     if day is None:  # a bare time: its next occurrence
         today = local_now.date()
         day = _Date(lambda k: today + timedelta(days=k), rolls=True)
-    on, moment, skipped = _resolve(day, clock or _Clock(END_OF_DAY), local_now, tz, lang)
+    readings = _readings(day, clock or _Clock(END_OF_DAY), dated, local_now, tz, lang)
+    if len(readings) > 1:
+        raise AmbiguousHour((readings[0][1], readings[1][1]), tz, lang)
+    on, moment, skipped = readings[0]
     if weekday is not None and on.weekday() != weekday:
         raise DeadlineError(
             "deadline-weekday-clash",
@@ -537,7 +930,11 @@ def resolve_deadline(text: str, now: datetime, tz: ZoneInfo, lang: str = "zh") -
         )
     if _utc(moment) <= _utc(local_now):
         raise DeadlineError("deadline-past", when=format_deadline(moment, tz, lang, local_now))
-    return Resolved(moment, skipped)
+    return Resolved(moment, skipped, period=day.period and clock is None)
+
+
+def _cut(text: str, m: re.Match[str]) -> str:
+    return text[: m.start()] + " " + text[m.end() :]
 
 
 def parse_deadline(text: str, now: datetime, tz: ZoneInfo, lang: str = "zh") -> datetime:

@@ -1,9 +1,12 @@
-"""The phrase table (issue 11): what organisers type, against several "now"s, including
-both clock changes in America/New_York and Europe/London, month ends and 29 Feb 2028.
+"""The phrase table: what organisers type, against several "now"s, including both clock
+changes in America/New_York and Europe/London, month ends and 29 Feb 2028; simplified
+and traditional Chinese, Cantonese and Taiwan words, English; bare hours, periods,
+ranges and written zones.
 
 Each row: the moment it is, the phrase, and the expected deadline: local ``YYYY-MM-DD
 HH:MM`` in the row's zone, an instant ``…Z`` in UTC (where a clock change makes the local
-reading ambiguous), or ``!code`` for a refusal with its specific reason.
+reading ambiguous), ``!code`` for a refusal with its specific reason, or
+``?first|second`` for a bare hour whose two plausible readings are asked about.
 """
 
 from __future__ import annotations
@@ -12,14 +15,25 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from bot.deadlines import DeadlineError, format_deadline, relative_hint, resolve_deadline
+from bot.deadlines import (
+    AmbiguousHour,
+    DeadlineError,
+    format_deadline,
+    relative_hint,
+    resolve_deadline,
+)
 
 SH = ZoneInfo("Asia/Shanghai")
 NY = ZoneInfo("America/New_York")
 LDN = ZoneInfo("Europe/London")
 NOWS = {
     "wed": datetime(2026, 11, 18, 14, 30, tzinfo=SH),  # a Wednesday afternoon
+    "early": datetime(2026, 11, 18, 4, 30, tzinfo=SH),  # the small hours of that Wednesday
+    "eve": datetime(2026, 11, 18, 16, 0, tzinfo=SH),  # that Wednesday, 3 pm has passed
+    "tue": datetime(2026, 11, 17, 10, 0, tzinfo=SH),  # the Tuesday before: Monday has passed
     "dec25": datetime(2026, 12, 25, 9, 0, tzinfo=SH),  # a Friday, the year's last week
     "feb3": datetime(2027, 2, 3, 10, 0, tzinfo=SH),  # February has no 30th
     "jan31": datetime(2027, 1, 31, 12, 0, tzinfo=SH),  # a Sunday, a month's last day
@@ -95,7 +109,7 @@ PHRASES = [
     ("wed", "周三 14:00", "2026-11-25 14:00"),
     ("wed", "周三 18:00", "2026-11-18 18:00"),
     ("wed", "18点", "2026-11-18 18:00"),
-    ("wed", "9点", "2026-11-19 09:00"),
+    ("wed", "9点", "?2026-11-18 21:00|2026-11-19 09:00"),
     ("wed", "晚上8点前", "2026-11-18 20:00"),
     ("wed", "截止到周五", "2026-11-20 23:59"),
     ("wed", "最晚周日", "2026-11-22 23:59"),
@@ -126,7 +140,7 @@ PHRASES = [
     ("wed", "EOW", "2026-11-22 23:59"),
     ("wed", "Sunday night", "2026-11-22 23:59"),
     ("wed", "tomorrow evening", "2026-11-19 23:59"),
-    ("wed", "tomorrow at 9", "2026-11-19 09:00"),
+    ("wed", "tomorrow at 9", "?2026-11-19 09:00|2026-11-19 21:00"),
     ("wed", "within 3 days", "2026-11-21 23:59"),
     ("wed", "in a week", "2026-11-25 23:59"),
     ("wed", "next week", "2026-11-29 23:59"),
@@ -160,7 +174,7 @@ PHRASES = [
     ("wed", "5/6", "!deadline-ambiguous"),
     ("wed", "13/12", "2026-12-13 23:59"),
     ("wed", "tonight", "2026-11-18 23:59"),
-    ("wed", "at 8", "2026-11-19 08:00"),
+    ("wed", "at 8", "?2026-11-18 20:00|2026-11-19 08:00"),
     ("wed", "10pm", "2026-11-18 22:00"),
     ("wed", "by the 25th", "2026-11-25 23:59"),
     ("wed", "Wednesday 2pm", "2026-11-25 14:00"),
@@ -197,7 +211,8 @@ PHRASES = [
     ("jan31", "下月31号", "!deadline-no-such-date"),
     ("jan31", "周末", "2027-01-31 23:59"),
     ("jan31", "下周末", "2027-02-07 23:59"),
-    ("jan31", "本周六", "!deadline-past"),
+    ("jan31", "本周六", "2027-02-06 23:59"),  # this week's has passed: next week's
+    ("jan31", "上周六", "!deadline-past"),
     # 29 February 2028
     ("leap", "2月29日", "2028-02-29 23:59"),
     ("leap", "29号", "2028-02-29 23:59"),
@@ -209,37 +224,257 @@ PHRASES = [
     ("leap", "2月29日 周二", "2028-02-29 23:59"),
     # New York, clocks go back (01:00-02:00 happens twice): the earlier instant, judged
     # in absolute time
-    ("ny-fall", "1:45", "2026-11-02T06:45Z"),
-    ("ny-fall", "today 1:45", "!deadline-past"),
-    ("ny-fall", "2:30", "2026-11-01T07:30Z"),
+    ("ny-fall", "01:45", "2026-11-02T06:45Z"),
+    ("ny-fall", "today 01:45", "!deadline-past"),
+    ("ny-fall", "02:30", "2026-11-01T07:30Z"),
     ("ny-fall", "in 3 hours", "2026-11-01T09:30Z"),
-    ("ny-fall", "今天 1:15", "!deadline-past"),
-    ("ny-fall", "tomorrow 1:30", "2026-11-02T06:30Z"),
+    ("ny-fall", "今天 01:15", "!deadline-past"),
+    ("ny-fall", "tomorrow 01:30", "2026-11-02T06:30Z"),
     ("ny-fall", "23:00", "2026-11-02T04:00Z"),
-    ("ny-fall-before", "1:30", "2026-11-01T05:30Z"),
+    ("ny-fall-before", "01:30", "2026-11-01T05:30Z"),
     ("ny-fall-before", "in 2 hours", "2026-11-01T06:30Z"),
     # New York, clocks go forward (02:00-03:00 does not exist): the first valid minute
-    ("ny-spring", "2:30", "2027-03-14T07:00Z"),
-    ("ny-spring", "今天2:30", "2027-03-14T07:00Z"),
-    ("ny-spring", "3:30", "2027-03-14T07:30Z"),
-    ("ny-spring", "1:59", "2027-03-14T06:59Z"),
+    ("ny-spring", "02:30", "2027-03-14T07:00Z"),
+    ("ny-spring", "今天02:30", "2027-03-14T07:00Z"),
+    ("ny-spring", "03:30", "2027-03-14T07:30Z"),
+    ("ny-spring", "01:59", "2027-03-14T06:59Z"),
     ("ny-spring", "in 2 hours", "2027-03-14T08:00Z"),
-    ("ny-spring", "tomorrow 2:30", "2027-03-15T06:30Z"),
+    ("ny-spring", "tomorrow 02:30", "2027-03-15T06:30Z"),
     # London, both changes
-    ("ldn-spring", "1:30", "2026-03-29T01:00Z"),
-    ("ldn-spring", "2:30", "2026-03-29T01:30Z"),
+    ("ldn-spring", "01:30", "2026-03-29T01:00Z"),
+    ("ldn-spring", "02:30", "2026-03-29T01:30Z"),
     ("ldn-spring", "midnight", "2026-03-29T23:00Z"),
     ("ldn-spring", "in 1 hour", "2026-03-29T01:30Z"),
-    ("ldn-fall", "1:45", "2026-10-26T01:45Z"),
-    ("ldn-fall", "1:15", "2026-10-26T01:15Z"),
-    ("ldn-fall", "2:00", "2026-10-25T02:00Z"),
-    ("ldn-fall", "today 1:45", "!deadline-past"),
+    ("ldn-fall", "01:45", "2026-10-26T01:45Z"),
+    ("ldn-fall", "01:15", "2026-10-26T01:15Z"),
+    ("ldn-fall", "02:00", "2026-10-25T02:00Z"),
+    ("ldn-fall", "today 01:45", "!deadline-past"),
     ("ldn-fall", "周日晚八点", "2026-10-25T20:00Z"),
+    ("ny-spring", "2:30", "?2027-03-14T07:00Z|2027-03-14T18:30Z"),  # a bare hour: asked
+    # a bare hour is never read on a 24-hour clock
+    ("early", "三点", "2026-11-18 15:00"),
+    ("early", "三點", "2026-11-18 15:00"),
+    ("early", "3:30", "2026-11-18 15:30"),
+    ("early", "两点半", "2026-11-18 14:30"),
+    ("early", "下午三点", "2026-11-18 15:00"),
+    ("early", "凌晨5点", "2026-11-18 05:00"),
+    ("early", "5点", "?2026-11-18 05:00|2026-11-18 17:00"),
+    ("eve", "3点", "?2026-11-19 03:00|2026-11-19 15:00"),
+    ("eve", "3:30", "?2026-11-19 03:30|2026-11-19 15:30"),
+    ("wed", "周五3点", "2026-11-20 15:00"),
+    ("wed", "周五三點", "2026-11-20 15:00"),
+    ("wed", "明天3点", "2026-11-19 15:00"),
+    ("wed", "今天3点", "2026-11-18 15:00"),
+    ("eve", "今天3点", "!deadline-past"),
+    ("wed", "8点", "?2026-11-18 20:00|2026-11-19 08:00"),
+    ("wed", "9点前", "?2026-11-18 21:00|2026-11-19 09:00"),
+    ("wed", "12点", "?2026-11-19 00:00|2026-11-19 12:00"),
+    ("wed", "明天12点", "2026-11-19 12:00"),
+    ("wed", "周六10点", "?2026-11-21 10:00|2026-11-21 22:00"),
+    ("wed", "周六10:00", "?2026-11-21 10:00|2026-11-21 22:00"),
+    ("wed", "20号8点", "?2026-11-20 08:00|2026-11-20 20:00"),
+    ("wed", "9:00", "?2026-11-18 21:00|2026-11-19 09:00"),
+    ("wed", "8 tomorrow", "?2026-11-19 08:00|2026-11-19 20:00"),
+    ("wed", "at 11", "?2026-11-18 23:00|2026-11-19 11:00"),
+    ("wed", "by 5", "2026-11-18 17:00"),
+    ("wed", "by 10", "?2026-11-18 22:00|2026-11-19 10:00"),
+    ("wed", "friday at 3", "2026-11-20 15:00"),
+    ("wed", "tmrw at 9", "?2026-11-19 09:00|2026-11-19 21:00"),
+    ("wed", "明天九点", "?2026-11-19 09:00|2026-11-19 21:00"),
+    ("wed", "礼拜六早上九点", "2026-11-21 09:00"),
+    ("wed", "周日 晚上 9:30", "2026-11-22 21:30"),
+    ("wed", "下礼拜一中午", "2026-11-23 12:00"),
+    ("eve", "at 3", "?2026-11-19 03:00|2026-11-19 15:00"),
+    ("wed", "12月1日 6点", "2026-12-01 18:00"),
+    ("wed", "11:30", "?2026-11-18 23:30|2026-11-19 11:30"),
+    ("early", "11:30", "?2026-11-18 11:30|2026-11-18 23:30"),
+    # traditional characters, Cantonese and Taiwan words
+    ("wed", "後天", "2026-11-20 23:59"),
+    ("wed", "禮拜一", "2026-11-23 23:59"),
+    ("wed", "這週末", "2026-11-22 23:59"),
+    ("wed", "三小時後", "2026-11-18 17:30"),
+    ("wed", "三個月後", "2027-02-18 23:59"),
+    ("wed", "下個月", "2026-12-31 23:59"),
+    ("wed", "兩點", "?2026-11-19 02:00|2026-11-19 14:00"),
+    ("wed", "兩點半", "?2026-11-19 02:30|2026-11-19 14:30"),
+    ("wed", "下週五", "2026-11-27 23:59"),
+    ("wed", "這週五晚上", "2026-11-20 23:59"),
+    ("wed", "禮拜天晚上九點", "2026-11-22 21:00"),
+    ("wed", "星期日下午四點", "2026-11-22 16:00"),
+    ("wed", "下個禮拜三", "2026-11-25 23:59"),
+    ("wed", "下禮拜", "2026-11-29 23:59"),
+    ("wed", "今個禮拜五", "2026-11-20 23:59"),
+    ("wed", "聽日", "2026-11-19 23:59"),
+    ("wed", "聽晚八點", "2026-11-19 20:00"),
+    ("wed", "後日", "2026-11-20 23:59"),
+    ("wed", "兩個禮拜內", "2026-12-02 23:59"),
+    ("wed", "一個鐘頭後", "2026-11-18 15:30"),
+    ("wed", "半個鐘頭內", "2026-11-18 15:00"),
+    ("wed", "三天之內", "2026-11-21 23:59"),
+    ("wed", "十二月廿號", "2026-12-20 23:59"),
+    ("wed", "月尾", "2026-11-30 23:59"),
+    ("wed", "年尾", "2026-12-31 23:59"),
+    ("wed", "週日之前", "2026-11-22 23:59"),
+    ("wed", "明天下午兩點前", "2026-11-19 14:00"),
+    ("wed", "下個月五號", "2026-12-05 23:59"),
+    ("wed", "兩週後", "2026-12-02 23:59"),
+    ("wed", "兩天後", "2026-11-20 23:59"),
+    ("wed", "這個月底", "2026-11-30 23:59"),
+    # Chinese numerals everywhere
+    ("wed", "2026年十二月二十号", "2026-12-20 23:59"),
+    ("wed", "2027年二月十五号", "2027-02-15 23:59"),
+    ("wed", "2027年3月三号", "2027-03-03 23:59"),
+    ("wed", "二〇二七年一月五日", "2027-01-05 23:59"),
+    ("wed", "十二月三十一日晚上十一点", "2026-12-31 23:00"),
+    ("wed", "下午三点零五", "2026-11-18 15:05"),
+    ("wed", "八点零五分", "?2026-11-18 20:05|2026-11-19 08:05"),
+    ("wed", "晚上八点零五", "2026-11-18 20:05"),
+    ("wed", "下午两点一刻", "2026-11-19 14:15"),
+    ("wed", "下午两点三刻", "2026-11-18 14:45"),
+    ("wed", "晚上十一点五十九分", "2026-11-18 23:59"),
+    ("wed", "明天上午十点半", "2026-11-19 10:30"),
+    ("wed", "十五点", "2026-11-18 15:00"),
+    ("wed", "十八点三十分", "2026-11-18 18:30"),
+    ("wed", "三点五", "!deadline-unparsed"),
+    # periods as deadlines
+    ("wed", "下周", "2026-11-29 23:59"),
+    ("wed", "这周", "2026-11-22 23:59"),
+    ("wed", "本周", "2026-11-22 23:59"),
+    ("wed", "下下周", "2026-12-06 23:59"),
+    ("wed", "下个月", "2026-12-31 23:59"),
+    ("wed", "这个月", "2026-11-30 23:59"),
+    ("wed", "本月", "2026-11-30 23:59"),
+    ("wed", "今年", "2026-12-31 23:59"),
+    ("wed", "明年", "2027-12-31 23:59"),
+    ("wed", "3月", "2027-03-31 23:59"),
+    ("wed", "三月份", "2027-03-31 23:59"),
+    ("wed", "12月", "2026-12-31 23:59"),
+    ("wed", "十一月", "2026-11-30 23:59"),
+    ("wed", "2027年3月", "2027-03-31 23:59"),
+    ("wed", "2027年", "2027-12-31 23:59"),
+    ("wed", "月底之前", "2026-11-30 23:59"),
+    ("wed", "本周内", "2026-11-22 23:59"),
+    ("wed", "今年内", "2026-12-31 23:59"),
+    ("wed", "下周之内", "2026-11-29 23:59"),
+    ("dec25", "下周", "2027-01-03 23:59"),
+    ("dec25", "今年", "2026-12-31 23:59"),
+    ("dec25", "1月", "2027-01-31 23:59"),
+    # word order
+    ("wed", "下三天", "2026-11-21 23:59"),
+    ("wed", "后三小时", "2026-11-18 17:30"),
+    ("wed", "未来三天", "2026-11-21 23:59"),
+    ("wed", "接下来两天", "2026-11-20 23:59"),
+    ("wed", "下两周", "2026-12-02 23:59"),
+    ("wed", "后30分钟", "2026-11-18 15:00"),
+    ("wed", "一个半小时后", "2026-11-18 16:00"),
+    ("wed", "一刻钟后", "2026-11-18 14:45"),
+    ("wed", "半个月内", "2026-12-03 23:59"),
+    ("tue", "这周一", "2026-11-23 23:59"),
+    ("tue", "这周二", "2026-11-17 23:59"),
+    ("tue", "本周一", "2026-11-23 23:59"),
+    ("tue", "这周一下午", "2026-11-23 18:00"),
+    # ranges
+    ("wed", "下午3-4点", "2026-11-18 16:00"),
+    ("wed", "3点到5点", "2026-11-18 17:00"),
+    ("wed", "周五到周日", "2026-11-22 23:59"),
+    ("wed", "12月13日到15日", "2026-12-15 23:59"),
+    ("wed", "25-27号", "2026-11-27 23:59"),
+    # zones in Chinese
+    ("wed", "北京时间周五晚8点", "2026-11-20 20:00"),
+    ("wed", "东八区明天中午", "2026-11-19 12:00"),
+    ("wed", "伦敦时间明天下午3点", "2026-11-19 23:00"),
+    ("wed", "东京时间周五晚上8点", "2026-11-20 19:00"),
+    # English clock forms
+    ("wed", "at 1:30pm", "2026-11-19 13:30"),
+    ("wed", "at 13h30", "2026-11-19 13:30"),
+    ("wed", "at 6:30pm", "2026-11-18 18:30"),
+    ("wed", "friday at 6:30pm", "2026-11-20 18:30"),
+    ("wed", "tomorrow at 18:00", "2026-11-19 18:00"),
+    ("wed", "8 tonight", "2026-11-18 20:00"),
+    ("wed", "at 5 tomorrow afternoon", "2026-11-19 17:00"),
+    ("wed", "this evening", "2026-11-18 23:59"),
+    ("eve", "this afternoon", "2026-11-18 18:00"),
+    ("early", "this morning", "2026-11-18 12:00"),
+    ("early", "this afternoon at 2", "2026-11-18 14:00"),
+    ("wed", "tonight at 11", "2026-11-18 23:00"),
+    ("wed", "tomorrow night at 10", "2026-11-19 22:00"),
+    ("wed", "half past 3 tomorrow", "2026-11-19 15:30"),
+    ("wed", "5 o'clock", "2026-11-18 17:00"),
+    ("wed", "6.30pm", "2026-11-18 18:30"),
+    ("wed", "friday 9:15am", "2026-11-20 09:15"),
+    # English quantities and days
+    ("wed", "in one hour", "2026-11-18 15:30"),
+    ("wed", "in 1h", "2026-11-18 15:30"),
+    ("wed", "in three minutes", "2026-11-18 14:33"),
+    ("wed", "in a day", "2026-11-19 23:59"),
+    ("wed", "in an hour", "2026-11-18 15:30"),
+    ("wed", "in 1/2 hour", "2026-11-18 15:00"),
+    ("wed", "in half an hour", "2026-11-18 15:00"),
+    ("wed", "in 2h", "2026-11-18 16:30"),
+    ("wed", "in 45 min", "2026-11-18 15:15"),
+    ("wed", "in 1.5 hours", "2026-11-18 16:00"),
+    ("wed", "an hour and a half from now", "2026-11-18 16:00"),
+    ("wed", "two hours from now", "2026-11-18 16:30"),
+    ("wed", "3 days from now", "2026-11-21 23:59"),
+    ("wed", "in two weeks", "2026-12-02 23:59"),
+    ("wed", "in a fortnight", "2026-12-02 23:59"),
+    ("wed", "within the hour", "2026-11-18 15:30"),
+    ("wed", "wednesday next week", "2026-11-25 23:59"),
+    ("wed", "friday next week", "2026-11-27 23:59"),
+    ("wed", "next week on monday", "2026-11-23 23:59"),
+    ("wed", "thursday this week", "2026-11-19 23:59"),
+    ("wed", "first of march", "2027-03-01 23:59"),
+    ("wed", "march first", "2027-03-01 23:59"),
+    ("wed", "20 of next month", "2026-12-20 23:59"),
+    ("wed", "the twentieth", "2026-11-20 23:59"),
+    ("wed", "the 5th of next month", "2026-12-05 23:59"),
+    ("wed", "next month on the 5th", "2026-12-05 23:59"),
+    ("wed", "twenty-first of december", "2026-12-21 23:59"),
+    ("tue", "this monday", "2026-11-23 23:59"),
+    ("wed", "this monday", "2026-11-23 23:59"),
+    ("wed", "this wednesday", "2026-11-18 23:59"),
+    # English periods
+    ("wed", "this week", "2026-11-22 23:59"),
+    ("wed", "by next week", "2026-11-29 23:59"),
+    ("wed", "next month", "2026-12-31 23:59"),
+    ("wed", "this month", "2026-11-30 23:59"),
+    ("wed", "this year", "2026-12-31 23:59"),
+    ("wed", "next year", "2027-12-31 23:59"),
+    ("wed", "next 3 days", "2026-11-21 23:59"),
+    ("wed", "the next two days", "2026-11-20 23:59"),
+    ("wed", "EOM", "2026-11-30 23:59"),
+    ("wed", "by end of this week", "2026-11-22 23:59"),
+    ("wed", "by the end of the month", "2026-11-30 23:59"),
+    ("wed", "by march", "2027-03-31 23:59"),
+    ("wed", "in march", "2027-03-31 23:59"),
+    # ranges and zones in English
+    ("wed", "3-4pm", "2026-11-18 16:00"),
+    ("wed", "July 13-15", "2027-07-15 23:59"),
+    ("wed", "13-15 July", "2027-07-15 23:59"),
+    ("wed", "monday to friday", "2026-11-20 23:59"),
+    ("wed", "6pm to 8pm", "2026-11-18 20:00"),
+    ("wed", "18:00-20:00", "2026-11-18 20:00"),
+    ("wed", "Thursday 8pm GMT", "2026-11-20 04:00"),
+    ("wed", "Thursday 8:00 GMT", "?2026-11-19 16:00|2026-11-20 04:00"),
+    ("wed", "4pm CET", "2026-11-18 23:00"),
+    ("wed", "friday 5pm EST", "2026-11-21 06:00"),
+    ("wed", "friday 10am PT", "2026-11-21 02:00"),
+    ("wed", "tomorrow 9am UTC+8", "2026-11-19 09:00"),
+    ("wed", "tomorrow 9am UTC-5", "2026-11-19 22:00"),
+    ("wed", "2026-12-20 18:00+00:00", "2026-12-21 02:00"),
+    # still refused, with the reason
+    ("wed", "this morning", "!deadline-past"),
+    ("wed", "20号还是21号", "!deadline-unparsed"),
+    ("wed", "soon", "!deadline-unparsed"),
+    ("wed", "asap", "!deadline-unparsed"),
+    ("wed", "八点五", "!deadline-unparsed"),
+    ("wed", "in a few days", "!deadline-unparsed"),
+    ("wed", "30号 in 2 hours", "!deadline-unparsed"),
 ]
 
 
 def test_the_table_is_large_enough() -> None:
-    assert len(PHRASES) >= 150
+    assert len(PHRASES) >= 390
     assert len({(now, phrase) for now, phrase, _ in PHRASES}) == len(PHRASES)
 
 
@@ -253,13 +488,54 @@ def test_phrase(now: str, phrase: str, expected: str) -> None:
             resolve_deadline(phrase, moment, tz)
         assert caught.value.code == expected[1:]
         return
-    found = resolve_deadline(phrase, moment, tz).when
+    if expected.startswith("?"):
+        with pytest.raises(AmbiguousHour) as asked:
+            resolve_deadline(phrase, moment, tz)
+        choices = asked.value.choices
+        for found, wanted in zip(choices, expected[1:].split("|"), strict=True):
+            _check(found, wanted, moment, tz)
+        return
+    _check(resolve_deadline(phrase, moment, tz).when, expected, moment, tz)
+
+
+def _check(found: datetime, expected: str, moment: datetime, tz: ZoneInfo) -> None:
     assert found.tzinfo == tz
     if expected.endswith("Z"):
         assert found.astimezone(UTC) == datetime.fromisoformat(expected[:-1]).replace(tzinfo=UTC)
     else:
         assert found.strftime("%Y-%m-%d %H:%M") == expected
     assert found.astimezone(UTC) > moment.astimezone(UTC)
+
+
+DAYS = ["", "明天", "後天", "周五", "這週一", "下周三", "20号", "12月1日", "下個月", "3月", "月底"]
+DAYS += ["", "tomorrow", "friday", "this monday", "friday next week", "march first", "EOM"]
+TIMES = ["", "3点", "三點零五", "下午兩點", "晚上8点", "凌晨2点", "半夜", "12点", "9:30", "09:30"]
+TIMES += ["", "at 8", "6:30pm", "at 5 tomorrow afternoon", "tonight", "12am", "noon"]
+ZONES = ["", "", "", "GMT", "CET", "UTC+8", "北京时间"]
+
+
+@given(
+    day=st.sampled_from(DAYS),
+    clock=st.sampled_from(TIMES),
+    zone=st.sampled_from(ZONES),
+    now=st.datetimes(datetime(2026, 1, 1), datetime(2029, 12, 31)),
+    tz=st.sampled_from([SH, NY, LDN]),
+)
+def test_whatever_is_read_is_in_the_future(
+    day: str, clock: str, zone: str, now: datetime, tz: ZoneInfo
+) -> None:
+    """Never a past moment: a reading is ahead of now, and so is each of two asked about."""
+    moment = now.replace(tzinfo=tz)
+    try:
+        found: tuple[datetime, ...] = (resolve_deadline(f"{day} {clock} {zone}", moment, tz).when,)
+    except AmbiguousHour as asked:
+        found = asked.choices
+        assert found[0] < found[1]
+    except DeadlineError:
+        return
+    for when in found:
+        assert when.astimezone(UTC) > moment.astimezone(UTC)
+        assert when.tzinfo == tz
 
 
 @pytest.mark.parametrize(
@@ -294,10 +570,10 @@ def test_english_refusals_are_worded_in_english() -> None:
 
 
 def test_a_skipped_wall_time_moves_to_the_first_valid_minute_and_says_so() -> None:
-    found = resolve_deadline("2:30", NOWS["ny-spring"], NY)
+    found = resolve_deadline("02:30", NOWS["ny-spring"], NY)
     assert found.skipped == "02:30"
     assert found.when.strftime("%H:%M %Z") == "03:00 EDT"
-    assert resolve_deadline("3:30", NOWS["ny-spring"], NY).skipped is None
+    assert resolve_deadline("03:30", NOWS["ny-spring"], NY).skipped is None
 
 
 def test_the_echo_has_weekday_time_zone_year_when_not_this_year_and_how_long_is_left() -> None:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.deadlines import DeadlineError, format_deadline, parse_deadline
+from bot.deadlines import AmbiguousHour, DeadlineError, format_deadline, parse_deadline
 
 SH = ZoneInfo("Asia/Shanghai")
 NOW = datetime(2026, 11, 18, 14, 30, tzinfo=SH)  # a Wednesday afternoon
@@ -143,13 +143,23 @@ def test_next_week_weekday_uses_monday_start_weeks_even_on_sunday() -> None:
     assert parse_deadline("下周一", sunday, SH) == at(11, 23)
 
 
-def test_bare_time_already_passed_today_means_tomorrow() -> None:
+def test_a_time_on_a_24_hour_clock_already_passed_today_means_tomorrow() -> None:
     assert parse_deadline("18:00", NOW, SH) == at(11, 18, 18, 0)
-    assert parse_deadline("10:00", NOW, SH) == at(11, 19, 10, 0)
+    assert parse_deadline("09:00", NOW, SH) == at(11, 19, 9, 0)
+
+
+def test_a_bare_hour_with_two_plausible_readings_is_asked_about() -> None:
+    with pytest.raises(AmbiguousHour) as asked:
+        parse_deadline("10:00", NOW, SH)
+    assert asked.value.choices == (at(11, 18, 22, 0), at(11, 19, 10, 0))
+    assert asked.value.params == {
+        "first": "11月18日 周三 22:00 (Asia/Shanghai)",
+        "second": "11月19日 周四 10:00 (Asia/Shanghai)",
+    }
 
 
 @pytest.mark.parametrize(
-    "text", ["2025-01-01", "本月10号", "这周一", "今天 9:00", "今晚", "2026-11-18 14:30"]
+    "text", ["2025-01-01", "本月10号", "上周一", "今天 09:00", "今晚", "2026-11-18 14:30"]
 )
 def test_explicit_moment_not_in_future_is_refused_as_past(text: str) -> None:
     now = NOW.replace(hour=23, minute=59) if text == "今晚" else NOW
@@ -235,10 +245,15 @@ def test_day_of_month_always_lands_ahead_on_that_day(day: int, now: datetime) ->
     now=st.datetimes(datetime(2026, 1, 1), datetime(2030, 12, 31)),
 )
 def test_weekday_is_the_next_one_within_a_week(weekday: str, hour: int, now: datetime) -> None:
-    result = parse_deadline(f"周{weekday} {hour}:00", now, SH)
+    try:
+        results: tuple[datetime, ...] = (parse_deadline(f"周{weekday} {hour}:00", now, SH),)
+    except AmbiguousHour as asked:  # 10:00: 10:00 or 22:00, both that day
+        results = asked.choices
+        assert 1 <= hour <= 12
     local_now = now.replace(tzinfo=SH)
-    assert local_now < result <= local_now + timedelta(days=7)
-    assert result.weekday() == "一二三四五六日".index(weekday)
+    for result in results:
+        assert local_now < result <= local_now + timedelta(days=7)
+        assert result.weekday() == "一二三四五六日".index(weekday)
 
 
 @given(minutes=st.integers(1, 364 * 24 * 60))

@@ -90,6 +90,7 @@ CALLBACKS = {
     "pg": paging.turn_page,
     "rf": report_flow.press,
     deadlines.REPORT_BUTTON: deadlines.report_button,
+    deadlines.HOUR_BUTTON: deadlines.hour_button,
 }
 
 # Scheduled work, by Timer.kind (bot/scheduler.py).

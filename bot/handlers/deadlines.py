@@ -5,6 +5,10 @@ gives one table its own, ``/deadline signup <phrase>`` closes sign-up and draws 
 moment (报名截止日期; docs/rules/deadlines.md#signup-deadline). Each is audited,
 undoable with /undo, re-plans the timers (``bot.timers``) and announces the new time.
 
+A bare hour with two plausible readings (``/deadline 8点`` at 14:30: 20:00 today or 08:00
+tomorrow) is not guessed: the bot asks with one button per reading, each echoing weekday,
+date, time and zone, and a press sets that deadline exactly as typing it would.
+
 Before a deadline the group gets one reminder that @-mentions only the players of the
 tables still without a confirmed result, table by table; players who opened a private
 chat with the bot also get one there, with a button that opens the report flow in the
@@ -14,10 +18,12 @@ group.
 from __future__ import annotations
 
 import re
+import string
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from bot.context import Ctx
-from bot.deadlines import DeadlineError, relative_hint, resolve_deadline
+from bot.deadlines import AmbiguousHour, DeadlineError, relative_hint, resolve_deadline
 from bot.errors import UserError
 from bot.handlers import report_flow, reports
 from bot.handlers.common import deadline_text, find_table, my_table, open_round, timer_open_round
@@ -27,7 +33,7 @@ from bot.service import results
 from bot.service.audit import Moment, RoundDeadline, SignupDeadline, TableDeadline
 from bot.timers import epoch, reminders_for, table_deadline, tournament_timers
 from bot.tournament import latest_round, names
-from bot.types import Outgoing
+from bot.types import Buttons, Outgoing
 from db.models import Player, Round, TableRow, Tournament
 from db.status import EventStatus, ReportStatus, RoundStatus, TableState
 from engine.errors import EngineError
@@ -35,27 +41,99 @@ from engine.errors import EngineError
 SIGNUP_WORDS = ("signup", "sign-up", "报名")
 _TABLE = re.compile(r"(?:[Tt#]|第)?(\d{1,3})(?:号桌|桌)?")
 REPORT_BUTTON = "dl"  # callback prefix of the private reminder's report button
+HOUR_BUTTON = "dh"  # callback prefix of the buttons that pick a bare hour's reading
 # A deadline more than a year out is a typo (and year 9999 overflows in some zones).
 MAX_DEADLINE = timedelta(days=366)
 
 
 # --- reading and showing ---------------------------------------------------------------------
-def read_deadline(ctx: Ctx, text: str) -> datetime:
+@dataclass(frozen=True)
+class Target:
+    """What a deadline is for: ``kind`` ``r`` (the open round), ``t`` (one table of it)
+    or ``s`` (sign-up), in tournament ``tournament``, round ``round``, table ``table``."""
+
+    kind: str
+    tournament: int
+    round: int = 0
+    table: int = 0
+
+    def button(self, when: datetime) -> str:
+        """The callback data of the button that sets this deadline to ``when``."""
+        fields = (self.tournament, self.round, self.table, int(when.timestamp()) // 60)
+        return f"{HOUR_BUTTON}:{self.kind}" + ".".join(_b36(n) for n in fields)
+
+    @classmethod
+    def pressed(cls, arg: str) -> tuple[Target, datetime]:
+        """The target and moment of a pressed button; anything malformed is stale."""
+        parts = arg[1:].split(".")
+        if not arg or arg[0] not in "rts" or len(parts) != 4:
+            raise UserError("refuse.deadline-choice-stale")
+        if any(not p or len(p) > 11 or p.strip(_B36) for p in parts):
+            raise UserError("refuse.deadline-choice-stale")
+        tournament, rnd, table, minutes = (int(p, 36) for p in parts)
+        return cls(arg[0], tournament, rnd, table), datetime.fromtimestamp(minutes * 60, UTC)
+
+
+_B36 = string.digits + string.ascii_lowercase
+
+
+def _b36(n: int) -> str:
+    out = ""
+    while True:
+        n, rest = divmod(n, 36)
+        out = _B36[rest] + out
+        if not n:
+            return out
+
+
+def read_deadline(ctx: Ctx, text: str, target: Target | None = None) -> datetime | None:
     """The organiser's phrase as a moment in the chat's zone, or the specific reason not.
 
-    A time that a clock change skips is moved to the first valid minute, and said so."""
-    too_far = UserError("refuse.deadline-too-far", text=text, days=MAX_DEADLINE.days)
+    A time that a clock change skips is moved to the first valid minute, a time written
+    in another zone is converted, a period is taken at its end: each is said so. A bare
+    hour with two plausible readings is asked about, with a button per reading when
+    there is a ``target`` to set (then None is returned: nothing is set yet)."""
     try:
         found = resolve_deadline(text, ctx.now, ctx.tz, ctx.t.lang)
+    except AmbiguousHour as asked:
+        if target is None:
+            raise UserError(f"refuse.{asked.code}", text=text, **asked.params) from None
+        _ask_hour(ctx, text, target, asked.choices)
+        return None
     except DeadlineError as exc:
         raise UserError(f"refuse.{exc.code}", text=text, **exc.params) from None
     except (OverflowError, ValueError):  # past year 9999 in some zone: not a date at all
-        raise too_far from None
-    if found.when - ctx.now > MAX_DEADLINE:
-        raise too_far
+        raise UserError("refuse.deadline-too-far", text=text, days=MAX_DEADLINE.days) from None
+    check_deadline(ctx, found.when, text)
     if found.skipped is not None:
         ctx.reply("deadline.dst-gap", written=found.skipped, when=deadline_text(ctx, found.when))
+    if found.converted is not None:
+        ctx.reply(
+            "deadline.converted", written=found.converted, when=deadline_text(ctx, found.when)
+        )
+    if found.period:
+        ctx.reply("deadline.period-end", text=text, when=deadline_text(ctx, found.when))
     return found.when
+
+
+def check_deadline(ctx: Ctx, when: datetime, text: str) -> None:
+    """A deadline must be ahead, and within a year (further out is a typo, and year
+    9999 overflows in some zones)."""
+    if when <= ctx.now:
+        raise UserError("refuse.deadline-past", text=text, when=deadline_text(ctx, when))
+    if when - ctx.now > MAX_DEADLINE:
+        raise UserError("refuse.deadline-too-far", text=text, days=MAX_DEADLINE.days)
+
+
+def _ask_hour(ctx: Ctx, text: str, target: Target, choices: tuple[datetime, datetime]) -> None:
+    """Which of a bare hour's two readings is meant: one button each, nothing stored."""
+    for when in choices:
+        check_deadline(ctx, when, text)
+    buttons: Buttons = [
+        [(deadline_text(ctx, when, hint=False), target.button(when))] for when in choices
+    ]
+    first, second = (deadline_text(ctx, when) for when in choices)
+    ctx.reply("deadline.which-hour", buttons, text=text, first=first, second=second)
 
 
 def timer_moment(arg: str) -> datetime:
@@ -97,9 +175,15 @@ async def deadline(ctx: Ctx, args: str) -> None:
     r = open_round(t)
     row = _table_meant(ctx, r, head, rest.strip(), args.strip())
     if row is not None:
-        _table_deadline(ctx, t, r, row, rest.strip())
+        if row.status != TableState.PENDING:
+            raise UserError("refuse.deadline-table-settled", table=row.number)
+        when = read_deadline(ctx, rest.strip(), Target("t", t.id, r.number, row.number))
+        if when is not None:
+            _table_deadline(ctx, t, r, row, when)
     else:
-        _round_deadline(ctx, t, r, args.strip())
+        when = read_deadline(ctx, args.strip(), Target("r", t.id, r.number))
+        if when is not None:
+            _round_deadline(ctx, t, r, when)
     ctx.timers += tournament_timers(t)
 
 
@@ -121,17 +205,13 @@ def _table_meant(ctx: Ctx, r: Round, head: str, rest: str, whole: str) -> TableR
     return find_table(r, int(table.group(1)))
 
 
-def _round_deadline(ctx: Ctx, t: Tournament, r: Round, phrase: str) -> None:
-    when = read_deadline(ctx, phrase)
+def _round_deadline(ctx: Ctx, t: Tournament, r: Round, when: datetime) -> None:
     ctx.record(t, RoundDeadline(r.number, Moment(r.deadline, r.deadline_set_at), when))
     r.deadline, r.deadline_set_at = when, ctx.now
     ctx.reply("deadline.moved", round=r.number, deadline=deadline_text(ctx, when))
 
 
-def _table_deadline(ctx: Ctx, t: Tournament, r: Round, row: TableRow, phrase: str) -> None:
-    if row.status != TableState.PENDING:
-        raise UserError("refuse.deadline-table-settled", table=row.number)
-    when = read_deadline(ctx, phrase)
+def _table_deadline(ctx: Ctx, t: Tournament, r: Round, row: TableRow, when: datetime) -> None:
     before = Moment(row.deadline, row.deadline_set_at)
     ctx.record(t, TableDeadline(r.number, row.id, row.number, before, when))
     row.deadline, row.deadline_set_at = when, ctx.now
@@ -143,11 +223,58 @@ def _signup_deadline(ctx: Ctx, t: Tournament, phrase: str) -> None:
         raise UserError("refuse.already-drawn")
     if not phrase:
         raise UserError("usage.deadline")
-    when = read_deadline(ctx, phrase)
+    when = read_deadline(ctx, phrase, Target("s", t.id))
+    if when is not None:
+        _set_signup(ctx, t, when)
+
+
+def _set_signup(ctx: Ctx, t: Tournament, when: datetime) -> None:
     ctx.record(t, SignupDeadline(t.signup_until, when))
     t.signup_until = when
     ctx.reply("deadline.signup-set", deadline=deadline_text(ctx, when))
     ctx.timers += tournament_timers(t)
+
+
+async def hour_button(ctx: Ctx, arg: str) -> None:
+    """A pressed reading of a bare hour: set that deadline as the typed command would
+    (organisers only; audited and undoable), if what it was for is still there."""
+    target, at = Target.pressed(arg)
+    if not await ctx.is_organiser():
+        raise UserError("refuse.not-organiser")
+    t = await ctx.tournament()
+    if t.id != target.tournament:
+        raise UserError("refuse.deadline-choice-stale")
+    when = at.astimezone(ctx.tz)
+    check_deadline(ctx, when, deadline_text(ctx, when, hint=False))
+    if target.kind == "s":
+        if t.status != EventStatus.SIGNUP:
+            raise UserError("refuse.already-drawn")
+        _set_signup(ctx, t, when)
+    else:
+        if t.status == EventStatus.SIGNUP:
+            raise UserError("refuse.deadline-choice-stale")
+        r = open_round(t)
+        if r.number != target.round:
+            raise UserError("refuse.deadline-choice-stale")
+        if target.kind == "t":
+            row = find_table(r, target.table)
+            if row.status != TableState.PENDING:
+                raise UserError("refuse.deadline-table-settled", table=row.number)
+            _table_deadline(ctx, t, r, row, when)
+        else:
+            _round_deadline(ctx, t, r, when)
+        ctx.timers += tournament_timers(t)
+    chosen = ctx.t("deadline.hour-chosen", when=deadline_text(ctx, when, hint=False))
+    ctx.outgoing.append(
+        Outgoing(
+            ctx.inc.chat_id,
+            "edit",
+            chosen,
+            ctx.inc.thread_id,
+            None,
+            edit_message_id=ctx.inc.message_id,
+        )
+    )
 
 
 # --- timers ----------------------------------------------------------------------------------

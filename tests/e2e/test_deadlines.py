@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from sqlalchemy import select
@@ -81,7 +82,9 @@ async def open_round_deadline(bot: Harness) -> datetime:
     """The open round's deadline as stored (to the second, unlike the echo)."""
     assert bot.app is not None
     async with bot.app.core.sessionmaker() as session:
-        deadline = await session.scalar(select(Round.deadline).where(Round.status == "open"))
+        deadline: datetime | None = await session.scalar(
+            select(Round.deadline).where(Round.status == "open")
+        )
     assert deadline is not None
     return deadline
 
@@ -234,6 +237,7 @@ async def test_table_extension_undo_and_signup_deadline(bot: Harness) -> None:
     await bot.says(GROUP, ADMIN, "/undo", "已撤销：上一次修改本轮截止时间")
     await bot.says(GROUP, ADMIN, "/deadline 4小时后", "截止时间改为")
     await bot.says(GROUP, ADMIN, "/undo", "已撤销：上一次修改本轮截止时间")
+    await bare_hour_is_asked_about(bot, t2[0])
     mine = await bot.says(GROUP, t2[0], "/table", "第 2 桌")
     assert re.search(r"还有 (3 小时|2 小时 5\d 分钟)", mine.body)  # its own deadline, not 2 h
 
@@ -245,3 +249,28 @@ async def test_table_extension_undo_and_signup_deadline(bot: Harness) -> None:
     assert not any(name in settled for name in (NAMES[i] for i in range(8)) if ids[name] in t2)
     await bot.says(GROUP, ADMIN, "/report 2 total A+9 B-3 C-3 D-3", "结果确认")
     await server.wait_for("结束", timeout=20)
+
+
+async def bare_hour_is_asked_about(bot: Harness, player: int) -> None:
+    """``8点`` is 08:00 or 20:00 (both ahead, whatever the hour): not guessed but asked,
+    one button per reading echoing weekday, date, time and zone. A player's press is
+    refused; the organiser's sets the round's deadline like a typed one, audited (so
+    /undo takes it back), and the question loses its buttons."""
+    server = bot.server
+    before = await open_round_deadline(bot)
+    asked = await bot.says(GROUP, ADMIN, "/deadline 8点", "是哪个时间")
+    assert len(asked.buttons) == 2 and asked.body.count("(Asia/Shanghai)") == 2
+    assert re.search(r"\d+月\d+日 周. 08:00", asked.body)
+    evening = asked.button("20:00")["callback_data"]
+    refused = server.user_presses(GROUP, player, asked.message_id, evening)
+    assert "只有组织者" in ((await server.wait_for_callback_answer(refused)).text or "")
+    assert await open_round_deadline(bot) == before
+    moved = await bot.presses(GROUP, ADMIN, asked, evening, "截止时间改为")
+    deadline = await open_round_deadline(bot)
+    assert deadline.astimezone(ZoneInfo("Asia/Shanghai")).strftime("%H:%M") == "20:00"
+    assert f"{deadline.astimezone(ZoneInfo('Asia/Shanghai')):%-m月%-d日}" in moved.body
+    await server.wait_idle()
+    [question] = [m for m in server.outbox(GROUP) if m.message_id == asked.message_id]
+    assert not question.buttons and "20:00" in question.body
+    await bot.says(GROUP, ADMIN, "/undo", "已撤销：上一次修改本轮截止时间")
+    assert await open_round_deadline(bot) == before
