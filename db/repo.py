@@ -353,6 +353,11 @@ class Repo:
             self._granted[chat_id] = set(found)
         return user_id in self._granted[chat_id]
 
+    async def granted(self, chat_id: int) -> set[int]:
+        """The users granted the organiser role in this chat with /grant."""
+        await self.is_granted(chat_id, 0)
+        return set(self._granted[chat_id])
+
     def grant(self, chat_id: int, user_id: int, by: int) -> None:
         self.session.add(Grant(chat_id=chat_id, user_id=user_id, granted_by=by))
         self._granted.setdefault(chat_id, set()).add(user_id)

@@ -21,6 +21,7 @@ from bot.handlers import (
     paging,
     paper,
     ratings,
+    referee,
     report_flow,
     reports,
     rounds,
@@ -89,6 +90,7 @@ CALLBACKS = {
     "here": checkin.here_button,
     "pg": paging.turn_page,
     "rf": report_flow.press,
+    referee.PREFIX: referee.call,
     deadlines.REPORT_BUTTON: deadlines.report_button,
     deadlines.HOUR_BUTTON: deadlines.hour_button,
 }

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from bot.context import Ctx
 from bot.errors import UserError
-from bot.handlers import chat_events, report_flow, reports
+from bot.handlers import chat_events, referee, report_flow, reports
 from bot.handlers.common import deadline_text, find_table
 from bot.pictures import apart
 from bot.service import results
@@ -136,4 +136,4 @@ async def start(ctx: Ctx, args: str) -> None:
     heading = ctx.t("paper.form-heading", title=t.title, round=r.number)
     if when is not None:
         heading += "\n" + ctx.t("paper.deadline", deadline=deadline_text(ctx, when))
-    ctx.say(f"{heading}\n{text}", buttons)
+    ctx.say(f"{heading}\n{text}", [*buttons, *referee.referee_row(ctx, t, r, row.number)])

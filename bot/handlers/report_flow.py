@@ -20,7 +20,7 @@ from typing import Any
 
 from bot.context import Ctx
 from bot.errors import UserError
-from bot.handlers import reports
+from bot.handlers import referee, reports
 from bot.handlers.common import find_table, my_table, open_round
 from bot.service import results
 from bot.tournament import game_of, names
@@ -184,6 +184,8 @@ async def press(ctx: Ctx, arg: str) -> None:
         return
     rows = await _tables_for(ctx, t, r)
     text, buttons = render(ctx, t, r, state, rows)
+    if ctx.inc.chat_type == "private" and state.table is not None:  # from a score slip
+        buttons = [*buttons, *referee.referee_row(ctx, t, r, state.table)]
     _edit(ctx, text, buttons)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.context import Ctx
 from bot.errors import UserError
+from bot.handlers import referee
 from bot.handlers.checkin import checkin_line, noshow_passed, start_checkin
 from bot.handlers.common import (
     deadline_text,
@@ -44,7 +45,9 @@ async def open_next(ctx: Ctx, args: str) -> None:
     ctx.audit("round-open", t, None, {"round": r.number, "deadline": str(deadline)})
     seating = await drawn(sheet_pngs, seating_sheet(ctx, t, r))
     with ctx.announcing():  # the round and its check-in, in that order, for everyone
+        first = len(ctx.outgoing)
         post_with_picture(ctx, seating, opened_text(ctx, t, r), f"open.{r.number}")
+        referee.under_announcement(ctx, first, t, r)
         start_checkin(ctx, t, r)
     ctx.timers += tournament_timers(t)
 

@@ -93,8 +93,12 @@ async def test_each_slips_qr_code_opens_its_own_tables_form_in_the_private_chat(
     form = await in_private(bot, captain, f"/start {payloads[0]}", "工会杯")
     if "第 1 桌" not in form.body:
         form = await in_private(bot, captain, f"/start {payloads[1]}", "座位 A")
+    server.user_presses(captain, captain, form.message_id, button_data(form, "🙋 叫裁判"))
+    called = await server.wait_for(lambda m: m.chat_id == GROUP and "叫裁判" in m.body)
+    assert "第 1 桌" in called.body  # nobody organises from a private chat yet: the group
     for label in ("5", "8s", "0", "12"):
         form = await press_private(bot, captain, form, label)
+        assert button_data(form, "🙋 叫裁判").startswith("ref:")  # on every step
     server.user_presses(captain, captain, form.message_id, button_data(form, "✅ 提交"))
     pending = await server.wait_for(
         lambda m: m.chat_id == GROUP and "请同桌另一位选手确认" in m.body
