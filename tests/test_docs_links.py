@@ -21,12 +21,16 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
 PACKAGES = ("bot", "engine", "db", "charts", "playground")
+CITING = (*PACKAGES, "tests", "benchmarks")  # where a comment may name a docs page
 README_MAX_LINES = 200
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)|<img[^>]*\bsrc=\"([^\"]+)\"")
 ANCHOR = re.compile(r"<a\s+id=\"([^\"]+)\"")
 HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
 FENCE = re.compile(r"^\s*(```|~~~)")
+CITED = re.compile(r"\b(docs/[\w./-]*?\.md)(?:#([\w-]+))?")
+# ``#card-points`` alone in a docstring that names one page: an anchor of that page.
+BARE_ANCHOR = re.compile(r"(?<![\w/#`])#([a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z]{3,})\b")
 # What points outside the repository: the seed documents (seed 001, seeds 000-002, the
 # seed-001 ladder, their § sections), the product specification, issue numbers.
 OUTSIDE = re.compile(
@@ -144,3 +148,48 @@ def test_no_comment_cites_a_document_outside_the_repository() -> None:
 def test_the_comment_check_sees_comments_and_docstrings_only() -> None:
     source = '"""Big Two (seed 001)."""\nX = "issue 3"  # issue 3\n'
     assert sorted(line for line, text in remarks(source) if OUTSIDE.search(text)) == [1, 2]
+
+
+def unresolved_citations(text: str, python: bool = True) -> list[str]:
+    """``docs/…md#anchor`` named in a file (comments, docstrings, catalogue text) that does
+    not exist; in a docstring naming one page, a bare ``#anchor`` is that page's."""
+    out = [
+        page + (f"#{anchor}" if anchor else "")
+        for page, anchor in CITED.findall(text)
+        if not (ROOT / page).is_file() or (anchor and anchor not in anchors(ROOT / page))
+    ]
+    for _, remark in remarks(text) if python else ():
+        pages = {page for page, _ in CITED.findall(remark)}
+        if len(pages) == 1 and (ROOT / (page := pages.pop())).is_file():
+            out += [
+                f"{page}#{anchor} (written #{anchor})"
+                for anchor in BARE_ANCHOR.findall(remark)
+                if anchor not in anchors(ROOT / page)
+            ]
+    return out
+
+
+def test_every_docs_page_and_anchor_the_code_cites_exists() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}: {miss}"
+        for folder in CITING
+        for path in sorted((ROOT / folder).rglob("*"))
+        if path.suffix in (".py", ".toml") and path.name != Path(__file__).name
+        for miss in unresolved_citations(path.read_text(encoding="utf-8"), path.suffix == ".py")
+    ]
+    assert found == []
+
+
+def test_the_citation_check_catches_a_missing_page_or_anchor() -> None:
+    source = (
+        '"""Big Two: docs/rules/bigtwo.md (#card-points, #no-such-rule).\n\n'
+        'Also docs/rules/nowhere.md and docs/rules/bigtwo.md#gone."""\n'
+    )
+    assert sorted(unresolved_citations(source)) == [
+        "docs/rules/bigtwo.md#gone",
+        "docs/rules/nowhere.md",
+    ]
+    one_page = '"""Big Two: docs/rules/bigtwo.md (#card-points, #no-such-rule)."""\n'
+    assert unresolved_citations(one_page) == [
+        "docs/rules/bigtwo.md#no-such-rule (written #no-such-rule)"
+    ]
