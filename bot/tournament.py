@@ -68,7 +68,19 @@ POLICY_KNOBS = (
     RemindKnob("remind", REMIND_DEFAULT, (), str, "001"),
 )
 # Policies that may change mid-event: they take effect from the next round opened.
-RUNNING_KNOBS = frozenset({"noshow", "remind"})
+RUNNING_KNOBS = frozenset({"noshow", "remind", "late-entry", "apart"})
+
+
+# Not (or not yet) in the event: withdrew before the draw, or waiting beyond the cap.
+UNCOUNTED = frozenset({PlayerStatus.LEFT, PlayerStatus.WAITING})
+# Never drawn again: disqualified, or dropped out (who keeps their place in the standings).
+DROPPED = PlayerStatus.DROPPED
+OUT = frozenset({PlayerStatus.REMOVED, DROPPED})
+
+
+def apart_pairs(t: Tournament) -> tuple[tuple[int, int], ...]:
+    """The pairs /apart keeps at different tables (``options["people"]["apart"]``)."""
+    return tuple((int(a), int(b)) for a, b in t.options.get("people", {}).get("apart", ()))
 
 
 def game_of(t: Tournament) -> Game:  # type: ignore[type-arg]
@@ -100,8 +112,9 @@ def seed_noshow_minutes(t: Tournament) -> int:
 
 
 def signed_up(t: Tournament) -> list[Player]:
-    """Players who count: active or removed later (left-before-the-draw ones do not)."""
-    return [p for p in t.players if p.status != PlayerStatus.LEFT]
+    """Players who count: active, dropped or removed later (left-before-the-draw ones and
+    the waiting list beyond the cap do not)."""
+    return [p for p in t.players if p.status not in UNCOUNTED]
 
 
 def names(t: Tournament) -> dict[int, str]:
@@ -133,7 +146,7 @@ def given_teams(t: Tournament) -> dict[int, int]:
 
     A team stands when every member, still signed up, named exactly the others; until
     then its members are dealt by lot like everyone else."""
-    active = {p.user_id: p for p in t.players if p.status != PlayerStatus.LEFT}
+    active = {p.user_id: p for p in signed_up(t)}
     teams: dict[int, int] = {}
     for p in active.values():
         group = {p.user_id, *p.partners}
@@ -162,9 +175,12 @@ def state_of(t: Tournament) -> TournamentState:
         seed=t.seed,
         rounds=rounds,
         penalties=tuple(Penalty(p.user_id, Decimal(p.points), p.round_number) for p in t.penalties),
-        removed=frozenset(p.user_id for p in t.players if p.status == PlayerStatus.REMOVED),
+        removed=frozenset(p.user_id for p in t.players if p.status in OUT),
         teams=given_teams(t) if find_format(t.format).signs_up_together else departments(t),
         seeding=tuple(t.options.get("draw", {}).get("seeding", ())),
+        dropped={p.user_id: p.dropped_round or 0 for p in t.players if p.status == DROPPED},
+        entered={p.user_id: p.entered_round for p in t.players if p.entered_round},
+        apart=apart_pairs(t),
     )
 
 

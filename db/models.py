@@ -137,6 +137,12 @@ class Player(Base):
     partners: Mapped[list[Any]] = mapped_column(default=list)
     # Swiss rounds seat players of one department apart when they can (/dept).
     department: Mapped[str | None] = mapped_column(String(64))
+    # A late entrant's first round (0: signed up before the draw); the round after which
+    # a player dropped out (None: still in); a waiting player's ticket in the queue
+    # beyond the cap (None: not waiting). See bot/service/people.py.
+    entered_round: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    dropped_round: Mapped[int | None] = mapped_column(Integer)
+    queued: Mapped[int | None] = mapped_column(BigInteger)
     tournament: Mapped[Tournament] = relationship(back_populates="players")
 
 

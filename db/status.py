@@ -24,6 +24,8 @@ class PlayerStatus(StrEnum):
     ACTIVE = "active"
     LEFT = "left"  # withdrew before the draw: not counted at all
     REMOVED = "removed"  # disqualified (or struck): kept in the history
+    WAITING = "waiting"  # beyond the cap, on the waiting list: not counted until promoted
+    DROPPED = "dropped"  # dropped out between rounds: never drawn again, kept in the standings
 
 
 class RoundStatus(StrEnum):

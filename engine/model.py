@@ -88,6 +88,13 @@ class TournamentState:
     teams: Mapping[PlayerId, int] = field(default_factory=dict)  # player -> team number
     # Rated players strongest first, when the organiser seeds by rating (engine.formats.seeding)
     seeding: tuple[PlayerId, ...] = ()
+    # Dropped out after round N (docs/rules/people.md): also in ``removed``, so no format
+    # draws them again; a format that ranks on points keeps them where their points are.
+    dropped: Mapping[PlayerId, int] = field(default_factory=dict)
+    # Late entrants and the round they entered (their missed rounds count 0, as a bye).
+    entered: Mapping[PlayerId, int] = field(default_factory=dict)
+    # Pairs the organiser keeps apart: never at one table when a seating allows it.
+    apart: tuple[tuple[PlayerId, PlayerId], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -613,3 +613,115 @@ def level_tables(
                     unlevel.discard(t)
                 else:
                     unlevel.add(t)
+
+
+# --- players kept apart (/apart) -------------------------------------------------------
+Apart = Sequence[tuple[PlayerId, PlayerId]]
+
+
+def apart_clashes(tables: Sequence[Sequence[PlayerId]], apart: Apart) -> int:
+    """Pairs to be kept apart that share a table."""
+    where = {p: i for i, t in enumerate(tables) for p in t}
+    return sum(p in where and where[p] == where.get(q) for p, q in apart)
+
+
+def keep_apart(
+    tables: Sequence[Sequence[PlayerId]], apart: Apart, history: Rounds
+) -> tuple[list[tuple[PlayerId, ...]], bool]:
+    """The seating with no pair of ``apart`` at one table, and whether that was possible
+    (docs/rules/people.md: kept apart whenever some seating allows it).
+
+    First, single swaps of one of a pair with a player at another table, each the one
+    that adds the fewest repeat meetings; a swap trades seats, so the seat letters stay
+    as balanced as they were. When swaps cannot clear every clash, an exact search
+    places the players named in pairs (the only ones that matter) into the tables'
+    seats; only if that finds nothing is the seating kept as it was, with ``False``."""
+    out = [list(t) for t in tables]
+    pairs = [(p, q) for p, q in apart if p != q]
+    if not apart_clashes(out, pairs):
+        return [tuple(t) for t in out], True
+    met = meetings(history)
+    for _ in range(len(pairs) * 4):
+        if not _swap_one(out, pairs, met):
+            break
+    if not apart_clashes(out, pairs):
+        return [tuple(t) for t in out], True
+    placed = _place_apart(out, pairs)
+    if placed is None:
+        return [tuple(t) for t in tables], False
+    return [tuple(t) for t in placed], True
+
+
+def _swap_one(
+    tables: list[list[PlayerId]],
+    pairs: Apart,
+    met: Mapping[PlayerId, Mapping[PlayerId, int]],
+) -> bool:
+    """Clear one clash by the cheapest swap that creates none; False when none does."""
+    where = {p: i for i, t in enumerate(tables) for p in t}
+    count = apart_clashes(tables, pairs)
+    best: tuple[int, int, int, int] | None = None  # cost, table, seat, other player index
+    for p, q in pairs:
+        if p not in where or where[p] != where.get(q):
+            continue
+        ti = where[q]
+        for tj, other in enumerate(tables):
+            if tj == ti:
+                continue
+            for k, r in enumerate(other):
+                trial = [list(t) for t in tables]
+                trial[ti][trial[ti].index(q)], trial[tj][k] = r, q
+                if apart_clashes(trial, pairs) >= count:
+                    continue
+                cost = sum(met.get(q, {}).get(x, 0) for x in trial[tj] if x != q) + sum(
+                    met.get(r, {}).get(x, 0) for x in trial[ti] if x != r
+                )
+                if best is None or cost < best[0]:
+                    best = (cost, tj, k, q)
+        if best is not None:
+            _, tj, k, moved = best
+            ti = where[moved]
+            r = tables[tj][k]
+            tables[ti][tables[ti].index(moved)], tables[tj][k] = r, moved
+            return True
+    return False
+
+
+def _place_apart(tables: Sequence[Sequence[PlayerId]], pairs: Apart) -> list[list[PlayerId]] | None:
+    """An exact search: the named players, most constrained first, each into a table
+    holding none of their pairs; everyone else fills the seats left, in their order."""
+    seated = {p for t in tables for p in t}
+    named = sorted({p for pair in pairs for p in pair if p in seated})
+    enemies: dict[PlayerId, set[PlayerId]] = {p: set() for p in named}
+    for p, q in pairs:
+        if p in seated and q in seated:
+            enemies[p].add(q)
+            enemies[q].add(p)
+    named.sort(key=lambda p: -len(enemies[p]))
+    sizes = [len(t) for t in tables]
+    chosen: list[set[PlayerId]] = [set() for _ in tables]
+
+    def place(i: int) -> bool:
+        if i == len(named):
+            return True
+        p = named[i]
+        for j, members in enumerate(chosen):
+            if len(members) < sizes[j] and not members & enemies[p]:
+                members.add(p)
+                if place(i + 1):
+                    return True
+                members.discard(p)
+        return False
+
+    if not place(0):
+        return None
+    rest = [p for t in tables for p in t if p not in enemies]
+    out: list[list[PlayerId]] = []
+    for j, t in enumerate(tables):
+        # a named player keeps their seat when they stay at their table
+        row = [p for p in t if p in chosen[j]]
+        row += sorted(chosen[j] - set(row))
+        while len(row) < sizes[j]:
+            row.append(rest.pop(0))
+        out.append(row)
+    return out

@@ -20,6 +20,7 @@ from bot.handlers import (
     lifecycle,
     paging,
     paper,
+    people,
     ratings,
     referee,
     report_flow,
@@ -43,7 +44,7 @@ LEFT_LATE = "refuse.leave-after-draw"
 
 COMMANDS: tuple[Command, ...] = (
     Command("new", signup.new, ORGANISER, ANY, menu=True),
-    Command("join", signup.join, ANYONE, SIGNUP, menu=True, person=True),
+    Command("join", signup.join, ANYONE, EVENT, menu=True, person=True),
     Command("leave", signup.leave, PLAYER, SIGNUP, LEFT_LATE, menu=True, person=True),
     Command("dept", departments.dept, PLAYER, SIGNUP, "refuse.dept-after-draw"),
     Command("players", signup.players, ANYONE, EVENT, menu=True),
@@ -63,6 +64,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("penalty", discipline.penalty, ORGANISER, EVENT),
     Command("forfeit", discipline.forfeit, ORGANISER, RUNNING, NO_ROUND),
     Command("dq", discipline.dq, ORGANISER, EVENT),
+    Command("drop", people.drop, PLAYER, RUNNING, "people.refuse.drop-before-draw"),
+    Command("apart", people.apart, ORGANISER, EVENT),
     Command("standings", standings.standings, ANYONE, RECORD, menu=True),
     Command("bracket", bracket.bracket, ANYONE, RECORD, menu=True),
     Command("rating", ratings.rating, ANYONE, ANY, menu=True),
@@ -85,6 +88,7 @@ MIGRATE = chat_events.migrate
 CALLBACKS = {
     "join": signup.join_button,
     "cancel": lifecycle.cancel_button,
+    people.DROP_BUTTON: people.drop_button,
     "confirm": reports.confirm_button,
     "dispute": reports.dispute_button,
     "here": checkin.here_button,

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 
 from bot.context import Ctx
 from bot.errors import UserError
+from bot.handlers import people
 from bot.handlers.common import display_name
 from bot.handlers.lifecycle import BY_SIZE, format_name, read_format, set_format
 from bot.handlers.partners import name_partners, read_partners, team_lines
@@ -99,14 +101,18 @@ def rules_line(ctx: Ctx, t: Tournament) -> str:
 
 async def join(ctx: Ctx, args: str) -> None:
     """``/join``, or ``/join @partner…`` to sign up together in a team or pair event."""
-    if not args.strip():
-        await _join(ctx, await ctx.tournament(whole=False))
+    t = await ctx.tournament(whole=False)
+    if t.status != EventStatus.SIGNUP:  # late entry, where the format takes it
+        await people.join_late(ctx, t)
         return
-    t = await ctx.tournament()
+    if not args.strip():
+        await _join(ctx, t)
+        return
+    await ctx.repo.load_whole(t)
     # Naming a partner who has not joined yet still signs the sender up, and remembers
     # the request (``bot.handlers.partners``).
     partners, unjoined = read_partners(ctx, t, args)
-    player, joined, _ = await _sign_up(ctx, t)
+    player, joined, _ = await _sign_up(ctx, t, [*partners, *unjoined])
     if unjoined and not joined:
         joined = ctx.t("signup.already", name=player.name)
     ctx.say("\n".join(filter(None, [joined, name_partners(ctx, t, player, partners, unjoined)])))
@@ -116,6 +122,9 @@ async def join_button(ctx: Ctx, arg: str) -> None:
     t = await ctx.tournament(whole=False)
     if str(t.id) != arg:
         raise UserError("refuse.signup-closed")
+    if t.status != EventStatus.SIGNUP:  # late entry, where the format takes it
+        await people.join_late(ctx, t)
+        return
     await _join(ctx, t)
 
 
@@ -126,6 +135,8 @@ async def _join(ctx: Ctx, t: Tournament) -> None:
     player, joined, count = await _sign_up(ctx, t)
     if not joined:
         ctx.answer(ctx.t("signup.already", name=player.name))
+    elif player.status == PlayerStatus.WAITING:  # told their place on the waiting list
+        ctx.answer(joined)
     elif ctx.inc.is_callback:
         ctx.answer(joined, lambda: (signup_text(ctx, t, count), join_keyboard(ctx, t)))
     else:
@@ -133,7 +144,9 @@ async def _join(ctx: Ctx, t: Tournament) -> None:
         ctx.edit_tagged(signup_tag(t), signup_text(ctx, t, count), join_keyboard(ctx, t))
 
 
-async def _sign_up(ctx: Ctx, t: Tournament) -> tuple[Player, str, int]:
+async def _sign_up(
+    ctx: Ctx, t: Tournament, partners: Sequence[int | str] = ()
+) -> tuple[Player, str, int]:
     """The caller's sign-up (made, or back after /leave), its confirmation (empty when
     they were already signed up) and the number signed up. It reads one player row and
     a count, never the list: the cost of a sign-up does not grow with the event."""
@@ -144,11 +157,19 @@ async def _sign_up(ctx: Ctx, t: Tournament) -> tuple[Player, str, int]:
     existing = await ctx.repo.player(t.id, ctx.actor)
     if existing is not None and existing.status == PlayerStatus.ACTIVE:
         return existing, "", 0
+    if existing is not None and existing.status == PlayerStatus.WAITING:
+        return existing, await people.waiting_text(ctx, t, existing), 0
+    if waits := await people.should_wait(ctx, t, partners):
+        await ctx.repo.load_whole(t)  # the stored row, to put it on the list
+        existing = next((p for p in t.players if p.user_id == ctx.actor), None)
     if existing is not None:
         existing.status, existing.name = PlayerStatus.ACTIVE, name
         player = existing
     else:
         player = await ctx.repo.new_player(t, ctx.actor, name, ctx.inc.sender.username)
+    if waits:
+        people.put_on_list(ctx, t, player)
+        return player, await people.waiting_text(ctx, t, player), 0
     ctx.audit("join", t, None, {"user": ctx.actor, "name": name})
     count = await ctx.repo.active_players(t.id)
     return player, ctx.t("signup.joined", name=name, count=count), count
@@ -157,20 +178,22 @@ async def _sign_up(ctx: Ctx, t: Tournament) -> tuple[Player, str, int]:
 async def leave(ctx: Ctx, args: str) -> None:
     t = await ctx.tournament()
     player = next(
-        (p for p in t.players if p.user_id == ctx.actor and p.status == PlayerStatus.ACTIVE), None
+        (p for p in t.players if p.user_id == ctx.actor and p.status in people.ON_LIST), None
     )
     if player is None:
         raise UserError("refuse.not-signed-up")
+    status = player.status
     player.status, partners = PlayerStatus.LEFT, player.partners
     player.partners = []
     ctx.audit(
         "leave",
         t,
-        {"user": ctx.actor, "status": PlayerStatus.ACTIVE, "partners": partners},
+        {"user": ctx.actor, "status": status, "partners": partners},
         {"status": PlayerStatus.LEFT, "partners": []},
     )
     count = len([p for p in t.players if p.status == PlayerStatus.ACTIVE])
-    ctx.reply("signup.left", name=player.name, count=count)
+    left = ctx.t("signup.left", name=player.name, count=count)
+    ctx.say("\n".join(filter(None, [left, people.promoted_text(ctx, t)])))
 
 
 async def players(ctx: Ctx, args: str) -> None:
@@ -193,11 +216,11 @@ def players_text(ctx: Ctx, t: Tournament) -> str:
     lines = [
         ctx.t("players.line", n=i, name=p.name)
         + (ctx.t("players.dept", dept=p.department) if p.department else "")
-        + ("" if p.status == PlayerStatus.ACTIVE else " ✗")
+        + people.player_mark(ctx, t, p)
         for i, p in enumerate(listed, 1)
     ]
     header = ctx.t("players.header", title=t.title, count=len(listed))
-    return header + "\n" + "\n".join(lines) + team_lines(ctx, t)
+    return header + "\n" + "\n".join(lines) + team_lines(ctx, t) + people.waiting_lines(ctx, t)
 
 
 async def set_knob(ctx: Ctx, args: str) -> None:
@@ -205,6 +228,8 @@ async def set_knob(ctx: Ctx, args: str) -> None:
     policies, :data:`RUNNING_KNOBS`, also later: they apply from the next round)."""
     t = await ctx.tournament()
     key, _, value = args.partition(" ")
+    if value.strip() and people.set_knob(ctx, t, key, value.strip()):
+        return  # cap, late entry (bot/handlers/people.py)
     if key == "format" and value.strip():
         await set_format(ctx, t, value.strip())
         return
@@ -244,7 +269,7 @@ def format_rules(ctx: Ctx, t: Tournament) -> str:
 async def rules(ctx: Ctx, args: str) -> None:
     t = await ctx.tournament()
     policies = {k.name: t.options.get("policy", {}).get(k.name, k.default) for k in POLICY_KNOBS}
-    ctx.reply(
+    text = ctx.t(
         "rules.text",
         title=t.title,
         game=ctx.t(f"game.{t.game}"),
@@ -257,3 +282,4 @@ async def rules(ctx: Ctx, args: str) -> None:
         if noshow_minutes(t)
         else ctx.t("policy.no-checkin", minutes=seed_noshow_minutes(t)),
     )
+    ctx.say(text + people.rules_lines(ctx, t))

@@ -37,6 +37,7 @@ class Action(StrEnum):
     ROUND_DEADLINE = "deadline-round"
     TABLE_DEADLINE = "deadline-table"
     SIGNUP_DEADLINE = "deadline-signup"
+    DROP = "drop"
     UNDO = "undo"
 
 
@@ -393,6 +394,29 @@ class SignupDeadline(Entry):
 
 
 @dataclass(frozen=True)
+class Dropped(Entry):
+    """/drop: the player's status before and the round they dropped after; when they
+    dropped during a round, their table before it became their forfeit."""
+
+    action: ClassVar[Action] = Action.DROP
+    user: int
+    status: str
+    round: int
+    table: TableBefore | None = None
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        old: Json = {"user": self.user, "status": self.status, "round": self.round}
+        if self.table is not None:
+            old |= {"table": self.table.json()}
+        return old, {"status": PlayerStatus.DROPPED, "round": self.round}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        table = TableBefore.read(old["table"]) if "table" in old else None
+        return cls(old["user"], old["status"], old["round"], table)
+
+
+@dataclass(frozen=True)
 class Undone(Entry):
     """/undo of the entry with id ``undone`` (its action and old state kept for history)."""
 
@@ -426,6 +450,7 @@ KINDS: dict[str, type[Entry]] = {
         RoundDeadline,
         TableDeadline,
         SignupDeadline,
+        Dropped,
         Undone,
     )
 }

@@ -15,10 +15,12 @@ from decimal import Decimal
 
 from bot.context import Ctx
 from bot.errors import UserError
+from bot.service import people
 from bot.service.audit import (
     Confirmed,
     Disputed,
     Disqualified,
+    Dropped,
     Entry,
     Filed,
     Fixed,
@@ -383,6 +385,7 @@ REVERSE: dict[type[Entry], Callable[..., Awaitable[None]]] = {
     RoundDeadline: _undo_round_deadline,
     TableDeadline: _undo_table_deadline,
     SignupDeadline: _undo_signup_deadline,
+    Dropped: people.undo_drop,
 }
 
 

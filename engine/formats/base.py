@@ -30,7 +30,7 @@ from engine.model import (
     TableStatus,
     TournamentState,
 )
-from engine.seating import cut, partition, pick_byes
+from engine.seating import Apart, cut, keep_apart, partition, pick_byes
 
 if TYPE_CHECKING:
     from engine.formats.elimination import BracketRound
@@ -44,6 +44,9 @@ CROWNED_AT = frozenset({"final", "playing", "through"})
 # 弃权 2 局者取消全部比赛成绩 (docs/rules/penalties.md#forfeits).
 # ``0`` turns the rule off (a forfeit then only loses that game).
 FORFEITS_KNOB = Knob("forfeits", "2", (), int, "002")
+
+# A plan's note when /apart pairs had to share a table: no seating kept them all apart.
+APART_NOTE = "apart-impossible"
 
 
 class Format:
@@ -67,6 +70,11 @@ class Format:
     # Whether players go out as the event runs (a knockout, a stage, a playoff): then at
     # the end only the champion is still in, and the ranking shows the stage reached.
     eliminates: ClassVar[bool] = False
+    # People (docs/rules/people.md): the ``late`` default where a player may still join
+    # after the draw ("off" or the last round one may enter; None: the format cannot take
+    # a late entrant), and whether its draws keep /apart pairs at different tables.
+    late_entry: ClassVar[str | None] = None
+    keeps_apart: ClassVar[bool] = False
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         given = dict(options or {})
@@ -238,10 +246,12 @@ class Format:
         label: str,
         notes: tuple[str, ...],
         short_tables: bool = True,
+        apart: Apart = (),
     ) -> RoundPlan:
         """Tables by lot for the players still in (docs/rules/knockout.md#tables-by-lot): one final
         table when they fit it; else cut into tables, the players left over on a bye,
-        given to those with the fewest byes so far (剩余选手不够4人则轮空)."""
+        given to those with the fewest byes so far (剩余选手不够4人则轮空); ``apart``
+        pairs moved to different tables where the lot put them together."""
         if len(pool) in self.sizes and len(pool) <= self.sizes[0]:
             return RoundPlan((Table(1, tuple(shuffled(pool, rng))),), (), "final", label, notes)
         sizes, bye_count = partition(len(pool), self.sizes, short_tables)
@@ -249,7 +259,12 @@ class Format:
         drawn = shuffled([p for p in pool if p not in byes], rng)
         if byes:
             notes = (*notes, "bye")
-        return RoundPlan(cut(drawn, sizes), tuple(byes), stage, label, notes)
+        tables = cut(drawn, sizes)
+        if apart:
+            seated, kept = keep_apart([t.players for t in tables], apart, [])
+            tables = tuple(Table(t.number, s) for t, s in zip(tables, seated, strict=True))
+            notes = notes if kept else (*notes, APART_NOTE)
+        return RoundPlan(tables, tuple(byes), stage, label, notes)
 
     @staticmethod
     def label(state: TournamentState) -> str:

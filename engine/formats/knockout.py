@@ -39,7 +39,7 @@ from decimal import Decimal
 
 from engine.draw import flip_order, shuffled, stream
 from engine.errors import ConfigError, FormatError
-from engine.formats.base import AnyGame, Format
+from engine.formats.base import APART_NOTE, AnyGame, Format
 from engine.formats.elimination import extra_table, lucky_losers, top_of_final
 from engine.games.base import Knob
 from engine.model import (
@@ -84,7 +84,8 @@ class Knockout(Format):
     key = "knockout"
     aliases = ("knockout", "分桌淘汰", "淘汰赛", "table knockout")
     seeds = ("000", "001")
-    note_codes = ("bye", "tiebreak-flip", "final-flip", "extra-game", "lucky-loser")
+    note_codes = ("bye", "tiebreak-flip", "final-flip", "extra-game", "lucky-loser", APART_NOTE)
+    keeps_apart = True
     knobs = (
         Knob("advance", "1", (), int, "001"),
         Knob("leftover", "table", ("table", "bye"), str, "000"),
@@ -264,7 +265,7 @@ class Knockout(Format):
             if len(pool) < min(self.sizes):
                 return self.finish(self.standings(state))
         short = self.str_option("leftover") == "table"
-        return self.lot_round(pool, w.byes, rng, "", label, notes, short)
+        return self.lot_round(pool, w.byes, rng, "", label, notes, short, state.apart)
 
     def _lucky(self, w: Walk, state: TournamentState) -> list[PlayerId]:
         """Best losers of the last round by score, then by flip, to fill a final that

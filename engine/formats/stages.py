@@ -30,7 +30,7 @@ from decimal import Decimal
 
 from engine.draw import flip_order, shuffled, stream
 from engine.errors import ConfigError
-from engine.formats.base import AnyGame, Format
+from engine.formats.base import APART_NOTE, AnyGame, Format
 from engine.formats.elimination import extra_table, lucky_losers
 from engine.games.base import Knob
 from engine.model import (
@@ -85,7 +85,8 @@ class Stages(Format):
     key = "stages"
     aliases = ("stages", "积分晋级", "积分晋级制", "score stages")
     seeds = ("000",)
-    note_codes = ("bye", "tiebreak-flip", "extra-hand", "lucky-loser")
+    note_codes = ("bye", "tiebreak-flip", "extra-hand", "lucky-loser", APART_NOTE)
+    keeps_apart = True
     knobs = (
         Knob("hands", "10", (), int, "000", 1),
         Knob("base", "30", (), int, "000"),
@@ -248,7 +249,7 @@ class Stages(Format):
             notes = (*notes, "lucky-loser")
         if w.final or len(pool) < min(self.sizes):
             return self.finish(self.standings(state))
-        return self.lot_round(pool, w.byes, rng, "stage", label, notes)
+        return self.lot_round(pool, w.byes, rng, "stage", label, notes, apart=state.apart)
 
     def _lucky(self, w: Walk, state: TournamentState, need: int) -> list[PlayerId]:
         """Too few went on to seat a table: the best of the rest of the last stage (by

@@ -21,11 +21,11 @@ from decimal import Decimal
 from typing import ClassVar
 
 from engine.draw import stream
-from engine.formats.base import FORFEITS_KNOB, Format
+from engine.formats.base import APART_NOTE, FORFEITS_KNOB, Format
 from engine.formats.seeding import RATING, SeedsKnob, by_rating, snake
 from engine.games.base import Knob
 from engine.model import Finished, PlayerId, RoundPlan, Standing, Table, TournamentState
-from engine.seating import partition, seat_round
+from engine.seating import keep_apart, partition, seat_round
 from engine.standings import Line, flips, opponents, rank, table_wins, totals
 
 
@@ -36,6 +36,11 @@ class Swiss(Format):
     aliases: ClassVar[tuple[str, ...]] = ("swiss", "瑞士移位", "瑞士制", "积分循环")
     seeds = ("000",)
     seats_departments_apart: ClassVar[bool] = True
+    # A late entrant joins the next round's draw with 0 for the rounds missed (as a bye
+    # scores), until round 2 unless the organiser says otherwise (docs/rules/people.md).
+    late_entry: ClassVar[str | None] = "2"
+    keeps_apart: ClassVar[bool] = True
+    note_codes: ClassVar[tuple[str, ...]] = ("bye", APART_NOTE)
     knobs: ClassVar[tuple[Knob, ...]] = (
         Knob("rounds", "5", (), int, "000"),
         Knob("by", "score", ("score", "mix"), str, ""),
@@ -71,13 +76,13 @@ class Swiss(Format):
         if not state.rounds and self.options.get("seeds") == RATING:
             order = by_rating(state, seated)
             order += [p for p in seated if p not in order]
-            tables = snake(order, sizes)
+            tables, kept = keep_apart(snake(order, sizes), state.apart, history)
             return RoundPlan(
                 tuple(Table(i + 1, tuple(t)) for i, t in enumerate(tables)),
                 tuple(byes),
                 "",
                 label,
-                ("rating-seeds", *(("bye",) if byes else ())),
+                ("rating-seeds", *(("bye",) if byes else ()), *(() if kept else (APART_NOTE,))),
             )
         by_score = self.str_option("by") == "score"
         seats = seat_round(
@@ -90,7 +95,10 @@ class Swiss(Format):
             design_rng=None if by_score else stream(state.seed, "design"),
             rounds=self.int_option("rounds"),
         )
-        notes = ("bye",) if byes else ()
+        notes: tuple[str, ...] = ("bye",) if byes else ()
+        seats, kept = keep_apart(seats, state.apart, history)
+        if not kept:
+            notes = (*notes, APART_NOTE)
         return RoundPlan(
             tuple(Table(i + 1, t) for i, t in enumerate(seats)), tuple(byes), "", label, notes
         )
@@ -112,7 +120,11 @@ class Swiss(Format):
                 ("flip", flip[p]),
             )
             out = p in state.removed
-            lines.append(
-                Line(p, points.get(p, Decimal(0)), not out, keys, "removed" if out else "")
-            )
+            stage, at = ("removed", 0) if out else ("", 0)
+            if p in state.dropped:  # a drop keeps its points and its place by them
+                keys = (("removed", Decimal(1)), *keys[1:])
+                stage, at = "dropped", state.dropped[p]
+            elif p in state.entered and not out:
+                stage, at = "entered", state.entered[p]
+            lines.append(Line(p, points.get(p, Decimal(0)), not out, keys, stage, at))
         return rank(lines)

@@ -1,0 +1,209 @@
+"""People come and go, as the chat sees it: the cap and its waiting list, /drop, late
+entry, /apart; and a whole Swiss event with all of them, played to its champion."""
+
+from __future__ import annotations
+
+import re
+
+from tests.handlers.memory import Chats
+
+GROUP, ADMIN = -5001, 1
+P = {i: 100 + i for i in range(1, 13)}  # player number → user id
+NAME = {uid: f"选手{i:02d}" for i, uid in P.items()}
+
+
+def people(chats: Chats, count: int = 12) -> None:
+    chats.user(ADMIN, "组织者")
+    chats.admins(GROUP, ADMIN)
+    for i in range(1, count + 1):
+        chats.user(P[i], NAME[P[i]])
+
+
+def tables(text: str) -> list[list[str]]:
+    """The tables of a draw or round announcement, as lists of names in seat order."""
+    found = []
+    for line in text.splitlines():
+        match = re.match(r"第(\d+)桌：(.*)", line)
+        if match:
+            found.append([seat.split(" ", 1)[1] for seat in match.group(2).split(" · ")])
+    return found
+
+
+async def test_a_cap_puts_late_comers_on_a_waiting_list_and_a_leave_lets_the_first_in(
+    chats: Chats,
+) -> None:
+    people(chats, 5)
+    await chats.says(GROUP, ADMIN, "/new xiangqi swiss 象棋赛")
+    assert "报名上限：3 人" in await chats.says(GROUP, ADMIN, "/set cap 3")
+    assert "2 到" in await chats.says(GROUP, ADMIN, "/set cap many")
+    for i in (1, 2, 3):
+        await chats.says(GROUP, P[i], "/join")
+    assert "候补第 1 位" in await chats.says(GROUP, P[4], "/join")
+    assert "候补第 2 位" in await chats.says(GROUP, P[5], "/join")
+    assert "候补第 1 位" in await chats.says(GROUP, P[4], "/join")  # asked again: same place
+    listed = await chats.says(GROUP, P[1], "/players")
+    assert "候补名单（2 人）" in listed and "候补1. 选手04" in listed and "候补2. 选手05" in listed
+    assert "3 人" in listed.splitlines()[0] or "（3" in listed.splitlines()[0]
+    rules = await chats.says(GROUP, P[1], "/rules")
+    assert "报名上限：3 人" in rules and "迟到入场" in rules and "本赛制默认" in rules
+
+    left = await chats.says(GROUP, P[2], "/leave")
+    assert "候补递补：选手04" in left  # one line for the group, naming who came in
+    listed = await chats.says(GROUP, P[1], "/players")
+    assert "选手04" in listed.split("候补名单")[0] and "候补1. 选手05" in listed
+    # A waiting player may leave the list; nobody is promoted by that.
+    assert "候补递补" not in await chats.says(GROUP, P[5], "/leave")
+    assert "候补名单" not in await chats.says(GROUP, P[1], "/players")
+    # Raising the cap lets the waiting in at once (here: the one who left, back in line).
+    assert "候补第 1 位" in await chats.says(GROUP, P[2], "/join")
+    assert "候补递补：选手02" in await chats.says(GROUP, ADMIN, "/set cap 4")
+    # /undo takes the cap back (a /set); the list of players stays as it is.
+    assert "撤销" in await chats.says(GROUP, ADMIN, "/undo")
+    assert "报名上限：3 人" in await chats.says(GROUP, P[1], "/rules")
+
+
+async def test_pairs_wait_as_a_unit_and_come_in_together(chats: Chats) -> None:
+    people(chats, 6)
+    chats.users[P[5]] = chats.users[P[5]].__class__(P[5], NAME[P[5]], "p5", "zh")
+    chats.users[P[6]] = chats.users[P[6]].__class__(P[6], NAME[P[6]], "p6", "zh")
+    await chats.says(GROUP, ADMIN, "/new guandan pairs 掼蛋赛")
+    await chats.says(GROUP, ADMIN, "/set cap 4")
+    for i in (1, 2, 3, 4):
+        await chats.says(GROUP, P[i], "/join")
+    assert "候补第 1 位" in await chats.says(GROUP, P[5], "/join @p6")
+    assert "候补第 2 位" in await chats.says(GROUP, P[6], "/join @p5")
+    # One place comes free: the pair at the head of the list needs two, so nobody moves.
+    assert "候补递补" not in await chats.says(GROUP, P[4], "/leave")
+    left = await chats.says(GROUP, P[3], "/leave")
+    assert "候补递补：选手05, 选手06" in left
+
+
+async def test_drop_between_rounds_keeps_the_line_and_undo_brings_the_player_back(
+    chats: Chats,
+) -> None:
+    people(chats, 4)
+    await chats.says(GROUP, ADMIN, "/new xiangqi swiss 象棋赛")
+    await chats.says(GROUP, ADMIN, "/set rounds 3")
+    assert "用 /leave" not in await chats.says(GROUP, P[1], "/join")
+    for i in (2, 3, 4):
+        await chats.says(GROUP, P[i], "/join")
+    assert "/leave" in await chats.says(GROUP, P[1], "/drop")  # nothing drawn yet
+    drawn = await chats.says(GROUP, ADMIN, "/draw")
+    await chats.says(GROUP, ADMIN, "/round")
+    for number, _ in enumerate(tables(drawn), 1):
+        await chats.says(GROUP, ADMIN, f"/report {number} 1-0")
+    winner = tables(drawn)[0][0]
+    uid = next(u for u, n in NAME.items() if n == winner)
+    other = next(u for u in (P[1], P[2], P[3], P[4]) if u != uid)
+    assert "只有组织者" in await chats.says(GROUP, other, f"/drop {winner}")
+    dropped = await chats.says(GROUP, uid, "/drop")
+    assert f"{winner} 退出比赛（第 1 轮后）" in dropped
+    assert "已经不在比赛中" in await chats.says(GROUP, ADMIN, f"/drop {winner}")
+    listed = await chats.says(GROUP, P[1], "/players")
+    assert f"{winner} · 第1轮后退出" in listed
+    assert "不能再次加入" in await chats.says(GROUP, uid, "/join")
+    assert "撤销：上一次退出比赛" in await chats.says(GROUP, ADMIN, "/undo")
+    assert "退出" not in await chats.says(GROUP, P[1], "/players")
+    await chats.says(GROUP, ADMIN, f"/drop {winner} yes")
+    second = await chats.says(GROUP, ADMIN, "/round")
+    seated = [name for seats in tables(second) for name in seats]
+    assert len(seated) == 2 and winner not in seated and f"轮空：{winner}" not in second
+    ranking = await chats.says(GROUP, P[1], "/standings all")
+    line = next(x for x in ranking.splitlines() if winner in x)
+    assert "第1轮后退出" in line and re.match(r"1=?\. ", line)  # kept where its point puts it
+    # A later round was drawn without them: the drop can no longer be undone.
+    assert "不能再撤销" in await chats.says(GROUP, ADMIN, "/undo")
+
+
+async def test_a_drop_during_a_round_asks_first_then_forfeits_the_table(chats: Chats) -> None:
+    people(chats, 4)
+    await chats.says(GROUP, ADMIN, "/new xiangqi swiss 象棋赛")
+    for i in (1, 2, 3, 4):
+        await chats.says(GROUP, P[i], "/join")
+    drawn = await chats.says(GROUP, ADMIN, "/draw")
+    await chats.says(GROUP, ADMIN, "/round")
+    first, second = tables(drawn)[0]
+    uid = next(u for u, n in NAME.items() if n == first)
+    asked = await chats.sent_after(GROUP, uid, "/drop")
+    assert "记 " + first + " 弃权" in asked[0].text and "确定吗" in asked[0].text
+    assert "退出比赛" not in asked[0].text  # nothing done yet
+    pressed = await chats.presses(GROUP, uid, asked[0], "确认退出")
+    assert f"{first} 退出比赛（第 1 轮后）" in pressed and f"第 1 桌记 {first} 弃权" in pressed
+    # Undone: back in, and table 1 waits for its result again.
+    assert "撤销：上一次退出比赛" in await chats.says(GROUP, ADMIN, "/undo")
+    assert "第 1 桌" in await chats.says(GROUP, uid, "/table")
+    # Dropped again (by the organiser, confirmed in the command): the round ends with
+    # table 2's result alone, table 1 a walkover for the other player.
+    assert "退出比赛" in await chats.says(GROUP, ADMIN, f"/drop {first} yes")
+    assert "第 1 轮结束" in await chats.says(GROUP, ADMIN, "/report 2 1-0")
+    ranking = await chats.says(GROUP, P[1], "/standings all")
+    assert "第1轮后退出" in next(x for x in ranking.splitlines() if first in x)
+    assert second in ranking
+
+
+async def test_late_entry_joins_the_next_draw_where_the_format_allows_it(chats: Chats) -> None:
+    people(chats, 6)
+    await chats.says(GROUP, ADMIN, "/new xiangqi swiss 象棋赛")
+    await chats.says(GROUP, ADMIN, "/set rounds 3")
+    for i in (1, 2, 3, 4):
+        await chats.says(GROUP, P[i], "/join")
+    await chats.says(GROUP, ADMIN, "/draw")
+    entered = await chats.says(GROUP, P[5], "/join")
+    assert "选手05 迟到入场，将参加第 2 轮抽签" in entered and "记 0 分" in entered
+    assert "已经报过名" in await chats.says(GROUP, P[5], "/join")
+    assert "第2轮加入" in await chats.says(GROUP, P[1], "/players")
+    assert "最晚参加第 2 轮抽签" in await chats.says(GROUP, P[1], "/rules")
+    await chats.says(GROUP, ADMIN, "/round")
+    for number in (1, 2):
+        await chats.says(GROUP, ADMIN, f"/report {number} 1-0")
+    second = await chats.says(GROUP, ADMIN, "/round")
+    assert "选手05" in second and "选手06" not in second
+    assert "最晚只能参加第 2 轮" in await chats.says(GROUP, P[6], "/join")
+    assert "抽签后不再接受报名" in await chats.says(GROUP, ADMIN, "/set late off")
+    assert "不接受迟到入场" in await chats.says(GROUP, P[6], "/join")
+    assert "最晚参加第 9 轮抽签" in await chats.says(GROUP, ADMIN, "/set late 9")
+    assert "将参加第 3 轮抽签" in await chats.says(GROUP, P[6], "/join")  # the last round
+
+
+async def test_knockout_refuses_a_late_entry_with_the_reason(chats: Chats) -> None:
+    people(chats, 5)
+    await chats.says(GROUP, ADMIN, "/new bigtwo knockout 锄大地")
+    for i in (1, 2, 3, 4):
+        await chats.says(GROUP, P[i], "/join")
+    await chats.says(GROUP, ADMIN, "/draw")
+    refused = await chats.says(GROUP, P[5], "/join")
+    assert "分桌淘汰每轮只在上一轮晋级的选手中抽签" in refused
+    assert "分桌淘汰每轮只在上一轮晋级的选手中抽签" in await chats.says(GROUP, ADMIN, "/set late 3")
+    assert "抽签后不能再加入" in await chats.says(GROUP, P[1], "/rules")
+
+
+async def test_apart_lists_adds_clears_and_is_refused_where_the_format_cannot(
+    chats: Chats,
+) -> None:
+    people(chats, 8)
+    await chats.says(GROUP, ADMIN, "/new bigtwo knockout 锄大地")
+    for i in range(1, 9):
+        await chats.says(GROUP, P[i], "/join")
+    assert "还没有设定" in await chats.says(GROUP, ADMIN, "/apart")
+    assert "不会同桌" in await chats.says(GROUP, ADMIN, "/apart 选手01 选手02")
+    assert "已经设定为不同桌" in await chats.says(GROUP, ADMIN, "/apart 选手02 选手01")
+    assert "两位不同" in await chats.says(GROUP, ADMIN, "/apart 选手01 选手01")
+    assert "只有组织者" in await chats.says(GROUP, P[3], "/apart 选手03 选手04")
+    await chats.says(GROUP, ADMIN, "/apart 选手03 选手04")
+    listed = await chats.says(GROUP, ADMIN, "/apart")
+    assert "（2 对）" in listed and "选手01 ↔ 选手02" in listed
+    assert "不同桌的设定：2 对" in await chats.says(GROUP, P[5], "/rules")
+    assert "全部 2 对" in await chats.says(GROUP, ADMIN, "/apart clear")
+    assert "还没有设定" in await chats.says(GROUP, ADMIN, "/apart")
+    assert "撤销" in await chats.says(GROUP, ADMIN, "/undo")  # the clearing taken back
+    assert "（2 对）" in await chats.says(GROUP, ADMIN, "/apart")
+    drawn = await chats.says(GROUP, ADMIN, "/draw")
+    for seats in tables(drawn):
+        assert not {"选手01", "选手02"} <= set(seats)
+        assert not {"选手03", "选手04"} <= set(seats)
+    other = -5002
+    chats.admins(other, ADMIN)
+    await chats.says(other, ADMIN, "/new xiangqi bracket 象棋")
+    await chats.says(other, P[1], "/join")
+    await chats.says(other, P[2], "/join")
+    assert "无法设定不同桌" in await chats.says(other, ADMIN, "/apart 选手01 选手02")
