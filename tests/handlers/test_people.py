@@ -4,6 +4,7 @@ entry, /apart; and a whole Swiss event with all of them, played to its champion.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from tests.handlers.memory import Chats
 
@@ -207,3 +208,70 @@ async def test_apart_lists_adds_clears_and_is_refused_where_the_format_cannot(
     await chats.says(other, P[1], "/join")
     await chats.says(other, P[2], "/join")
     assert "无法设定不同桌" in await chats.says(other, ADMIN, "/apart 选手01 选手02")
+
+
+def points_of(line: str) -> Decimal:
+    """The figure a ranking line shows (``积分 3.5``)."""
+    match = re.search(r"积分 (-?[\d.]+)", line)
+    assert match, line
+    return Decimal(match.group(1))
+
+
+async def test_a_swiss_of_twelve_with_a_cap_waiting_list_late_entry_drop_and_apart_pair(
+    chats: Chats,
+) -> None:
+    """Twelve sign up for ten places (two wait); one leaves and the first waiting comes
+    in; two colleagues are kept apart; the last waiting player enters late in round 2;
+    one drops out after round 2. Four rounds are played to the champion, and every line
+    of the final standings is checked against the results the test reported itself."""
+    people(chats, 12)
+    name = {i: NAME[P[i]] for i in P}
+    await chats.says(GROUP, ADMIN, "/new xiangqi swiss 象棋积分赛")
+    await chats.says(GROUP, ADMIN, "/set rounds 4")
+    assert "报名上限：10 人" in await chats.says(GROUP, ADMIN, "/set cap 10")
+    for i in range(1, 11):
+        await chats.says(GROUP, P[i], "/join")
+    assert "候补第 1 位" in await chats.says(GROUP, P[11], "/join")
+    assert "候补第 2 位" in await chats.says(GROUP, P[12], "/join")
+    assert f"候补递补：{name[11]}" in await chats.says(GROUP, P[3], "/leave")
+    assert "不会同桌" in await chats.says(GROUP, ADMIN, f"/apart {name[1]} {name[2]}")
+    listed = await chats.says(GROUP, ADMIN, "/players")
+    assert f"候补1. {name[12]}" in listed and name[3] not in listed
+
+    tally: dict[str, Decimal] = {}
+    await chats.says(GROUP, ADMIN, "/draw")
+    for number in range(1, 5):
+        if number == 2:
+            entered = await chats.says(GROUP, P[12], "/join")
+            assert f"{name[12]} 迟到入场，将参加第 2 轮抽签" in entered
+        if number == 3:
+            dropped = await chats.says(GROUP, P[5], "/drop")
+            assert f"{name[5]} 退出比赛（第 2 轮后）" in dropped
+        opened = await chats.says(GROUP, ADMIN, "/round")
+        seated = tables(opened)
+        everyone = [n for seats in seated for n in seats]
+        expected = {1: 10, 2: 10, 3: 10, 4: 10}[number]  # 11 in round 2: one has a bye
+        assert len(everyone) == expected, opened
+        assert (name[12] in everyone or f"轮空：{name[12]}" in opened) == (number >= 2)
+        assert (name[5] in everyone) == (number <= 2)
+        assert not any({name[1], name[2]} <= set(seats) for seats in seated)
+        for table, (a, b) in enumerate(seated, 1):
+            result = ("1-0", "0-1", "0.5-0.5")[(table + number) % 3]
+            said = await chats.says(GROUP, ADMIN, f"/report {table} {result}")
+            assert "确认" in said or "结束" in said, said
+            left, right = (Decimal(x) for x in result.split("-"))
+            tally[a] = tally.get(a, Decimal(0)) + left
+            tally[b] = tally.get(b, Decimal(0)) + right
+
+    ranking = await chats.says(GROUP, P[1], "/standings all")
+    lines = [x for x in ranking.splitlines() if re.match(r"\d+=?\. ", x)]
+    shown = [re.match(r"\d+=?\. (\S+)", x).group(1) for x in lines]  # type: ignore[union-attr]
+    assert sorted(shown) == sorted(name[i] for i in P if i != 3)  # 11 lines: all who played
+    for line, who in zip(lines, shown, strict=True):
+        assert points_of(line) == tally.get(who, Decimal(0)), line
+        assert ("第2轮后退出" in line) == (who == name[5]), line
+        assert ("第2轮加入" in line) == (who == name[12]), line
+    figures = [points_of(x) for x in lines]
+    assert figures == sorted(figures, reverse=True)
+    finished = next(m.text for m in reversed(chats.transport.messages.values()) if "结束！冠军" in m.text)
+    assert f"冠军：{shown[0]}" in finished
