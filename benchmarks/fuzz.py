@@ -1,6 +1,6 @@
-"""Seeded fuzzing of the whole bot (issue 10): hostile commands and button presses from
-every kind of sender, at every stage of an event, through the real stack (local Bot API
-server → aiogram or PTB → core → database → outbox → Bot API).
+"""Seeded fuzzing of the whole bot (docs/performance.md#hostile-input-and-crashes): hostile commands
+and button presses from every kind of sender, at every stage of an event, through the real stack
+(local Bot API server → aiogram or PTB → core → database → outbox → Bot API).
 
 It fails on the two things no input may cause: the apology (an exception escaped a
 use-case) and a write by a refused input (a refusal must leave the database as it was).

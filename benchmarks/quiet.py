@@ -1,4 +1,5 @@
-"""How quiet the bot is in a busy group (issue 12): prints the figures, asserts nothing.
+"""How quiet the bot is in a busy group (docs/performance.md#a-quiet-group): prints the figures,
+asserts nothing.
 
 The real bot (aiogram, SQLite) talks to the local Bot API server of the tests at the
 default rate of 20 messages a minute per group. An organiser creates a Big Two event;

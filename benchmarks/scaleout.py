@@ -1,4 +1,5 @@
-"""Scale-out benchmark (issue 14): throughput and latency, then the three fault cases.
+"""Scale-out benchmark (docs/performance.md#scale-out): throughput and latency, then the three
+fault cases.
 
 Load: ``--groups`` groups × ``--updates`` updates each (``/new`` then ``/join``s), POSTed
 as Telegram's webhook would (each chat's next update after the previous one's 200, all

@@ -1,4 +1,5 @@
-"""Seating quality benchmark (issue 4): prints every target with its figure.
+"""Seating quality benchmark (docs/performance.md#seating-quality): prints every target with
+its figure.
 
 Repeats = Σ over pairs of max(0, meetings − 1). Each instance seats ``n`` players in
 tables of ``s`` for ``R`` rounds, one round at a time with the history so far, exactly as

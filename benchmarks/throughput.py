@@ -1,4 +1,5 @@
-"""Throughput benchmark (issue 16): tourbot beside bare echo bots, on one local Bot API server.
+"""Throughput benchmark (docs/performance.md): tourbot beside bare echo bots, on one local Bot
+API server.
 
 The driver (this process) runs the local Bot API server (``playground/botapi``) and plays the
 users; each bot runs in its own process, so its CPU, garbage-collection time and memory

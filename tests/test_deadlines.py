@@ -1,4 +1,4 @@
-"""Deadline text → aware datetime, with a fixed ``now`` (SPEC.md "Deadlines")."""
+"""Deadline text → aware datetime, with a fixed ``now`` (docs/rules/deadlines.md#phrases)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def at(month: int, day: int, hour: int = 23, minute: int = 59, year: int = 2026)
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        # SPEC.md examples and the brief's list
+        # the documented examples (docs/rules/deadlines.md#phrases) and more
         ("2026-12-20 18:00", at(12, 20, 18, 0)),
         ("2026-12-20", at(12, 20)),
         ("2026-12-20T18:00", at(12, 20, 18, 0)),
@@ -30,7 +30,7 @@ def at(month: int, day: int, hour: int = 23, minute: int = 59, year: int = 2026)
         ("12-20 18:00", at(12, 20, 18, 0)),
         ("20号", at(11, 20)),
         ("20日", at(11, 20)),
-        ("20号之前上报", at(11, 20)),  # seed 000: 20号之前结束第一轮比赛
+        ("20号之前上报", at(11, 20)),  # as organisers write it: 20号之前结束第一轮比赛
         ("本月20号18点", at(11, 20, 18, 0)),
         ("11月20日 18:00", at(11, 20, 18, 0)),
         ("下周五 18:00", at(11, 27, 18, 0)),

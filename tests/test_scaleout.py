@@ -126,7 +126,7 @@ async def assert_each_once_in_order(
 
 def reacted(cluster: Cluster, chat: int) -> list[int]:
     """The messages of ``chat`` the bot put its 👍 on, in the order it did: a typed /join
-    is answered by a reaction, and the sign-up message's count is edited (issue 12)."""
+    is answered by a reaction, and the sign-up message's count is edited."""
     return [
         int(c.params["message_id"])
         for c in cluster.botapi.calls_to("setMessageReaction")

@@ -1,6 +1,7 @@
 """The bot asks the engine what a game or format has; it never knows them by key.
 
-Adding a game or a format touches ``engine/`` and the message catalogues only (issue 9):
+Adding a game or a format touches ``engine/`` and the message catalogues only
+(docs/development.md#game):
 so no Python file under ``bot/`` may hold a game or format key (or alias) as a string,
 nor probe an engine object with ``getattr``/``hasattr``. Command names are the one
 exception: ``/bracket`` is a command as well as a format key.

@@ -45,7 +45,7 @@ def test_reminders_that_fit_after_the_deadline_was_set() -> None:
 
 
 def test_a_round_shorter_than_every_offset_gets_the_ten_minute_call() -> None:
-    """Seed 001 §七.6: 结束前10分钟大会统一提醒."""
+    """docs/rules/deadlines.md#last-call: 结束前10分钟大会统一提醒."""
     offsets = remind_offsets("24h,1h")
     assert reminder_moments(T0 + 40 * timedelta(minutes=1), T0, offsets) == [
         T0 + 30 * timedelta(minutes=1)

@@ -1,4 +1,4 @@
-"""Issue 2's whole slice: a 16-player Big Two table knockout, from /new to the winner.
+"""A whole slice: a 16-player Big Two table knockout, from /new to the winner.
 
 Round 1 has four tables: one confirmed with the button, one disputed and fixed by the
 organiser, one reported by the organiser, and one that never reports and forfeits when
@@ -94,7 +94,7 @@ async def test_big_two_knockout_runs_from_signup_to_winner(bot: Harness) -> None
     await bot.says(GROUP, tables[2][0], "/report 1 A5 B8 C0 D12", "不在第 1 桌")  # elsewhere
     await bot.says(GROUP, 999, "/report 1 A5 B8 C0 D12", "你还没有报名")  # not a player
     pending = await bot.says(GROUP, t1[0], "/report 1 A5 B8 C0 D12", "请同桌另一位选手确认")
-    assert "+37" in pending.body and "-87" in pending.body  # seed 001's worked example
+    assert "+37" in pending.body and "-87" in pending.body  # docs/rules/bigtwo.md#settlement
     await bot.says(GROUP, t1[0], "/report 1 A0 B8 C5 D12", "已有一份结果等待确认")
     await bot.says(GROUP, t1[0], "/confirm", "不能确认自己")
     refused = server.user_presses(

@@ -1,4 +1,4 @@
-"""Issue 11, end to end: reminders before a deadline, /deadline moving it, and the notice
+"""End to end: reminders before a deadline, /deadline moving it, and the notice
 that names every forfeiting player; timers rebuilt from the database across restarts so
 that no reminder is sent twice and none is lost.
 
@@ -114,7 +114,7 @@ async def test_reminders_mention_only_unfinished_tables_and_the_deadline_names_f
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     t1, t2, t3 = (tables_of(drawn.body, ids)[n] for n in (1, 2, 3))
 
-    # A round of 15 minutes: too short for the 24 h and 1 h reminders, so seed 001's
+    # A round of 15 minutes: too short for the 24 h and 1 h reminders, so the
     # "10 minutes before the end" call comes at minute 5.
     await bot.says(GROUP, ADMIN, "/round 15分钟后", "第 1 轮开始")
     await bot.says(GROUP, ADMIN, "/report 1 total A+9 B-3 C-3 D-3", "结果确认")

@@ -1,4 +1,4 @@
-"""Issue 4: "same-department players never share a table when it is possible". Eight Big
+"""Same-department players never share a table when it is possible (/dept). Eight Big
 Two players from four departments of two, Swiss rounds at two tables of four: every table
 of every round holds one player of each department.
 """

@@ -1,4 +1,4 @@
-"""Issue 10's fuzz suite in CI: a few thousand hostile updates over every stage of an
+"""The fuzz suite in CI: a few thousand hostile updates over every stage of an
 event, on both backends, through the real stack; no apology, no write from a refusal.
 More with ``python -m benchmarks.fuzz`` (nightly)."""
 

@@ -1,4 +1,4 @@
-"""Issue 3's bot half: a small tournament of every game, from /new to the winner.
+"""The bot's half of the games: a small tournament of every game, from /new to the winner.
 
 (The cases run here over HTTP for a few games and in memory for all of them:
 ``tests/handlers/test_games.py``.)
@@ -9,7 +9,7 @@ the draw closes the rules, and an impossible report is refused in Chinese; after
 ``/lang en`` the same report is refused in English and the rest of the event runs in
 English, with at least one report made through the guided button flow. The event ends
 with the winner announced and a /standings picture; /export's ``score`` is what the
-standings add (match points in Guandan, SPEC.md).
+standings add (match points in Guandan, docs/rules/guandan.md#match-points).
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ CASES = [
         ("2-0", "看不懂结果", "I cannot read the result"),
         (
             (
-                # Two games then a decider (seed 004): the winner of the match goes on.
+                # Two games then a decider (docs/rules/two-player.md#series): the winner goes on.
                 Play(1, text="1-0; 0-1; 1-0", show="+4"),
                 Play(2, taps=("0-1",), show="+2"),
             ),
@@ -151,7 +151,7 @@ CASES = [
         )
         for game in ("gomoku", "junqi")
     ),
-    Case(  # 跑得快, added with engine/ and locale files only (issue 9)
+    Case(  # 跑得快, added with engine/ and locale files only (docs/development.md#game)
         "跑得快",
         3,
         ("shutin", "off", "off"),

@@ -1,4 +1,4 @@
-"""Issue 10, end to end on both backends: hostile input gets a specific refusal (never
+"""End to end on both backends: hostile input gets a specific refusal (never
 the apology), players are people, the export is safe to open, undecodable updates and
 admin changes do not stall or mislead the bot."""
 

@@ -1,7 +1,7 @@
-"""Issue 10: SIGKILL the bot process at random moments of a burst of sign-ups, and once
+"""SIGKILL the bot process at random moments of a burst of sign-ups, and once
 exactly in the window between Telegram accepting a reply and the bot marking it sent;
 count the replies lost, doubled (one reply delivered twice) and repeated (an update
-handled twice), and print them. A typed /join is answered quietly (issue 12): its reply is
+handled twice), and print them. A typed /join is answered quietly: its reply is
 the 👍 reaction on the user's message, and the sign-up message's count is edited.
 
 The README states what may still repeat: a message Telegram accepted just before the

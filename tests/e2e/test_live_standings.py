@@ -1,4 +1,4 @@
-"""Issue 12 end to end: one pinned live-standings message edited after every confirmed
+"""End to end: one pinned live-standings message edited after every confirmed
 result (or unpinned, said once, without the right); typed sign-ups acknowledged with a
 reaction; /standings without any CJK font still answers with the ranking."""
 

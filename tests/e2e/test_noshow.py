@@ -1,7 +1,7 @@
-"""Issue 4's no-show rule, end to end: with ``/set noshow N`` a round opens a check-in, and
-N minutes later every player of an unreported table who has not checked in forfeits the
-game (seeds 000-002: 迟到15分钟以弃权论; 余下选手轮空参加下轮抽签). The cut-off passes while
-the bot is down, so it must be rebuilt from the database and rule exactly once.
+"""The no-show rule (docs/rules/deadlines.md#no-show), end to end: with ``/set noshow N`` a round
+opens a check-in, and N minutes later every player of an unreported table who has not checked in
+forfeits the game (迟到15分钟以弃权论; 余下选手轮空参加下轮抽签). The cut-off passes while the bot
+is down, so it must be rebuilt from the database and rule exactly once.
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ async def play_round(bot: Harness, ids: dict[str, int], number: int, absent: int
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("backend", ["aiogram"])
 async def test_two_no_shows_remove_a_player_and_undo_takes_a_ruling_back(bot: Harness) -> None:
-    """Seed 002 §四.1: 迟到 15 分钟以弃权论，弃权 2 局者取消全部比赛成绩. The check-in is switched
+    """docs/rules/penalties.md#forfeits: 弃权 2 局者取消全部比赛成绩. The check-in is switched
     on after the draw (a policy that may change mid-event); one player never checks in."""
     server = bot.server
     ids = setup(bot, NAMES[:4])
@@ -181,7 +181,8 @@ async def test_two_no_shows_remove_a_player_and_undo_takes_a_ruling_back(bot: Ha
 async def test_noshow_on_takes_the_games_seed_figure_and_bad_values_are_refused(
     bot: Harness,
 ) -> None:
-    """Seed 002's 掼蛋 rules say 10 minutes (迟到10分钟按弃权处理); the other seeds 15."""
+    """掼蛋 gives 10 minutes (迟到10分钟按弃权处理), the other games 15
+    (docs/rules/deadlines.md#no-show)."""
     setup(bot, NAMES[:1])
     await bot.says(GROUP, ADMIN, "/new guandan pairs 掼蛋赛", "SHA-256")
     rules = await bot.says(GROUP, STRANGER, "/rules", "迟到：")

@@ -1,4 +1,4 @@
-"""Issue 10: an outage across a check-in cut-off and a deadline ends in the ruling the bot
+"""An outage across a check-in cut-off and a deadline ends in the ruling the bot
 would have made had it been up, and a deadline that fired is never announced again."""
 
 from __future__ import annotations

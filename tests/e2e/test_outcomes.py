@@ -1,19 +1,18 @@
-"""Issue 8: whole events played through the real bot stack to the champion, each checked
-line by line against its rule book (``../shared/seeds``), and the issue's defects as
-regression tests.
+"""Whole events played through the real bot stack to the champion, each checked line by
+line against its rules (docs/rules/), with earlier defects as regression tests.
 
-* Seed 001 (锄大地, 分桌淘汰): a tie at the top of the final is played off (加时赛), not
-  flipped; mid-round the standings say the round is in progress and hand out no medals;
-  every ranking line shows how far it got and a figure that agrees with its place (§1, §2).
-* Seed 004 (象棋, > 9 players: 裁减制, 抽签轮空, 最后3人循环): a level series is played on
-  before anyone advances; the last three's all-equal result goes to 胜场 → 胜局 → 翻牌,
-  never to an earlier round's score (§5).
-* Seed 000 / 004 (斗地主 9 players, 小组循环 at tables of 3): everyone plays every round,
-  groups are shown, /rules promises only what happens, no best-of, /bracket after the
-  end does not say the groups are still on (§4).
-* Seed 000 (斗地主 团体): the champion is the top team, in the announcement and the
-  picture's table (§3).
-* A whole table forfeited at the deadline does not end the event by itself (§6).
+* 锄大地, 分桌淘汰: a tie at the top of the final is played off (加时赛), not flipped
+  (docs/rules/knockout.md#final-ties); mid-round the standings say the round is in
+  progress and hand out no medals; every ranking line shows how far it got and a figure
+  that agrees with its place.
+* 象棋, > 9 players (裁减制, 抽签轮空, 最后3人循环; docs/rules/bracket.md): a level series
+  is played on before anyone advances; the last three's all-equal result goes to 胜场 →
+  胜局 → 翻牌, never to an earlier round's score.
+* 斗地主 9 players, 小组循环 at tables of 3 (docs/rules/groups.md#tables-of-three-or-four):
+  everyone plays every round, groups are shown, /rules promises only what happens, no
+  best-of, /bracket after the end does not say the groups are still on.
+* 斗地主 团体: the champion is the top team, in the announcement and the picture's table.
+* A whole table forfeited at the deadline does not end the event by itself.
 
 One backend and SQLite each: the adapters and databases are covered elsewhere.
 """
@@ -88,7 +87,7 @@ def figure(rest: str) -> Decimal:
 
 
 def agree(lines: list[tuple[int, str, str, str]]) -> None:
-    """Issue 8 §2: inside one stage reached, a lower place never shows a larger figure."""
+    """Inside one stage reached, a lower place never shows a larger figure."""
     for (_, _, stage, rest), (_, _, below, lower) in pairwise(lines):
         if stage == below and rest and lower:
             assert figure(lower) <= figure(rest), (stage, rest, lower)
@@ -112,10 +111,10 @@ async def test_seed_001_big_two_final_tie_is_played_off_and_the_ranking_agrees(
     tables = tables_of(drawn, ids)
     assert sorted(len(s) for s in tables.values()) == [4, 4, 4, 4]
     await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
-    for number in (1, 2):  # seat A finishes first at every table (seed 001: 最高分者胜出)
+    for number in (1, 2):  # seat A finishes first at every table (最高分者胜出)
         await bot.says(GROUP, ADMIN, f"/report {number} A0 B3 C5 D7", "结果确认")
 
-    # §2: mid-round, no medals: the round is named as in progress, nobody is champion.
+    # Mid-round, no medals: the round is named as in progress, nobody is champion.
     mid = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
     assert "第 1 轮进行中" in mid.body and "🏁" not in mid.body and "冠军" not in mid.body
     assert "第2轮" not in mid.body  # nobody is in a round that has not begun
@@ -127,7 +126,7 @@ async def test_seed_001_big_two_final_tie_is_played_off_and_the_ranking_agrees(
     assert "第 1 轮已结束" in between.body and "进行中" not in between.body
     assert between.body.count("第1轮晋级") == 4  # the four table winners, bound for the final
 
-    # §1, seed 001 §八.4: the final's A and B tie at +10: no champion, an extra game.
+    # docs/rules/knockout.md#final-ties: the final's A and B tie at +10: no champion, an extra game.
     final = tables_of((await bot.says(GROUP, ADMIN, "/round", "第 2 轮开始")).body, ids)[1]
     assert sorted(final) == sorted(seats[0] for seats in tables.values())
     # The issue's own steps: seat A reports both hands, a tablemate confirms.
@@ -173,7 +172,7 @@ async def test_seed_004_bracket_plays_a_level_series_on_and_the_last_three_by_th
     assert len(tables) == 5 and len(byes) == 1  # 11: five matches and a bye by lot
     await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
 
-    # §5: table 1's series is level after the two slow games; the others are won by A.
+    # Table 1's series is level after the two slow games; the others are won by A.
     await bot.says(GROUP, ADMIN, "/report 1 1-0; 0-1", "结果确认")
     for number in sorted(tables)[1:]:
         await bot.says(GROUP, ADMIN, f"/report {number} 1-0; 1-0", "结果确认")
@@ -207,7 +206,7 @@ async def test_seed_004_bracket_plays_a_level_series_on_and_the_last_three_by_th
         )
     done = await bot.server.wait_for("结束！冠军", timeout=20)
 
-    # Seed 004: 若胜负关系相似，采用查胜负场次的方法 → equal: the flip, not round 3's scores.
+    # 若胜负关系相似，采用查胜负场次的方法 → equal: the flip, not round 3's scores.
     flip = flip_order(list(ids.values()), seed, "standings-flip")
     by_flip = sorted(last3, key=lambda p: -flip[p])
     lines = ranking(done.body)
@@ -226,7 +225,7 @@ async def test_doudizhu_groups_of_nine_seat_everyone_show_groups_and_play_what_r
     ids = setup(bot, 9)
     name = {v: k for k, v in ids.items()}
     drawn = await start(bot, ids, "/new doudizhu 斗地主小组赛")  # the default: 小组循环
-    # §4: three full tables, nobody sits out, and everyone is told their group.
+    # Three full tables, nobody sits out, and everyone is told their group.
     assert sorted(len(s) for s in tables_of(drawn, ids).values()) == [3, 3, 3]
     assert not byes_of(drawn, ids) and "分组：" in drawn
     groups = [ln for ln in drawn.splitlines() if re.match(r"^[A-H] 组：", ln)]
@@ -301,8 +300,9 @@ async def test_a_whole_table_forfeit_does_not_end_the_event_until_the_organiser_
 
 
 async def test_seed_002_final_of_four_pairs_over_two_rounds_crowns_a_pair(bot: Harness) -> None:
-    """Seed 002 第三篇: 总决赛的4组中以抽签形式决定竞争对手，连续2轮的角逐之后，将产生冠、亚、
-    季军及第四名 — four pairs, two rounds drawn by cards, four places each shared by a pair."""
+    """docs/rules/pairs.md#final: 总决赛的4组中以抽签形式决定竞争对手，连续2轮的角逐之后，
+    将产生冠、亚、季军及第四名 — four pairs, two rounds drawn by cards, four places each
+    shared by a pair."""
     ids = setup(bot, 8)
     name = {v: k for k, v in ids.items()}
     drawn = await start(bot, ids, "/new guandan pairs 掼蛋总决赛")

@@ -1,4 +1,5 @@
-"""Seed 001 §七 in the chat: deductions in 0.5 steps, 0.5 a card, and the warning ladder."""
+"""docs/rules/penalties.md in the chat: deductions in 0.5 steps, 0.5 a card, and the
+warning ladder."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 10's permission matrix: every command × every kind of sender, generated from the
+"""The permission matrix: every command × every kind of sender, generated from the
 command table (``bot.handlers.COMMANDS``) and the README's "who" column, which must
 describe every command. Organiser commands refuse everyone else; the person commands
 refuse shared identities (anonymous admins, channels); nothing gets the apology, and no

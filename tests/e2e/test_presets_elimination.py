@@ -1,4 +1,4 @@
-"""Issue 4's elimination presets end to end: 单败淘汰, 小组循环 and 积分晋级, each from /new
+"""The elimination presets end to end: 单败淘汰, 小组循环 and 积分晋级, each from /new
 through sign-up, the draw, every round (reports, a bye, a table forfeited when the deadline
 passes while the bot is down) to the final ranking, with a tie the chain breaks.
 

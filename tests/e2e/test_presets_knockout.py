@@ -1,7 +1,7 @@
-"""Issue 4's 分桌淘汰 preset with seed 000's literal leftover rule, end to end: nine Big Two
-players, ``/set leftover bye`` (剩余选手不够4人则轮空), so round 1 is two tables of four
-and one bye; table 1 ties for its single advancing place and the card flip decides; the
-three who go on play the final.
+"""The 分桌淘汰 preset with the literal leftover rule (docs/rules/knockout.md#leftovers): nine Big
+Two players, ``/set leftover bye`` (剩余选手不够4人则轮空), so round 1 is two tables of four and one
+bye; table 1 ties for its single advancing place and the card flip decides; the three who go on play
+the final.
 
 The test reads the revealed seed from /verify and recomputes the draw and the flip with the
 engine, as any player checking them would.

@@ -1,4 +1,4 @@
-"""Issue 4's 瑞士移位 preset end to end: seven 斗地主 players from /new through sign-up,
+"""The 瑞士移位 preset end to end: seven 斗地主 players from /new through sign-up,
 the draw, three rounds (a bye each round, a table forfeited when the deadline passes while
 the bot is down) to the final ranking, where ties on points are broken by the chain.
 

@@ -1,4 +1,4 @@
-"""Issue 4's team and pair presets end to end: 团体赛 and 双人赛 from /new through sign-up,
+"""The team and pair presets end to end: 团体赛 and 双人赛 from /new through sign-up,
 the draw, every round (reports, a forfeited table, a bye) to the final ranking, with a
 tie the chain breaks (best individual for teams, a card flip at a pairs table).
 
@@ -138,7 +138,7 @@ async def test_pairs_draw_opponents_by_cards_send_the_joker_to_the_final_and_fli
     assert set(final_seats) == set(seats[0::2]) | set(lucky)
     await bot.says(GROUP, ADMIN, "/report 1 B D", "结果确认")
     done = await bot.server.wait_for("结束！冠军", timeout=20)
-    # Issue 8 §3: the champion of a pair event is the pair, both named.
+    # The champion of a pair event is the pair, both named.
     champion = done.body.split("冠军：")[1].splitlines()[0]
     assert set(champion.strip().split(", ")) == {name[final_seats[1]], name[final_seats[3]]}
 

@@ -135,7 +135,7 @@ async def test_only_the_starter_taps_and_back_and_cancel_store_nothing(bot: Harn
     flow = await bot.says(GROUP, captain, "/report", "座位 A")
     for label in ("5", "8s", "0", "12"):
         flow = await press(bot, captain, flow, label)
-    assert "A5 B8s C0 D12" in flow.body and "+73" in flow.body  # seed 001's ♠2 example
+    assert "A5 B8s C0 D12" in flow.body and "+73" in flow.body  # docs/rules/bigtwo.md#settlement
     flow = await press(bot, captain, flow, "✅ 提交")
     assert "请同桌另一位选手确认" in flow.body
     assert [b["text"] for b in flow.buttons] == ["确认 ✅", "有异议 ⚠️"]

@@ -1,6 +1,7 @@
-"""Issue 4: teams of 3 "formed by lot (or signed up together)", pairs that "sign up together
-or are drawn". ``/join @a @b`` names teammates; a team stands once each member has named
-the others, and the draw deals everyone else by lot around it.
+"""Teams of 3 formed by lot or signed up together, pairs that sign up together or are drawn
+(docs/rules/teams.md#teams-by-lot, docs/rules/pairs.md#pairs-by-lot). ``/join @a @b`` names
+teammates; a team stands once each member has named the others, and the draw deals everyone else by
+lot around it.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ async def test_a_team_signed_up_together_stays_together_and_the_lot_makes_the_re
     await bot.says(GROUP, ADMIN, "/new doudizhu teams 团体斗地主", "SHA-256")
     await bot.joins(GROUP, ids["甲"])
     await bot.joins(GROUP, ids["乙"])
-    # Issue 8 §7: naming a partner who has not joined still signs the sender up, and
+    # Naming a partner who has not joined still signs the sender up, and
     # says how to team up once the partner is in.
     alone = await bot.says(GROUP, ids["戊"], "/join @geng", "@geng 还没有报名")
     assert "戊 报名成功（共 3 人）" in alone.body and "/join @wu" in alone.body

@@ -1,4 +1,4 @@
-"""Issue 16: the SQL a /join, a /report and a /confirm cost does not grow with the event.
+"""The SQL a /join, a /report and a /confirm cost does not grow with the event.
 
 Each is sent in a small event (16 players, four tables) and a larger one (64), and
 every statement the bot runs for it is counted: those of its transaction must be equal
@@ -106,7 +106,7 @@ async def costs(bot: Harness, chat: int, size: int) -> dict[str, Any]:
         server.add_user(uid, f"P{uid}")
     await bot.says(chat, ADMIN, "/new bigtwo", "SHA-256")
     for uid in players[:-1]:
-        await bot.joins(chat, uid)  # a typed /join is answered by a 👍 (issue 12)
+        await bot.joins(chat, uid)  # a typed /join is answered by a 👍
     found: dict[str, Any] = {}
     await server.wait_idle(quiet=0.3)
     with counting(bot) as statements:
@@ -147,6 +147,6 @@ async def test_join_report_and_confirm_cost_the_same_statements_in_any_event_siz
     for key, pairs in weighed.items():
         for read, (few, many) in enumerate(pairs):
             assert many <= few + SLACK, (key, read, few, many)
-    # A confirmed result also updates the live standings (issue 12), which reads the
+    # A confirmed result also updates the live standings, which reads the
     # whole event: a few select-in statements more, as many for 16 players as for 64.
     assert small["join"] <= 20 and small["report"] <= 20 and small["confirm"] <= 30, small

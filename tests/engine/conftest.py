@@ -6,7 +6,7 @@ import pytest
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Issue 8: the run says how many whole events the simulation played."""
+    """The run says how many whole events the simulation played."""
     from tests.engine import test_simulation
 
     if test_simulation.PLAYED:

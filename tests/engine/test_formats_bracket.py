@@ -1,5 +1,5 @@
-"""Single elimination 单败淘汰 (seed 004): halving, byes by lot, seeds, the last three's
-round robin, replays of drawn matches, forfeits, and the bracket tree."""
+"""Single elimination 单败淘汰 (docs/rules/bracket.md): halving, byes by lot, seeds, the last
+three's round robin, replays of drawn matches, forfeits, and the bracket tree."""
 
 from __future__ import annotations
 
@@ -115,7 +115,8 @@ def test_last3_off_plays_a_match_and_a_bye_then_a_final() -> None:
 
 
 def test_round_robin_tie_on_wins_goes_to_games_won() -> None:
-    """Three players each win one match (胜负关系相似): games won decide (seed 004)."""
+    """Three players each win one match (胜负关系相似): games won decide
+    (docs/rules/bracket.md#last-three)."""
     wins = {(1, 2): ("2", "0"), (1, 3): ("0", "2"), (2, 3): ("1.5", "0.5")}
 
     def scorer(_n: int, _p: RoundPlan, table: Table) -> TableResult:

@@ -1,4 +1,4 @@
-"""Groups then playoffs 小组循环 (seeds 000, 004): groups by lot, round robin, crossover
+"""Groups then playoffs 小组循环 (docs/rules/groups.md): groups by lot, round robin, crossover
 A1–B2 / B1–A2, the final, best-of-N read from the totals, and the group tie-breaks."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Table knockout 分桌淘汰 (seeds 000, 001): draws, advancing, byes, forfeits, final."""
+"""Table knockout 分桌淘汰 (docs/rules/knockout.md): draws, advancing, byes, forfeits, final."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ def test_tie_for_the_advancing_place_is_decided_by_a_verifiable_flip() -> None:
 
 
 def test_tie_of_two_at_the_top_of_a_big_two_final_is_played_off_by_the_whole_table() -> None:
-    """Issue 8 §1 (seed 001 §八.4: 总决赛…进行加时赛): two tied at the top of a Big Two
+    """docs/rules/knockout.md#final-ties (总决赛…进行加时赛): two tied at the top of a Big Two
     final are not flipped; the four play one more game and only the two tied count."""
     fmt = Knockout(BIGTWO)
     st1 = record(state(16), first(fmt, state(16)), by_id)

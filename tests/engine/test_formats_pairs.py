@@ -1,4 +1,5 @@
-"""Pairs 双人赛 (seed 002): pairs by lot, opponents by cards, the joker, partners opposite."""
+"""Pairs 双人赛 (docs/rules/pairs.md): pairs by lot, opponents by cards, the joker, partners
+opposite."""
 
 from __future__ import annotations
 
@@ -58,7 +59,7 @@ def test_partners_always_sit_opposite() -> None:
 
 
 def test_fourteen_pairs_follow_the_seed_with_a_lucky_joker_pair() -> None:
-    """Seed 002 第三篇: 14 pairs → 7; the joker's pair goes to the final; 6 → 3; final of 4."""
+    """docs/rules/pairs.md: 14 pairs → 7; the joker's pair goes to the final; 6 → 3; final of 4."""
     fmt = Pairs(GUANDAN, {"lucky": "on"})
     final, done = play(fmt, TournamentState(players=tuple(range(1, 29)), seed="s"))
     stages = [(len(r.plan.tables), len(r.plan.byes), r.plan.stage) for r in final.rounds]

@@ -1,4 +1,4 @@
-"""Best-of-N series at two-player tables (seed 000: 一局定胜负 / 五局三胜制 / 七局四胜制)."""
+"""Best-of-N series at two-player tables (docs/rules/groups.md#best-of)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.errors import ReportError
-from engine.formats.series import check_series, series_length
+from engine.formats.series import check_report, check_series, series_length, series_note
 from engine.games import find_game
 
 XIANGQI = find_game("xiangqi")()
@@ -75,3 +75,57 @@ def test_a_series_played_until_decided_stands_and_one_more_game_does_not(
     if max(first, second) * 2 > best_of or len(played) == best_of:
         with pytest.raises(ReportError):
             check_series(best_of, XIANGQI.parse(series(*played, games[0]), 2))
+
+
+POINTS = {"1-0": (1, 0), "0-1": (0, 1), "0.5-0.5": (0.5, 0.5)}
+
+
+@given(
+    st.lists(st.sampled_from(GAMES), min_size=1, max_size=8),
+    st.integers(min_value=1, max_value=3),
+    st.sampled_from(("1/0.5/0", "2/1/0")),
+)
+def test_sudden_death_is_decided_by_the_first_lead_after_the_set_games(
+    games: list[str], minimum: int, points: str
+) -> None:
+    """Two games (the ``games`` knob), then one at a time: the first lead decides; a game
+    after it is refused naming the decisive score; a report short of it leaves the table
+    playing on; whatever is accepted names the same winner as the game's own replay."""
+    game = find_game("xiangqi")({"games": str(minimum), "points": points})
+    outcome = game.parse(series(*games), 2)
+    a = b = 0.0
+    decided_at = None
+    for number, g in enumerate(games, 1):
+        a, b = a + POINTS[g][0], b + POINTS[g][1]
+        if decided_at is None and number >= minimum and a != b:
+            decided_at, score = number, (a, b)
+    if decided_at is not None and decided_at < len(games):
+        with pytest.raises(ReportError) as refused:
+            check_report(("sudden",), game, outcome)
+        assert refused.value.code == "match-over"
+        assert refused.value.params["after"] == decided_at
+        assert refused.value.params["game"] == decided_at + 1
+        shown = "–".join(f"{x:g}" for x in score)
+        assert refused.value.params["score"] == shown
+        return
+    level = check_report(("sudden",), game, outcome)
+    assert level == (decided_at is None)
+    winner = game.match_winner([outcome], 2)
+    assert winner == (None if level else ((0,) if a > b else (1,)))
+
+
+def test_the_reported_three_games_after_two_wins_are_refused() -> None:
+    with pytest.raises(ReportError) as refused:
+        check_report(("sudden",), XIANGQI, XIANGQI.parse("1-0; 1-0; 1-0", 2))
+    assert refused.value.params == {"game": 3, "after": 2, "score": "2–0"}
+    assert check_report(("sudden",), XIANGQI, XIANGQI.parse("1-0; 0-1", 2))  # level: on
+    assert check_report(("sudden",), XIANGQI, XIANGQI.parse("0.5-0.5; 0.5-0.5", 2))
+    assert not check_report(("sudden",), XIANGQI, XIANGQI.parse("1-0; 0-1; 0-1", 2))
+
+
+@pytest.mark.parametrize(
+    ("series_knob", "notes"),
+    [("sudden", ("sudden",)), ("bo5", ("best-of-5",)), ("stages", ("best-of-7",))],
+)
+def test_the_series_knob_names_the_rounds_rule(series_knob: str, notes: tuple[str]) -> None:
+    assert series_note(find_game("junqi")({"series": series_knob}), 7) == notes

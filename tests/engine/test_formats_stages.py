@@ -1,4 +1,4 @@
-"""Score stages 积分晋级 (seed 000 斗地主比赛竞赛规则 §三): base 30 per stage or carried
+"""Score stages 积分晋级 (docs/rules/stages.md): base 30 per stage or carried
 scores, the top of each table (or overall) advance, ties to the previous stage, then an
 extra hand among the tied only."""
 

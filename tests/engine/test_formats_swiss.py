@@ -95,7 +95,7 @@ def forfeiting(victim: int) -> Scorer:
 
 
 def test_two_forfeits_remove_the_player_and_cancel_all_their_results() -> None:
-    """Seed 002 §四.1: 弃权 2 局者取消全部比赛成绩."""
+    """docs/rules/penalties.md#forfeits: 弃权 2 局者取消全部比赛成绩."""
     fmt = Swiss(BIGTWO, {"rounds": "4"})
     state = TournamentState(players=tuple(range(1, 9)), seed="s")
     for _ in range(2):

@@ -1,4 +1,4 @@
-"""Team event 团体赛 (seed 000): teams by lot, team sums, best-individual tie-break."""
+"""Team event 团体赛 (docs/rules/teams.md): teams by lot, team sums, best-individual tie-break."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Big Two 锄大地: seed 001 §六 worked examples and the report's refusals."""
+"""Big Two 锄大地: the worked examples of docs/rules/bigtwo.md and the report's refusals."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Dou Dizhu 斗地主 (3 seats): seed 004 §五.9 scoring, issue 3's doubling example, variants."""
+"""Dou Dizhu 斗地主 (3 seats): docs/rules/doudizhu.md's scoring, doubling and variants."""
 
 from __future__ import annotations
 

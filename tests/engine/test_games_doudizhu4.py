@@ -1,4 +1,5 @@
-"""Four-player Dou Dizhu 四人斗地主: seed 000 (+3/−1, open ×2, two declines)."""
+"""Four-player Dou Dizhu 四人斗地主 (docs/rules/doudizhu.md#four-players): +3/−1, open ×2,
+two declines."""
 
 from __future__ import annotations
 

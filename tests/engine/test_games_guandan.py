@@ -1,4 +1,4 @@
-"""Guandan 掼蛋: seed 002 upgrade tables, A must be passed, best of three."""
+"""Guandan 掼蛋 (docs/rules/guandan.md): upgrade tables, A must be passed, best of three."""
 
 from __future__ import annotations
 

@@ -159,7 +159,7 @@ def test_every_flow_step_has_a_prompt_and_every_word_button_a_label(lang: str) -
 
 
 def test_a_huge_total_is_refused_with_its_bound_even_when_it_sums_to_zero() -> None:
-    """Issue 10: 29 digits overflowed Decimal's 28-digit context and a zero sum read as +1."""
+    """29 digits overflowed Decimal's 28-digit context and a zero sum read as +1."""
     big = "1" + "0" * 28
     for text in (
         f"total A+{big} B-{big} C0 D0",  # sums to zero, still past the bound
@@ -175,7 +175,7 @@ def test_a_huge_total_is_refused_with_its_bound_even_when_it_sums_to_zero() -> N
 
 
 def test_a_knob_past_its_range_is_refused_with_the_bound() -> None:
-    """Issue 10: /set noshow 99999999999 was accepted and broke every later /round."""
+    """/set noshow 99999999999 was accepted and broke every later /round."""
     game = find_game("doudizhu")
     knob = next(k for k in game.knobs if k.name == "hands")
     refusals = (("99999999999", "knob-too-large"), ("²", "knob-value"), ("1_0", "knob-value"))

@@ -1,4 +1,4 @@
-"""Penalties: 0.5-step deductions, seed 001 §七 ladder and per-card fines."""
+"""Penalties: 0.5-step deductions, the ladder and per-card fines of docs/rules/penalties.md."""
 
 from __future__ import annotations
 

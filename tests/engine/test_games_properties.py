@@ -1,4 +1,4 @@
-"""Properties every game's report grammar must have (issue 3 "What must hold").
+"""Properties every game's report grammar must have.
 
 For each game: zero-sum where the game is zero-sum; relabelling seats relabels scores;
 formatting a report and parsing it back is the identity; random text (10,000 strings per

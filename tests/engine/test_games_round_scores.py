@@ -1,7 +1,8 @@
-"""A table's round score (``Game.round_scores``): what standings add, per SPEC.md /export.
+"""A table's round score (``Game.round_scores``): what standings add and /export shows.
 
 Points in point games, match points in level games, and in two-player games the games'
-1/0.5/0 summed, so the winner of a two-games-then-deciders match (seed 004) goes on.
+1/0.5/0 summed, so the winner of a two-games-then-deciders match goes on
+(docs/rules/two-player.md#series).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Shengji 升级/80分: seed 004 §14 level table and §11 kitty multiplier."""
+"""Shengji 升级/80分: the level table and kitty multiplier of
+docs/rules/shengji.md."""
 
 from __future__ import annotations
 

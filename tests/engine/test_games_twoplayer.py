@@ -1,4 +1,5 @@
-"""Two-player games 象棋 / 五子棋 / 军棋: seed 004 match points and the deciding-game rule."""
+"""Two-player games 象棋 / 五子棋 / 军棋: match points and the deciding-game rule
+(docs/rules/two-player.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Issue 8's defects as engine regression tests: who is champion, who advances, and what
-a ranking line shows. (§1 is in ``test_formats_knockout``; §2, §6 and §7 are also played
+"""Earlier defects as engine regression tests: who is champion, who advances, and what
+a ranking line shows. (The final's tie is in ``test_formats_knockout``; some are also played
 through the bot in ``tests/e2e/test_outcomes.py`` and ``test_signup_together.py``.)"""
 
 from __future__ import annotations

@@ -166,7 +166,7 @@ def test_a_hundred_players_keep_seats_within_one_over_twelve_searched_rounds() -
 
 
 def test_a_round_that_can_be_levelled_trades_a_few_repeats_for_level_seats() -> None:
-    """40 players' round 8: every player has one least-used seat left; issue 4 wants both
+    """40 players' round 8: every player has one least-used seat left; the benchmark wants both
     targets (≤ 47.5 repeats over 12 rounds, seats within one), so a fully level round wins."""
     history = seated(40, 4, 7, use_design=False)
     chosen = seat_round(list(range(40)), [4] * 10, history, random.Random(8))

@@ -1,4 +1,4 @@
-"""Issue 8: whole events played to the champion, for every game × preset × player count.
+"""Whole events played to the champion, for every game × preset × player count.
 
 Each case plays seeded events of one game under one format with random legal results,
 ties, forfeits, withdrawals and whole tables forfeited at the deadline (see

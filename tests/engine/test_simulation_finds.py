@@ -1,8 +1,8 @@
-"""The simulation suite finds issue 8's defects: each is put back into the engine (a
+"""The simulation suite finds earlier defects: each is put back into the engine (a
 monkeypatch restoring the old behaviour) and the suite must fail with the invariant that
 names it. A suite that passes on a broken engine would prove nothing.
 
-§7 (``/join @partner``) and the bot's half of §6 (holding the round) live in the bot and
+``/join @partner`` and the bot's half of a held round live in the bot and
 are covered by ``tests/e2e/test_signup_together.py`` and ``tests/e2e/test_outcomes.py``.
 """
 

@@ -1,4 +1,4 @@
-"""Updates that reach the bot together are handled together (issue 16): a chat's burst
+"""Updates that reach the bot together are handled together: a chat's burst
 runs in one transaction, and ends as the same updates one by one would. A refusal in
 the middle is stored alone and the rest still take effect; a burst delivered again
 after a crash changes nothing."""

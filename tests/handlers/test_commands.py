@@ -1,5 +1,5 @@
 """Declared commands: the permission table walked for every role and stage, and the
-menu, /help and the README generated from the same declarations (issue 9)."""
+menu, /help and the README generated from the same declarations."""
 
 from __future__ import annotations
 
@@ -126,7 +126,7 @@ async def test_person_commands_refuse_shared_identities_before_anything_else(
     chats: Chats,
 ) -> None:
     """Every anonymous admin arrives as one user, every channel as another: a command
-    declared ``person`` refuses both with the reason, whatever the stage (issue 10)."""
+    declared ``person`` refuses both with the reason, whatever the stage."""
     await stage_chats(chats)
     chats.user(GROUP_ANONYMOUS_BOT, "Group")
     chats.user(CHANNEL_BOT, "Channel")

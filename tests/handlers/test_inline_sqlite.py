@@ -93,7 +93,7 @@ async def test_a_database_locked_too_long_is_an_error_that_says_so(
 async def test_on_sqlite_a_slow_picture_in_one_chat_does_not_hold_up_another_chat(
     chats: Chats, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 16: the first /standings draws its picture (most of a second); a /help in
+    """The first /standings draws its picture (most of a second); a /help in
     another chat meanwhile is answered at once. (On SQLite every chat waited behind one
     lock.)"""
     await chats.drawn_event(GROUP, ADMIN, PLAYERS)
@@ -125,7 +125,7 @@ async def test_on_sqlite_a_slow_picture_in_one_chat_does_not_hold_up_another_cha
 async def test_a_long_read_gives_the_loop_turns_and_a_write_transaction_keeps_it(
     tmp_path: Path,
 ) -> None:
-    """Issue 16: a connection reading for longer than ``SLICE`` (a whole event loaded
+    """A connection reading for longer than ``SLICE`` (a whole event loaded
     for /standings) lets another chat's task run between its statements; one holding
     the write lock does not (whoever ran would only find the database busy)."""
     engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'd.db'}")

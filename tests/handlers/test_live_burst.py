@@ -1,4 +1,4 @@
-"""A burst of confirmed results refreshes the live standings once (issue 16): a result
+"""A burst of confirmed results refreshes the live standings once: a result
 soon after the last refresh reads its table, not the whole event, and plans one refresh
 at the end of the edit gap, which shows every result that came meanwhile and which a
 restart still runs (it is a timer the tournament's row remembers)."""
