@@ -72,7 +72,7 @@ NUM = rf"\d{{1,2}}|{CN_NUM}"  # a small number, in digits or Chinese
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 MONTH_NAME = (  # whole words only: "maybe" is not May
     r"(?:january|february|march|april|may|june|july|august|september|sept|october|november"
-    r"|december|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)\b\.?"
+    r"|december|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)(?![a-z])\.?"
 )
 EN_WEEKDAYS = {
     "monday": 0, "mon": 0, "tuesday": 1, "tues": 1, "tue": 1, "wednesday": 2, "wed": 2,
@@ -93,7 +93,7 @@ WITHIN = r"\s*(?:内|之内|以内)"
 FILLER = re.compile(
     r"\b(?:by|before|until|till|til|due|on|at|the|of|in|from|deadline|report|results?|please"
     r"|pls|latest|no later than|not later than|prior to|is|it|submit|send|be|done|games?"
-    r"|matches?|finished|complete|round)\b"
+    r"|matches?|finished|complete|round|for|more)\b|@"
     r"|之前|以前|为止|截止到?|截至|最迟|前|到|在|上报|报告|报成绩|成绩|结果|比赛|完成|结束|的|请|报"
     r"|之内|以内|内|之间|时间|日期|为|是|要|需要|必须|须|交|提交|打完|比完|搞定|ddl"
     r"|[,，.。:;；!！、\s]"
@@ -203,8 +203,8 @@ def _cn_int(text: str) -> int:
 # --- one spelling ----------------------------------------------------------------------------
 # Traditional characters that deadlines use, to simplified: one grammar reads both.
 _TRADITIONAL = str.maketrans(
-    "後這週時個兩點號鐘內禮間來頭為報結東請數幾於過與曆開當從鬆準這聽嚟緊晝",
-    "后这周时个两点号钟内礼间来头为报结东请数几于过与历开当从松准这听嚟紧昼",
+    "後這週時個兩點號鐘內禮間來頭為報結東請數幾於過與曆開當從鬆準聽緊晝聖誕國慶勞動兒萬親師軍節婦",
+    "后这周时个两点号钟内礼间来头为报结东请数几于过与历开当从松准听紧昼圣诞国庆劳动儿万亲师军节妇",
 )
 _SYNONYMS = (  # applied in order, on simplified text
     ("廿", "二十"),
@@ -240,7 +240,30 @@ _SYNONYMS = (  # applied in order, on simplified text
     ("一刻钟", "15分钟"),
     ("半个月", "15天"),
     ("周末", "周日"),  # 周末 = Sunday 23:59 (本周末, 下周末 follow)
+    ("午夜", "24点"),
+    ("今年年底", "年底"),
+    ("明年年底", "明年底"),
+    # holidays on a fixed date, or on the n-th weekday of a month
     ("元旦", "1月1日"),
+    ("圣诞节", "12月25日"),
+    ("圣诞", "12月25日"),
+    ("平安夜", "12月24日"),
+    ("跨年夜", "12月31日"),
+    ("情人节", "2月14日"),
+    ("国庆节", "10月1日"),
+    ("国庆", "10月1日"),
+    ("劳动节", "5月1日"),
+    ("儿童节", "6月1日"),
+    ("妇女节", "3月8日"),
+    ("万圣节", "10月31日"),
+    ("愚人节", "4月1日"),
+    ("教师节", "9月10日"),
+    ("建军节", "8月1日"),
+    ("青年节", "5月4日"),
+    ("植树节", "3月12日"),
+    ("母亲节", " 2nd sunday of may "),
+    ("父亲节", " 3rd sunday of june "),
+    ("感恩节", " 4th thursday of november "),
 )
 _CN_NEXT_SPAN = re.compile(  # 下三天, 后三小时, 未来两周, 接下来3天: a span counted from now
     rf"(?:接下来|未来|之后|往后|下|后)\s*(?P<n>\d{{1,3}}|{CN_NUM}|半)\s*(?P<unit>个?半?\s*"
@@ -278,13 +301,31 @@ def _en_number(m: re.Match[str]) -> str:
 
 _EN_WEEKDAY = "|".join(EN_WEEKDAYS)
 _EN_SYNONYMS = (  # whole words, applied in order
+    (r"christmas eve|xmas eve", "dec 24"),
+    (r"christmas(?: day)?|xmas(?: day)?", "dec 25"),
+    (r"boxing day", "dec 26"),
+    (r"new year'?s eve", "dec 31"),
+    (r"valentine'?s(?: day)?|valentine day", "feb 14"),
+    (r"halloween", "oct 31"),
+    (r"independence day", "jul 4"),
+    (r"april fools'?(?: day)?", "apr 1"),
+    (r"mother'?s day", "2nd sunday of may"),
+    (r"father'?s day", "3rd sunday of june"),
+    (r"thanksgiving(?: day)?", "4th thursday of november"),
+    (r"memorial day", "last monday of may"),
     (r"a couple of|a couple|couple of", "2"),
     (r"(?:a )?fortnight", "2 weeks"),
+    (r"(\d+) more (minutes?|hours?|days?|weeks?)", r"\1 \2"),
     (r"(?:an?|1) hour and a half|1\.5 hours?", "90 minutes"),
-    (r"(\d+) and a half hours?", r"\1.5 hours"),
+    (r"(\d+) and an? half hours?", r"\1.5 hours"),
     (r"half an? hour|1/2 an? hour|1/2 hours?|half hour|0\.5 hours?", "30 minutes"),
     (r"(?:a )?quarter of an hour|a quarter hour|quarter hour", "15 minutes"),
-    (r"(\d+(?:\.\d+)?\s*\w+?)'?s?\s+(?:from now|from today|later|time)", r"in \1"),
+    (r"3[- ]quarters of an hour", "45 minutes"),
+    (
+        r"((?:\d+(?:\.\d+)?|an?)\s*\w+?)'?s?\s+(?:from now|from right now|from today|later|time"
+        r"|hence)",
+        r"in \1",
+    ),
     (r"after (\d+ (?:days?|weeks?|months?|hours?|minutes?))", r"in \1"),
     (
         r"(?:over )?(?:the )?next (\d+(?:\.\d+)?|a|an) (minutes?|hours?|days?|weeks?|months?)",
@@ -297,7 +338,18 @@ _EN_SYNONYMS = (  # whole words, applied in order
     (r"day after tomorrow", "后天"),
     (r"tonight", "today 晚上"),
     (r"tmrw?|tmw|tomorow|tomorrrow|2moro", "tomorrow"),
+    (r"(?:the )?day before yesterday", "前天"),
+    (r"week-end", "weekend"),
+    (r"(?:the )?(?:coming|following|upcoming) week", "next week"),
+    (r"(?:the )?following (month|year)", r"next \1"),
+    (r"current (week|month|year|quarter)", r"this \1"),
     (r"this coming|coming", ""),
+    (r"lunch(?:time)?", "中午"),
+    (r"at (\d{1,2}) (\d{2})", r"\1:\2"),
+    (r"last day of (?:the |this )?month", "月底"),
+    (r"last day of next month", "下个月底"),
+    (r"last day (?:of|in) ", "end of "),
+    (r"(\d{1,2})th day (?:of|in)", r"\1th of"),
     (rf"({_EN_WEEKDAY})\s+(?:of\s+|in\s+)?next week", r"next \1"),
     (rf"next week(?:'s)?\s+(?:on\s+)?({_EN_WEEKDAY})", r"next \1"),
     (rf"({_EN_WEEKDAY})\s+(?:of\s+)?this week", r"this \1"),
@@ -307,6 +359,8 @@ _EN_SYNONYMS = (  # whole words, applied in order
     (r"this week", "本周"),
     (r"next week", "下周"),
     (r"eod|cob|close of business|end of (?:the )?day", "23:59"),
+    (r"eoq|(?:the )?end of (?:the |this )?quarter|this quarter|this qtr", "本季度"),
+    (r"next quarter|next qtr", "下季度"),
     (r"(?:the )?end of (?:the |this )?year|eoy|this year", "年底"),
     (r"end of next month", "下个月底"),
     (r"next month", "下个月"),
@@ -332,10 +386,11 @@ _RANGES = (  # the start of a range, dropped: its end is the deadline
     ),
     (rf"(?<![\d/.:-])(?:{NUM})\s*[号日]?{_RANGE_SEP}(?=(?:{NUM})\s*[号日])", ""),
     (
-        rf"(?<![\d/.:-])\d{{1,2}}(?::\d{{2}})?\s*(?:[ap]\.?m\.?)?{_RANGE_SEP}"
-        r"(?=\d{1,2}(?::\d{2})?\s*[ap]\.?m\b)",
+        rf"(?<![\d/.:-])\d{{1,2}}(?::\d{{2}})?\s*(?:[ap]\.?m?\.?)?{_RANGE_SEP}"
+        r"(?=\d{1,2}(?::\d{2})?\s*[ap](?:\.?m)?\b)",
         "",
     ),
+    (r"\bbetween\s+(?:\S+\s+){0,2}?\S*\d\S*\s+and\s+(?=\S*\d)", ""),
     (rf"(?<![\d/.:-])\d{{1,2}}:\d{{2}}{_RANGE_SEP}(?=\d{{1,2}}:\d{{2}})", ""),
     (rf"(?<![\d/.:-])(\d{{1,2}})(?:st|nd|rd|th)?{_RANGE_SEP}(?=\d{{1,2}}(?:st|nd|rd|th)\b)", ""),
     (
@@ -343,12 +398,49 @@ _RANGES = (  # the start of a range, dropped: its end is the deadline
         r"\1 \2",
     ),
     (rf"\b\d{{1,2}}(?:st|nd|rd|th)?{_RANGE_SEP}(?=\d{{1,2}}(?:st|nd|rd|th)?\s+{MONTH_NAME})", ""),
+    (rf"\b{MONTH_NAME}\s*\d{{1,2}}(?:st|nd|rd|th)?{_RANGE_SEP}(?={MONTH_NAME})", ""),
     (rf"((?:{NUM})\s*月)\s*(?:{NUM})\s*[日号]?{_RANGE_SEP}(?=(?:{NUM})\s*[日号])", r"\1"),
     (rf"(?:{NUM})\s*月\s*(?:{NUM})\s*[日号]?{_RANGE_SEP}(?=(?:{NUM})\s*月)", ""),
     (r"周\s*[一二三四五六日天1-7]" + _RANGE_SEP + r"(?=周)", ""),
     (r"周\s*[一二三四五六日天1-7]" + _RANGE_SEP + r"(?=[一二三四五六日天])", "周"),
     (rf"\b(?:{_EN_WEEKDAY})\b{_RANGE_SEP}(?=(?:{_EN_WEEKDAY})\b)", ""),
 )
+
+
+_EN_COMPILED = tuple((re.compile(rf"\b(?:{p})\b"), f" {new} ") for p, new in _EN_SYNONYMS)
+_RANGES_COMPILED = tuple((re.compile(p), new) for p, new in _RANGES)
+_SPACES = re.compile(r"\s+")
+_MINUTES_PAST = re.compile(
+    r"\b(?:(?P<m>\d{1,2})(?: minutes?)?|(?P<q>(?:a )?quarter)|(?P<h>half)) (?:past|after) "
+    r"(?P<hour>\d{1,2})(?![\d:])"
+)
+_MINUTES_TO = re.compile(
+    r"\b(?:(?P<m>\d{1,2})(?P<word> minutes?)?|(?P<q>(?:a )?quarter)) (?:to|before|till|til) "
+    r"(?P<hour>\d{1,2}(?![\d:])|noon|midnight)"
+)
+
+
+def _minutes_past(m: re.Match[str]) -> str:
+    """``20 past 3`` → ``3:20``, ``a quarter past 3`` → ``3:15``, ``half past 3`` → ``3:30``."""
+    minutes = 15 if m.group("q") else 30 if m.group("h") else int(m.group("m"))
+    if minutes > 59 or not 1 <= int(m.group("hour")) <= 12:
+        return m.group(0)
+    return f" {m.group('hour')}:{minutes:02d} "
+
+
+def _minutes_to(m: re.Match[str]) -> str:
+    """``a quarter to noon`` → ``11:45am``, ``20 minutes to 4`` → ``3:40``; ``10 to 4`` and
+    ``July 13 to 15`` are left alone (ranges)."""
+    minutes = 15 if m.group("q") else int(m.group("m"))
+    hour = m.group("hour")
+    explicit = m.group("q") or m.group("word") or not hour.isdigit()
+    if not explicit or minutes > 59 or (hour.isdigit() and not 1 <= int(hour) <= 12):
+        return m.group(0)
+    if hour == "noon":
+        return f" 11:{60 - minutes:02d}am "
+    if hour == "midnight":
+        return f" 11:{60 - minutes:02d}pm "
+    return f" {(int(hour) - 1) or 12}:{60 - minutes:02d} "
 
 
 def _normalise(text: str) -> str:
@@ -358,12 +450,21 @@ def _normalise(text: str) -> str:
     for old, new in _SYNONYMS:
         out = out.replace(old, new)
     out = _CN_NEXT_SPAN.sub(lambda m: f"{m.group('n')}{m.group('unit')}内", out)
-    out = _EN_NUMBER.sub(_en_number, re.sub(r"\bfirst thing\b", " 早上 ", out))
-    out = re.sub(r"\b(?:an?|one|1)\s*/\s*2\b", "0.5", out)
-    for pattern, new in _EN_SYNONYMS:
-        out = re.sub(rf"\b(?:{pattern})\b", f" {new} ", out)
-    for pattern, new in _RANGES:
-        out = re.sub(pattern, new, out)
+    out = re.sub(r"\bfirst thing\b", " 早上 ", out)
+    # seconds are not a deadline's unit ("in a second" is not the 2nd): refused, never read
+    out = re.sub(r"\b(\d+|an?|one|few)\s+sec(?:ond)?s?\b|\bin a sec\b", " 秒 ", out)
+    out = re.sub(r"\b(?:about|around|approximately|approx|roughly)\b|(?<=[\dm])ish\b", " ", out)
+    out = _EN_NUMBER.sub(_en_number, out)
+    out = _MINUTES_TO.sub(_minutes_to, _MINUTES_PAST.sub(_minutes_past, out))
+    out = re.sub(r"\bhalf (\d{1,2})(?![\d:])", r" \1:30 ", out)  # half three: 3:30
+    out = re.sub(r"\b(?:an?|one|1)\s*/\s*2(?!\d)", "0.5", out)
+    out = re.sub(
+        r"\b([1-3])\s*/\s*4\s*(?=h\b|hours?\b|hrs?\b)", lambda m: f"0.{25 * int(m.group(1))} ", out
+    )
+    for compiled, new in _EN_COMPILED:
+        out = _SPACES.sub(" ", compiled.sub(new, out))
+    for compiled, new in _RANGES_COMPILED:
+        out = compiled.sub(new, out)
     return re.sub(r"(?<=\d)t(?=\d)", " ", out)  # ISO 2026-12-20T18:00
 
 
@@ -432,9 +533,9 @@ _TIME_RE = re.compile(
     r"(?:(?P<h1>\d{1,2})\s*(?::|h(?=\d{2}))\s*(?P<m1>\d{2})(?!\d)"
     rf"|(?<!周)(?P<h2>{NUM})\s*[点时]钟?\s*(?:(?P<half>半)|(?P<quarter>一刻|三刻)"
     rf"|(?P<m2>{NUM})\s*(?P<fen>分钟?)?|整)?"
-    r"|(?P<h3>\d{1,2})(?:\.(?P<m3>\d{2}))?(?=\s*[ap]\.?m\b)"
+    r"|(?P<h3>\d{1,2})(?:\.(?P<m3>\d{2}))?(?=\s*[ap]\.?\s?m\b|[ap]\b)"
     r"|\bat\s+(?P<h4>\d{1,2})\b(?![-/.:号日]))"
-    r"\s*(?:(?P<ampm>[ap])\.?m\b\.?)?"
+    r"(?:\s*(?P<ampm>[ap])\.?\s?m\b\.?|(?<=\d)(?P<ampm2>[ap])\b)?"
 )
 _PERIOD_RE = re.compile(rf"(?P<period>{_PERIODS})(?!于)")
 _LONE_HOUR = re.compile(r"(?<![\d.:/-])\b(?P<h>\d{1,2})\b(?![\d.:/-])")
@@ -471,7 +572,7 @@ def _take_time(text: str) -> tuple[_Written | None, str]:
         if single and not m.group("fen"):  # 八点五: 8:05 or (in Cantonese) 8:25? Not guessed.
             raise DeadlineError("deadline-unparsed")
         minute = _cn_int(raw_minute)
-    ampm = m.group("ampm")
+    ampm = m.group("ampm") or m.group("ampm2")
     if (ampm and not 1 <= hour <= 12) or minute > 59:  # "13pm", "0am"
         raise DeadlineError("deadline-unparsed")
     padded = len(raw_hour) == 2 and raw_hour.startswith("0")
@@ -658,6 +759,57 @@ def _month_ahead(which: str) -> int:
     return 1 if which.startswith("下") else -1 if which.startswith("上") else 0
 
 
+def _nth_weekday(m: re.Match[str], today: date, lang: str) -> _Date:
+    """The n-th (or last) weekday of a month: of a named month this year (next year once
+    it has passed, unless a year is written), or of this or next month."""
+    weekday = EN_WEEKDAYS[m.group("nwd")]
+
+    def of(year: int, month: int) -> date | Missing:
+        if m.group("last"):
+            last = _last_of(year, month)
+            return last - timedelta(days=(last.weekday() - weekday) % 7)
+        first = date(year, month, 1)
+        day = 1 + (weekday - first.weekday()) % 7 + 7 * (int(m.group("nth")) - 1)
+        return _valid(year, month, day)
+
+    if m.group("which"):
+        year, month = _month_index(today, _month_ahead(m.group("which")))
+        return _Date(lambda _: of(year, month), rolls=False)
+    month = _month_of(m, "mon")
+    if m.group("y"):
+        return _Date(lambda _: of(int(m.group("y")), month), rolls=False)
+    return _Date(lambda k: of(today.year + k, month), rolls=True)
+
+
+def _numeric_with_year(m: re.Match[str], today: date, lang: str) -> _Date:
+    """``3/3/2015``: month/day/year, unless only day/month/year is possible; two parts of
+    12 or less that differ are ambiguous (``3/4/2027``)."""
+    a, b = int(m.group("a")), int(m.group("b"))
+    year = m.group("y") if len(m.group("y")) == 4 else f"20{m.group('y')}"
+    if a != b and a <= 12 and b <= 12:
+        raise DeadlineError(
+            "deadline-ambiguous",
+            first=_month_day_words(a, b, lang),
+            second=_month_day_words(b, a, lang),
+        )
+    return _month_day(today, a, b, year)
+
+
+def _quarter(m: re.Match[str], today: date, lang: str) -> _Date:
+    """The last day of a quarter: this one, the next, or the n-th (this year's, or next
+    year's once it has passed, unless a year is written)."""
+    current = (today.month - 1) // 3
+    named = m.group("n") or m.group("q") or m.group("cn")
+    if named is None:
+        ahead = 1 if (m.group("which") or "").startswith("下") else 0
+        year, month = _month_index(today, 3 * (current + ahead) - today.month + 3)
+        return _Date(lambda _: _last_of(year, month), rolls=False, period=True)
+    end = 3 * _cn_int(named)
+    if m.group("y"):
+        return _Date(lambda _: _last_of(int(m.group("y")), end), rolls=False, period=True)
+    return _Date(lambda k: _last_of(today.year + k, end), rolls=True, period=True)
+
+
 _DateRule = tuple[re.Pattern[str], Callable[[re.Match[str], date, str], _Date]]
 _N = rf"(?P<n>\d{{1,3}}|{CN_NUM})"
 _YEAR = r"\d{4}|[〇零一二三四五六七八九]{4}"
@@ -666,6 +818,29 @@ _WHICH_MONTH = "本月|这个?月|下个?月|上个?月"
 _DATE_RULES: tuple[_DateRule, ...] = tuple(
     (re.compile(pattern), build)
     for pattern, build in (
+        (  # 2nd sunday of may, last monday of march 2027, 1st friday of next month
+            rf"\b(?:(?P<nth>[1-5])(?:st|nd|rd|th)|(?P<last>last))\s+(?P<nwd>{_EN_WEEKDAY})\s+"
+            rf"(?:of|in)\s+(?:(?P<mon>{MONTH_NAME})(?:,?\s*(?P<y>\d{{4}}))?|(?P<which>{_WHICH_MONTH}))",
+            _nth_weekday,
+        ),
+        (  # wednesday after next
+            rf"\b(?P<awd>{_EN_WEEKDAY})\s+after\s+next\b",
+            lambda m, t, _: _days(t, ((EN_WEEKDAYS[m.group("awd")] - t.weekday()) % 7 or 7) + 7),
+        ),
+        (  # 3/3/2015, 10/31/74, 31.10.2027: day and month told apart only when one is > 12
+            r"(?<![\d/.-])(?P<a>\d{1,2})(?P<sep>[-/.])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|\d{2})(?![\d/.-])",
+            _numeric_with_year,
+        ),
+        (  # this quarter, next quarter, 3rd quarter, q3 2027, 本季度, 第三季度
+            r"(?P<which>本|这个?|下个?)季度|季度?[末底]"
+            r"|\b(?:(?P<n>[1-4])(?:st|nd|rd|th) quarter|q(?P<q>[1-4]))(?:\s*(?P<y>\d{4}))?"
+            r"|第(?P<cn>[一二三四1-4])季度",
+            _quarter,
+        ),
+        (  # in 2 years, 一年后, 两年内
+            rf"{_N}\s*年(?:{AFTER}|{WITHIN})|\bin\s+(?P<n2>\d{{1,2}}|an?)\s+years?\b",
+            lambda m, t, _: _months(t, 12 * _count(m, "n", "n2")),
+        ),
         (  # 2026-12-20, 2026/12/20, 2026年12月20日, 2026年二月十五号
             r"(?P<y>\d{4})\s*[-/.]\s*(?P<mo>\d{1,2})\s*[-/.]\s*(?P<d>\d{1,2})"
             rf"|(?P<y2>{_YEAR})\s*年\s*(?P<mo2>{NUM})\s*月\s*(?P<d2>{NUM})\s*[日号]?",
@@ -687,9 +862,11 @@ _DATE_RULES: tuple[_DateRule, ...] = tuple(
         ),
         (r"下个?月[底末]", lambda m, t, _: _month_end(t, 1)),
         (  # 12月底, end of december
-            rf"(?P<mo>{NUM})\s*月\s*[底末]|\bend of (?P<mon>{MONTH_NAME})",
-            lambda m, t, _: _named_month_end(
-                _num(m, "mo") if m.group("mo") else _month_of(m, "mon"), t
+            rf"(?P<mo>{NUM})\s*月\s*[底末]|\bend of (?P<mon>{MONTH_NAME})(?:,?\s*(?P<y>\d{{4}}))?",
+            lambda m, t, _: (
+                _named_month_end(_num(m, "mo") if m.group("mo") else _month_of(m, "mon"), t)
+                if not m.group("y")
+                else _Date(lambda _: _last_of(int(m.group("y")), _month_of(m, "mon")), False)
             ),
         ),
         (
@@ -703,7 +880,7 @@ _DATE_RULES: tuple[_DateRule, ...] = tuple(
         (r"今?年[底末]", lambda m, t, _: _Date(lambda _: date(t.year, 12, 31), False, period=True)),
         (  # 本月20号, 下个月5日, 上个月5号, 20 of next month, next month on the 5th
             rf"(?P<which>{_WHICH_MONTH})\s*(?:on\s+)?(?:the\s+)?(?P<d>{NUM}){_ORD}?\s*[号日]?"
-            rf"|\b(?P<d2>\d{{1,2}}){_ORD}?\s+(?:of\s+)?(?P<which2>{_WHICH_MONTH})",
+            rf"|\b(?P<d2>\d{{1,2}}){_ORD}?\s+(?:of\s+)?(?:the\s+)?(?P<which2>{_WHICH_MONTH})",
             lambda m, t, _: (lambda ahead, d: _Date(lambda _: _in_month(t, ahead, d), rolls=False))(
                 _month_ahead(m.group("which") or m.group("which2")),
                 _num(m, "d", "d2"),
@@ -723,6 +900,12 @@ _DATE_RULES: tuple[_DateRule, ...] = tuple(
             r"(?:,?\s*(?P<y2>\d{4}))?",
             lambda m, t, _: _month_day(
                 t, _month_of(m, "mon", "mon2"), _num(m, "d", "d2"), m.group("y") or m.group("y2")
+            ),
+        ),
+        (  # October 2027, march, 2027
+            rf"\b(?P<mon>{MONTH_NAME})\s*,?\s*(?P<y>\d{{4}})\b",
+            lambda m, t, _: (lambda y, mo: _Date(lambda _: _last_of(y, mo), False, period=True))(
+                int(m.group("y")), _month_of(m, "mon")
             ),
         ),
         (  # 3天后, 3天内, in 3 days, in a day, in 3d
