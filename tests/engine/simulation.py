@@ -5,7 +5,7 @@ scores in the game's shape (series of games at two-player tables, partners equal
 2v2 games, small numbers with frequent ties elsewhere), single-player forfeits,
 whole-table forfeits (a missed deadline; when that would end the event the organiser
 rules, sometimes with a real result), and withdrawals between rounds. After every
-plan and at the end it checks the invariants of issue 8; a broken one raises
+plan and at the end it checks the invariants below; a broken one raises
 :class:`Broken` naming it, so a failing seed says what went wrong.
 """
 
@@ -138,8 +138,8 @@ class Sim:
         raise Broken("never-finishes", f"{ROUND_LIMIT} rounds")
 
     def rule_on_held(self) -> bool:
-        """A round that would end the event with a whole table forfeited waits for the
-        organiser (issue 8 §6, ``Format.unsettled``): half the time they ``/fix`` a real
+        """A round that would end the event with a whole table forfeited waits for the organiser
+        (``Format.unsettled``; docs/rules/deadlines.md#late): half the time they ``/fix`` a real
         result into those tables (``True``: plan again), else they confirm the forfeit."""
         last = self.state.rounds[-1] if self.state.rounds else None
         held = {
@@ -190,7 +190,7 @@ def check_plan(sim: Sim, plan: RoundPlan) -> None:
     if len(set(everyone)) != len(everyone):
         raise Broken("seated-twice", str(plan))
     lucky = "lucky-pair" in plan.notes or sim.fmt.key == "pairs"
-    # seed 004: a round robin inside a group of odd size gives a bye every round
+    # a round robin inside a group of odd size gives a bye every round (docs/rules/groups.md)
     # groups are drawn once: a withdrawal later can leave a group short of a table
     group = plan.stage.startswith("group")
     lucky = lucky or (group and (sizes == (2,) or bool(sim.state.removed)))
@@ -203,8 +203,8 @@ def check_plan(sim: Sim, plan: RoundPlan) -> None:
 
 
 def level_series(sim: Sim, rec: RoundRecord) -> list[frozenset[PlayerId]]:
-    """Two-player elimination tables of ``rec`` that ended level between two players
-    still in: the series is unfinished (seed 004: 加赛 until someone wins)."""
+    """Two-player elimination tables of ``rec`` that ended level between two players still in: the
+    series is unfinished (加赛 until someone wins; docs/rules/two-player.md#series)."""
     if rec.plan.stage.startswith("group") or rec.plan.stage in ("robin", "stage"):
         return []
     if sim.fmt.key not in ("bracket", "groups"):
@@ -223,7 +223,7 @@ def level_series(sim: Sim, rec: RoundRecord) -> list[frozenset[PlayerId]]:
 
 def check_replay(sim: Sim, plan: RoundPlan) -> None:
     """Before the next round: a level series of the last round is played on (an extra
-    round with that pair) before anyone goes on (issue 8 §5)."""
+    round with that pair) before anyone goes on (docs/rules/bracket.md#match)."""
     if not sim.state.rounds:
         return
     level = level_series(sim, sim.state.rounds[-1])
@@ -272,7 +272,7 @@ def check_finished(sim: Sim, done: Finished) -> None:
 
 
 def check_final_played(sim: Sim) -> None:
-    """Every stage the rules announce is played (issue 8 §4): an elimination event played
+    """Every stage the rules announce is played: an elimination event played
     without forfeits or withdrawals reaches its final (or the last three's round robin)
     rather than ending after the groups; forfeits may leave nobody to play it."""
     state = sim.state
@@ -308,7 +308,7 @@ def check_figures(ranking: Sequence[Standing]) -> None:
 def check_last_table(sim: Sim, champion: Sequence[PlayerId]) -> None:
     """The champion topped the final (a walkover when the others there forfeited); a tie
     at the top of the final was played off in an extra game, or flipped only where no
-    table the game allows can seat it (seed 001 §八.4: 总决赛…进行加时赛)."""
+    table the game allows can seat it (docs/rules/knockout.md#final-ties)."""
     state = sim.state
     finals = [r for r in state.rounds if r.plan.stage == "final"]
     if not finals or sim.fmt.key == "pairs":
@@ -327,11 +327,11 @@ def check_last_table(sim: Sim, champion: Sequence[PlayerId]) -> None:
         raise Broken("champion-lost-final", f"round {final.number}: {res}")
     tied = [seats[i] for i in live if res.scores[i] == best]
     if len(tied) < 2 or sim.fmt.key == "stages":
-        return  # seed 000: a tie in the final's score goes to the previous stage first
+        return  # a tie in the final's score goes to the previous stage first
     sides = [{seats[i] for i in side} for side in sim.game.partners] if len(seats) == 4 else []
     later = [r for r in state.rounds if r.number > final.number and r.plan.stage == "extra"]
-    # seed 001 §八.4, read independently of the engine: the tied play it off alone when
-    # the game seats that many, else with the whole (still complete) final table; only
+    # docs/rules/knockout.md#final-ties, read independently of the engine: the tied play it off
+    # alone when the game seats that many, else with the whole (still complete) final table; only
     # partners, whom no game can part, or a table that cannot be seated go to a flip
     sizes = sim.fmt.sizes
     partners = any(set(tied) <= side for side in sides)
