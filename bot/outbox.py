@@ -23,8 +23,15 @@ A busy group stays quiet and answers fast (docs/performance.md#a-quiet-group):
 
 * Replies to one person (a refusal, a report's receipt) go before broadcasts (an
   announcement, a count or standings edit): two lanes per chat, each in order.
+* But a chat reads of the event's states in the order they happened: a reply never
+  overtakes a broadcast *message* of its chat queued before it (an announcement such as
+  "round 2 is over"; a /standings answer about round 3 comes after it). It may overtake
+  the broadcast *edits* queued before it: they change messages already shown, the newest
+  wins, and they are most of a busy group's traffic. Each announcement thus closes a
+  stage of the chat's queue (:func:`stages`); a pass sends stage by stage.
 * Broadcasts may use only part of the minute (all but :data:`RESERVE_SHARE`), so a reply
-  always finds room even while sign-ups pour in.
+  always finds room even while sign-ups pour in; an announcement a reply waits behind
+  may use the reserve too.
 * Of several queued edits of one message only the newest is sent, and a broadcast edit
   waits ``edit_gap`` seconds (3 by default) after the previous one, so presses in between merge.
 * An edit may name its message by tag (the sign-up message, the live standings) before
@@ -71,6 +78,44 @@ def is_edit(row: Queued) -> bool:
 def is_idempotent(row: Queued) -> bool:
     """Sent a second time, it changes nothing the chat sees: a reaction, an edit."""
     return row.kind == "react" or is_edit(row)
+
+
+def is_announcement(row: Queued) -> bool:
+    """A broadcast that is a new message in the chat (not an edit): a reply queued after
+    it must not go before it."""
+    return bool(row.broadcast) and not is_idempotent(row)
+
+
+def stages(rows: list[Queued]) -> dict[int, int]:
+    """Each row's stage in its chat's queue (``rows`` oldest first): how many of the
+    chat's announcements were queued before it (an announcement ends its stage). A pass
+    goes through the stages in order, each one's replies before its broadcasts. A
+    reaction (a 👍 on a /join) says nothing of a state and waits for nothing: stage 0."""
+    stage: dict[int, int] = {}
+    announced: Counter[int] = Counter()
+    for row in rows:
+        stage[row.id] = 0 if row.kind == "react" else announced[row.chat_id]
+        if is_announcement(row):
+            announced[row.chat_id] += 1
+    return stage
+
+
+def unseen_way(rows: list[Queued]) -> set[int]:
+    """The replies a pass must hold because it cannot see what was queued before them.
+
+    A pass reads at most :data:`QUEUED_PER_LANE` rows of a lane: when it read that many
+    of a chat's broadcasts, an announcement may wait behind the last one read, so the
+    replies queued after that one wait for a pass that sees the whole way."""
+    broadcasts = Counter(r.chat_id for r in rows if r.broadcast)
+    last_read = {r.chat_id: r.id for r in rows if r.broadcast}  # rows come oldest first
+    return {
+        r.id
+        for r in rows
+        if not r.broadcast
+        and r.kind != "react"
+        and broadcasts[r.chat_id] >= QUEUED_PER_LANE
+        and r.id > last_read[r.chat_id]
+    }
 
 
 class Sender:
@@ -195,22 +240,33 @@ class Sender:
             and latest_edit[(r.chat_id, self._target(r))] != r.id
         }
         self._unmarked = [(row_id, OutboxStatus.SUPERSEDED, None) for row_id in superseded]
+        stage, unseen = stages(rows), unseen_way(rows)
+        # Announcements a reply waits behind: they may use the replies' reserve.
+        last_reply = {r.chat_id: r.id for r in rows if not r.broadcast and r.kind != "react"}
+        ahead = {r.id for r in rows if is_announcement(r) and r.id < last_reply.get(r.chat_id, 0)}
         try:
-            for row in sorted(rows, key=lambda r: (bool(r.broadcast), r.id)):
+            for row in sorted(rows, key=lambda r: (stage[r.id], bool(r.broadcast), r.id)):
                 if self._stopping:
                     break
                 if row.id in superseded:
                     continue
-                wait = await self._consider(row, held, full)
+                if row.id in unseen:
+                    held.add((row.chat_id, False))
+                wait = await self._consider(row, held, full, reserve=row.id in ahead)
                 if wait is not None:
                     next_try = min(next_try, wait)
+                if is_announcement(row) and (row.chat_id, True) in held:
+                    held.add((row.chat_id, False))  # the replies after it wait for it
         finally:
             await self._mark_unmarked()
         return next_try
 
-    async def _consider(self, row: Queued, held: set[tuple[int, bool]], full: bool) -> float | None:
+    async def _consider(
+        self, row: Queued, held: set[tuple[int, bool]], full: bool, reserve: bool = False
+    ) -> float | None:
         """Send ``row`` if its lane, its chat's minute and its message allow; else hold
-        its lane. How long to wait before the next pass, if this row sets it."""
+        its lane. How long to wait before the next pass, if this row sets it. ``reserve``:
+        a broadcast that may use the replies' part of the minute."""
         lane = (row.chat_id, bool(row.broadcast))
         if lane in held:
             return None
@@ -223,7 +279,7 @@ class Sender:
         now = time.monotonic()
         ready = self._blocked_until.get(row.chat_id, 0.0)
         if row.kind != "react":
-            ready = max(ready, self._ready_at(row.chat_id, now, lane[1]))
+            ready = max(ready, self._ready_at(row.chat_id, now, lane[1] and not reserve))
         if is_edit(row) and row.broadcast and target in self._edited_at:
             ready = max(ready, self._edited_at[target] + self.edit_gap)
         if ready > now:

@@ -29,6 +29,12 @@ CHAT = -100777
 OTHER = -100888
 
 
+def enqueue(repo: Repo, **fields: Any) -> None:
+    """Queue a row as the core does, every column named: rows of one shape keep their
+    order (``Repo`` inserts each shape of row together)."""
+    repo.enqueue(**{"edit_message_id": None, "broadcast": False, **fields})
+
+
 class RecordingTransport:
     bot_username = "tourbot_bot"
 
@@ -133,14 +139,16 @@ async def test_queued_edits_of_one_message_collapse_to_the_newest(
     assert statuses.count("superseded") == 4 and statuses.count("sent") == 2
 
 
-async def test_replies_to_one_person_overtake_broadcasts_and_keep_a_reserve(
+async def test_replies_to_one_person_overtake_broadcast_edits_and_keep_a_reserve(
     sessionmaker: async_sessionmaker[Any],
 ) -> None:
     async with sessionmaker() as session, session.begin():
         repo = Repo(session)
-        for i in range(20):
-            repo.enqueue(chat_id=CHAT, kind="text", text=f"announcement {i}", broadcast=True)
-        repo.enqueue(chat_id=CHAT, kind="text", text="your report is refused")
+        for i in range(20):  # edits of messages already shown (counts, live standings)
+            enqueue(
+                repo, chat_id=CHAT, kind="edit", text=f"edit {i}", edit_message_id=i, broadcast=True
+            )
+        enqueue(repo, chat_id=CHAT, kind="text", text="your report is refused")
 
     transport = RecordingTransport()
     await Sender(sessionmaker, transport, per_minute=20).flush_once()
@@ -155,6 +163,80 @@ async def test_replies_to_one_person_overtake_broadcasts_and_keep_a_reserve(
     sender._sent_at[CHAT].extend([time.monotonic()] * 16)  # this minute's sends so far
     await sender.flush_once()
     assert transport.sent[-1].text == "a late refusal"  # the reserve is there for it
+
+
+async def test_a_reply_never_overtakes_an_announcement_of_its_chat_queued_before_it(
+    sessionmaker: async_sessionmaker[Any],
+) -> None:
+    """A /standings answer saying round 3 is under way arrived before "round 2 is over"
+    and "round 3 begins": replies went first, announcements of an earlier state too."""
+    async with sessionmaker() as session, session.begin():
+        repo = Repo(session)
+        enqueue(
+            repo, chat_id=CHAT, kind="edit", text="live: 3 of 4", edit_message_id=5, broadcast=True
+        )
+        enqueue(repo, chat_id=CHAT, kind="text", text="round 2 is over", broadcast=True)
+        enqueue(repo, chat_id=CHAT, kind="text", text="round 3 begins", broadcast=True)
+        enqueue(repo, chat_id=OTHER, kind="text", text="elsewhere: your table is 2")
+        enqueue(repo, chat_id=CHAT, kind="text", text="standings: round 3 under way")
+        enqueue(
+            repo, chat_id=CHAT, kind="edit", text="live: round 3", edit_message_id=6, broadcast=True
+        )
+
+    transport = RecordingTransport()
+    await Sender(sessionmaker, transport, per_minute=20).flush_once()
+    assert [m.text for m in transport.sent if m.chat_id == CHAT] == [
+        "live: 3 of 4",
+        "round 2 is over",
+        "round 3 begins",
+        "standings: round 3 under way",  # after the states it speaks of, in one pass
+        "live: round 3",
+    ]
+    assert [m.text for m in transport.sent if m.chat_id == OTHER] == [
+        "elsewhere: your table is 2"  # another chat's reply waits for nothing here
+    ]
+
+
+async def test_an_announcement_a_reply_waits_for_may_use_the_replies_reserve(
+    sessionmaker: async_sessionmaker[Any],
+) -> None:
+    """Broadcasts have used their share of the minute: the announcement a reply waits
+    behind goes out of the replies' reserve, and the reply right after it; a broadcast
+    with no reply behind it still waits for the next minute."""
+    async with sessionmaker() as session, session.begin():
+        repo = Repo(session)
+        enqueue(repo, chat_id=CHAT, kind="text", text="round 2 is over", broadcast=True)
+        enqueue(repo, chat_id=CHAT, kind="text", text="you are at table 3")
+        enqueue(repo, chat_id=CHAT, kind="text", text="reminder: 5 minutes", broadcast=True)
+    transport = RecordingTransport()
+    sender = Sender(sessionmaker, transport, per_minute=20)
+    sender._sent_at[CHAT].extend([time.monotonic()] * 15)  # the broadcasts' share is used
+    wait = await sender.flush_once()
+    assert [m.text for m in transport.sent] == ["round 2 is over", "you are at table 3"]
+    assert 0 < wait <= 60
+
+
+async def test_a_reply_waits_for_an_announcement_beyond_the_passes_share_of_its_lane(
+    sessionmaker: async_sessionmaker[Any],
+) -> None:
+    """A pass reads only QUEUED_PER_LANE of a lane: an announcement behind a lane full of
+    edits is unseen, and a reply queued after it must not take that for a free way."""
+    async with sessionmaker() as session, session.begin():
+        repo = Repo(session)
+        for message_id in range(QUEUED_PER_LANE):  # one edit each of many messages
+            enqueue(
+                repo, chat_id=CHAT, kind="edit", text="", edit_message_id=message_id, broadcast=True
+            )
+        enqueue(repo, chat_id=CHAT, kind="text", text="round 2 is over", broadcast=True)
+        enqueue(repo, chat_id=CHAT, kind="text", text="standings: round 3 under way")
+
+    transport = RecordingTransport()
+    sender = Sender(sessionmaker, transport, per_minute=10**6)
+    while await sender.flush_once() == 0:
+        pass
+    texts = [m.text for m in transport.sent if m.text]
+    assert texts == ["round 2 is over", "standings: round 3 under way"]
+    assert len(transport.sent) == QUEUED_PER_LANE + 2
 
 
 async def test_an_edit_by_tag_waits_for_its_message_then_edits_it(
