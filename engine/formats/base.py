@@ -30,7 +30,7 @@ from engine.model import (
     TableStatus,
     TournamentState,
 )
-from engine.seating import Apart, cut, keep_apart, partition, pick_byes
+from engine.seating import Apart, apart_clashes, cut, keep_apart, partition, pick_byes
 
 if TYPE_CHECKING:
     from engine.formats.elimination import BracketRound
@@ -253,6 +253,8 @@ class Format:
         given to those with the fewest byes so far (剩余选手不够4人则轮空); ``apart``
         pairs moved to different tables where the lot put them together."""
         if len(pool) in self.sizes and len(pool) <= self.sizes[0]:
+            if apart_clashes([pool], apart):  # one table: nobody can be kept apart
+                notes = (*notes, APART_NOTE)
             return RoundPlan((Table(1, tuple(shuffled(pool, rng))),), (), "final", label, notes)
         sizes, bye_count = partition(len(pool), self.sizes, short_tables)
         byes = pick_byes(pool, bye_count, earlier_byes, rng)

@@ -349,3 +349,86 @@ def play(fmt: Format, players: int, seed: int, **kw: object) -> Finished | None:
         if sim.state.rounds:
             raise
         return None
+
+
+# --- people coming and going (docs/rules/people.md) ---------------------------------------
+@dataclass
+class PeopleSim(Sim):
+    """An event where people come and go between rounds, beside the withdrawals: random
+    drop-outs (kept in the standings, marked with their round), late entrants where the
+    format takes them (``Format.late_entry``), and two pairs kept apart from the start.
+    After every round it checks who sat: nobody dropped, everyone else in (a bye counts),
+    and no pair kept apart at one table unless the plan says no seating could."""
+
+    drops: float = 0.25
+    lates: float = 0.25
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        players = list(self.state.players)
+        self.rng.shuffle(players)
+        pairs = tuple(zip(players[:2], players[2:4], strict=True)) if len(players) >= 6 else ()
+        self.state = replace(self.state, apart=pairs)
+        self.expected = self.in_draw()
+        self.points_when_dropped: dict[PlayerId, Decimal] = {}
+
+    def in_draw(self) -> set[PlayerId]:
+        """Who the next draw must seat or give a bye (a format that eliminates decides
+        that itself; only Swiss-style events seat everyone still in)."""
+        out = self.fmt.disciplined(self.state).removed
+        return {p for p in self.state.players if p not in out}
+
+    def withdraw(self) -> None:
+        check_people(self, self.state.rounds[-1])
+        super().withdraw()
+        number = len(self.state.rounds)
+        active = [p for p in self.state.players if p not in self.state.removed]
+        if len(active) > 2 and self.rng.random() < self.drops:
+            who = self.rng.choice(active)
+            standing = {s.player: s.points for s in self.fmt.standings(self.state)}
+            self.points_when_dropped[who] = standing[who]
+            dropped = {**self.state.dropped, who: number}
+            self.state = replace(self.state, removed=self.state.removed | {who}, dropped=dropped)
+        if self.fmt.late_entry is not None and self.rng.random() < self.lates:
+            new = max(self.state.players) + 1
+            entered = {**self.state.entered, new: number + 1}
+            self.state = replace(self.state, players=(*self.state.players, new), entered=entered)
+        self.expected = self.in_draw()
+        self.shown_out = set()
+
+
+def check_people(sim: PeopleSim, rec: RoundRecord) -> None:
+    plan = rec.plan
+    seated = {p for t in plan.tables for p in t.players}
+    went = seated | set(plan.byes)
+    gone = went & set(sim.state.dropped)
+    if any(sim.state.dropped[p] < rec.number for p in gone):
+        raise Broken("dropped-drawn", f"round {rec.number}: {sorted(gone)}")
+    if sim.fmt.key == "swiss" and went != sim.expected:
+        raise Broken("late-or-active-not-drawn", f"{sorted(sim.expected - went)}")
+    # a play-off seats the tied, whoever they are: no other seating exists
+    if sim.fmt.keeps_apart and plan.stage != "extra" and "apart-impossible" not in plan.notes:
+        for t in plan.tables:
+            for a, b in sim.state.apart:
+                if a in t.players and b in t.players:
+                    raise Broken("apart-together", f"round {rec.number}: {a}, {b} at {t}")
+    standing = {s.player: s for s in sim.fmt.standings(sim.state)}
+    for p, points in sim.points_when_dropped.items():
+        if sim.fmt.key == "swiss" and standing[p].points != points:
+            raise Broken("dropped-points-changed", f"{p}: {points} → {standing[p].points}")
+
+
+def play_people(fmt: Format, players: int, seed: int) -> TournamentState | None:
+    """Play one event with people coming and going: the state it ended in (``None`` when
+    the format refuses the field)."""
+    sim = PeopleSim(fmt, players, seed)
+    try:
+        done = sim.run()
+    except FormatError:
+        if sim.state.rounds:
+            raise
+        return None
+    lines = {s.player for s in done.ranking}
+    if not set(sim.state.dropped) <= lines:
+        raise Broken("dropped-not-ranked", f"{sorted(set(sim.state.dropped) - lines)}")
+    return sim.state
