@@ -24,7 +24,7 @@ from engine.draw import stream
 from engine.formats.swiss import Swiss
 from engine.games import find_game
 from engine.model import RoundPlan, RoundRecord, TableResult, TableStatus, TournamentState
-from engine.seating import repeats, seat_round, seat_spread
+from engine.seating import apart_clashes, repeats, seat_round, seat_spread
 
 EXACT = [
     (16, 4, 5, 0),
@@ -145,6 +145,47 @@ def main() -> None:
             f"1000 players, round 10: {dt:.2f} s (target < 2 s), repeats so far {repeats(history)}"
         )
     swiss_round(200, 6)
+    swiss_apart(40, 6, 10)
+
+
+def swiss_apart(n: int, rounds: int, pairs: int) -> None:
+    """/apart: a Swiss by score of ``n`` Big Two players with ``pairs`` pairs kept apart
+    (chained, so some players are in two pairs): pairs at one table (target 0) and what
+    it costs in repeats; then three players pairwise apart at two tables, which no
+    seating can keep apart: the plan must say so."""
+    fmt = Swiss(find_game("bigtwo")(), {"rounds": str(rounds)})
+    apart = tuple((p, p + 3) for p in range(1, 2 * pairs, 2))
+    for kept in ((), apart):
+        state = TournamentState(players=tuple(range(1, n + 1)), seed="bench", apart=kept)
+        t0 = time.perf_counter()
+        for number in range(1, rounds + 1):
+            plan = fmt.plan(state)
+            assert isinstance(plan, RoundPlan)
+            rng = random.Random(number)
+            results = tuple(
+                TableResult(
+                    t,
+                    TableStatus.CONFIRMED,
+                    tuple(Decimal(rng.randint(-20, 20)) for _ in t.players),
+                )
+                for t in plan.tables
+            )
+            record = RoundRecord(number, plan, results)
+            state = TournamentState(state.players, state.seed, (*state.rounds, record), apart=kept)
+        dt = time.perf_counter() - t0
+        history = [[t.players for t in r.plan.tables] for r in state.rounds]
+        together = sum(apart_clashes(r, apart) for r in history)
+        label = f"{n}x{rounds} Swiss, {len(kept)} pairs apart"
+        print(
+            f"{label:<36} pairs at one table {together} (target 0 with the pairs) "
+            f"{'ok' if not kept or together == 0 else 'MISSED'}, repeats {repeats(history)}, "
+            f"{dt:.2f} s"
+        )
+    triangle = ((1, 2), (1, 3), (2, 3))
+    plan = fmt.plan(TournamentState(tuple(range(1, 9)), "bench", apart=triangle))
+    assert isinstance(plan, RoundPlan)
+    said = "apart-impossible" in plan.notes
+    print(f"3 pairwise apart at 2 tables: impossible, said so: {'ok' if said else 'MISSED'}")
 
 
 def swiss_round(n: int, rounds: int) -> None:
