@@ -207,42 +207,6 @@ _TRADITIONAL = str.maketrans(
     "后这周时个两点号钟内礼间来头为报结东请数几于过与历开当从松准听紧昼圣诞国庆劳动儿万亲师军节妇",
 )
 _SYNONYMS = (  # applied in order, on simplified text
-    ("廿", "二十"),
-    ("卅", "三十"),
-    ("听日", "明天"),
-    ("听晚", "明天晚上"),
-    ("后日", "后天"),
-    ("今个", "这个"),
-    ("呢个", "这个"),
-    ("嚟紧", ""),
-    ("下个礼拜", "下周"),
-    ("星期", "周"),
-    ("礼拜", "周"),
-    ("周天", "周日"),
-    ("零晨", "凌晨"),
-    ("朝早", "早上"),
-    ("晏昼", "下午"),
-    ("夜晚", "晚上"),
-    ("下班", "下午"),
-    ("最晚", "最迟"),
-    ("不晚于", "前"),
-    ("月尾", "月底"),
-    ("年尾", "年底"),
-    ("今晚", "今天晚上"),
-    ("明晚", "明天晚上"),
-    ("明早", "明天早上"),
-    ("今早", "今天早上"),
-    ("今日", "今天"),
-    ("明日", "明天"),
-    ("个钟头", "小时"),
-    ("钟头", "小时"),
-    ("个小时", "小时"),
-    ("一刻钟", "15分钟"),
-    ("半个月", "15天"),
-    ("周末", "周日"),  # 周末 = Sunday 23:59 (本周末, 下周末 follow)
-    ("午夜", "24点"),
-    ("今年年底", "年底"),
-    ("明年年底", "明年底"),
     # holidays on a fixed date, or on the n-th weekday of a month
     ("元旦", "1月1日"),
     ("圣诞节", "12月25日"),
@@ -264,6 +228,50 @@ _SYNONYMS = (  # applied in order, on simplified text
     ("母亲节", " 2nd sunday of may "),
     ("父亲节", " 3rd sunday of june "),
     ("感恩节", " 4th thursday of november "),
+    ("廿", "二十"),
+    ("卅", "三十"),
+    ("听日", "明天"),
+    ("听晚", "明天晚上"),
+    ("后日", "后天"),
+    ("今个", "这个"),
+    ("呢个", "这个"),
+    ("嚟紧", ""),
+    ("下个礼拜", "下周"),
+    ("星期", "周"),
+    ("礼拜", "周"),
+    ("周天", "周日"),
+    ("零晨", "凌晨"),
+    ("朝早", "早上"),
+    ("晏昼", "下午"),
+    ("下昼", "下午"),
+    ("上昼", "上午"),
+    ("听朝", "明天早上"),
+    ("今朝", "今天早上"),
+    ("后晚", "后天晚上"),
+    ("明天这个时候", "24小时后"),
+    ("明天此时", "24小时后"),
+    ("夜晚", "晚上"),
+    ("下班", "下午"),
+    ("最晚", "最迟"),
+    ("不晚于", "前"),
+    ("月尾", "月底"),
+    ("年尾", "年底"),
+    ("今晚", "今天晚上"),
+    ("明晚", "明天晚上"),
+    ("明早", "明天早上"),
+    ("今早", "今天早上"),
+    ("今日", "今天"),
+    ("明日", "明天"),
+    ("个钟头", "小时"),
+    ("钟头", "小时"),
+    ("个钟", "小时"),
+    ("个小时", "小时"),
+    ("一刻钟", "15分钟"),
+    ("半个月", "15天"),
+    ("周末", "周日"),  # 周末 = Sunday 23:59 (本周末, 下周末 follow)
+    ("午夜", "24点"),
+    ("今年年底", "年底"),
+    ("明年年底", "明年底"),
 )
 _CN_NEXT_SPAN = re.compile(  # 下三天, 后三小时, 未来两周, 接下来3天: a span counted from now
     rf"(?:接下来|未来|之后|往后|下|后)\s*(?P<n>\d{{1,3}}|{CN_NUM}|半)\s*(?P<unit>个?半?\s*"
@@ -313,6 +321,8 @@ _EN_SYNONYMS = (  # whole words, applied in order
     (r"father'?s day", "3rd sunday of june"),
     (r"thanksgiving(?: day)?", "4th thursday of november"),
     (r"memorial day", "last monday of may"),
+    (r"(?:this|same) time tomorrow", "in 24 hours"),
+    (r"12 (noon|midnight)", r"\1"),
     (r"a couple of|a couple|couple of", "2"),
     (r"(?:a )?fortnight", "2 weeks"),
     (r"(\d+) more (minutes?|hours?|days?|weeks?)", r"\1 \2"),
@@ -611,7 +621,7 @@ def _clock(written: _Written | None, period: str | None) -> _Clock | None:
         (period in _PM_PERIODS and 1 <= hour < 12) or (period == "中午" and 1 <= hour < 6)
     ):
         hour += 12
-    elif ampm is None and period in _AM_PERIODS and hour == 12:
+    elif ampm is None and period == "凌晨" and hour == 12:
         hour = 0
     if hour > 23:
         raise DeadlineError("deadline-unparsed")
@@ -759,6 +769,24 @@ def _month_ahead(which: str) -> int:
     return 1 if which.startswith("下") else -1 if which.startswith("上") else 0
 
 
+def _ten_days(m: re.Match[str], today: date, lang: str) -> _Date:
+    """上旬, 中旬, 下旬: the end of the first, second or last third of a month."""
+
+    def end(year: int, month: int) -> date:
+        last = _last_of(year, month)
+        return (
+            last
+            if m.group("part") == "下"
+            else last.replace(day=10 if m.group("part") == "上" else 20)
+        )
+
+    if m.group("mo"):
+        month = _num(m, "mo")
+        return _Date(lambda k: end(today.year + k, month), rolls=True, period=True)
+    year, month = _month_index(today, _month_ahead(m.group("which") or ""))
+    return _Date(lambda _: end(year, month), rolls=False, period=True)
+
+
 def _nth_weekday(m: re.Match[str], today: date, lang: str) -> _Date:
     """The n-th (or last) weekday of a month: of a named month this year (next year once
     it has passed, unless a year is written), or of this or next month."""
@@ -861,6 +889,10 @@ _DATE_RULES: tuple[_DateRule, ...] = tuple(
             ),
         ),
         (r"下个?月[底末]", lambda m, t, _: _month_end(t, 1)),
+        (  # 3月中旬, 下个月上旬, 下旬: the 10th, the 20th, the month's last day
+            rf"(?:(?P<mo>{NUM})\s*月|(?P<which>{_WHICH_MONTH}))?\s*(?P<part>[上中下])旬",
+            _ten_days,
+        ),
         (  # 12月底, end of december
             rf"(?P<mo>{NUM})\s*月\s*[底末]|\bend of (?P<mon>{MONTH_NAME})(?:,?\s*(?P<y>\d{{4}}))?",
             lambda m, t, _: (
@@ -1031,10 +1063,12 @@ def _readings(
 ) -> list[_Found]:
     """The readings of a clock that count: one for a written am/pm, 24-hour or padded
     time; for a bare hour, its morning and evening readings that are ahead, without a
-    small-hours one unless no day is written and it is the very next occurrence."""
+    small-hours one unless no day is written and it is the very next occurrence (or the
+    only one ahead: 今天12点 said at 14:30 is tonight's midnight). The night reading of
+    12 o'clock is the midnight that ends the day, not the one that starts it."""
     if not clock.bare:
         return [_resolve(day, clock, now, tz, lang)]
-    morning = _resolve(day, clock, now, tz, lang)
+    morning = _resolve(day, replace(clock, next_day=clock.at.hour == 0), now, tz, lang)
     evening_at = time(clock.at.hour + 12, clock.at.minute)
     evening = _resolve(day, replace(clock, at=evening_at), now, tz, lang)
     ahead = sorted((r for r in (morning, evening) if _utc(r[1]) > _utc(now)), key=lambda r: r[1])
