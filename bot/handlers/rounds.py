@@ -16,14 +16,14 @@ from bot.handlers.common import (
 )
 from bot.handlers.deadlines import read_deadline, table_names, timer_moment
 from bot.handlers.draw import store_round
+from bot.knob_words import how_to_report
 from bot.pictures import drawn, post_with_picture, seating_sheet
 from bot.service import results
 from bot.timers import epoch, table_deadline, tournament_timers
-from bot.tournament import format_of, latest_round, names, state_of
+from bot.tournament import format_of, game_of, latest_round, names, state_of
 from charts.jobs import sheet_pngs
 from db.models import Round, Tournament
 from db.status import RoundStatus, TableState
-from engine.games import find_game
 from engine.model import SEAT_LETTERS, Finished
 
 
@@ -59,7 +59,7 @@ def opened_text(ctx: Ctx, t: Tournament, r: Round) -> str:
         + "\n"
         + describe_tables(ctx, t, r)
         + "\n\n"
-        + ctx.t("round.how-to-report", example=find_game(t.game).report_example)
+        + how_to_report(ctx.t, game_of(t), {len(row.seats) for row in r.tables})
     )
 
 

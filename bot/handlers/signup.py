@@ -11,6 +11,7 @@ from bot.handlers import people
 from bot.handlers.common import display_name
 from bot.handlers.lifecycle import BY_SIZE, format_name, read_format, set_format
 from bot.handlers.partners import name_partners, read_partners, team_lines
+from bot.knob_words import how_to_report, knob_words
 from bot.service import results
 from bot.timers import tournament_timers
 from bot.tournament import (
@@ -95,8 +96,10 @@ def signup_text(ctx: Ctx, t: Tournament, count: int | None = None) -> str:
 
 
 def rules_line(ctx: Ctx, t: Tournament) -> str:
+    """The game's rules with its knobs in words and its own report example."""
     game = game_of(t)
-    return ctx.t(f"rules.{t.game}", **{k: v for k, v in game.options.items()})
+    words = knob_words(ctx.t, t.game, game.options)
+    return ctx.t(f"rules.{t.game}", **words, example=game.example(game.seat_counts[0]))
 
 
 async def join(ctx: Ctx, args: str) -> None:
@@ -260,7 +263,7 @@ def format_rules(ctx: Ctx, t: Tournament) -> str:
     game's own wording of the format, and how a tie at the top of a final is played off."""
     fmt = format_of(t)
     section = f"format_rules_{fmt.rules_variant}" if fmt.rules_variant else "format_rules"
-    text = ctx.t(f"{section}.{t.format}", **fmt.options)
+    text = ctx.t(f"{section}.{t.format}", **knob_words(ctx.t, t.format, fmt.options))
     if fmt.eliminates and max(fmt.sizes) > 2:
         text += "\n" + ctx.t("format_rules_extra.final-tie")
     return text
@@ -273,7 +276,7 @@ async def rules(ctx: Ctx, args: str) -> None:
         "rules.text",
         title=t.title,
         game=ctx.t(f"game.{t.game}"),
-        rules=rules_line(ctx, t),
+        rules=rules_line(ctx, t) + "\n" + how_to_report(ctx.t, game_of(t)),
         format=format_name(ctx, t),
         format_rules=format_rules(ctx, t),
         reporter=ctx.t(f"policy.reporter.{policies['reporter']}"),

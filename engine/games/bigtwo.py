@@ -48,6 +48,9 @@ class BigTwo(Game[BigTwoHand]):
         Knob("settle", "pairwise", ("pairwise", "winner"), str, "001"),
     )
 
+    def example(self, seats: int) -> str:
+        return "A5 B0 C12" if seats == 3 else self.report_example
+
     def parse_hand(self, text: str, seats: int) -> BigTwoHand:
         cards: dict[int, int] = {}
         twos: set[int] = set()

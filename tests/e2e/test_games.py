@@ -60,7 +60,7 @@ CASES = [
     Case(
         "bigtwo",
         4,
-        ("spade2", "off", "off"),
+        ("spade2", "off", "持有♠2不加倍"),
         ("settle", "everyone", "可选", "choose one of"),
         ("A0 B0 C5 D7", "两个座位", "only one winner"),
         ((Play(1, taps=("5", "8", "0", "12"), show="+57"),),),
@@ -70,7 +70,7 @@ CASES = [
     Case(
         "doudizhu",
         6,
-        ("doubling", "on", "on"),
+        ("doubling", "on", "地主反加倍：可以"),
         ("cap", "lots", "cap 不能设为 lots", "cap cannot be lots"),
         ("A bid3 bombs0 lose spring", "只有地主胜时才有春天", "A spring only happens"),
         (
@@ -89,7 +89,7 @@ CASES = [
     Case(
         "doudizhu4",
         4,
-        ("hands", "4", "4"),
+        ("hands", "4", "每轮打满 4 局"),
         ("end", "never", "可选", "choose one of"),
         ("decline A", "流局要写明两位不叫的座位", "A redeal needs the two seats"),
         ((Play(1, taps=("C", "Win", "Open hand", "Done ✔"), show="+6"),),),
@@ -154,7 +154,7 @@ CASES = [
     Case(  # 跑得快, added with engine/ and locale files only (docs/development.md#game)
         "跑得快",
         3,
-        ("shutin", "off", "off"),
+        ("shutin", "off", "也只按16张付"),
         ("shutin", "maybe", "可选", "choose one of"),
         ("A0 B0 C5", "两个座位", "only one winner"),
         # with 关门 doubling off (the knob above) C pays 16, not the seed's 32
