@@ -412,6 +412,11 @@ _RANGES = (  # the start of a range, dropped: its end is the deadline
     (rf"((?:{NUM})\s*月)\s*(?:{NUM})\s*[日号]?{_RANGE_SEP}(?=(?:{NUM})\s*[日号])", r"\1"),
     (rf"(?:{NUM})\s*月\s*(?:{NUM})\s*[日号]?{_RANGE_SEP}(?=(?:{NUM})\s*月)", ""),
     (r"周\s*[一二三四五六日天1-7]" + _RANGE_SEP + r"(?=周)", ""),
+    (rf"(?<![\d/.:-])(?:{NUM}){_RANGE_SEP}(?=(?:{NUM})\s*个?\s*(?:天|小时|分钟|周|月))", ""),
+    (
+        r"(?<![\d/.:-])\d{1,3}" + _RANGE_SEP + r"(?=\d{1,3}\s*(?:days?|hours?|weeks?|minutes?)\b)",
+        "",
+    ),
     (r"周\s*[一二三四五六日天1-7]" + _RANGE_SEP + r"(?=[一二三四五六日天])", "周"),
     (rf"\b(?:{_EN_WEEKDAY})\b{_RANGE_SEP}(?=(?:{_EN_WEEKDAY})\b)", ""),
 )
@@ -420,6 +425,17 @@ _RANGES = (  # the start of a range, dropped: its end is the deadline
 _EN_COMPILED = tuple((re.compile(rf"\b(?:{p})\b"), f" {new} ") for p, new in _EN_SYNONYMS)
 _RANGES_COMPILED = tuple((re.compile(p), new) for p, new in _RANGES)
 _SPACES = re.compile(r"\s+")
+_COMPOUND = re.compile(  # 1 hour 30 minutes, 2h30m, 1小时30分钟: one count of minutes
+    rf"(?P<h>\d{{1,2}}|{CN_NUM})\s*(?:个)?\s*(?:小时|h|hours?|hrs?)\s*(?:and\s*)?"
+    rf"(?P<m>\d{{1,2}}|{CN_NUM})\s*(?P<unit>分钟|m\b|mins?\b|minutes?\b)"
+)
+
+
+def _compound(m: re.Match[str]) -> str:
+    minutes = 60 * _cn_int(m.group("h")) + _cn_int(m.group("m"))
+    return f" {minutes}{'分钟' if m.group('unit') == '分钟' else ' minutes'} "
+
+
 _MINUTES_PAST = re.compile(
     r"\b(?:(?P<m>\d{1,2})(?: minutes?)?|(?P<q>(?:a )?quarter)|(?P<h>half)) (?:past|after) "
     r"(?P<hour>\d{1,2})(?![\d:])"
@@ -464,6 +480,7 @@ def _normalise(text: str) -> str:
     # seconds are not a deadline's unit ("in a second" is not the 2nd): refused, never read
     out = re.sub(r"\b(\d+|an?|one|few)\s+sec(?:ond)?s?\b|\bin a sec\b", " 秒 ", out)
     out = re.sub(r"\b(?:about|around|approximately|approx|roughly)\b|(?<=[\dm])ish\b", " ", out)
+    out = _COMPOUND.sub(_compound, out)
     out = _EN_NUMBER.sub(_en_number, out)
     out = _MINUTES_TO.sub(_minutes_to, _MINUTES_PAST.sub(_minutes_past, out))
     out = re.sub(r"\bhalf (\d{1,2})(?![\d:])", r" \1:30 ", out)  # half three: 3:30
@@ -548,7 +565,7 @@ _TIME_RE = re.compile(
     r"(?:\s*(?P<ampm>[ap])\.?\s?m\b\.?|(?<=\d)(?P<ampm2>[ap])\b)?"
 )
 _PERIOD_RE = re.compile(rf"(?P<period>{_PERIODS})(?!于)")
-_LONE_HOUR = re.compile(r"(?<![\d.:/-])\b(?P<h>\d{1,2})\b(?![\d.:/-])")
+_LONE_HOUR = re.compile(r"(?<![\d.:/-])(?<!\bthe )\b(?P<h>\d{1,2})\b(?![\d.:/-])")
 
 
 @dataclass(frozen=True)
@@ -769,6 +786,10 @@ def _month_ahead(which: str) -> int:
     return 1 if which.startswith("下") else -1 if which.startswith("上") else 0
 
 
+def _refuse() -> _Date:
+    raise DeadlineError("deadline-unparsed")
+
+
 def _ten_days(m: re.Match[str], today: date, lang: str) -> _Date:
     """上旬, 中旬, 下旬: the end of the first, second or last third of a month."""
 
@@ -947,6 +968,10 @@ _DATE_RULES: tuple[_DateRule, ...] = tuple(
         (  # 2周后, 一周内, in 2 weeks, in a week
             rf"{_N}\s*个?周(?:{AFTER}|{WITHIN})|\bin\s+(?P<n2>\d{{1,2}}|an?)\s*(?:weeks?|wks?|w)\b",
             lambda m, t, _: _days(t, 7 * _count(m, "n", "n2"), period=True),
+        ),
+        (  # 三月后, 3月内: after March, or three months? Refused, unless 两月 (two months)
+            rf"(?P<n>{NUM})\s*月\s*(?:后|之后|以后|内|之内|以内)",
+            lambda m, t, _: _months(t, 2) if m.group("n") == "两" else _refuse(),
         ),
         (  # 一个月内, 2个月后, in a month, within 2 months
             rf"{_N}\s*个\s*月(?:{AFTER}|{WITHIN})|\bin\s+(?P<n2>\d{{1,2}}|an?)\s+months?\b",

@@ -603,6 +603,20 @@ PHRASES = [
     ("wed", "early next week", "!deadline-unparsed"),
     ("wed", "年初", "!deadline-unparsed"),
     ("wed", "10 to 4", "!deadline-unparsed"),
+    # compound durations, ranges of counts, and month counts that could be month names
+    ("wed", "in 1 hour 30 minutes", "2026-11-18 16:00"),
+    ("wed", "in 2h30m", "2026-11-18 17:00"),
+    ("wed", "1小时30分钟后", "2026-11-18 16:00"),
+    ("wed", "一个小时三十分钟后", "2026-11-18 16:00"),
+    ("wed", "2-3天内", "2026-11-21 23:59"),
+    ("wed", "1-2周内", "2026-12-02 23:59"),
+    ("wed", "in 2-3 days", "2026-11-21 23:59"),
+    ("wed", "in 2 to 3 hours", "2026-11-18 17:30"),
+    ("wed", "两月后", "2027-01-18 23:59"),
+    ("wed", "一月内", "!deadline-unparsed"),
+    ("wed", "三月后", "!deadline-unparsed"),
+    ("wed", "by the 3", "!deadline-unparsed"),
+    ("wed", "by the 3rd", "2026-12-03 23:59"),
 ]
 
 
@@ -645,6 +659,32 @@ DAYS += ["", "tomorrow", "friday", "this monday", "friday next week", "march fir
 TIMES = ["", "3点", "三點零五", "下午兩點", "晚上8点", "凌晨2点", "半夜", "12点", "9:30", "09:30"]
 TIMES += ["", "at 8", "6:30pm", "at 5 tomorrow afternoon", "tonight", "12am", "noon"]
 ZONES = ["", "", "", "GMT", "CET", "UTC+8", "北京时间"]
+
+
+TRADITIONAL = str.maketrans(
+    "后这周时个两点号钟内礼间来头为报结东请数几于过与历开当从听紧昼圣诞国庆劳动儿万亲师军节妇",
+    "後這週時個兩點號鐘內禮間來頭為報結東請數幾於過與曆開當從聽緊晝聖誕國慶勞動兒萬親師軍節婦",
+)
+
+
+@pytest.mark.parametrize(
+    ("now", "phrase"),
+    [(now, p) for now, p, _ in PHRASES if p != p.translate(TRADITIONAL)],
+)
+def test_traditional_characters_read_as_simplified(now: str, phrase: str) -> None:
+    """One grammar: the same phrase in traditional characters means the same."""
+    moment = NOWS[now]
+    assert isinstance(moment.tzinfo, ZoneInfo)
+
+    def read(text: str) -> object:
+        try:
+            return resolve_deadline(text, moment, moment.tzinfo).when
+        except AmbiguousHour as asked:
+            return asked.choices
+        except DeadlineError as refused:
+            return refused.code
+
+    assert read(phrase.translate(TRADITIONAL)) == read(phrase)
 
 
 @given(
