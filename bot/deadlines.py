@@ -786,6 +786,15 @@ def _month_ahead(which: str) -> int:
     return 1 if which.startswith("下") else -1 if which.startswith("上") else 0
 
 
+def _month_of_year(m: re.Match[str], today: date, lang: str) -> _Date:
+    """A month of this, next or last year; its end, or a day of it."""
+    year = today.year + {"今年": 0, "明年": 1, "去年": -1}[m.group("which")]
+    month = _num(m, "mo")
+    if m.group("d"):
+        return _month_day(today, month, _num(m, "d"), str(year))
+    return _Date(lambda _: _last_of(year, month), rolls=False, period=True)
+
+
 def _refuse() -> _Date:
     raise DeadlineError("deadline-unparsed")
 
@@ -896,6 +905,10 @@ _DATE_RULES: tuple[_DateRule, ...] = tuple(
             lambda m, t, _: _month_day(
                 t, _num(m, "mo", "mo2"), _num(m, "d", "d2"), m.group("y") or m.group("y2")
             ),
+        ),
+        (  # 今年3月5号, 明年一月, 明年3月底: a month (and day) of this or next year
+            rf"(?P<which>今年|明年|去年)\s*(?P<mo>{NUM})\s*月(?:份)?\s*(?:(?P<end>[底末])|(?P<d>{NUM})\s*[日号]?)?",
+            _month_of_year,
         ),
         (  # 2027年3月, 2027年3月底
             rf"(?P<y>{_YEAR})\s*年\s*(?P<mo>{NUM})\s*月份?\s*[底末]?",

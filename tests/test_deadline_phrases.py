@@ -617,6 +617,12 @@ PHRASES = [
     ("wed", "三月后", "!deadline-unparsed"),
     ("wed", "by the 3", "!deadline-unparsed"),
     ("wed", "by the 3rd", "2026-12-03 23:59"),
+    # a month of this or next year
+    ("wed", "今年3月", "!deadline-past"),
+    ("wed", "明年3月5号", "2027-03-05 23:59"),
+    ("wed", "明年一月", "2027-01-31 23:59"),
+    ("wed", "今年12月20日晚上8点", "2026-12-20 20:00"),
+    ("wed", "明年3月底", "2027-03-31 23:59"),
 ]
 
 
