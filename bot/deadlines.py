@@ -20,17 +20,22 @@ Resolution rules:
   the end of that part (上午/morning 12:00, 下午/afternoon 18:00, 晚上/evening/night 23:59,
   早上 09:00, 中午/noon 12:00);
 - a period means its end: 这周/本周/``this week``/周末/EOW this week's Sunday 23:59,
-  下周/``next week`` next week's; 这个月/月底/EOM, 下个月, 3月/``March``, 今年, 明年 the
-  last day of that month or year; ``3天内``/``下三天``/``next 3 days`` the end of the
-  third day from today, ``一个月内`` the same day next month;
-- ``48小时内``/``后三小时``/``in 1h``/``in half an hour`` are exact offsets from now;
+  下周/``next week`` next week's; 这个月/月底/EOM, 下个月, 3月/``March``, 上中下旬,
+  本季度/``next quarter``, 今年, 明年 the last day of that span; ``3天内``/``下三天``/
+  ``next 3 days`` the end of the third day from today, ``一个月内`` the same day next
+  month;
+- holidays on a fixed date (圣诞节, ``halloween``) or weekday (母亲节, ``thanksgiving``),
+  and ``the 2nd sunday of may``, ``last friday of next month``, ``friday after next``;
+- ``48小时内``/``后三小时``/``in 1h``/``in half an hour``/``1小时30分钟后`` are exact
+  offsets from now; seconds are refused (``in a second`` is not the 2nd);
 - 24点, 24:00, 晚上12点, 半夜 and ``midnight`` are the midnight that ends that day; 半夜/
   深夜/晚上 1-4点 are the small hours after that day;
 - a range means its end (``3-4pm``, ``July 13-15``, ``周五到周日``);
 - a bare hour (1-12 o'clock without 上午/下午/晚上/am/pm, not written ``09:00``) is read on a
   12-hour clock: of its two readings only those ahead count, and a small-hours reading
-  (00:00-06:59) only when no day is written and it is the very next one; if two readings
-  remain, :class:`AmbiguousHour` carries both and the caller asks which is meant;
+  (00:00-06:59) only when no day is written and it is the very next one (or the only one
+  ahead); 12's night reading is the midnight ending the day; if two readings remain,
+  :class:`AmbiguousHour` carries both and the caller asks which is meant;
 - a time in a named zone (``GMT``, ``CET``, ``UTC+8``, ``北京时间``) is read in that zone
   and converted into the chat's (:attr:`Resolved.converted` says so);
 - a day of the month that has passed means next month, but a month without that day is
@@ -907,7 +912,7 @@ _DATE_RULES: tuple[_DateRule, ...] = tuple(
             ),
         ),
         (  # 今年3月5号, 明年一月, 明年3月底: a month (and day) of this or next year
-            rf"(?P<which>今年|明年|去年)\s*(?P<mo>{NUM})\s*月(?:份)?\s*(?:(?P<end>[底末])|(?P<d>{NUM})\s*[日号]?)?",
+            rf"(?P<which>今年|明年|去年)\s*(?P<mo>{NUM})\s*月(?:份)?\s*(?:[底末]|(?P<d>{NUM})\s*[日号]?)?",
             _month_of_year,
         ),
         (  # 2027年3月, 2027年3月底
