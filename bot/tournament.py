@@ -6,7 +6,8 @@ recomputed from them here, so corrections and penalties always flow through.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
@@ -118,7 +119,71 @@ def signed_up(t: Tournament) -> list[Player]:
 
 
 def names(t: Tournament) -> dict[int, str]:
-    return {p.user_id: p.name for p in t.players}
+    """Each player's name; a place a substitute took reads ``out→in`` (the standings'
+    line is the place, which both played)."""
+    who = {p.user_id: p.name for p in t.players}
+    for place, now in playing_for(t).items():
+        who[place] = f"{who[place]}→{who.get(now, now)}"
+    return who
+
+
+def substitutions(t: Tournament) -> list[tuple[int, int, int]]:
+    """Each /sub in order: the player out, the one in, the first round they play."""
+    return [(int(a), int(b), int(n)) for a, b, n in t.options.get("people", {}).get("subs", ())]
+
+
+def places_of(t: Tournament) -> dict[int, int]:
+    """Substitute → the place they took (the original player's id, through a chain of
+    substitutions): the engine sees one player per place from the first round on."""
+    place: dict[int, int] = {}
+    for out, sub, _ in substitutions(t):
+        place[sub] = place.get(out, out)
+    return place
+
+
+def playing_for(t: Tournament) -> dict[int, int]:
+    """Place → who plays it now, where a substitute does (the inverse of the latest)."""
+    return {place: sub for sub, place in places_of(t).items()}
+
+
+def relabelled(state: TournamentState, place: Mapping[int, int]) -> TournamentState:
+    """The state with each substitute's id replaced by the place they took, so the
+    results before and after a /sub add up for the pair or team
+    (docs/rules/people.md)."""
+    if not place:
+        return state
+
+    def a(u: int) -> int:
+        return place.get(u, u)
+
+    def table(tb: Table) -> Table:
+        return Table(tb.number, tuple(a(u) for u in tb.players))
+
+    rounds = tuple(
+        RoundRecord(
+            rec.number,
+            replace(
+                rec.plan,
+                tables=tuple(table(x) for x in rec.plan.tables),
+                byes=tuple(a(u) for u in rec.plan.byes),
+            ),
+            tuple(
+                replace(res, table=table(res.table), forfeited=frozenset(map(a, res.forfeited)))
+                for res in rec.results
+            ),
+        )
+        for rec in state.rounds
+    )
+    return replace(
+        state,
+        players=tuple(p for p in state.players if p not in place),
+        rounds=rounds,
+        penalties=tuple(replace(pen, player=a(pen.player)) for pen in state.penalties),
+        removed=frozenset(map(a, state.removed)),
+        teams={p: g for p, g in state.teams.items() if p not in place},
+        dropped={a(u): n for u, n in state.dropped.items()},
+        apart=tuple((a(x), a(y)) for x, y in state.apart),
+    )
 
 
 def latest_round(t: Tournament) -> Round | None:
@@ -170,7 +235,7 @@ def state_of(t: Tournament) -> TournamentState:
         RoundRecord(r.number, plan_of(r), tuple(table_result(row) for row in r.tables))
         for r in t.rounds
     )
-    return TournamentState(
+    state = TournamentState(
         players=tuple(p.user_id for p in signed_up(t)),
         seed=t.seed,
         rounds=rounds,
@@ -182,6 +247,7 @@ def state_of(t: Tournament) -> TournamentState:
         entered={p.user_id: p.entered_round for p in t.players if p.entered_round},
         apart=apart_pairs(t),
     )
+    return relabelled(state, places_of(t))
 
 
 def seat_of(row: TableRow, user_id: int) -> str:

@@ -26,6 +26,7 @@ class PlayerStatus(StrEnum):
     REMOVED = "removed"  # disqualified (or struck): kept in the history
     WAITING = "waiting"  # beyond the cap, on the waiting list: not counted until promoted
     DROPPED = "dropped"  # dropped out between rounds: never drawn again, kept in the standings
+    SUBSTITUTED = "substituted"  # replaced by a substitute (/sub): the place plays on
 
 
 class RoundStatus(StrEnum):

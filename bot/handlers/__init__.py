@@ -66,6 +66,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("dq", discipline.dq, ORGANISER, EVENT),
     Command("drop", people.drop, PLAYER, RUNNING, "people.refuse.drop-before-draw"),
     Command("apart", people.apart, ORGANISER, EVENT),
+    Command("sub", people.sub, ORGANISER, RUNNING),
     Command("standings", standings.standings, ANYONE, RECORD, menu=True),
     Command("bracket", bracket.bracket, ANYONE, RECORD, menu=True),
     Command("rating", ratings.rating, ANYONE, ANY, menu=True),

@@ -9,7 +9,7 @@ from bot.handlers.common import describe_tables, group_lines
 from bot.handlers.lifecycle import format_at_draw
 from bot.handlers.partners import team_lines
 from bot.ratings import seed_by_rating
-from bot.tournament import format_of, state_of
+from bot.tournament import format_of, playing_for, state_of
 from db.models import Round, TableRow, Tournament
 from db.status import EventStatus, RoundStatus
 from engine.draw import commitment
@@ -56,16 +56,19 @@ def draw_text(ctx: Ctx, t: Tournament, r: Round) -> str:
 
 
 def store_round(t: Tournament, plan: RoundPlan, number: int) -> Round:
+    now = playing_for(t)  # a place a substitute took is seated as them
     r = Round(
         number=number,
         stage=plan.stage,
         seed_label=plan.seed_label,
         status=RoundStatus.DRAWN,
-        byes=list(plan.byes),
+        byes=[now.get(u, u) for u in plan.byes],
         notes=list(plan.notes),
     )
     r.tables = [
-        TableRow(number=tb.number, seats=list(tb.players), forfeited=[], present=[])
+        TableRow(
+            number=tb.number, seats=[now.get(u, u) for u in tb.players], forfeited=[], present=[]
+        )
         for tb in plan.tables
     ]
     t.rounds.append(r)

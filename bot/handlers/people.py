@@ -16,7 +16,13 @@ from bot.errors import UserError
 from bot.handlers.common import display_name, find_player, settle_round
 from bot.handlers.partners import names_player
 from bot.service import people, results
-from bot.tournament import UNCOUNTED, format_of, latest_round, names
+from bot.tournament import (
+    UNCOUNTED,
+    format_of,
+    latest_round,
+    names,
+    substitutions,
+)
 from db.models import Player, Tournament
 from db.status import EventStatus, PlayerStatus, RoundStatus
 from engine.formats import find_format
@@ -141,6 +147,10 @@ def player_mark(ctx: Ctx, t: Tournament, player: Player) -> str:
     kind, number = people.marks(t).get(player.user_id, ("", 0))
     if kind:
         return " · " + ctx.t(f"stage.{kind}", round=number)
+    if player.status == PlayerStatus.SUBSTITUTED:
+        by = next((s for o, s, _ in substitutions(t) if o == player.user_id), 0)
+        sub_name = next((p.name for p in t.players if p.user_id == by), "")
+        return " · " + ctx.t("people.subbed-mark", sub=sub_name)
     return "" if player.status == PlayerStatus.ACTIVE else " ✗"
 
 
@@ -148,10 +158,15 @@ async def join_late(ctx: Ctx, t: Tournament) -> None:
     """``/join`` after the draw: into the next round's draw where the format and the
     ``late`` setting allow it; otherwise the refusal says why."""
     ctx.require_person()
-    refuse_late_format(ctx, t)
     await ctx.repo.load_whole(t)
-    entering = people.late_round(t)
     player = next((p for p in t.players if p.user_id == ctx.actor), None)
+    fmt = find_format(t.format)
+    new = player is None or player.status in UNCOUNTED
+    if fmt.late_entry is None and new and format_of(t).team_size() > 1:
+        await _reserve(ctx, t, player)
+        return
+    refuse_late_format(ctx, t)
+    entering = people.late_round(t)
     if player is not None and player.status == PlayerStatus.ACTIVE:
         ctx.reply("signup.already", name=player.name)
         return
@@ -161,6 +176,18 @@ async def join_late(ctx: Ctx, t: Tournament) -> None:
         player = await ctx.repo.new_player(t, ctx.actor, display_name(ctx), ctx.inc.sender.username)
     people.enter_late(ctx, t, player, entering)
     ctx.reply("people.entered", name=player.name, round=entering, missed=missed_rule(ctx, t))
+
+
+async def _reserve(ctx: Ctx, t: Tournament, player: Player | None) -> None:
+    """In a pair or team event a /join after the draw cannot play, but may stand by: on
+    the waiting list, from which the organiser brings a substitute in with /sub."""
+    if player is None:
+        await ctx.repo.new_player(t, ctx.actor, display_name(ctx), ctx.inc.sender.username)
+        player = next(p for p in t.players if p.user_id == ctx.actor)
+    if player.status != PlayerStatus.WAITING:
+        put_on_list(ctx, t, player)
+    reason = ctx.t(f"people.late-no.{t.format}")
+    ctx.reply("people.reserve", reason=reason, name=player.name, place=people.place(t, player))
 
 
 def refuse_late_format(ctx: Ctx, t: Tournament) -> None:
@@ -230,6 +257,30 @@ def _drop_now(ctx: Ctx, t: Tournament, player: Player) -> None:
         ctx.say("\n".join(lines))
     if row is not None and r.status == RoundStatus.OPEN:
         settle_round(ctx, t, r)
+
+
+# --- /sub -----------------------------------------------------------------------------
+async def sub(ctx: Ctx, args: str) -> None:
+    """``/sub <out> <in>`` between rounds of a pair or team event: ``in`` plays ``out``'s
+    place from the next round; what the place scored stays with its pair or team."""
+    t = await ctx.tournament()
+    if format_of(t).team_size() < 2:
+        raise UserError("people.refuse.sub-format", format=ctx.t(f"format.{t.format}"))
+    r = latest_round(t)
+    assert r is not None  # the command's stage: after the draw
+    if r.status != RoundStatus.CLOSED:
+        raise UserError("people.refuse.sub-mid-round", round=r.number)
+    words = args.split()
+    if len(words) != 2:
+        raise UserError("people.usage.sub")
+    out, comes = (find_player(ctx, t, w) for w in words)
+    if out.status != PlayerStatus.ACTIVE:
+        raise UserError("people.refuse.not-playing", name=out.name)
+    if comes.status not in UNCOUNTED:
+        raise UserError("people.refuse.sub-playing", name=comes.name)
+    people.substitute(ctx, t, out, comes, r.number + 1)
+    with ctx.announcing():
+        ctx.reply("people.subbed", out=out.name, sub=comes.name, round=r.number + 1)
 
 
 # --- /apart ---------------------------------------------------------------------------

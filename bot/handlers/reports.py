@@ -25,10 +25,11 @@ from bot.handlers.common import (
 )
 from bot.inputs import id_or_none
 from bot.service import results
-from bot.tournament import latest_round, names, policy
+from bot.tournament import game_of, latest_round, names, policy
 from bot.types import Buttons, Outgoing
 from db.models import Report, Round, TableRow, Tournament
 from db.status import PlayerStatus, ReportStatus, RoundStatus
+from engine.formats.series import games_won
 from engine.games.base import fmt_points
 from engine.model import SEAT_LETTERS
 
@@ -111,6 +112,7 @@ async def file_report(
     lines = score_lines(ctx, who, row, list(checked.scores))
     if organiser:
         announce(ctx, edit, ctx.t("report.confirmed", table=number, text=rep.text, scores=lines))
+        next_game(ctx, t, row, who)
         await settle_if_done(ctx, t, r)
         return
     announce(
@@ -130,6 +132,26 @@ async def file_report(
                 (ctx.t("button.dispute"), f"dispute:{rep.id}"),
             ]
         ],
+    )
+
+
+def next_game(ctx: Ctx, t: Tournament, row: TableRow, who: Mapping[int, str]) -> None:
+    """A match still level after its confirmed games plays on: the table is told its
+    next game and how to report it (the report adds to the games before); the other
+    tables are not held up (docs/rules/two-player.md)."""
+    earlier = results.awaiting(row)
+    if earlier is None:
+        return
+    outcome = game_of(t).parse(earlier.text, len(row.seats))
+    totals = [sum(side, Decimal(0)) for side in zip(*outcome.per_hand, strict=True)]
+    ctx.reply(
+        "series.next-game",
+        table=row.number,
+        a=who.get(row.seats[0], str(row.seats[0])),
+        b=who.get(row.seats[1], str(row.seats[1])),
+        score=games_won(totals, outcome),
+        played=outcome.hands,
+        game=outcome.hands + 1,
     )
 
 
@@ -198,16 +220,16 @@ async def _pending_for(
 
 async def _confirm(ctx: Ctx, arg: str, button: bool) -> None:
     t, r, row, rep = await _pending_for(ctx, arg, button)
-    results.confirm(ctx, t, row, rep)
+    results.confirm(ctx, t, r, row, rep)
     ctx.toast = ctx.t("report.confirmed-short", table=row.number)
+    who = await ctx.repo.names(t.id, row.seats)
     ctx.reply(
         "report.confirmed",
         table=row.number,
         text=rep.text,
-        scores=score_lines(
-            ctx, await ctx.repo.names(t.id, row.seats), row, [Decimal(s) for s in rep.scores]
-        ),
+        scores=score_lines(ctx, who, row, [Decimal(s) for s in rep.scores]),
     )
+    next_game(ctx, t, row, who)
     await settle_if_done(ctx, t, r)
 
 
@@ -253,7 +275,7 @@ async def fix(ctx: Ctx, args: str) -> None:
     if r is None:
         raise UserError("refuse.not-drawn")
     row = find_table(r, number)
-    checked = results.check(t, r, row, text)
+    checked = results.check(t, r, row, text, whole=True)
     rep = await results.fix(ctx, t, r, row, checked)
     ctx.reply(
         "report.fixed",
@@ -261,4 +283,5 @@ async def fix(ctx: Ctx, args: str) -> None:
         text=rep.text,
         scores=score_lines(ctx, names(t), row, list(checked.scores)),
     )
+    next_game(ctx, t, row, names(t))
     settle_round(ctx, t, r)

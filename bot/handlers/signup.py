@@ -99,7 +99,11 @@ def rules_line(ctx: Ctx, t: Tournament) -> str:
     """The game's rules with its knobs in words and its own report example."""
     game = game_of(t)
     words = knob_words(ctx.t, t.game, game.options)
-    return ctx.t(f"rules.{t.game}", **words, example=game.example(game.seat_counts[0]))
+    text = ctx.t(f"rules.{t.game}", **words, example=game.example(game.seat_counts[0]))
+    series = game.options.get("series")
+    if series not in (None, "sudden"):  # the game's own text describes sudden death
+        text += ctx.t(f"series.rule.{series}")
+    return text
 
 
 async def join(ctx: Ctx, args: str) -> None:
@@ -266,6 +270,8 @@ def format_rules(ctx: Ctx, t: Tournament) -> str:
     text = ctx.t(f"{section}.{t.format}", **knob_words(ctx.t, t.format, fmt.options))
     if fmt.eliminates and max(fmt.sizes) > 2:
         text += "\n" + ctx.t("format_rules_extra.final-tie")
+    if max(fmt.sizes) == 2 and fmt.game.options.get("series") == "sudden":
+        text += "\n" + ctx.t("series.format-note")
     return text
 
 

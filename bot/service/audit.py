@@ -38,6 +38,7 @@ class Action(StrEnum):
     TABLE_DEADLINE = "deadline-table"
     SIGNUP_DEADLINE = "deadline-signup"
     DROP = "drop"
+    SUB = "sub"
     UNDO = "undo"
 
 
@@ -417,6 +418,26 @@ class Dropped(Entry):
 
 
 @dataclass(frozen=True)
+class Substituted(Entry):
+    """/sub: ``sub`` plays ``out``'s place from round ``round`` on; their statuses before."""
+
+    action: ClassVar[Action] = Action.SUB
+    out: int
+    sub: int
+    round: int
+    out_status: str
+    sub_status: str
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        old = {"out": self.out, "status": self.out_status, "sub_status": self.sub_status}
+        return old, {"sub": self.sub, "round": self.round}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old["out"], new["sub"], new["round"], old["status"], old["sub_status"])
+
+
+@dataclass(frozen=True)
 class Undone(Entry):
     """/undo of the entry with id ``undone`` (its action and old state kept for history)."""
 
@@ -451,6 +472,7 @@ KINDS: dict[str, type[Entry]] = {
         TableDeadline,
         SignupDeadline,
         Dropped,
+        Substituted,
         Undone,
     )
 }

@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.context import Ctx
 from bot.errors import UserError
-from bot.service.audit import Dropped, TableBefore
+from bot.service.audit import Dropped, Substituted, TableBefore
 from bot.tournament import latest_round, signed_up
 from db.models import Player, Round, TableRow, Tournament
 from db.status import EventStatus, PlayerStatus, RoundStatus, TableState
@@ -181,6 +181,36 @@ async def undo_drop(ctx: Ctx, t: Tournament, entry: Dropped) -> None:
 def _reopen(t: Tournament, r: Round) -> None:
     if r.status == RoundStatus.CLOSED:
         r.status, t.status = RoundStatus.OPEN, EventStatus.RUNNING
+
+
+# --- substitutes ----------------------------------------------------------------------
+def substitute(ctx: Ctx, t: Tournament, out: Player, sub: Player, first: int) -> None:
+    """``sub`` takes ``out``'s place from round ``first``: the place (its pair or team,
+    and everything it scored) plays on under a new name. Audited; /undo takes it back
+    until that round is drawn."""
+    entry = Substituted(out.user_id, sub.user_id, first, out.status, sub.status)
+    options = {k: dict(v) for k, v in t.options.items()}
+    section = options.setdefault(SECTION, {})
+    section["subs"] = [*section.get("subs", []), [out.user_id, sub.user_id, first]]
+    t.options = options
+    out.status = PlayerStatus.SUBSTITUTED
+    sub.status, sub.queued = PlayerStatus.ACTIVE, None
+    ctx.record(t, entry)
+
+
+async def undo_sub(ctx: Ctx, t: Tournament, entry: Substituted) -> None:
+    r = latest_round(t)
+    if r is not None and r.number >= entry.round:
+        raise UserError("refuse.undo-too-late")
+    options = {k: dict(v) for k, v in t.options.items()}
+    subs = [s for s in options[SECTION]["subs"] if s[:2] != [entry.out, entry.sub]]
+    options[SECTION]["subs"] = subs
+    t.options = options
+    for p in t.players:
+        if p.user_id == entry.out:
+            p.status = entry.out_status
+        elif p.user_id == entry.sub:
+            p.status = entry.sub_status
 
 
 def marks(t: Tournament) -> dict[int, tuple[str, int]]:

@@ -48,7 +48,7 @@ from db.status import (
     RoundStatus,
     TableState,
 )
-from engine.formats.series import check_series, series_length
+from engine.formats.series import check_report
 from engine.games.base import Outcome
 from engine.numbers import plain
 
@@ -59,19 +59,39 @@ class Checked:
 
     outcome: Outcome
     scores: tuple[Decimal, ...]
+    level: bool = False  # a sudden-death match still level: the table plays on
 
 
-def check(t: Tournament, r: Round, row: TableRow, text: str) -> Checked:
-    """Parse a report for this table, check it fits the round's best-of-N series (a
-    two-player table), and turn it into round scores. The one check every report, fix
-    and button-flow summary goes through."""
+def check(t: Tournament, r: Round, row: TableRow, text: str, whole: bool = False) -> Checked:
+    """Parse a report for this table, check it fits the round's series (a two-player
+    table: ``engine.formats.series``), and turn it into round scores. The one check every
+    report, fix and button-flow summary goes through. At a level match waiting for its
+    next game the report adds to the games reported before, unless ``whole`` (a /fix
+    replaces them all)."""
     game = game_of(t)
     seats = len(row.seats)
+    before = awaiting(row)
+    if before is not None and not whole:
+        text = f"{before.text}; {text}"
     outcome = game.parse(text, seats)
-    best_of = series_length(r.notes)
-    if best_of is not None and seats == 2:
-        check_series(best_of, outcome)
-    return Checked(outcome, game.round_scores(outcome, seats))
+    level = check_report(r.notes, game, outcome) if seats == 2 else False
+    return Checked(outcome, game.round_scores(outcome, seats), level)
+
+
+def plays_on(t: Tournament, r: Round, row: TableRow, rep: Report) -> bool:
+    """Whether a stored report leaves the table's match level: the table plays on."""
+    if len(row.seats) != 2:
+        return False
+    game = game_of(t)
+    return check_report(r.notes, game, game.parse(rep.text, 2))
+
+
+def awaiting(row: TableRow) -> Report | None:
+    """The confirmed report of a level match waiting for its next game (the table is
+    still open), or None."""
+    current = live(row)
+    confirmed = current is not None and current.status == ReportStatus.CONFIRMED
+    return current if confirmed and row.status == TableState.PENDING else None
 
 
 def live(row: TableRow) -> Report | None:
@@ -80,8 +100,11 @@ def live(row: TableRow) -> Report | None:
 
 
 def reportable(row: TableRow) -> None:
-    """Refuse a table that already has a result or a report waiting."""
+    """Refuse a table that already has a result or a report waiting (a level match's
+    next game is welcome: it adds to the games before)."""
     current = live(row)
+    if awaiting(row) is not None:
+        return
     if row.status == TableState.CONFIRMED or (
         current is not None and current.status == ReportStatus.CONFIRMED
     ):
@@ -97,9 +120,11 @@ def stored(scores: tuple[Decimal, ...]) -> list[str]:
     return [plain(s) for s in scores]
 
 
-def accept(row: TableRow, rep: Report, by: int | None) -> None:
-    """The report counts: the table's result is settled by it."""
-    rep.status, row.status = ReportStatus.CONFIRMED, TableState.CONFIRMED
+def accept(row: TableRow, rep: Report, by: int | None, level: bool = False) -> None:
+    """The report counts: the table's result is settled by it, unless it leaves the
+    match ``level`` (the table stays open for its next game)."""
+    rep.status = ReportStatus.CONFIRMED
+    row.status = TableState.PENDING if level else TableState.CONFIRMED
     if by is not None:
         rep.confirmed_by = by
 
@@ -120,20 +145,24 @@ async def file(
 ) -> Report:
     """Store a checked report: confirmed at once from an organiser, else pending."""
     reportable(row)
+    earlier = awaiting(row)
+    if earlier is not None:  # the level match's next game: the new report holds them all
+        earlier.live, earlier.status = None, ReportStatus.REPLACED
+        await ctx.repo.session.flush()
     status = ReportStatus.CONFIRMED if organiser else ReportStatus.PENDING
     rep = await _store(ctx, row, checked, status)
     kind = OrganiserFiled if organiser else Filed
     ctx.record(t, kind(row.id, row.number, r.number, rep.id, rep.text, status))
     if organiser:
-        accept(row, rep, None)
+        accept(row, rep, None, checked.level)
     return rep
 
 
-def confirm(ctx: Ctx, t: Tournament, row: TableRow, rep: Report) -> None:
+def confirm(ctx: Ctx, t: Tournament, r: Round, row: TableRow, rep: Report) -> None:
     """A tablemate confirms a pending report (never the one who made it)."""
     if rep.reporter_id == ctx.actor:
         raise UserError("refuse.confirm-own", table=row.number)
-    accept(row, rep, ctx.actor)
+    accept(row, rep, ctx.actor, plays_on(t, r, row, rep))
     ctx.record(t, Confirmed(row.number))
 
 
@@ -163,7 +192,8 @@ async def fix(ctx: Ctx, t: Tournament, r: Round, row: TableRow, checked: Checked
         old.live, old.status = None, ReportStatus.REPLACED
         await ctx.repo.session.flush()
     rep = await _store(ctx, row, checked, ReportStatus.CONFIRMED)
-    row.status, row.forfeited = TableState.CONFIRMED, []
+    row.status = TableState.PENDING if checked.level else TableState.CONFIRMED
+    row.forfeited = []
     ctx.record(t, replace(replaced, report_id=rep.id, text=rep.text))
     return rep
 
@@ -214,7 +244,7 @@ def late(
     for row in due:
         current = live(row)
         if current is not None and current.status == ReportStatus.PENDING:
-            accept(row, current, None)
+            accept(row, current, None, plays_on(t, r, row, current))
             accepted.append(row)
         elif current is not None and current.status == ReportStatus.DISPUTED:
             waiting.append(row)

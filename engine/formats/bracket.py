@@ -44,6 +44,7 @@ from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format
 from engine.formats.elimination import HALF, BracketRound, Ladder, still_in_at, tree
 from engine.formats.seeding import RATING, SeedsKnob, by_rating
+from engine.formats.series import SERIES_NOTES, series_note
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -96,7 +97,7 @@ class Bracket(Format):
     aliases = ("bracket", "单败淘汰", "淘汰制", "裁减制", "single elimination")
     seeds = ("004",)
     has_bracket = True
-    note_codes = ("bye", "round-robin")
+    note_codes = ("bye", "round-robin", "extra-game", *SERIES_NOTES)
     knobs = (
         SeedsKnob("seeds", "0", (), int, "004"),
         Knob("last3", "robin", ("robin", "off"), str, "004"),
@@ -173,7 +174,7 @@ class Bracket(Format):
         ties = w.ladder.ties()
         if ties:
             tables = tuple(Table(i + 1, m.players) for i, m in enumerate(ties))
-            return RoundPlan(tables, (), "extra", label, ("extra-game",))
+            return RoundPlan(tables, (), "extra", label, ("extra-game", *series_note(self.game)))
         if w.robin:
             return self._next_robin(w, state, label, active)
         alive = w.ladder.alive(active) if state.rounds else self._round_one(state)
@@ -183,7 +184,7 @@ class Bracket(Format):
             w.robin = tuple(alive)
             return self._next_robin(w, state, label, active)
         if len(alive) == 2:
-            return RoundPlan((Table(1, tuple(alive)),), (), "final", label)
+            return RoundPlan((Table(1, tuple(alive)),), (), "final", label, series_note(self.game))
         byes: list[PlayerId] = []
         if len(alive) % 2:
             if not state.rounds and self.seed_count(state) > 0:
@@ -194,7 +195,8 @@ class Bracket(Format):
         if not state.rounds:
             rest = self._seeded_pairs(rest)
         tables = tuple(Table(i // 2 + 1, (rest[i], rest[i + 1])) for i in range(0, len(rest), 2))
-        return RoundPlan(tables, tuple(byes), "", label, ("bye",) if byes else ())
+        notes = (*series_note(self.game), *(("bye",) if byes else ()))
+        return RoundPlan(tables, tuple(byes), "", label, notes)
 
     def seed_count(self, state: TournamentState) -> int:
         """How many players are seeded: ``seeds``, or every rated player (``rating``)."""
@@ -239,7 +241,8 @@ class Bracket(Format):
             return self.finish(self.standings(state))
         a, b, c = (w.robin[i] for i in ROBIN[left[0]])
         byes = (c,) if c in active else ()
-        return RoundPlan((Table(1, (a, b)),), byes, "robin", label, ("round-robin",))
+        notes = ("round-robin", *series_note(self.game))
+        return RoundPlan((Table(1, (a, b)),), byes, "robin", label, notes)
 
     def bracket(self, state: TournamentState) -> tuple[BracketRound, ...]:
         """The knockout tree for the ``/bracket`` picture (see :func:`tree`)."""

@@ -46,6 +46,7 @@ from engine.formats.elimination import (
     top_of_final,
     tree,
 )
+from engine.formats.series import SERIES_NOTES, series_note
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -151,7 +152,7 @@ class Groups(Format):
     has_bracket = True  # the crossover and final
     has_group_tables = True
     series_knobs = ("group_best_of", "playoff_best_of", "final_best_of")
-    note_codes = ("bye", *(f"best-of-{n}" for n in BEST_OF))
+    note_codes = ("bye", *SERIES_NOTES)
     knobs = (
         Knob("groups", "2", ("1", "2", "4", "8"), int, "004"),
         Knob("group_best_of", "1", BEST_OF, int, "000"),
@@ -432,17 +433,19 @@ class Groups(Format):
         ties = w.ladder.ties()
         if ties:
             tables = tuple(Table(i + 1, m.players) for i, m in enumerate(ties))
-            return RoundPlan(tables, (), "extra", label, ("extra-game",))
+            notes = ("extra-game", *series_note(self.game))
+            return RoundPlan(tables, (), "extra", label, notes)
         alive = w.ladder.alive(active) if w.ladder.rounds else self.advancers(w, active)
         if len(alive) <= 1:
             return self.finish(self.standings(state))
         if len(alive) == 2:
-            best = f"best-of-{self.int_option('final_best_of')}"
-            return RoundPlan((Table(1, tuple(alive)),), (), "final", label, (best,))
+            best = series_note(self.game, self.int_option("final_best_of"))
+            return RoundPlan((Table(1, tuple(alive)),), (), "final", label, best)
         byes = tuple(alive[-1:]) if len(alive) % 2 else ()
         rest = alive[: len(alive) - len(byes)]
         tables = tuple(Table(i // 2 + 1, (rest[i], rest[i + 1])) for i in range(0, len(rest), 2))
-        notes = (f"best-of-{self.int_option('playoff_best_of')}", *(("bye",) if byes else ()))
+        best = series_note(self.game, self.int_option("playoff_best_of"))
+        notes = (*best, *(("bye",) if byes else ()))
         return RoundPlan(tables, byes, "playoff", label, notes)
 
     def _next_group_round(self, w: Walk, active: set[PlayerId], label: str) -> RoundPlan | None:
@@ -466,8 +469,8 @@ class Groups(Format):
             if tables:
                 idle = active - {p for t in tables for p in t} - set(byes)
                 byes += sorted(p for p in idle if p in w.record)
-                best = f"best-of-{self.int_option('group_best_of')}"
-                notes = (*((best,) if self.pairs else ()), *(("bye",) if byes else ()))
+                best = series_note(self.game, self.int_option("group_best_of"))
+                notes = (*(best if self.pairs else ()), *(("bye",) if byes else ()))
                 return RoundPlan(
                     tuple(Table(i + 1, t) for i, t in enumerate(tables)),
                     tuple(byes),

@@ -273,5 +273,66 @@ async def test_a_swiss_of_twelve_with_a_cap_waiting_list_late_entry_drop_and_apa
         assert ("第2轮加入" in line) == (who == name[12]), line
     figures = [points_of(x) for x in lines]
     assert figures == sorted(figures, reverse=True)
-    finished = next(m.text for m in reversed(chats.transport.messages.values()) if "结束！冠军" in m.text)
+    finished = next(
+        m.text for m in reversed(chats.transport.messages.values()) if "结束！冠军" in m.text
+    )
     assert f"冠军：{shown[0]}" in finished
+
+
+def seat_tables(text: str) -> dict[int, dict[str, str]]:
+    """Each table's seats of an announcement: number → {seat letter: name}."""
+    found = {}
+    for line in text.splitlines():
+        match = re.match(r"第(\d+)桌：(.*)", line)
+        if match:
+            found[int(match.group(1))] = dict(
+                seat.split(" ", 1)  # type: ignore[misc]
+                for seat in match.group(2).split(" · ")
+            )
+    return found
+
+
+async def test_a_substitute_takes_a_pair_players_place_and_the_pair_keeps_its_results(
+    chats: Chats,
+) -> None:
+    people(chats, 9)
+    name = {i: NAME[P[i]] for i in P}
+    await chats.says(GROUP, ADMIN, "/new guandan pairs 掼蛋赛")
+    for i in range(1, 9):
+        await chats.says(GROUP, P[i], "/join")
+    assert "还没有抽签" not in await chats.says(GROUP, ADMIN, "/draw")
+    opened = await chats.says(GROUP, ADMIN, "/round")
+    assert "第 1 轮还没有结束" in await chats.says(GROUP, ADMIN, f"/sub {name[1]} {name[9]}")
+    for number, seats in seat_tables(opened).items():
+        mine = next((s for s, n in seats.items() if n == name[1]), None)
+        first = mine or "A"  # 选手01's pair finishes first and second: they go on
+        partner = "ABCD"[("ABCD".index(first) + 2) % 4]
+        await chats.says(GROUP, ADMIN, f"/report {number} {first} {partner}")
+    reserve = await chats.says(GROUP, P[9], "/join")
+    assert "报名已截止" in reserve and "候补第 1 位" in reserve
+    assert "已经在比赛中" in await chats.says(GROUP, ADMIN, f"/sub {name[1]} {name[2]}")
+    assert "只有组织者" in await chats.says(GROUP, P[1], f"/sub {name[1]} {name[9]}")
+    before = await chats.says(GROUP, P[2], "/standings all")
+    pair_line = next(x for x in before.splitlines() if name[1] in x)
+    subbed = await chats.says(GROUP, ADMIN, f"/sub {name[1]} {name[9]}")
+    assert f"从第 2 轮起，{name[9]} 替换 {name[1]} 上场" in subbed
+    assert "撤销：上一次替补换人" in await chats.says(GROUP, ADMIN, "/undo")
+    assert "由 " not in await chats.says(GROUP, ADMIN, "/players")
+    await chats.says(GROUP, ADMIN, f"/sub {name[1]} {name[9]}")
+    assert f"{name[1]} · 由 {name[9]} 替补" in await chats.says(GROUP, ADMIN, "/players")
+    after = await chats.says(GROUP, P[2], "/standings all")
+    line = next(x for x in after.splitlines() if f"{name[1]}→{name[9]}" in x)
+    # the place keeps what it scored: the same line, renamed
+    assert line.replace(f"{name[1]}→{name[9]}", name[1]) == pair_line
+    second = await chats.says(GROUP, ADMIN, "/round")
+    seated = [n for seats in seat_tables(second).values() for n in seats.values()]
+    assert name[9] in seated and name[1] not in seated
+    assert "第 2 轮：你在第" in await chats.says(GROUP, P[9], "/table")  # they play it
+    assert "不能再撤销" in await chats.says(GROUP, ADMIN, "/undo")
+    other = -5003
+    chats.admins(other, ADMIN)
+    await chats.says(other, ADMIN, "/new xiangqi swiss 象棋")
+    await chats.says(other, P[1], "/join")
+    await chats.says(other, P[2], "/join")
+    await chats.says(other, ADMIN, "/draw")
+    assert "替补只用于双人赛和团体赛" in await chats.says(other, ADMIN, f"/sub {name[1]} {name[3]}")
