@@ -14,6 +14,7 @@ from engine.formats.teams import Teams
 
 FORMATS: tuple[type[Format], ...] = (Knockout, Swiss, Bracket, Groups, Stages, Teams, Pairs)
 TYPO_DISTANCE = 2  # letters a misspelt format word may differ by (``format_word``)
+SHORT_WORD = 5  # up to this long, one letter only
 
 
 def find_format(name: str) -> type[Format]:
@@ -30,10 +31,11 @@ def format_word(word: str) -> type[Format] | None:
 
     A format's key or alias (any case, Chinese aliases included) names that format. A
     misspelt format is refused rather than taken as the title's first word: a word of
-    ASCII letters, at least four long, within edit distance 2 of a key or a one-word
-    ASCII alias (``knockuot``, ``swis``, ``group``) raises ``format-typo`` naming the
-    closest. Anything else (a Chinese word that is no alias, a number, a short or distant
-    English word) is the start of the title: ``None``."""
+    ASCII letters, at least four long, that starts with the letter of a key or one-word
+    ASCII alias and is within edit distance 2 of it (1 for words of up to five letters:
+    ``knockuot``, ``swis``, ``group``, but not ``Fair``, ``Open`` or ``Team5``) raises
+    ``format-typo`` naming the closest. Anything else (a Chinese word that is no alias,
+    a number, a short or distant English word) starts the title: ``None``."""
     try:
         return find_format(word)
     except ConfigError:
@@ -44,11 +46,14 @@ def format_word(word: str) -> type[Format] | None:
     names = [
         (fmt.key, name)
         for fmt in FORMATS
-        for name in (fmt.key, *fmt.aliases)
+        for name in (fmt.key.lower(), *(a.lower() for a in fmt.aliases))
         if name.isascii() and name.isalpha()
     ]
-    distance, key = min((edit_distance(wanted, name.lower()), key) for key, name in names)
-    if distance <= TYPO_DISTANCE:
+    distance, key = min(
+        ((edit_distance(wanted, name.lower()), key) for key, name in names if name[0] == wanted[0]),
+        default=(TYPO_DISTANCE + 1, ""),
+    )
+    if distance <= (TYPO_DISTANCE if len(wanted) > SHORT_WORD else 1):
         raise ConfigError("format-typo", word=word, closest=key)
     return None
 

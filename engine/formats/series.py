@@ -1,13 +1,24 @@
-"""Best-of-N series at two-player tables (一局定胜负 / 五局三胜制 / 七局四胜制;
-docs/rules/groups.md#best-of).
+"""How long a two-player match is: a best-of-N series, or two games then one more at a
+time until someone wins (docs/rules/two-player.md).
 
-A format that plays a stage as best-of-N puts ``best-of-N`` in the round's notes; the
-report of such a table lists the series' games. Every game shares one point between the
-two players (1-0, 0-1, ½-½), so the points in a report are the games played. A report is
-refused when it holds more than N games, or a game after one player already had more than
-N/2 points: the series was decided by then (五局三胜: the first to three wins). A shorter
-series stands: the score so far decides when the clock stops it early
-(若比分未达到三局，则以当前比分决出胜负).
+A format that plays two-player tables puts the rule in each round's notes, so the chat
+can say it and every report is checked against it:
+
+* ``best-of-N`` (一局定胜负 / 五局三胜制 / 七局四胜制; docs/rules/groups.md#best-of): the report
+  lists the series' games. Every game shares one point between the two players (1-0, 0-1, ½-½), so
+  the points in a report are the games played. A report is refused when it holds more than N games,
+  or a game after one player already had more than N/2 points: the series was decided by then
+  (五局三胜: the first to three wins). A shorter series stands (若比分
+  未达到三局，则以当前比分决出胜负).
+* ``sudden`` (象棋, 五子棋, 军棋: 头两盘…如两盘战平则赛第三盘…直到分出胜负): at least
+  ``games`` games (the game's knob, 2), then one game at a time until the totals differ.
+  A game after that is refused (``1-0; 1-0; 1-0`` was decided 2–0). A report that leaves
+  the match level is not its end: the table plays its next game and reports it, and the
+  report is added to the games before (:func:`check_report` says so).
+
+Which of the two a round plays is the game's ``series`` knob (:func:`series_note`):
+``sudden`` (the default of the two-player games), ``bo1``…``bo7`` for every match, or
+``stages`` for the lengths the format sets per stage.
 """
 
 from __future__ import annotations
@@ -15,11 +26,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from decimal import Decimal
+from typing import Any
 
 from engine.errors import ReportError
-from engine.games.base import Outcome
+from engine.games.base import Game, Outcome
 
 NOTE = re.compile(r"best-of-(\d+)")
+SUDDEN = "sudden"  # the round note of "two games, then one more until someone wins"
+SERIES_NOTES = (SUDDEN, *(f"best-of-{n}" for n in (1, 3, 5, 7)))
 
 
 def series_length(notes: Sequence[str]) -> int | None:
@@ -29,6 +43,17 @@ def series_length(notes: Sequence[str]) -> int | None:
         if match:
             return int(match.group(1))
     return None
+
+
+def series_note(game: Game[Any], stage_best_of: int | None = None) -> tuple[str, ...]:
+    """The note a round of two-player matches carries: the game's ``series`` knob, or
+    (``stages``, and games without the knob) the stage's own length when it has one."""
+    choice = game.options.get("series")
+    if choice == SUDDEN:
+        return (SUDDEN,)
+    if isinstance(choice, str) and choice.startswith("bo"):
+        return (f"best-of-{choice[2:]}",)
+    return (f"best-of-{stage_best_of}",) if stage_best_of else ()
 
 
 def check_series(best_of: int, outcome: Outcome) -> None:
@@ -41,3 +66,47 @@ def check_series(best_of: int, outcome: Outcome) -> None:
         if max(won) * 2 > best_of:
             raise ReportError("series-over", best_of=best_of, game=number, after=number - 1)
         won = [a + b for a, b in zip(won, hand, strict=True)]
+
+
+def sudden_level(games: int, outcome: Outcome) -> bool:
+    """Whether a sudden-death match is still undecided after the reported games: fewer
+    than ``games`` played, or the totals level."""
+    hands = outcome.per_hand or (outcome.scores,)
+    totals = [sum(side, Decimal(0)) for side in zip(*hands, strict=True)]
+    return len(hands) < games or totals[0] == totals[1]
+
+
+def check_sudden(games: int, outcome: Outcome) -> None:
+    """Refuse a game reported after the match was decided: ``games`` played and the
+    totals apart (the refusal names the game and the score that decided it)."""
+    won = [Decimal(0), Decimal(0)]
+    for number, hand in enumerate(outcome.per_hand, 1):
+        if number > games and won[0] != won[1]:
+            raise ReportError(
+                "match-over", game=number, after=number - 1, score=games_won(won, outcome)
+            )
+        won = [a + b for a, b in zip(won, hand, strict=True)]
+
+
+def games_won(points: Sequence[Decimal], outcome: Outcome) -> str:
+    """``2–0``, ``1.5–0.5``: points as games (every game shares the same points)."""
+    unit = sum(outcome.per_hand[0], Decimal(0)) if outcome.per_hand else Decimal(1)
+    return "–".join(_plain(p / (unit or 1)) for p in points)
+
+
+def _plain(x: Decimal) -> str:
+    return str(int(x)) if x == x.to_integral() else format(x.normalize(), "f")
+
+
+def check_report(notes: Sequence[str], game: Game[Any], outcome: Outcome) -> bool:
+    """Refuse a two-player report the round's series cannot produce; True when it
+    leaves a sudden-death match level (the table plays on, the next report adds to it)."""
+    best_of = series_length(notes)
+    if best_of is not None:
+        check_series(best_of, outcome)
+        return False
+    if SUDDEN not in notes:
+        return False
+    games = int(str(game.options.get("games", 2)))
+    check_sudden(games, outcome)
+    return sudden_level(games, outcome)

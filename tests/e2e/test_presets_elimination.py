@@ -57,6 +57,9 @@ async def test_bracket_runs_with_a_bye_a_forfeit_and_a_drawn_final_replayed(
     ids = setup(bot, 5)
     name = {v: k for k, v in ids.items()}
     await sign_up(bot, ids, "/new xiangqi bracket 象棋淘汰赛")
+    # Stage lengths (a level match replayed in an extra round), not the two-player games'
+    # default (a level match plays on at its table: tests/handlers/test_series.py).
+    await bot.says(GROUP, ADMIN, "/set series stages", "已设置 series = stages")
     await bot.says(GROUP, 201, "/bracket", "还没有抽签")  # nothing drawn yet
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     tables, byes = tables_of(drawn.body, ids), byes_of(drawn.body, ids)
@@ -101,6 +104,7 @@ async def test_bracket_runs_with_a_bye_a_forfeit_and_a_drawn_final_replayed(
 async def test_groups_run_round_robin_crossover_and_final(bot: Harness) -> None:
     ids = setup(bot, 5)
     await sign_up(bot, ids, "/new xiangqi 小组循环 象棋小组赛")
+    await bot.says(GROUP, ADMIN, "/set series stages", "已设置 series = stages")  # stage lengths
     await bot.says(GROUP, ADMIN, "/bracket", "还没有抽签")
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     assert "轮空" in drawn.body  # a group of three: one player rests each round

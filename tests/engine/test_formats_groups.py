@@ -16,7 +16,7 @@ from engine.games import find_game
 from engine.model import Finished, RoundPlan, Table, TableResult, TableStatus, TournamentState
 from tests.engine.test_formats_support import by_id, play, record, seated_once
 
-XIANGQI = find_game("xiangqi")()
+XIANGQI = find_game("xiangqi")({"series": "stages"})  # docs/rules/groups.md#best-of
 
 
 def state(n: int, seed: str = "seed") -> TournamentState:
@@ -53,6 +53,14 @@ def test_eight_players_cross_over_a1_b2_and_b1_a2_then_a_final() -> None:
     assert "best-of-5" in playoff.notes and "best-of-7" in final.rounds[4].plan.notes
     assert "best-of-1" in final.rounds[0].plan.notes
     assert finished.ranking[0].player == 8 and finished.ranking[0].alive
+
+
+def test_two_player_rounds_say_the_games_series_rule() -> None:
+    """By default every match is two games then deciders; ``bo3`` makes every stage best of 3."""
+    final, _ = play(Groups(find_game("xiangqi")()), state(8))
+    assert all(r.plan.notes[:1] == ("sudden",) for r in final.rounds)
+    final, _ = play(Groups(find_game("gomoku")({"series": "bo3"})), state(8))
+    assert all(r.plan.notes[:1] == ("best-of-3",) for r in final.rounds)
 
 
 def test_series_is_won_by_more_games_and_an_equal_series_is_replayed() -> None:

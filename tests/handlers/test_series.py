@@ -1,0 +1,96 @@
+"""A whole 象棋 event of twelve, as an organiser runs it under the two-player games' own
+rules (docs/rules/two-player.md): no format named, so more than nine players play single
+elimination (裁减制), halving each round, the last three a round robin; every match is two
+games, then one more at a time until someone wins. A level match (1–1) is asked for its
+next game while the other tables go on; a game after the decision is refused."""
+
+from __future__ import annotations
+
+from tests.e2e.harness import byes_of, tables_of
+from tests.handlers.harness import MemoryHarness
+
+GROUP = -109000
+ADMIN = 1
+NAMES = ["赵一", "钱二", "孙三", "李四", "周五", "吴六", "郑七", "王八", "冯九", "陈十", "褚十一", "卫十二"]
+
+
+def won_by(seats: list[int], winner: int) -> str:
+    """A 2–0 match for ``winner``, from seat A's side."""
+    return "1-0; 1-0" if seats[0] == winner else "0-1; 0-1"
+
+
+async def test_twelve_play_a_knockout_where_a_level_match_plays_on_at_its_table(
+    memory_bot: MemoryHarness,
+) -> None:
+    bot = memory_bot
+    bot.server.add_user(ADMIN, "组织者", language_code="zh")
+    bot.server.add_chat(GROUP, "象棋群", admins=[ADMIN])
+    ids = {name: 501 + i for i, name in enumerate(NAMES)}
+    for name, uid in ids.items():
+        bot.server.add_user(uid, name, language_code="zh")
+    name = {v: k for k, v in ids.items()}
+
+    made = await bot.says(GROUP, ADMIN, "/new xiangqi 单位象棋赛", "SHA-256")
+    assert "按人数定" in made.body
+    for uid in ids.values():
+        await bot.joins(GROUP, uid)
+    await bot.says(GROUP, ADMIN, "/draw", "共 12 人（多于 9 人）：按单败淘汰进行")
+    opened = await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
+    tables = tables_of(opened.body, ids)
+    assert len(tables) == 6 and not byes_of(opened.body, ids)  # 12 → six matches
+
+    # Table 1: a third game after 2–0 is refused; 1–1 after two games is no result yet.
+    a, b = tables[1]
+    refused = await bot.says(GROUP, a, "/report 1 1-0; 1-0; 1-0", "不会有第 3 盘")
+    assert "2–0" in refused.body
+    await bot.says(GROUP, a, "/report 1 1-0; 0-1", "请同桌另一位选手确认")
+    await bot.says(GROUP, b, "/confirm", "✅ 第 1 桌结果确认")
+    asked = await bot.server.wait_for("请下第 3 盘")
+    assert f"{name[a]} 对 {name[b]}" in asked.body and "1–1" in asked.body
+    assert "/report 1" in asked.body
+
+    # The other tables are not held up: each is confirmed, the round waits for table 1.
+    for number in range(2, 7):
+        await bot.says(GROUP, ADMIN, f"/report {number} 1-0; 1-0", f"第 {number} 桌结果确认")
+    await bot.server.wait_idle()
+    assert not [m for m in bot.server.outbox(GROUP) if "第 1 轮结束" in m.body]
+    waiting = await bot.says(GROUP, ADMIN, "/standings", "积分")
+    assert name[tables[2][0]] in waiting.body
+
+    # Game 3 is level too; game 4 decides. Each report is the next game alone.
+    await bot.says(GROUP, a, "/report 1 0.5-0.5", "请同桌另一位选手确认")
+    await bot.says(GROUP, b, "/confirm", "1-0; 0-1; 0.5-0.5")
+    await bot.server.wait_for("请下第 4 盘")
+    await bot.says(GROUP, a, "/report 1 1-0; 0-1", "不会有第 5 盘")  # decided after game 4
+    pending = await bot.says(GROUP, a, "/report 1 0-1", "1-0; 0-1; 0.5-0.5; 0-1")
+    assert "请同桌另一位选手确认" in pending.body
+    await bot.says(GROUP, b, "/confirm", "第 1 桌结果确认")
+    await bot.server.wait_for("第 1 轮结束")
+    winners = {b} | {tables[n][0] for n in range(2, 7)}
+
+    # Round 2: the six winners, three matches; the last three then play a round robin.
+    opened = await bot.says(GROUP, ADMIN, "/round", "第 2 轮开始")
+    second = tables_of(opened.body, ids)
+    assert {p for seats in second.values() for p in seats} == winners and len(second) == 3
+    for number, seats in second.items():
+        await bot.says(GROUP, ADMIN, f"/report {number} {won_by(seats, min(seats))}", "结果确认")
+    last3 = sorted(min(seats) for seats in second.values())
+    champion, second_place, third = last3
+    await bot.server.wait_for("第 2 轮结束")
+
+    for round_number in (3, 4, 5):  # one match a round, the third player resting
+        opened = await bot.says(GROUP, ADMIN, "/round", f"第 {round_number} 轮开始")
+        [seats] = tables_of(opened.body, ids).values()
+        assert set(seats) <= set(last3) and byes_of(opened.body, ids)
+        winner = champion if champion in seats else second_place
+        await bot.says(GROUP, ADMIN, f"/report 1 {won_by(seats, winner)}", "结果确认")
+    done = await bot.server.wait_for("结束！冠军")
+    assert name[champion] in done.body.split("冠军：")[1].splitlines()[0]
+
+    standings = await bot.says(GROUP, ADMIN, "/standings", "积分")
+    places = [ln for ln in standings.body.splitlines() if ln[:1].isdigit()]
+    assert [ln.split(". ", 1)[1].split(" ")[0] for ln in places[:3]] == [
+        name[champion],
+        name[second_place],
+        name[third],
+    ]
