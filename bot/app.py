@@ -13,6 +13,7 @@ import gc
 import logging
 import signal
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -75,6 +76,7 @@ class App:
         self.settings = settings
         self.clock = clock
         self._poll: asyncio.Task[None] | None = None
+        self._web: Any = None  # the live page's server, when WEB_PORT is set
 
     async def start(self) -> None:
         self.engine = make_engine(self.settings.database_url)
@@ -87,9 +89,15 @@ class App:
             await self.runner.stop()
             await self.engine.dispose()
             raise
-        self.core = Core(
-            self.settings, sessionmaker, Catalogue(), self.runner.transport, self.clock
-        )
+        catalogue = Catalogue()
+        if self.settings.web_port is not None:
+            from bot.live_page import LivePages, serve
+
+            pages = LivePages(self.settings, catalogue, self.clock, sessionmaker)
+            self._web, base = await serve(pages, self.settings.web_host, self.settings.web_port)
+            self.settings = replace(self.settings, public_url=self.settings.public_url or base)
+            log.info("live pages served at %s (public: %s)", base, self.settings.public_url)
+        self.core = Core(self.settings, sessionmaker, catalogue, self.runner.transport, self.clock)
         self.sender = Sender(
             sessionmaker,
             self.runner.transport,
@@ -116,6 +124,9 @@ class App:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._poll
         await self.sender.stop()  # before the transport closes under a message in flight
+        if self._web is not None:
+            await self._web.cleanup()
+            self._web = None
         await self.runner.stop()
         await self.sender.engine.dispose()
         await self.engine.dispose()

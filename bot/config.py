@@ -29,6 +29,11 @@ class Settings:
     gateway_port: int = 8080
     shards: int = 16  # update subjects; one chat always maps to the same shard
     per_second: int = 30  # messages a second from the whole bot (all workers together)
+    # The public live page (/live): served by `tourbot run` only when web_port is set
+    # (0: any free port); public_url is the base of its links (default http://host:port).
+    public_url: str = ""
+    web_host: str = "127.0.0.1"
+    web_port: int | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -52,4 +57,7 @@ class Settings:
             gateway_port=int(env.get("GATEWAY_PORT", cls.gateway_port)),
             shards=int(env.get("SHARDS", cls.shards)),
             per_second=int(env.get("RATE_PER_SECOND", cls.per_second)),
+            public_url=env.get("PUBLIC_URL", cls.public_url).rstrip("/"),
+            web_host=env.get("WEB_HOST", cls.web_host),
+            web_port=int(env["WEB_PORT"]) if env.get("WEB_PORT", "").strip() else None,
         )

@@ -14,12 +14,15 @@ import logging
 import signal
 import sys
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 from aiohttp import web
 
 from bot.app import App
 from bot.config import Settings
+from bot.i18n import Catalogue
+from bot.live_page import LivePages
 from playground import cast
 from playground.botapi import BotAPIServer
 from playground.store import FILENAME, WorldStore
@@ -60,6 +63,8 @@ class Playground:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         self.server.add_routes(app)
         self.page.add_routes(app)
+        live = LivePages(self.settings, Catalogue(), lambda: datetime.now(UTC))
+        live.add_routes(app)  # the public live page (/live), once the bot has started
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
@@ -69,9 +74,11 @@ class Playground:
             bot_token=cast.TOKEN,
             bot_api_url=self.url,
             database_url=self.store.database_url,
+            public_url=self.settings.public_url or self.url,
         )
         self._bot = App(bot_settings)
         await self._bot.start()
+        live.sessionmaker = self._bot.core.sessionmaker
         await self.store.flush(self.server)
 
     async def stop(self) -> None:

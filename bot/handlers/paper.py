@@ -21,7 +21,6 @@ from bot.service import results
 from bot.slip_links import ensure_slip_secret, genuine, read_payload, slip_payload
 from bot.timers import table_deadline
 from bot.tournament import game_of, latest_round, names
-from charts.fonts import NoCJKFont, find_cjk_font
 from db.models import Round, TableRow, Tournament
 from db.status import EventStatus, RoundStatus
 from engine.games import Game
@@ -94,6 +93,8 @@ async def print_cmd(ctx: Ctx, args: str) -> None:
     if r is None or r.status == RoundStatus.CLOSED or not r.tables:
         raise UserError("paper.no-round")
     new_secret = ensure_slip_secret(t)
+    from charts.fonts import NoCJKFont, find_cjk_font  # matplotlib: not at the bot's start
+
     try:
         font = find_cjk_font()
     except NoCJKFont:
