@@ -101,11 +101,12 @@ FILLER = re.compile(
 # A part of the day written alone ("明天上午") means its end; 半夜 is midnight.
 PERIOD_ENDS = {
     "凌晨": time(6, 0), "早上": time(9, 0), "早晨": time(9, 0), "早": time(9, 0),
-    "上午": time(12, 0), "中午": time(12, 0), "下午": time(18, 0), "傍晚": time(19, 0),
+    "上午": time(12, 0), "中午": time(12, 0), "下午": time(18, 0), "白天": time(18, 0),
+    "傍晚": time(19, 0),
     "晚上": END_OF_DAY, "晚": END_OF_DAY, "夜里": END_OF_DAY, "夜": END_OF_DAY,
     "深夜": END_OF_DAY,
 }  # fmt: skip
-_PERIODS = "凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|深夜|半夜|晚|早|夜"
+_PERIODS = "凌晨|早上|早晨|上午|中午|下午|白天|傍晚|晚上|夜里|深夜|半夜|晚|早|夜"
 _PM_PERIODS = ("下午", "傍晚", "晚上", "晚", "夜里", "夜", "深夜", "半夜")
 _AM_PERIODS = ("凌晨", "早上", "早晨", "早", "上午")
 _NIGHT_PERIODS = ("晚上", "晚", "夜里", "夜", "深夜", "半夜")  # 12点: the day's end; 1-4点 after it
@@ -272,7 +273,9 @@ def _clock(written: _Written | None, period: str | None) -> _Clock | None:
     elif ampm is None and period in _NIGHT_PERIODS and 1 <= hour <= 4:
         return _Clock(time(hour, minute), next_day=True)  # 半夜两点: the night after that day
     elif ampm is None and (
-        (period in _PM_PERIODS and 1 <= hour < 12) or (period == "中午" and 1 <= hour < 6)
+        (period in _PM_PERIODS and 1 <= hour < 12)
+        or (period == "中午" and 1 <= hour < 6)
+        or (period == "白天" and 1 <= hour < 7)
     ):
         hour += 12
     elif ampm is None and period == "凌晨" and hour == 12:
