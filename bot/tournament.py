@@ -74,9 +74,8 @@ RUNNING_KNOBS = frozenset({"noshow", "remind", "late-entry", "apart"})
 
 # Not (or not yet) in the event: withdrew before the draw, or waiting beyond the cap.
 UNCOUNTED = frozenset({PlayerStatus.LEFT, PlayerStatus.WAITING})
-# Never drawn again: disqualified, or dropped out (who keeps their place in the standings).
+# Dropped out: never drawn again (a knockout's walkover aside), kept in the standings.
 DROPPED = PlayerStatus.DROPPED
-OUT = frozenset({PlayerStatus.REMOVED, DROPPED})
 
 
 def apart_pairs(t: Tournament) -> tuple[tuple[int, int], ...]:
@@ -230,7 +229,23 @@ def departments(t: Tournament) -> dict[int, int]:
     return {p.user_id: number[p.department] for p in t.players if p.department}
 
 
+def dropped_out(t: Tournament) -> dict[int, int]:
+    """Who dropped out, after which round, as the engine is told: at once where nobody is
+    knocked out; in a knockout only once the draw has seated them again, so that their
+    next match is their opponent's walkover (docs/rules/people.md) rather than the last
+    one being handed to the player they beat."""
+    dropped = {p.user_id: p.dropped_round or 0 for p in t.players if p.status == DROPPED}
+    if not dropped or not find_format(t.format).eliminates:
+        return dropped
+    seen: dict[int, int] = {}
+    for r in t.rounds:
+        for u in [*r.byes, *(u for row in r.tables for u in row.seats)]:
+            seen[u] = r.number
+    return {u: n for u, n in dropped.items() if seen.get(u, 0) > n}
+
+
 def state_of(t: Tournament) -> TournamentState:
+    gone = dropped_out(t)
     rounds = tuple(
         RoundRecord(r.number, plan_of(r), tuple(table_result(row) for row in r.tables))
         for r in t.rounds
@@ -240,10 +255,11 @@ def state_of(t: Tournament) -> TournamentState:
         seed=t.seed,
         rounds=rounds,
         penalties=tuple(Penalty(p.user_id, Decimal(p.points), p.round_number) for p in t.penalties),
-        removed=frozenset(p.user_id for p in t.players if p.status in OUT),
+        removed=frozenset(p.user_id for p in t.players if p.status == PlayerStatus.REMOVED)
+        | set(gone),
         teams=given_teams(t) if find_format(t.format).signs_up_together else departments(t),
         seeding=tuple(t.options.get("draw", {}).get("seeding", ())),
-        dropped={p.user_id: p.dropped_round or 0 for p in t.players if p.status == DROPPED},
+        dropped=gone,
         entered={p.user_id: p.entered_round for p in t.players if p.entered_round},
         apart=apart_pairs(t),
     )

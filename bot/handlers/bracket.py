@@ -9,6 +9,7 @@ from decimal import Decimal
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import event_status, group_lines, ranking_lines
+from bot.handlers.match_lines import match_lines
 from bot.i18n import show
 from bot.pictures import drawn, send_pictures
 from bot.tournament import format_of, names, state_of
@@ -48,6 +49,7 @@ async def bracket(ctx: Ctx, args: str) -> None:
         pngs += await drawn(sheet_pngs, robin) or []
     _, rows = ranked(fmt, state, t.status == EventStatus.FINISHED)
     caption = ctx.t("bracket.caption", title=t.title) + "\n" + event_status(ctx, t)
+    caption += match_lines(ctx, t)
     send_pictures(ctx, pngs, caption + "\n" + ranking_lines(ctx, t, rows), "tree")
 
 

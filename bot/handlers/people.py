@@ -23,7 +23,7 @@ from bot.tournament import (
     names,
     substitutions,
 )
-from db.models import Player, Tournament
+from db.models import Player, Round, Tournament
 from db.status import EventStatus, PlayerStatus, RoundStatus
 from engine.formats import find_format
 
@@ -257,6 +257,16 @@ def _drop_now(ctx: Ctx, t: Tournament, player: Player) -> None:
         ctx.say("\n".join(lines))
     if row is not None and r.status == RoundStatus.OPEN:
         settle_round(ctx, t, r)
+
+
+def walkovers(ctx: Ctx, t: Tournament, r: Round) -> str:
+    """When a round opens: the tables a dropped-out player was drawn at go to their
+    opponents (a knockout draws a winner who then dropped out); what to say of them."""
+    who = names(t)
+    return "\n".join(
+        ctx.t("people.walkover", table=row.number, names=[who[u] for u in out])
+        for row, out in people.walk_over(ctx, t, r)
+    )
 
 
 # --- /sub -----------------------------------------------------------------------------

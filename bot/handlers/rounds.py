@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.context import Ctx
 from bot.errors import UserError
-from bot.handlers import referee
+from bot.handlers import people, referee
 from bot.handlers.checkin import checkin_line, noshow_passed, start_checkin
 from bot.handlers.common import (
     deadline_text,
@@ -43,13 +43,18 @@ async def open_next(ctx: Ctx, args: str) -> None:
     r.status, r.deadline = RoundStatus.OPEN, deadline
     r.deadline_set_at = ctx.now if deadline is not None else None
     ctx.audit("round-open", t, None, {"round": r.number, "deadline": str(deadline)})
+    walked = people.walkovers(ctx, t, r)
     seating = await drawn(sheet_pngs, seating_sheet(ctx, t, r))
     with ctx.announcing():  # the round and its check-in, in that order, for everyone
         first = len(ctx.outgoing)
         post_with_picture(ctx, seating, opened_text(ctx, t, r), f"open.{r.number}")
         referee.under_announcement(ctx, first, t, r)
         start_checkin(ctx, t, r)
+        if walked:
+            ctx.say(walked)
     ctx.timers += tournament_timers(t)
+    if walked:
+        settle_round(ctx, t, r)  # a walkover may settle the round (a final)
 
 
 def opened_text(ctx: Ctx, t: Tournament, r: Round) -> str:

@@ -11,6 +11,7 @@ from bot.context import Ctx
 from bot.csv_cells import safe_cell
 from bot.errors import UserError
 from bot.handlers.common import event_status, group_lines, ranking_lines, team_table_lines
+from bot.handlers.match_lines import match_lines
 from bot.handlers.whole_ranking import ALL_WORDS, whole_ranking
 from bot.i18n import show
 from bot.pictures import (
@@ -64,6 +65,7 @@ async def standings(ctx: Ctx, args: str) -> None:
             + ranking_lines(ctx, t, rows)
             + team_table_lines(ctx, t)
             + group_lines(ctx, t)
+            + match_lines(ctx, t)
         )
         sheet = await off_loop(_first_page, ctx, t, ranked, state)
         pngs: list[bytes] = await drawn(sheet_pngs, sheet) or []

@@ -213,6 +213,22 @@ async def undo_sub(ctx: Ctx, t: Tournament, entry: Substituted) -> None:
             p.status = entry.sub_status
 
 
+def walk_over(ctx: Ctx, t: Tournament, r: Round) -> list[tuple[TableRow, list[int]]]:
+    """A knockout's draw seated players who dropped out after winning: each forfeits that
+    table at once, a walkover for the opponents. Returns the tables and who forfeited."""
+    gone = {p.user_id for p in t.players if p.status == PlayerStatus.DROPPED}
+    ruled = []
+    for row in r.tables:
+        out = [u for u in row.seats if u in gone and u not in row.forfeited]
+        if out:
+            row.forfeited = sorted({*row.forfeited, *out})
+            if len(set(row.seats) - set(row.forfeited)) <= 1:
+                row.status = TableState.FORFEIT
+            ctx.audit("walkover", t, None, {"round": r.number, "table": row.number, "out": out})
+            ruled.append((row, out))
+    return ruled
+
+
 def marks(t: Tournament) -> dict[int, tuple[str, int]]:
     """What the standings and /players say beside a name: ``("dropped", N)`` (退出 after
     round N) or ``("entered", N)`` (joined late, from round N)."""

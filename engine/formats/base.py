@@ -281,8 +281,21 @@ def ranked(
     (what the announcement said), the standings before that (a round held for the
     organiser's ruling crowns nobody yet). One function of plain data, so that the bot
     can run it apart from its event loop (it takes a tenth of a second at 2,000 players)."""
-    standings = fmt.standings(state)
-    return standings, fmt.current(state) if over else standings
+    standings = dropped_out(fmt.standings(state), state)
+    return standings, dropped_out(fmt.current(state), state) if over else standings
+
+
+def dropped_out(rows: tuple[Standing, ...], state: TournamentState) -> tuple[Standing, ...]:
+    """A line removed because the player dropped out (not disqualified) says so, with
+    the round they dropped after (docs/rules/people.md): 第N轮后退出, not 退赛."""
+    if not state.dropped:
+        return rows
+    return tuple(
+        replace(s, stage="dropped", stage_round=state.dropped[s.player])
+        if s.stage == "removed" and s.player in state.dropped
+        else s
+        for s in rows
+    )
 
 
 def members_by_label(state: TournamentState) -> dict[int, list[PlayerId]]:

@@ -336,3 +336,25 @@ async def test_a_substitute_takes_a_pair_players_place_and_the_pair_keeps_its_re
     await chats.says(other, P[2], "/join")
     await chats.says(other, ADMIN, "/draw")
     assert "替补只用于双人赛和团体赛" in await chats.says(other, ADMIN, f"/sub {name[1]} {name[3]}")
+
+
+async def test_a_knockout_drop_between_rounds_is_a_walkover_for_the_next_opponent(
+    chats: Chats,
+) -> None:
+    people(chats, 4)
+    await chats.says(GROUP, ADMIN, "/new xiangqi bracket 象棋淘汰赛")
+    for i in (1, 2, 3, 4):
+        await chats.says(GROUP, P[i], "/join")
+    await chats.says(GROUP, ADMIN, "/draw")
+    opened = await chats.says(GROUP, ADMIN, "/round")
+    winners = [seats[0] for seats in tables(opened)]
+    for number in range(1, len(winners) + 1):
+        said = await chats.says(GROUP, ADMIN, f"/report {number} 1-0; 1-0")
+    assert "第 1 轮结束" in said
+    dropped = await chats.says(GROUP, ADMIN, f"/drop {winners[0]}")
+    assert f"{winners[0]} 退出比赛（第 1 轮后）" in dropped and "不战而胜" in dropped
+    final = await chats.says(GROUP, ADMIN, "/round")
+    assert f"{winners[0]} 已退出比赛，对手不战而胜" in final
+    assert f"冠军：{winners[1]}" in final
+    ranking = await chats.says(GROUP, P[1], "/standings all")
+    assert "退出" in next(x for x in ranking.splitlines() if winners[0] in x)

@@ -55,7 +55,11 @@ async def test_twelve_play_a_knockout_where_a_level_match_plays_on_at_its_table(
     await bot.server.wait_idle()
     assert not [m for m in bot.server.outbox(GROUP) if "第 1 轮结束" in m.body]
     waiting = await bot.says(GROUP, ADMIN, "/standings", "积分")
-    assert name[tables[2][0]] in waiting.body
+    assert f"第 1 桌 {name[a]} 1–1 {name[b]}（1-0; 0-1）：战平，等第 3 盘" in waiting.body
+    two = tables[2]
+    assert f"第 2 桌 {name[two[0]]} 2–0 {name[two[1]]}（1-0; 1-0）：{name[two[0]]} 胜" in waiting.body
+    tree = await bot.says(GROUP, a, "/bracket", "对阵图")
+    assert "战平，等第 3 盘" in tree.body
 
     # Game 3 is level too; game 4 decides. Each report is the next game alone.
     await bot.says(GROUP, a, "/report 1 0.5-0.5", "请同桌另一位选手确认")
@@ -66,6 +70,9 @@ async def test_twelve_play_a_knockout_where_a_level_match_plays_on_at_its_table(
     assert "请同桌另一位选手确认" in pending.body
     await bot.says(GROUP, b, "/confirm", "第 1 桌结果确认")
     await bot.server.wait_for("第 1 轮结束")
+    tree = await bot.says(GROUP, a, "/bracket", "对阵图")
+    decided = f"{name[a]} 1.5–2.5 {name[b]}（1-0; 0-1; 0.5-0.5; 0-1）：{name[b]} 胜"
+    assert decided in tree.body
     winners = {b} | {tables[n][0] for n in range(2, 7)}
 
     # Round 2: the six winners, three matches; the last three then play a round robin.
