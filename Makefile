@@ -19,10 +19,13 @@ install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test
 
 # Debian packages, skipped when present: headless Chromium and its driver for the
-# playground's browser test. (The CJK font for charts comes with the Python package.)
+# playground's browser test, and nats-server (JetStream) for the scale-out tests.
+# (The CJK font for charts comes with the Python package.)
 system-deps:
 	@{ command -v chromium && command -v chromedriver; } >/dev/null || \
 	  { apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; }
+	@{ command -v nats-server || test -x /usr/sbin/nats-server; } >/dev/null || \
+	  { apt-get update -qq && apt-get install -y -qq nats-server >/dev/null; }
 
 # Without a token (environment or .env) the bot runs in the playground instead.
 run: install

@@ -139,6 +139,33 @@ needs_postgres = pytest.mark.skipif(
 )
 
 
+def missing_services(nats: bool) -> str | None:
+    """What keeps the scale-out tests from running here (None: nothing)."""
+    if not TEST_DATABASE_URL:
+        return "TEST_DATABASE_URL is not set"
+    if nats and not nats_available() and shared_nats_url() is None:
+        return "no nats-server binary and no NATS at NATS_URL"
+    return None
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
+
+
+def require_services(nats: bool) -> None:
+    """Skip a scale-out test that cannot run here; in CI (``CI`` set) fail it instead."""
+    if (why := missing_services(nats)) is not None:
+        skip_or_fail(why)
+
+
+def skip_or_fail(why: str) -> None:
+    """Skip a scale-out test; in CI fail it, so a green CI never hides a scale-out that
+    was not tested."""
+    if in_ci():
+        pytest.fail(f"{why}: the scale-out tests must run in CI", pytrace=False)
+    pytest.skip(f"{why}: scale-out tests skipped")
+
+
 @contextlib.asynccontextmanager
 async def scratch_database(url: str, tag: str) -> AsyncIterator[str]:
     """A new empty database beside the one ``url`` names, dropped afterwards: concurrent

@@ -38,9 +38,11 @@ from tests.cluster import (
     burst,
     make_chats,
     nats_available,
+    require_services,
     scratch_database,
     shared_nats_url,
     signup_updates,
+    skip_or_fail,
     verdict,
     wait_committed,
     wait_until,
@@ -48,21 +50,12 @@ from tests.cluster import (
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
 SHARED_NATS = None if nats_available() else shared_nats_url()
-pytestmark = [
-    pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.skipif(
-        not TEST_DATABASE_URL, reason="TEST_DATABASE_URL is not set: scale-out tests skipped"
-    ),
-    pytest.mark.skipif(
-        not nats_available() and SHARED_NATS is None,
-        reason="no nats-server binary and no NATS at NATS_URL: scale-out tests skipped",
-    ),
-    pytest.mark.timeout(90),
-]
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(90)]
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Cluster]:
+    require_services(nats=True)  # skipped without PostgreSQL or NATS; in CI a failure
     tmp = tmp_path_factory.mktemp("scaleout")
     async with scratch_database(TEST_DATABASE_URL, "scaleout") as url:
         engine = make_engine(url)
@@ -187,7 +180,7 @@ async def test_nats_restarted_mid_burst_loses_nothing_and_repeats_nothing(
     cluster: Cluster,
 ) -> None:
     if not isinstance(cluster.nats, NatsServer):
-        pytest.skip("no nats-server binary: the shared NATS server is not ours to restart")
+        skip_or_fail("no nats-server binary: the shared NATS server is not ours to restart")
     chats = make_chats(cluster.botapi, -1002000, 6, 5)
     per_chat = signup_updates(cluster.botapi, chats)
     await burst(cluster, per_chat, cluster.nats.restart)

@@ -20,7 +20,7 @@ from bot.types import Outgoing
 from db.migrate import upgrade
 from db.repo import Repo
 from db.session import make_engine, make_sessionmaker
-from tests.cluster import TEST_DATABASE_URL, needs_postgres, scratch_database
+from tests.cluster import TEST_DATABASE_URL, require_services, scratch_database
 
 
 @pytest.mark.parametrize("command", ["gateway", "worker", "scheduler"])
@@ -73,7 +73,9 @@ def test_the_chat_of_each_kind_of_update() -> None:
 
 @pytest_asyncio.fixture
 async def pg() -> AsyncIterator[AsyncEngine]:
-    """A migrated database of this test's own (no other run touches its rows or locks)."""
+    """A migrated database of this test's own (no other run touches its rows or locks).
+    Skipped without PostgreSQL; in CI a failure."""
+    require_services(nats=False)
     async with scratch_database(TEST_DATABASE_URL, "units") as url:
         engine = make_engine(url)
         try:
@@ -88,7 +90,6 @@ async def budget_db(pg: AsyncEngine) -> async_sessionmaker[Any]:
     return make_sessionmaker(pg)
 
 
-@needs_postgres
 async def test_the_shared_budget_lets_a_chat_burst_then_paces_it_and_honours_429(
     budget_db: async_sessionmaker[Any],
 ) -> None:
@@ -102,7 +103,6 @@ async def test_the_shared_budget_lets_a_chat_burst_then_paces_it_and_honours_429
     assert 29 < await two.take(-8) <= 30
 
 
-@needs_postgres
 async def test_the_bot_wide_budget_holds_every_chat(budget_db: async_sessionmaker[Any]) -> None:
     budget = Budget(budget_db, 2, 1000)
     assert [await budget.take(chat) for chat in (-1, -2)] == [0.0, 0.0]
@@ -120,7 +120,6 @@ class Recording:
         return len(self.sent)
 
 
-@needs_postgres
 async def test_a_dead_workers_claimed_reply_goes_out_once_from_the_part_holder(
     pg: AsyncEngine,
 ) -> None:
