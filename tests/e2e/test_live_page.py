@@ -22,6 +22,7 @@ from tests.test_playground_browser import CHROME_ARGS, CHROMEDRIVER, CHROMIUM
 
 GROUP, ADMIN = -100950, 1
 PLAYERS = list(range(951, 959))
+NAMES = ["张伟", "李娜", "王芳", "刘洋", "陈静", "杨磊", "Mike Wong", "赵敏"]
 LINK = re.compile(r"(http://\S+/e/[A-Za-z0-9_-]+)(?=\s)")
 
 pytestmark = pytest.mark.skipif(
@@ -85,8 +86,8 @@ async def test_projector_page_shows_a_result_without_reload_and_its_clock_counts
 
     server = bot.server
     server.add_user(ADMIN, "组织者")
-    for i, uid in enumerate(PLAYERS):
-        server.add_user(uid, f"选手{i + 1}")
+    for uid, name in zip(PLAYERS, NAMES, strict=True):
+        server.add_user(uid, name)
     server.add_chat(GROUP, "工会群", admins=[ADMIN])
     await bot.says(GROUP, ADMIN, "/new bigtwo knockout 工会杯", "工会杯")
     for uid in PLAYERS:
@@ -130,7 +131,7 @@ async def test_projector_page_shows_a_result_without_reload_and_its_clock_counts
     assert time.monotonic() - confirmed_at < 3
     assert await run(lambda: browser.execute_script("return window.sameDocument === true"))
     standings = await run(lambda: browser.find_element(By.ID, "standings").text)
-    assert "选手" in standings
+    assert all(name in standings for name in NAMES)  # everyone, ranked
 
     await bot.says(GROUP, ADMIN, "/live reset", "旧链接已失效")
     assert await status(url) == 404
