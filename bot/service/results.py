@@ -336,11 +336,20 @@ async def _undo_dq(ctx: Ctx, t: Tournament, entry: Disqualified) -> None:
 
 
 async def _undo_report(ctx: Ctx, t: Tournament, entry: Filed) -> None:
-    """The organiser's own report: the table waits for a result again."""
+    """The organiser's own report: the table waits for a result again. A level match's
+    next game taken back leaves the games before it standing, as confirmed."""
     row = await _table(ctx, entry.table_id)
     reopen(t, row.round)
     await _withdraw(ctx, entry.report_id)
     row.status = TableState.PENDING
+    before = [
+        rep
+        for rep in row.reports
+        if rep.status == ReportStatus.REPLACED and entry.text.startswith(f"{rep.text}; ")
+    ]
+    if before:
+        earlier = max(before, key=lambda rep: len(rep.text))
+        earlier.live, earlier.status = True, ReportStatus.CONFIRMED
 
 
 async def _undo_fix(ctx: Ctx, t: Tournament, entry: Fixed) -> None:

@@ -61,7 +61,10 @@ async def test_twelve_play_a_knockout_where_a_level_match_plays_on_at_its_table(
     tree = await bot.says(GROUP, a, "/bracket", "对阵图")
     assert "战平，等第 3 盘" in tree.body
 
-    # Game 3 is level too; game 4 decides. Each report is the next game alone.
+    # Game 3 is level too; game 4 decides. Each report is the next game alone. An
+    # organiser's report of the next game taken back leaves the games before standing.
+    await bot.says(GROUP, ADMIN, "/report 1 1-0", "1-0; 0-1; 1-0")
+    await bot.says(GROUP, ADMIN, "/undo", "已撤销")
     await bot.says(GROUP, a, "/report 1 0.5-0.5", "请同桌另一位选手确认")
     await bot.says(GROUP, b, "/confirm", "1-0; 0-1; 0.5-0.5")
     await bot.server.wait_for("请下第 4 盘")
