@@ -118,6 +118,9 @@ class Standing:
     figure: Decimal | None = None
     figure_code: str = ""
     unit: int = 0
+    # The closing card flip of the chain (not play) separated it from the next line: a
+    # lot drawn for the final ranking, so before the end the two places are shared.
+    lot: bool = False
 
 
 @dataclass(frozen=True)

@@ -64,11 +64,14 @@ def rank(lines: Iterable[Line]) -> tuple[Standing, ...]:
     unit_rank: dict[int, int] = {}
     for i, line in enumerate(ordered):
         decided: tuple[str, ...] = ()
+        lot = False
         if i + 1 < len(ordered):
             below = ordered[i + 1]
-            for (code, value), (_, other) in zip(line.keys, below.keys, strict=False):
+            for k, ((code, value), (_, other)) in enumerate(
+                zip(line.keys, below.keys, strict=False)
+            ):
                 if value != other:
-                    decided = (code,)
+                    decided, lot = (code,), k == len(line.keys) - 1 and code == "flip"
                     break
         place = i + 1
         if line.unit:  # partners and teammates share their unit's place
@@ -86,6 +89,7 @@ def rank(lines: Iterable[Line]) -> tuple[Standing, ...]:
                 figure[1] if figure else None,
                 figure[0] if figure else "",
                 line.unit,
+                lot,
             )
         )
     return tuple(out)

@@ -127,6 +127,12 @@ class Format:
         """The teams ranked, where ``has_team_table``; otherwise empty."""
         return ()
 
+    def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
+        """Players tied after their table was settled, whom an extra game (加赛) is to
+        separate: the tied only, not everyone the extra table seats. Empty where ties
+        go to a flip at once, or none is open."""
+        return ()
+
     # --- the contract ----------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
         raise NotImplementedError

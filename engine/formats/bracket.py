@@ -248,14 +248,17 @@ class Bracket(Format):
         """The knockout tree for the ``/bracket`` picture (see :func:`tree`)."""
         return tree(self.walk(state).ladder)
 
+    def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
+        """The players of a level knockout match (the extra round replays it)."""
+        return self.walk(state).ladder.playoff(set(self.active(state)))
+
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         w = self.walk(state)
         active = set(self.active(state))
         points = totals(state)
         flip = flips(state)
         knock = Decimal(len(w.ladder.rounds))
-        alive = set(w.ladder.alive(active)) if not w.ladder.ties() else set()
-        alive |= {p for m in w.ladder.ties() for p in m.players if p in active}
+        alive = w.ladder.still_in(active)
         finished = self._done(state, w)
         lines = []
         for p in state.players:
@@ -288,7 +291,7 @@ class Bracket(Format):
         w: Walk, p: PlayerId, active: set[PlayerId], still: bool, level: Decimal
     ) -> tuple[str, int]:
         """How far ``p`` got: the round robin of the last three, the final, out in
-        knockout round N, or still playing round N."""
+        knockout round N, through round N (won it, or a bye), or still playing it."""
         if p not in active:
             return "removed", 0
         if p in w.robin:
@@ -296,6 +299,8 @@ class Bracket(Format):
         last = w.ladder.rounds[-1] if w.ladder.rounds else []
         if len(last) == 1 and len(last[0].players) == 2 and p in last[0].players:
             return "final", 0
+        if still and p in w.ladder.alive(active):  # won the match (or a bye): through
+            return "through", int(level)
         return ("playing" if still else "out"), int(level)
 
     def _done(self, state: TournamentState, w: Walk) -> bool:

@@ -94,6 +94,7 @@ class Match:
     players: tuple[PlayerId, ...]
     winner: PlayerId | None = None
     decided: bool = False
+    level: bool = False  # played and level: a play-off (extra round) is to decide
 
 
 @dataclass
@@ -108,6 +109,19 @@ class Ladder:
     def ties(self) -> list[Match]:
         """Matches of the last round still undecided (equal totals): an extra round."""
         return [m for m in self.rounds[-1] if not m.decided] if self.rounds else []
+
+    def still_in(self, active: set[PlayerId]) -> set[PlayerId]:
+        """Who is still in the knockout now: the last round's winners, and the active
+        players of its matches not yet decided (their table unsettled, or level)."""
+        if not self.rounds:
+            return set()
+        open_ = {p for m in self.ties() for p in m.players if p in active}
+        return set(self.alive(active)) | open_
+
+    def playoff(self, active: set[PlayerId]) -> tuple[PlayerId, ...]:
+        """The active players of the last round's level matches (an extra round decides)."""
+        last = self.rounds[-1] if self.rounds else []
+        return tuple(p for m in last if m.level and not m.decided for p in m.players if p in active)
 
     def alive(self, active: set[PlayerId]) -> list[PlayerId]:
         """The last round's winners in bracket order (still active)."""
@@ -157,6 +171,7 @@ class Ladder:
         elif res is not None and res.status is TableStatus.FORFEIT:
             self.score_at.update((p, Decimal(0)) for p in match.players)  # a walkover
         if winners is None:
+            match.level = res is not None and res.status is not TableStatus.PENDING
             return
         match.decided = True
         match.winner = winners[0] if winners else None

@@ -67,6 +67,14 @@ GROUP_EFFORT = 300  # a group is small: a few hundred swaps find its best seatin
 Slot = tuple[tuple[tuple[PlayerId, ...], ...], tuple[PlayerId, ...]]  # tables, byes
 
 
+def unsettled(rec: RoundRecord | None) -> bool:
+    """Whether a table of ``rec`` has no result yet."""
+    if rec is None:
+        return False
+    done = {r.table.number for r in rec.results if r.status is not TableStatus.PENDING}
+    return any(t.number not in done for t in rec.plan.tables)
+
+
 def fits(count: int, sizes: Sequence[int]) -> bool:
     """Whether ``count`` players fill tables of the allowed sizes, nobody left over."""
     got, byes = partition(count, sizes)
@@ -134,6 +142,7 @@ class Walk:
     place: dict[PlayerId, int] = field(default_factory=dict)
     group_keys: dict[PlayerId, tuple[tuple[str, Decimal], ...]] = field(default_factory=dict)
     group_tiebreak: dict[PlayerId, tuple[str, ...]] = field(default_factory=dict)
+    group_lot: dict[PlayerId, bool] = field(default_factory=dict)  # split by the flip
     ladder: Ladder = field(default_factory=Ladder)
     final: tuple[PlayerId, ...] = ()  # tables of 3–4: the final's players
     final_scores: dict[PlayerId, list[Decimal]] = field(default_factory=dict)
@@ -177,6 +186,9 @@ class Groups(Format):
         # A group's seating search is the slow part of a replay: done once per group.
         self._schedules: dict[tuple[tuple[PlayerId, ...], str, str, int], list[Slot]] = {}
         self._groups: dict[tuple[tuple[PlayerId, ...], str], list[list[PlayerId]]] = {}
+        # The last replay and the state it replayed: the standings, the play-off and the
+        # plan of one moment read the same history (nobody changes a Walk once built).
+        self._walked: tuple[TournamentState, Walk] | None = None
 
     @property
     def rules_variant(self) -> str:
@@ -273,6 +285,13 @@ class Groups(Format):
 
     # --- history -------------------------------------------------------------------------
     def walk(self, state: TournamentState) -> Walk:
+        if self._walked is not None and self._walked[0] is state:
+            return self._walked[1]
+        w = self._replay(state)
+        self._walked = (state, w)
+        return w
+
+    def _replay(self, state: TournamentState) -> Walk:
         active = set(self.active(state))
         pens = penalties_by_round(state)
         w = Walk(groups=self.draw_groups(state))
@@ -354,6 +373,7 @@ class Groups(Format):
             for s in rank(lines):
                 w.place[s.player] = s.rank
                 w.group_tiebreak[s.player] = s.tiebreak
+                w.group_lot[s.player] = s.lot
 
     def _final_round(
         self,
@@ -504,7 +524,7 @@ class Groups(Format):
         flip = flips(state)
         depth = max((len(v) for v in w.final_scores.values()), default=0)
         low = Decimal(-(10**12))
-        still = self._still_in(w, active)
+        still = self._still_in(w, active, state)
         lines = []
         for p in state.players:
             if self.pairs:
@@ -564,12 +584,15 @@ class Groups(Format):
                 and same
                 and w.place.get(below) == w.place[s.player] + 1
             ):
-                out[i] = replace(s, tiebreak=w.group_tiebreak[s.player])
+                out[i] = replace(s, tiebreak=w.group_tiebreak[s.player], lot=w.group_lot[s.player])
         return tuple(out)
 
-    def _still_in(self, w: Walk, active: set[PlayerId]) -> set[PlayerId]:
-        """Who can still win: everyone in the groups, then the playoff's survivors."""
-        if self._group_rounds_left(w, active):
+    def _still_in(self, w: Walk, active: set[PlayerId], state: TournamentState) -> set[PlayerId]:
+        """Who can still win: everyone in the groups (until their last round's every
+        table is in: a group place is not decided before), then the playoff's survivors."""
+        last = state.rounds[-1] if state.rounds else None
+        grouping = last is not None and last.plan.stage.startswith("group")
+        if self._group_rounds_left(w, active) or (grouping and unsettled(last)):
             return set(active)
         if not self.pairs:
             return set(w.top) if w.final_done else set(self.advancers(w, active))
@@ -577,6 +600,16 @@ class Groups(Format):
             return set(self.advancers(w, active))
         tied = {p for m in w.ladder.ties() for p in m.players if p in active}
         return set(w.ladder.alive(active)) | tied
+
+    def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
+        """A level playoff match's pair, or (tables of 3–4) the tied top of the final
+        when an extra game can be seated."""
+        w = self.walk(state)
+        active = set(self.active(state))
+        if self.pairs:
+            return w.ladder.playoff(active)
+        tied = len(w.top) > 1 and w.final_done and self.extra_seats(w) is not None
+        return tuple(w.top) if tied else ()
 
     def bracket(self, state: TournamentState) -> tuple[BracketRound, ...]:
         """The playoff tree (crossovers, final) once the groups are over; empty before,

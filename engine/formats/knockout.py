@@ -267,6 +267,12 @@ class Knockout(Format):
         short = self.str_option("leftover") == "table"
         return self.lot_round(pool, w.byes, rng, "", label, notes, short, state.apart)
 
+    def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
+        """The tied top of the final, when an extra game can be seated for them."""
+        w = self.walk(state)
+        seats = extra_table(w.top, w.final_table, self.sizes, w.sides)
+        return w.top if w.final_played and len(w.top) > 1 and seats is not None else ()
+
     def _lucky(self, w: Walk, state: TournamentState) -> list[PlayerId]:
         """Best losers of the last round by score, then by flip, to fill a final that
         fewer than a table's worth of players are left for."""

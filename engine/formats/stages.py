@@ -251,6 +251,10 @@ class Stages(Format):
             return self.finish(self.standings(state))
         return self.lot_round(pool, w.byes, rng, "stage", label, notes, apart=state.apart)
 
+    def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
+        """The players tied at a cut (or at the top of the final) who play extra hands."""
+        return tuple(p for tie in self.walk(state).pending for p in tie.tied)
+
     def _lucky(self, w: Walk, state: TournamentState, need: int) -> list[PlayerId]:
         """Too few went on to seat a table: the best of the rest of the last stage (by
         stage score, then previous stage, then a flip) fill it."""

@@ -1,0 +1,191 @@
+"""The standings as every surface shows them: one read model of where each line stands now.
+
+A format's :meth:`~engine.formats.base.Format.standings` orders the lines by its tie-break
+chain; that order alone cannot say what is true *during* an event. :func:`board` adds
+what the history says about each player, pair or team member at this moment:
+
+* ``status``: still in; waiting for table N (their table has no result yet); through
+  round N; out in round N; in a play-off (tied, an extra game to come); champion;
+  removed. Nobody is out before losing, nobody through before their table is settled.
+* ``place``: shared while undecided. Lines that only the chain's closing card flip
+  (翻牌) separates share their place until the event is over: that flip is drawn for the
+  final ranking, not before (docs/rules/tiebreaks.md).
+* the figure that ranks the line, and ``decided``: the tie-break that actually separated
+  it from the next line, only once applied (never a stage, never the figure itself, never
+  a flip not yet drawn).
+
+The text of /standings, its picture, the pinned live standings, /bracket, /me and the
+end announcement all render this, so they say the same things. Pure and picklable: the
+bot may build it in its drawing process.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import StrEnum
+
+from engine.formats.base import Format, ranked
+from engine.model import PlayerId, RoundPlan, Standing, TableStatus, TournamentState
+from engine.standings import STAGE_CODES
+
+
+class Status(StrEnum):
+    """Where a line stands now."""
+
+    IN = "in"  # in an event nobody is knocked out of (or not yet drawn)
+    WAITING = "waiting"  # their table of the current round has no result yet
+    THROUGH = "through"  # won (or had a bye in) round ``round``; waits for the next draw
+    OUT = "out"  # lost in round ``round`` (or forfeited)
+    PLAYOFF = "playoff"  # tied: an extra game among the tied decides
+    CHAMPION = "champion"
+    REMOVED = "removed"  # withdrew or disqualified
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the board. ``stage``/``stage_round`` are the words a surface prints for
+    how far the line got (catalogue ``stage.<stage>`` with ``round``)."""
+
+    place: int
+    player: PlayerId
+    status: Status
+    stage: str
+    stage_round: int
+    figure: Decimal | None
+    figure_code: str
+    decided: tuple[str, ...]  # the tie-break applied against the next line, if any
+    points: Decimal
+    shared: bool = False  # the place is shared with a neighbour (not yet decided)
+    unit: int = 0  # pair or team number, where partners share a line
+    table: int = 0  # the table they wait for (WAITING, PLAYOFF)
+    round: int = 0  # through / out in this round
+
+    @property
+    def still_in(self) -> bool:
+        return self.status not in (Status.OUT, Status.REMOVED)
+
+
+@dataclass(frozen=True)
+class Board:
+    """Every line in ranking order, whether the event is over, and who is tied in a
+    play-off (to be named by the play-off notice: the tied, and only they)."""
+
+    entries: tuple[Entry, ...]
+    over: bool
+    playoff: tuple[PlayerId, ...] = ()
+
+    def of(self, player: PlayerId) -> Entry | None:
+        return next((e for e in self.entries if e.player == player), None)
+
+
+def board(fmt: Format, state: TournamentState, over: bool) -> Board:
+    """The read model of ``state`` under ``fmt``: the final ranking once ``over``, else
+    the standings so far with each line's status now."""
+    _, rows = ranked(fmt, state, over)
+    return build(fmt, state, rows, over)
+
+
+def build(fmt: Format, state: TournamentState, rows: tuple[Standing, ...], over: bool) -> Board:
+    """:func:`board` from a ranking already computed (``rows``)."""
+    waiting = {} if over else pending_tables(state)
+    tied = () if over else fmt.playoff(state)
+    last = last_seen(state)
+    entries: list[Entry] = []
+    for i, s in enumerate(rows):
+        status, stage, at = _status(fmt, s, waiting, set(tied), over, last)
+        shared = not over and ((i + 1 < len(rows) and s.lot) or (i > 0 and rows[i - 1].lot))
+        place = entries[-1].place if i and not over and rows[i - 1].lot else s.rank
+        entries.append(
+            Entry(
+                place=place,
+                player=s.player,
+                status=status,
+                stage=stage,
+                stage_round=at,
+                figure=s.figure,
+                figure_code=s.figure_code,
+                decided=_decided(s, over),
+                points=s.points,
+                shared=shared,
+                unit=s.unit,
+                table=waiting.get(s.player, 0),
+                round=at if status in (Status.THROUGH, Status.OUT) else 0,
+            )
+        )
+    return Board(tuple(entries), over, tied)
+
+
+def notice(fmt: Format, state: TournamentState, plan: RoundPlan) -> tuple[PlayerId, ...]:
+    """Whom the play-off notice names before an ``extra`` round: the tied (the whole
+    final table may sit it, but only the tied contend), else everyone it seats."""
+    return fmt.playoff(state) or tuple(p for t in plan.tables for p in t.players)
+
+
+def pending_tables(state: TournamentState) -> dict[PlayerId, int]:
+    """Player → table number, for the current round's tables without a result."""
+    if not state.rounds:
+        return {}
+    last = state.rounds[-1]
+    settled = {r.table.number for r in last.results if r.status is not TableStatus.PENDING}
+    return {
+        p: t.number
+        for t in last.plan.tables
+        if t.number not in settled
+        for p in t.players
+        if p not in state.removed
+    }
+
+
+def last_seen(state: TournamentState) -> dict[PlayerId, int]:
+    """The last round each player sat at a table or had a bye in."""
+    out: dict[PlayerId, int] = {}
+    for rec in state.rounds:
+        for t in rec.plan.tables:
+            out.update(dict.fromkeys(t.players, rec.number))
+        out.update(dict.fromkeys(rec.plan.byes, rec.number))
+    return out
+
+
+def _status(
+    fmt: Format,
+    s: Standing,
+    waiting: dict[PlayerId, int],
+    tied: set[PlayerId],
+    over: bool,
+    last: dict[PlayerId, int],
+) -> tuple[Status, str, int]:
+    """The status of one line and the stage words that say it."""
+    if s.stage == "removed":
+        return Status.REMOVED, "removed", 0
+    if s.stage == "forfeit":
+        return Status.OUT, "forfeit", s.stage_round
+    crowned = s.alive if fmt.eliminates else s.rank == 1
+    if s.stage == "champion" or (over and crowned and not fmt.has_team_table):
+        return Status.CHAMPION, "champion", 0
+    if s.player in tied:
+        return Status.PLAYOFF, "tied", 0
+    if s.player in waiting:
+        # the final, the last three's round robin or a group place say more than a table
+        keep = s.stage in ("final", "robin", "group")
+        return (
+            Status.WAITING,
+            s.stage if keep else "waiting",
+            (s.stage_round if keep else waiting[s.player]),
+        )
+    if not fmt.eliminates or not s.stage:
+        return Status.IN, s.stage, s.stage_round
+    if not s.alive or s.stage in ("out", "playoff"):
+        return Status.OUT, s.stage, s.stage_round
+    if s.stage in ("playing", "through"):
+        return Status.THROUGH, "through", s.stage_round or last.get(s.player, 0)
+    return Status.THROUGH, s.stage, s.stage_round
+
+
+def _decided(s: Standing, over: bool) -> tuple[str, ...]:
+    """The tie-break worth saying: not a stage (the line says it), not the figure shown,
+    and not the closing flip before it is drawn (at the end of the event)."""
+    if s.lot and not over:
+        return ()
+    said = {s.figure_code, *(STAGE_CODES - {"flip"})}
+    return tuple(c for c in s.tiebreak if c not in said)
