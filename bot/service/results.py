@@ -32,6 +32,7 @@ from bot.service.audit import (
     RoundDeadline,
     RuleSet,
     SignupDeadline,
+    Substituted,
     TableBefore,
     TableDeadline,
     Undone,
@@ -425,6 +426,7 @@ REVERSE: dict[type[Entry], Callable[..., Awaitable[None]]] = {
     TableDeadline: _undo_table_deadline,
     SignupDeadline: _undo_signup_deadline,
     Dropped: people.undo_drop,
+    Substituted: people.undo_sub,
 }
 
 
