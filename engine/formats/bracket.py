@@ -23,14 +23,15 @@ Rules as implemented:
 * The last three play a round robin (knob ``last3=robin``, #last-three: 最后3人采用循环制决出
   冠军): three rounds, one match and one bye each. They are ranked by matches won (a draw
   half each, a walkover a win), then by games won (若胜负关系相似，采用查胜负场次的方法),
-  then by a card flip. With ``last3=off`` three players play on: one match and a bye,
+  then, between players still level, by their own meeting (who beat whom), then by a
+  card flip. With ``last3=off`` three players play on: one match and a bye,
   then a final of two.
 * Two players left: the final (stage ``final``); its winner is the champion.
 
 Ranking: removed players last; then how far a player got (each knockout round a level,
 half a level more for winning it; the round robin a level above the last knockout round);
-then round-robin wins and games; then the score in the last match played (not for the
-round robin's three: their chain goes straight to the flip); then a flip.
+then round-robin wins, games and head-to-head; then the score in the last match played
+(not for the round robin's three: their chain goes straight to the flip); then a flip.
 """
 
 from __future__ import annotations
@@ -87,6 +88,19 @@ class Walk:
     robin_played: list[int] = field(default_factory=list)  # schedule indexes played
     robin_wins: dict[PlayerId, Decimal] = field(default_factory=dict)
     robin_points: dict[PlayerId, Decimal] = field(default_factory=dict)
+    robin_beat: dict[tuple[PlayerId, PlayerId], Decimal] = field(default_factory=dict)
+
+    def head_to_head(self, p: PlayerId) -> Decimal:
+        """``p``'s match points against the round-robin players level with them on
+        matches and games won (胜负关系: who beat whom decides before a flip)."""
+        if p not in self.robin:
+            return Decimal(0)
+
+        def level(q: PlayerId) -> tuple[Decimal, Decimal]:
+            return self.robin_wins.get(q, Decimal(0)), self.robin_points.get(q, Decimal(0))
+
+        tied = [q for q in self.robin if q != p and level(q) == level(p)]
+        return sum((self.robin_beat.get((p, q), Decimal(0)) for q in tied), Decimal(0))
 
 
 class Bracket(Format):
@@ -103,7 +117,15 @@ class Bracket(Format):
         Knob("last3", "robin", ("robin", "off"), str, "004"),
     )
     eliminates = True
-    tiebreaks = ("removed", "reached", "robin-wins", "robin-points", "round-score", "flip")
+    tiebreaks = (
+        "removed",
+        "reached",
+        "robin-wins",
+        "robin-points",
+        "head-to-head",
+        "round-score",
+        "flip",
+    )
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
@@ -154,6 +176,7 @@ class Bracket(Format):
             else:
                 gain = Decimal(1) if net[p] > net[q] else HALF if net[p] == net[q] else Decimal(0)
             w.robin_wins[p] = w.robin_wins.get(p, Decimal(0)) + gain
+            w.robin_beat[p, q] = w.robin_beat.get((p, q), Decimal(0)) + gain
 
     @staticmethod
     def _walkovers(w: Walk, active: set[PlayerId]) -> None:
@@ -270,7 +293,8 @@ class Bracket(Format):
                 ("reached", level),
                 ("robin-wins", w.robin_wins.get(p, Decimal(0))),
                 ("robin-points", w.robin_points.get(p, Decimal(0))),
-                # the round robin's chain is its own (胜场 → 胜局 → 翻牌, seed 004): an
+                ("head-to-head", w.head_to_head(p)),
+                # the round robin's chain is its own (胜场 → 胜局 → 胜负关系 → 翻牌): an
                 # earlier knockout round's score never splits its players
                 # (docs/rules/bracket.md#last-three)
                 ("round-score", Decimal(0) if p in w.robin else w.ladder.score_at.get(p, ZERO)),
@@ -278,7 +302,7 @@ class Bracket(Format):
             )
             still = p in active and (p in alive or p in w.robin) and not finished
             stage, at = self._stage_of(w, p, active, still, level)
-            figure = keys[2] if p in w.robin else keys[4]
+            figure = keys[2] if p in w.robin else keys[5]
             lines.append(Line(p, points.get(p, Decimal(0)), still, keys, stage, at, 0, figure))
         ranked = rank(lines)
         if finished and ranked:

@@ -288,7 +288,7 @@ def check_robin_chain(ranking: Sequence[Standing]) -> None:
     """The last three's round robin is settled by its own chain (seed 004: 胜场 → 胜局,
     then the flip), never by a score from an earlier round (issue 8 §5)."""
     for upper, lower in itertools.pairwise(ranking):
-        own = {"robin-wins", "robin-points", "flip"}
+        own = {"robin-wins", "robin-points", "head-to-head", "flip"}
         if upper.stage == lower.stage == "robin" and set(upper.tiebreak) - own:
             raise Broken("robin-chain", f"{upper.player} placed by {upper.tiebreak}")
 

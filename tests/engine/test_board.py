@@ -2,7 +2,8 @@
 
 Each test is a defect players read during a real event: a winner shown out, a table not
 yet reported shown through and split by a flip nobody drew, a final's tie said settled
-while its play-off waits, a play-off notice naming someone not tied."""
+while its play-off waits, a play-off notice naming someone not tied, the last three's
+round robin split by a flip although one had beaten the other."""
 
 from __future__ import annotations
 
@@ -133,3 +134,31 @@ def test_a_group_playoff_line_never_says_round_zero() -> None:
     won = b.of(first.players[0])
     assert won is not None and won.status is Status.THROUGH and won.round == len(st.rounds)
     assert all(e.stage_round or e.stage not in ("through", "playing") for e in b.entries)
+
+
+def play_robin(fmt: Format, games: dict[frozenset[int], dict[int, int]]) -> TournamentState:
+    st = state(3)
+    while True:
+        plan = fmt.plan(st)
+        if not isinstance(plan, RoundPlan):
+            return st
+        t = plan.tables[0]
+        score = games[frozenset(t.players)]
+        st = with_results(st, plan, confirmed(t, *(score[p] for p in t.players)))
+
+
+def test_the_last_three_go_by_head_to_head_before_a_flip() -> None:
+    """Round robin of three: 2 beat 3 (2–1), 1 beat 2 (2–1), 3 beat 1 (2–0). All on one
+    win; 2 and 3 on three games each, 1 on two: 2 placed over 3 by their meeting."""
+    fmt = fmt_of("xiangqi", "bracket")
+    games = {
+        frozenset((2, 3)): {2: 2, 3: 1},
+        frozenset((1, 2)): {1: 2, 2: 1},
+        frozenset((1, 3)): {3: 2, 1: 0},
+    }
+    st = play_robin(fmt, games)
+    b = board(fmt, st, over=True)
+    order = [e.player for e in b.entries]
+    assert order.index(2) < order.index(3), b.entries
+    two = b.of(2)
+    assert two is not None and two.decided == ("head-to-head",)
