@@ -34,10 +34,10 @@ from engine.games.base import fmt_points
 from engine.model import SEAT_LETTERS
 
 
-def _split(args: str, usage: str) -> tuple[int, str]:
+def _split(args: str, usage: str, **example: str) -> tuple[int, str]:
     head, _, rest = args.strip().partition(" ")
     if not head or not rest.strip():
-        raise UserError(usage)
+        raise UserError(usage, **example)
     return table_number(head), rest.strip()
 
 
@@ -51,7 +51,8 @@ def score_lines(ctx: Ctx, who: Mapping[int, str], row: TableRow, scores: list[De
 async def report(ctx: Ctx, args: str) -> None:
     """``/report <table> <result…>`` typed (a bare ``/report`` is the button flow's)."""
     t = await ctx.tournament(whole=False)
-    number, text = _split(args, "usage.report")
+    game = game_of(t)
+    number, text = _split(args, "usage.report", example=game.example(game.seat_counts[0]))
     await file_report(ctx, t, number, text)
 
 
