@@ -401,16 +401,22 @@ async def _undo_signup_deadline(ctx: Ctx, t: Tournament, entry: SignupDeadline) 
     ctx.timers += tournament_timers(t)
 
 
+def _restored(t: Tournament, before: dict[str, object]) -> dict[str, object]:
+    """The options as before a rule change, but the links handed out since (score slips,
+    the live page: ``paper``) stay valid: no rule change made them."""
+    return {**before, **({"paper": t.options["paper"]} if "paper" in t.options else {})}
+
+
 async def _undo_set(ctx: Ctx, t: Tournament, entry: RuleSet) -> None:
     if t.status != EventStatus.SIGNUP and entry.knob not in RUNNING_KNOBS:
         raise UserError("refuse.undo-too-late")
-    t.options = entry.before
+    t.options = _restored(t, entry.before)
 
 
 async def _undo_format(ctx: Ctx, t: Tournament, entry: FormatSet) -> None:
     if t.status != EventStatus.SIGNUP:
         raise UserError("refuse.undo-too-late")
-    t.format, t.options = entry.before_format, entry.before
+    t.format, t.options = entry.before_format, _restored(t, entry.before)
 
 
 REVERSE: dict[type[Entry], Callable[..., Awaitable[None]]] = {
