@@ -125,29 +125,38 @@ def remarks(source: str) -> list[tuple[int, str]]:
     return out
 
 
-def citations_outside(path: Path) -> list[str]:
-    """``file:line: 'seed 001'`` for each comment or docstring citing outside the repository."""
-    return [
-        f"{path.relative_to(ROOT)}:{line}: {m.group(0)!r}"
-        for line, text in remarks(path.read_text(encoding="utf-8"))
-        if (m := OUTSIDE.search(text))
-    ]
+def citations_outside(text: str, toml: bool = False) -> list[tuple[int, str]]:
+    """(line, 'seed 001') for each comment or docstring (of Python; TOML has comments only,
+    after any quoted text) that cites a document outside the repository."""
+    if toml:
+        bare = [
+            (n, re.sub(r'"(?:[^"\\]|\\.)*"', "", line))
+            for n, line in enumerate(text.splitlines(), 1)
+        ]
+        said = [(n, line[line.index("#") :]) for n, line in bare if "#" in line]
+    else:
+        said = remarks(text)
+    return [(line, m.group(0)) for line, remark in said if (m := OUTSIDE.search(remark))]
 
 
 def test_no_comment_in_the_code_cites_a_document_outside_the_repository() -> None:
     found = [
         hit
         for package in PACKAGES
-        for path in sorted((ROOT / package).rglob("*.py"))
-        for hit in citations_outside(path)
+        for path in sorted((ROOT / package).rglob("*"))
+        if path.suffix in (".py", ".toml")
+        for line, cited in citations_outside(path.read_text("utf-8"), path.suffix == ".toml")
+        for hit in [f"{path.relative_to(ROOT)}:{line}: {cited!r}"]
     ]
     hint = "cite docs/rules/… (or docs/guide, docs/operations) instead:\n"
     assert found == [], hint + "\n".join(found)
 
 
 def test_the_comment_check_sees_comments_and_docstrings_only() -> None:
-    source = '"""Big Two (seed 001)."""\nX = "issue 3"  # issue 3\n'
-    assert sorted(line for line, text in remarks(source) if OUTSIDE.search(text)) == [1, 2]
+    source = '"""Big Two (seed 001)."""\nX = "issue 3"  # issue 3\nY = "SPEC.md"\n'
+    assert citations_outside(source) == [(2, "issue 3"), (1, "seed 001")]
+    toml = '# Penalties (seed 001 §七)\nkey = "seed 004 # not a comment"  # issue 9\n'
+    assert citations_outside(toml, toml=True) == [(1, "seed 001"), (2, "issue 9")]
 
 
 def unresolved_citations(text: str, python: bool = True) -> list[str]:
