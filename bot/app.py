@@ -93,7 +93,7 @@ class App:
         if self.settings.web_port is not None:
             from bot.live_page import LivePages, serve
 
-            pages = LivePages(self.settings, catalogue, self.clock, sessionmaker)
+            pages = LivePages(self.settings, catalogue, sessionmaker, self.clock)
             self._web, base = await serve(pages, self.settings.web_host, self.settings.web_port)
             self.settings = replace(self.settings, public_url=self.settings.public_url or base)
             log.info("live pages served at %s (public: %s)", base, self.settings.public_url)

@@ -20,7 +20,7 @@ import hmac
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
 
@@ -129,8 +129,8 @@ class LivePages:
         self,
         settings: Settings,
         catalogue: Catalogue,
-        clock: Callable[[], datetime],
         sessionmaker: async_sessionmaker[Any] | None = None,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.settings = settings
         self.catalogue = catalogue

@@ -14,7 +14,6 @@ import logging
 import signal
 import sys
 from dataclasses import replace
-from datetime import UTC, datetime
 from pathlib import Path
 
 from aiohttp import web
@@ -63,7 +62,7 @@ class Playground:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         self.server.add_routes(app)
         self.page.add_routes(app)
-        live = LivePages(self.settings, Catalogue(), lambda: datetime.now(UTC))
+        live = LivePages(self.settings, Catalogue())
         live.add_routes(app)  # the public live page (/live), once the bot has started
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()

@@ -5,7 +5,8 @@ shard; it answers 200 only once JetStream has acknowledged the publish, so an up
 Telegram was told we have is on disk. Anything else (NATS down, a timeout) is a 503 and
 Telegram retries; the retry carries the same ``update_id``, which JetStream's duplicate
 window drops if the first attempt had in fact been stored. Gateways keep no state, so
-any number can run behind a load balancer.
+any number can run behind a load balancer. With ``PUBLIC_URL`` set (the gateways'
+public address) they also serve the events' live pages, read from the database.
 """
 
 from __future__ import annotations
@@ -19,11 +20,14 @@ from urllib.parse import urlsplit
 import aiohttp
 from aiohttp import web
 from nats.errors import Error as NatsError
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.config import Settings
+from bot.i18n import Catalogue
 from bot.scaleout.bus import MSG_ID, Bus, connect
 from bot.scaleout.process import wait_for_signal
 from bot.types import StartupError
+from db.session import make_engine, make_sessionmaker
 
 log = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
@@ -69,6 +73,22 @@ class Gateway:
         self.settings = settings
         self.bus = Bus.of(settings)
         self.path = urlsplit(settings.webhook_url).path or "/"
+        self.engine: AsyncEngine | None = None
+        self.pages: Any = None
+        if settings.public_url:  # the gateways are the public address: they serve /live
+            from bot.live_page import LivePages
+
+            self.engine = make_engine(settings.database_url)
+            self.pages = LivePages(settings, Catalogue(), make_sessionmaker(self.engine))
+
+    def app(self) -> web.Application:
+        """The webhook's route; with ``PUBLIC_URL`` set, the events' live pages too (read
+        from the database, so any gateway behind the balancer can answer)."""
+        app = web.Application(client_max_size=1024 * 1024)
+        app.router.add_post(self.path, self.handle)
+        if self.pages is not None:
+            self.pages.add_routes(app)
+        return app
 
     async def handle(self, request: web.Request) -> web.Response:
         given = request.headers.get(SECRET_HEADER, "")
@@ -94,9 +114,7 @@ class Gateway:
         nc = await connect(self.settings, "tourbot-gateway")
         self.js = nc.jetstream()
         await self.bus.ensure(self.js)
-        app = web.Application(client_max_size=1024 * 1024)
-        app.router.add_post(self.path, self.handle)
-        runner = web.AppRunner(app, access_log=None)
+        runner = web.AppRunner(self.app(), access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, self.settings.gateway_host, self.settings.gateway_port)
         await site.start()
@@ -113,3 +131,5 @@ class Gateway:
         finally:
             await runner.cleanup()
             await nc.drain()
+            if self.engine is not None:
+                await self.engine.dispose()
