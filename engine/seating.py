@@ -626,13 +626,17 @@ def apart_clashes(tables: Sequence[Sequence[PlayerId]], apart: Apart) -> int:
 
 
 def keep_apart(
-    tables: Sequence[Sequence[PlayerId]], apart: Apart, history: Rounds
+    tables: Sequence[Sequence[PlayerId]],
+    apart: Apart,
+    history: Rounds,
+    groups: Mapping[PlayerId, int] | None = None,
 ) -> tuple[list[tuple[PlayerId, ...]], bool]:
     """The seating with no pair of ``apart`` at one table, and whether that was possible
     (docs/rules/people.md: kept apart whenever some seating allows it).
 
     First, single swaps of one of a pair with a player at another table, each the one
-    that adds the fewest repeat meetings; a swap trades seats, so the seat letters stay
+    that adds the fewest repeat meetings (a teammate or colleague met counts as much as
+    :data:`SAME_GROUP` says, as in :func:`mix`); a swap trades seats, so the seat letters stay
     as balanced as they were. When swaps cannot clear every clash, an exact search
     places the players named in pairs (the only ones that matter) into the tables'
     seats; only if that finds nothing is the seating kept as it was, with ``False``."""
@@ -642,7 +646,7 @@ def keep_apart(
         return [tuple(t) for t in out], True
     met = meetings(history)
     for _ in range(len(pairs) * 4):
-        if not _swap_one(out, pairs, met):
+        if not _swap_one(out, pairs, met, groups or {}):
             break
     if not apart_clashes(out, pairs):
         return [tuple(t) for t in out], True
@@ -656,6 +660,7 @@ def _swap_one(
     tables: list[list[PlayerId]],
     pairs: Apart,
     met: Mapping[PlayerId, Mapping[PlayerId, int]],
+    groups: Mapping[PlayerId, int],
 ) -> bool:
     """Clear one clash by the cheapest swap that creates none; False when none does."""
     where = {p: i for i, t in enumerate(tables) for p in t}
@@ -673,8 +678,8 @@ def _swap_one(
                 trial[ti][trial[ti].index(q)], trial[tj][k] = r, q
                 if apart_clashes(trial, pairs) >= count:
                     continue
-                cost = sum(met.get(q, {}).get(x, 0) for x in trial[tj] if x != q) + sum(
-                    met.get(r, {}).get(x, 0) for x in trial[ti] if x != r
+                cost = sum(_cost(q, x, met, groups) for x in trial[tj] if x != q) + sum(
+                    _cost(r, x, met, groups) for x in trial[ti] if x != r
                 )
                 if best is None or cost < best[0]:
                     best = (cost, tj, k, q)
@@ -685,6 +690,17 @@ def _swap_one(
             tables[ti][tables[ti].index(moved)], tables[tj][k] = r, moved
             return True
     return False
+
+
+def _cost(
+    p: PlayerId,
+    q: PlayerId,
+    met: Mapping[PlayerId, Mapping[PlayerId, int]],
+    groups: Mapping[PlayerId, int],
+) -> int:
+    """What seating ``p`` with ``q`` costs: earlier meetings, and a shared group."""
+    same = p in groups and groups.get(q) == groups[p]
+    return REPEAT * met.get(p, {}).get(q, 0) + (SAME_GROUP if same else 0)
 
 
 def _place_apart(tables: Sequence[Sequence[PlayerId]], pairs: Apart) -> list[list[PlayerId]] | None:

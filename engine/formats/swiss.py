@@ -96,7 +96,7 @@ class Swiss(Format):
             rounds=self.int_option("rounds"),
         )
         notes: tuple[str, ...] = ("bye",) if byes else ()
-        seats, kept = keep_apart(seats, state.apart, history)
+        seats, kept = keep_apart(seats, state.apart, history, groups)
         if not kept:
             notes = (*notes, APART_NOTE)
         return RoundPlan(

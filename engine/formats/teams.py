@@ -55,6 +55,7 @@ class Teams(Swiss):
     seeds = ("000",)
     signs_up_together = True
     seats_departments_apart = False  # the teams themselves are kept apart
+    late_entry = None  # the teams are dealt by lot at the draw: a late entrant would re-deal
     has_team_table = True
     knobs = (
         Knob("rounds", "3", (), int, "000", minimum=1),

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from engine.formats.knockout import Knockout
 from engine.formats.swiss import Swiss
+from engine.formats.teams import Teams
 from engine.games import find_game
 from engine.model import (
     RoundPlan,
@@ -117,3 +118,14 @@ def test_a_swiss_drop_out_keeps_its_points_and_place_and_is_not_drawn() -> None:
     assert isinstance(plan, RoundPlan)
     seated = {p for t in plan.tables for p in t.players} | set(plan.byes)
     assert seated == {1, 2, 4}
+
+
+def test_a_swap_never_seats_colleagues_together_when_another_swap_does_not() -> None:
+    """2 must leave 1's table; 2 and 5 are of one department, so 2 trades places with 5
+    rather than joining them."""
+    kept, ok = keep_apart([(1, 2, 3, 4), (5, 6, 7, 8)], [(1, 2)], [], {2: 1, 5: 1})
+    assert ok and 2 in kept[1] and 5 in kept[0]
+
+
+def test_teams_take_no_late_entrant_their_lot_is_dealt_at_the_draw() -> None:
+    assert Teams.late_entry is None and Swiss.late_entry == "2"
