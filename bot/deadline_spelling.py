@@ -93,7 +93,6 @@ _SYNONYMS = (  # applied in order, on simplified text
     ("上昼", "上午"),
     ("听朝", "明天早上"),
     ("今朝", "今天早上"),
-    ("后晚", "后天晚上"),
     ("明天这个时候", "24小时后"),
     ("明天此时", "24小时后"),
     ("夜晚", "晚上"),
@@ -179,7 +178,7 @@ _EN_SYNONYMS = (  # whole words, applied in order
     (r"(?:a )?quarter of an hour|a quarter hour|quarter hour", "15 minutes"),
     (r"3[- ]quarters of an hour", "45 minutes"),
     (
-        r"((?:\d+(?:\.\d+)?|an?)\s*\w+?)'?s?\s+(?:from now|from right now|from today|later|time"
+        r"((?:\d+(?:\.\d+)?\s*|an?\s+)\w+?)'?s?\s+(?:from now|from right now|from today|later|time"
         r"|hence)",
         r"in \1",
     ),
@@ -253,7 +252,7 @@ _RANGES = (  # the start of a range, dropped: its end is the deadline
         r"(?=\d{1,2}(?::\d{2})?\s*[ap](?:\.?m)?\b)",
         "",
     ),
-    (r"\bbetween\s+(?:\S+\s+){0,2}?\S*\d\S*\s+and\s+(?=\S*\d)", ""),
+    (r"\bbetween\s+(?:\S+\s+){0,2}?\S+\s+and\s+(?=\S)", ""),
     (rf"(?<![\d/.:-])\d{{1,2}}:\d{{2}}{_RANGE_SEP}(?=\d{{1,2}}:\d{{2}})", ""),
     (rf"(?<![\d/.:-])(\d{{1,2}})(?:st|nd|rd|th)?{_RANGE_SEP}(?=\d{{1,2}}(?:st|nd|rd|th)\b)", ""),
     (
@@ -331,6 +330,7 @@ def normalise(text: str) -> str:
     out = unicodedata.normalize("NFKC", text).lower().translate(_TRADITIONAL)
     for old, new in _SYNONYMS:
         out = out.replace(old, new)
+    out = re.sub(r"(?<![天日时钟周月年])后晚(?!上)", "后天晚上", out)  # Cantonese 後晚
     out = _CN_NEXT_SPAN.sub(lambda m: f"{m.group('n')}{m.group('unit')}内", out)
     out = re.sub(r"\bfirst thing\b", " 早上 ", out)
     # seconds are not a deadline's unit ("in a second" is not the 2nd): refused, never read

@@ -93,7 +93,7 @@ WITHIN = r"\s*(?:内|之内|以内)"
 FILLER = re.compile(
     r"\b(?:by|before|until|till|til|due|on|at|the|of|in|from|deadline|report|results?|please"
     r"|pls|latest|no later than|not later than|prior to|is|it|submit|send|be|done|games?"
-    r"|matches?|finished|complete|round|for|more)\b|@"
+    r"|matches?|finished|complete|round|for|more|some\s*time|any\s*time|later)\b|@"
     r"|之前|以前|为止|截止到?|截至|最迟|前|到|在|上报|报告|报成绩|成绩|结果|比赛|完成|结束|的|请|报"
     r"|之内|以内|内|之间|时间|日期|为|是|要|需要|必须|须|交|提交|打完|比完|搞定|ddl"
     r"|[,，.。:;；!！、\s]"

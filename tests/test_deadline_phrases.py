@@ -681,6 +681,17 @@ PHRASES = [
     ("wed", "这两天", "!deadline-unparsed"),
     ("wed", "尽快", "!deadline-unparsed"),
     ("wed", "12月初", "!deadline-unparsed"),
+    # words around a deadline that do not change it; 后 before 晚上 is not 後晚
+    ("wed", "三天后晚上8点", "2026-11-21 20:00"),
+    ("wed", "三天後晚上8點", "2026-11-21 20:00"),
+    ("wed", "后晚八点", "2026-11-20 20:00"),
+    ("wed", "两天后的下午三点", "2026-11-20 15:00"),
+    ("wed", "between monday and friday", "2026-11-20 23:59"),
+    ("wed", "later today", "2026-11-18 23:59"),
+    ("wed", "sometime tomorrow", "2026-11-19 23:59"),
+    ("wed", "anytime before friday", "2026-11-20 23:59"),
+    ("wed", "any time before 5pm friday", "2026-11-20 17:00"),
+    ("wed", "some time next week", "2026-11-29 23:59"),
 ]
 
 
