@@ -731,8 +731,10 @@ def _check(found: datetime, expected: str, moment: datetime, tz: ZoneInfo) -> No
 
 DAYS = ["", "明天", "後天", "周五", "這週一", "下周三", "20号", "12月1日", "下個月", "3月", "月底"]
 DAYS += ["", "tomorrow", "friday", "this monday", "friday next week", "march first", "EOM"]
+DAYS += ["圣诞节", "this quarter", "2nd sunday of may", "friday after next", "今天", "下旬"]
 TIMES = ["", "3点", "三點零五", "下午兩點", "晚上8点", "凌晨2点", "半夜", "12点", "9:30", "09:30"]
 TIMES += ["", "at 8", "6:30pm", "at 5 tomorrow afternoon", "tonight", "12am", "noon"]
+TIMES += ["a quarter to noon", "half past 3", "白天3点", "in 2h30m", "十点前"]
 ZONES = ["", "", "", "GMT", "CET", "UTC+8", "北京时间"]
 
 
