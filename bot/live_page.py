@@ -39,7 +39,7 @@ from bot.tournament import latest_round, names
 from bot.types import Incoming, Sender
 from db.models import Tournament
 from db.repo import Repo
-from db.status import ReportStatus, RoundStatus, TableState
+from db.status import EventStatus, ReportStatus, RoundStatus, TableState
 from engine.model import SEAT_LETTERS
 
 PAGE = resources.files("paper") / "live.html"
@@ -108,7 +108,9 @@ def page_state(ctx: Ctx, t: Tournament) -> dict[str, Any]:
         "version": t.version,
         "lang": ctx.t.lang,
         "title": t.title,
-        "status": event_status(ctx, t),
+        "status": (
+            ctx.t("webpage.signup") if t.status == EventStatus.SIGNUP else event_status(ctx, t)
+        ),
         "round": ctx.t("webpage.round", round=r.number) if r is not None else "",
         "deadline": deadline.isoformat() if deadline is not None else None,
         "labels": {
