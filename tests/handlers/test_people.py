@@ -358,3 +358,29 @@ async def test_a_knockout_drop_between_rounds_is_a_walkover_for_the_next_opponen
     assert f"冠军：{winners[1]}" in final
     ranking = await chats.says(GROUP, P[1], "/standings all")
     assert "退出" in next(x for x in ranking.splitlines() if winners[0] in x)
+
+
+async def test_the_same_in_english(chats: Chats) -> None:
+    chats.user(ADMIN, "Org", lang="en")
+    chats.admins(GROUP, ADMIN)
+    for i in range(1, 5):
+        chats.user(P[i], f"P{i}", lang="en")
+    await chats.says(GROUP, ADMIN, "/new xiangqi swiss Cup")
+    await chats.says(GROUP, ADMIN, "/lang en")
+    assert "Sign-up cap: 2 players" in await chats.says(GROUP, ADMIN, "/set cap 2")
+    await chats.says(GROUP, P[1], "/join")
+    await chats.says(GROUP, P[2], "/join")
+    assert "P3 is on the waiting list: place 1." in await chats.says(GROUP, P[3], "/join")
+    assert "In from the waiting list: P3." in await chats.says(GROUP, P[2], "/leave")
+    rules = await chats.says(GROUP, P[1], "/rules")
+    assert "Late entry: /join still works after the draw, up to the draw of round 2" in rules
+    assert "(this format's default)" in rules
+    assert "Kept apart" not in rules
+    await chats.says(GROUP, ADMIN, "/apart P1 P3")
+    assert "Kept apart (1 pair):" in await chats.says(GROUP, ADMIN, "/apart")
+    await chats.says(GROUP, ADMIN, "/draw")
+    assert "P4 enters late and will be in the draw of round 2" in (
+        await chats.says(GROUP, P[4], "/join")
+    )
+    asked = await chats.says(GROUP, P[1], "/drop")
+    assert "dropping out now forfeits it for P1. Sure?" in asked
