@@ -28,10 +28,12 @@ log = logging.getLogger(__name__)
 
 
 async def pending_timers(core: Core) -> list[Timer]:
-    """Every planned timer of the active tournaments that has not fired, in due order."""
+    """Every planned timer of the active tournaments that has not fired, in due order.
+    Only the tournaments that wait for a moment are read (the leader of scale-out
+    rescans every few seconds)."""
     async with core.sessionmaker() as session:
         repo = Repo(session)
-        planned = [timer for t in await repo.active_tournaments() for timer in tournament_timers(t)]
+        planned = [timer for t in await repo.timed_tournaments() for timer in tournament_timers(t)]
         fired = await repo.fired_timers({timer.tournament_id for timer in planned})
     return sorted(
         (t for t in planned if (*t[:3], t.at.replace(microsecond=0)) not in fired),

@@ -53,7 +53,7 @@ from db.models import (
     TableRow,
     Tournament,
 )
-from db.status import EventStatus, PlayerStatus, TableState
+from db.status import EventStatus, PlayerStatus, RoundStatus, TableState
 
 ACTIVE = (EventStatus.SIGNUP, EventStatus.RUNNING)
 # The whole event: players, rounds with their tables and reports, penalties. What most
@@ -554,9 +554,42 @@ class Repo:
     async def table(self, table_id: int) -> TableRow | None:
         return await self.session.get(TableRow, table_id, options=[WITH_REPORTS])
 
-    async def active_tournaments(self) -> list[Tournament]:
-        """Every tournament in sign-up or running: what timers may wait for."""
-        rows = await self.session.scalars(select(Tournament).where(Tournament.status.in_(ACTIVE)))
+    async def timed_tournaments(self) -> list[Tournament]:
+        """The active tournaments that wait for a moment (``bot.timers`` derives every
+        timer from these columns): a sign-up deadline, the open round's deadline, a
+        table's own, a check-in cut-off, a live-standings refresh. The many that wait
+        for nothing (a sign-up without a deadline) are not read, nor are any players,
+        reports or penalties: the scheduler rescans often."""
+        open_round = (
+            select(Round.id)
+            .where(
+                Round.tournament_id == Tournament.id,
+                Round.status == RoundStatus.OPEN,
+                Round.deadline.is_not(None)
+                | Round.checkin_until.is_not(None)
+                | select(TableRow.id)
+                .where(TableRow.round_id == Round.id, TableRow.deadline.is_not(None))
+                .exists(),
+            )
+            .exists()
+        )
+        waiting = (
+            (Tournament.status == EventStatus.SIGNUP) & Tournament.signup_until.is_not(None)
+        ) | (
+            (Tournament.status == EventStatus.RUNNING)
+            & (Tournament.live_due.is_not(None) | open_round)
+        )
+        rows = await self.session.scalars(
+            select(Tournament)
+            .where(waiting)
+            .options(
+                raiseload(Tournament.players),
+                raiseload(Tournament.penalties),
+                selectinload(Tournament.rounds)
+                .selectinload(Round.tables)
+                .raiseload(TableRow.reports),
+            )
+        )
         return list(rows)
 
     # --- timers and private chats ------------------------------------------------------

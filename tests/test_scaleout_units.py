@@ -4,22 +4,32 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import pytest_asyncio
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from bot.cli import main
 from bot.config import Settings
+from bot.core import Core
+from bot.handlers import TIMERS
+from bot.i18n import Catalogue
 from bot.scaleout.budget import PARTS, Budget, SharedSender
-from bot.scaleout.bus import shard_of
+from bot.scaleout.bus import shard_of, timer_json
 from bot.scaleout.cli import problem
+from bot.scaleout.clock import DatabaseClock
 from bot.scaleout.gateway import chat_of
-from bot.types import Outgoing
+from bot.scaleout.scheduler import TimerHost
+from bot.scaleout.worker import Worker
+from bot.scheduler import pending_timers
+from bot.types import Outgoing, Timer
 from db.migrate import upgrade
+from db.models import AuditEntry, Round, TableRow, Tournament
 from db.repo import Repo
 from db.session import make_engine, make_sessionmaker
+from db.status import EventStatus, RoundStatus
 from tests.cluster import TEST_DATABASE_URL, require_services, scratch_database
 
 
@@ -112,6 +122,8 @@ async def test_the_bot_wide_budget_holds_every_chat(budget_db: async_sessionmake
 class Recording:
     """A transport that records what it sends."""
 
+    bot_username = "tourbot_bot"
+
     def __init__(self) -> None:
         self.sent: list[str] = []
 
@@ -145,3 +157,86 @@ async def test_a_dead_workers_claimed_reply_goes_out_once_from_the_part_holder(
     finally:
         for sender in senders:
             await sender.close()
+
+
+def quiet_signup(chat_id: int, **columns: Any) -> Tournament:
+    return Tournament(
+        chat_id=chat_id,
+        game="bigtwo",
+        format="swiss",
+        title="Cup",
+        seed="s",
+        creator_id=1,
+        **columns,
+    )
+
+
+async def test_the_leaders_rescan_reads_only_the_tournaments_that_wait_for_a_moment(
+    pg: AsyncEngine,
+) -> None:
+    sessionmaker = make_sessionmaker(pg)
+    now = datetime.now(UTC).replace(microsecond=0)
+    async with sessionmaker() as session, session.begin():
+        session.add_all(quiet_signup(-100 - i) for i in range(50))  # wait for nothing
+        closing = quiet_signup(-1, signup_until=now + timedelta(hours=1))
+        running = quiet_signup(-2, status=EventStatus.RUNNING)
+        drawn = quiet_signup(-3, status=EventStatus.RUNNING)  # a round not yet open
+        session.add_all([closing, running, drawn])
+        await session.flush()
+        open_round = Round(tournament_id=running.id, number=1, status=RoundStatus.OPEN,
+                           deadline=now + timedelta(hours=2))  # fmt: skip
+        session.add(open_round)
+        await session.flush()
+        session.add(TableRow(round_id=open_round.id, number=1, seats=[11, 12, 13, 14]))
+        session.add(Round(tournament_id=drawn.id, number=1, deadline=now + timedelta(hours=3)))
+    async with sessionmaker() as session:
+        read = await Repo(session).timed_tournaments()
+    assert sorted(t.id for t in read) == [closing.id, running.id]
+    host = TimerHost(sessionmaker, lambda: now)
+    assert await pending_timers(cast(Core, host)) == [
+        Timer("signup", closing.id, 0, now + timedelta(hours=1)),
+        Timer("deadline", running.id, 1, now + timedelta(hours=2)),
+    ]
+
+
+async def test_a_worker_reads_the_databases_clock_not_its_own(pg: AsyncEngine) -> None:
+    clock = DatabaseClock(lambda: datetime.now(UTC) - timedelta(hours=1))  # an hour behind
+    async with pg.connect() as conn:
+        await clock.sync(conn)
+        database = (await conn.execute(text("SELECT clock_timestamp()"))).scalar_one()
+    assert abs(clock() - database) < timedelta(seconds=2)
+    later = database + timedelta(minutes=5)
+    clock.reached(later)  # the leader fired a timer due then: it has come, here too
+    assert clock() >= later
+
+
+async def test_a_timer_the_leader_fired_runs_on_a_worker_whose_clock_is_behind(
+    pg: AsyncEngine,
+) -> None:
+    """Without the database's clock the worker would find it early and put it back, and
+    the leader, which fires each timer once, would never fire it again."""
+    sessionmaker = make_sessionmaker(pg)
+    due = datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=1)
+    async with sessionmaker() as session, session.begin():
+        t = quiet_signup(-4, signup_until=due)
+        session.add(t)
+    timer = Timer("signup", t.id, 0, due)
+    settings = Settings(bot_token="1:x", database_url=str(pg.url))
+    worker = Worker(settings, host=lambda: datetime.now(UTC) - timedelta(minutes=10))
+    worker.core = Core(settings, sessionmaker, Catalogue(), Recording(), worker.clock)  # type: ignore[arg-type]
+    put_back: list[Timer] = []
+    worker.core.on_timer = put_back.append
+    # The core alone, on this worker's clock, would put it back:
+    await worker.core.system(-4, None, TIMERS["signup"], timer.arg, timer)
+    assert put_back == [timer]
+    leader_now = datetime.now(UTC)
+    fired = {**timer_json(timer), "chat_id": -4, "thread_id": 0, "now": leader_now.isoformat()}
+    await worker._dispatch({"timer": fired})
+    assert put_back == [timer]  # not again
+    async with sessionmaker() as session:
+        repo = Repo(session)
+        assert await repo.timer_fired(*timer)
+        closed = await session.scalar(
+            select(func.count()).select_from(AuditEntry).where(AuditEntry.action == "signup-closed")
+        )
+    assert closed == 1  # too few players to draw: sign-up closed, the organiser told why

@@ -13,6 +13,10 @@ A timer is fired at most once in effect: its message id is the same on every fir
 new leader firing it again inside the duplicate window is dropped by JetStream), and the
 worker records it as fired in the ruling's transaction (``Core.system``; a later
 duplicate is skipped, and a fired timer is no longer among the rounds' timers).
+
+The leader runs on the database's clock (``bot.scaleout.clock``), and each fired timer
+carries the leader's ``now``: the worker that runs it takes that moment as come, so a
+worker whose own clock is behind never finds it early and puts it back.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import os
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, cast
 
 from nats.aio.msg import Msg
@@ -36,6 +40,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
 from bot.config import Settings
 from bot.core import Core
 from bot.scaleout.bus import MSG_ID, Bus, connect, timer_from, timer_json, timer_key
+from bot.scaleout.clock import DatabaseClock, host_clock
 from bot.scaleout.process import migrate_once, wait_for_signal
 from bot.scheduler import Timers, pending_timers
 from bot.types import Timer
@@ -83,7 +88,9 @@ class PublishingTimers(Timers):
             if t is None:
                 return
             chat_id, thread_id = t.chat_id, t.thread_id
-        payload = {"timer": {**timer_json(timer), "chat_id": chat_id, "thread_id": thread_id}}
+        now = max(self.core.clock(), timer.at).isoformat()  # it is due: the leader says so
+        fired = {**timer_json(timer), "chat_id": chat_id, "thread_id": thread_id, "now": now}
+        payload = {"timer": fired}
         while True:  # NATS may be restarting: the timer must not be lost
             try:
                 await self.js.publish(
@@ -101,11 +108,9 @@ class PublishingTimers(Timers):
 
 
 class Scheduler:
-    def __init__(
-        self, settings: Settings, clock: Callable[[], datetime] = lambda: datetime.now(UTC)
-    ) -> None:
+    def __init__(self, settings: Settings, host: Callable[[], datetime] = host_clock) -> None:
         self.settings = settings
-        self.clock = clock
+        self.clock = DatabaseClock(host)
         self.bus = Bus.of(settings)
         self.lock_id = zlib.crc32(settings.nats_prefix.encode()) - 2**31
 
@@ -157,11 +162,12 @@ class Scheduler:
             timers.add(timer_from(json.loads(msg.data)))
 
         sub = await self.nc.subscribe(self.bus.timers_subject, cb=heard)
+        await self.clock.sync(conn)
         await timers.start()
         try:
             while True:
                 await asyncio.sleep(RESCAN)
-                await conn.execute(text("SELECT 1"))  # still holding the lock?
+                await self.clock.sync(conn)  # and the lock's connection still lives
                 await timers.rescan()
         finally:
             timers.stop()

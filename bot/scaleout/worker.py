@@ -10,6 +10,10 @@ the ack leaves the message to be redelivered to another worker after ``ACK_WAIT`
 commit had happened, the processed-update table makes the second run a no-op. While an
 update is being handled the worker tells JetStream it is still working on it, so a slow
 update is not handed out twice.
+
+Its clock is the database's (``bot.scaleout.clock``): a timer the leader fired is due here
+too. Should a timer still be put back (the database was away), its message is
+redelivered a moment later rather than handed back to a leader that fired it already.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from nats.aio.msg import Msg
@@ -33,6 +37,7 @@ from bot.handlers import TIMERS
 from bot.i18n import Catalogue
 from bot.scaleout.budget import Budget, SharedSender
 from bot.scaleout.bus import ACK_WAIT, Bus, connect, timer_from, timer_json
+from bot.scaleout.clock import SYNC_EVERY, DatabaseClock, host_clock
 from bot.scaleout.process import migrate_once, wait_for_signal
 from bot.types import Timer
 from db.session import make_engine, make_sessionmaker, sender_engine
@@ -44,21 +49,26 @@ MAX_ATTEMPTS = 20  # deliveries (backing off to 30 s, ~8 min) before a failing o
 STOP_GRACE = 10.0  # seconds in-flight updates get to finish on SIGTERM
 
 
+class PutBack(Exception):
+    """A fired timer the core put back: its message is redelivered later."""
+
+
 class Worker:
-    def __init__(
-        self, settings: Settings, clock: Callable[[], datetime] = lambda: datetime.now(UTC)
-    ) -> None:
+    def __init__(self, settings: Settings, host: Callable[[], datetime] = host_clock) -> None:
         self.settings = settings
-        self.clock = clock
+        self.clock = DatabaseClock(host)
         self.bus = Bus.of(settings)
         self._stopping = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._busy: set[int] = set()  # shards whose update is being handled
         self._notices: set[asyncio.Task[None]] = set()
+        self._running: set[Timer] = set()  # fired timers being run now
+        self._put_back: set[Timer] = set()
 
     async def start(self) -> None:
         self.engine = make_engine(self.settings.database_url)
         await migrate_once(self.engine)
+        await self._sync_clock()
         sessionmaker = make_sessionmaker(self.engine)
         self.runner = make_runner(self.settings)
         await self.runner.prepare()
@@ -80,11 +90,13 @@ class Worker:
             asyncio.create_task(self._consume(shard), name=f"shard-{shard}")
             for shard in range(self.bus.shards)
         ]
+        self._clock_task = asyncio.create_task(self._keep_clock(), name="clock")
         log.info("worker consuming %s shards of %s", self.bus.shards, self.bus.stream)
 
     async def stop(self) -> None:
         """Let updates being handled finish (up to ``STOP_GRACE``); stop waiting ones."""
         self._stopping.set()
+        self._clock_task.cancel()
         for shard, task in enumerate(self._tasks):
             if shard not in self._busy:
                 task.cancel()
@@ -106,9 +118,25 @@ class Worker:
         finally:
             await self.stop()
 
+    async def _sync_clock(self) -> None:
+        async with self.engine.connect() as conn:
+            await self.clock.sync(conn)
+
+    async def _keep_clock(self) -> None:
+        while True:
+            await asyncio.sleep(SYNC_EVERY)
+            try:
+                await self._sync_clock()
+            except Exception:  # the database is away: keep the last offset
+                log.warning("could not read the database's clock", exc_info=True)
+
     def _announce(self, timer: Timer) -> None:
         """A committed change set a timer: tell the scheduler (it also rescans the
-        database, so a lost notice only delays the timer by one rescan)."""
+        database, so a lost notice only delays the timer by one rescan). A fired timer
+        being run here that the core puts back is not announced: see ``_dispatch``."""
+        if timer in self._running:
+            self._put_back.add(timer)
+            return
         payload = json.dumps(timer_json(timer)).encode()
         task = asyncio.create_task(self.nc.publish(self.bus.timers_subject, payload))
         self._notices.add(task)  # keep a reference until it is done
@@ -172,9 +200,18 @@ class Worker:
         if "timer" in data:
             fired = data["timer"]
             timer = timer_from(fired)
-            await self.core.system(
-                fired["chat_id"], fired.get("thread_id"), TIMERS[timer.kind], timer.arg, timer
-            )
+            # The leader fired it: it is due, whatever this host's clock says.
+            self.clock.reached(max(timer.at, datetime.fromisoformat(fired.get("now", fired["at"]))))
+            self._running.add(timer)
+            try:
+                await self.core.system(
+                    fired["chat_id"], fired.get("thread_id"), TIMERS[timer.kind], timer.arg, timer
+                )
+            finally:
+                self._running.discard(timer)
+            if timer in self._put_back:  # the leader fired it once: run it again from here
+                self._put_back.discard(timer)
+                raise PutBack(timer.key)
             return
         incoming = self.runner.incoming(data)
         if incoming is not None:
