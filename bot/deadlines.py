@@ -93,10 +93,10 @@ WITHIN = r"\s*(?:内|之内|以内)"
 FILLER = re.compile(
     r"\b(?:by|before|until|till|til|due|on|at|the|of|in|from|deadline|report|results?|please"
     r"|pls|latest|no later than|not later than|prior to|is|it|submit|send|be|done|games?"
-    r"|matches?|finished|complete|round|for|more|some\s*time|any\s*time|later)\b|@"
+    r"|matches?|finished|complete|round|for|more|some\s*time|any\s*time|later|over)\b|@"
     r"|之前|以前|为止|截止到?|截至|最迟|前|到|在|上报|报告|报成绩|成绩|结果|比赛|完成|结束|的|请|报"
     r"|之内|以内|内|之间|时间|日期|为|是|要|需要|必须|须|交|提交|打完|比完|搞定|ddl"
-    r"|[,，.。:;；!！、\s]"
+    r"|[,，.。:;；!！、()（）\s]"
 )
 # A part of the day written alone ("明天上午") means its end; 半夜 is midnight.
 PERIOD_ENDS = {
@@ -121,6 +121,7 @@ class DeadlineError(Exception):
     ``deadline-past`` (``when``: the resolved moment, formatted);
     ``deadline-no-such-date`` (``date``: e.g. ``2月30日``);
     ``deadline-weekday-clash`` (``date``: the date with its real weekday; ``written``);
+    ``deadline-week-clash`` (``date``; ``written``: the day the named weekday is);
     ``deadline-ambiguous`` (``first``, ``second``: the two readings);
     ``deadline-which-hour`` (``first``, ``second``: see :class:`AmbiguousHour`).
     """
@@ -667,11 +668,21 @@ _DATE_RULES: tuple[_DateRule, ...] = tuple(
 )
 
 
-def _take_date(text: str, today: date, lang: str) -> tuple[_Date | None, int | None, str]:
+@dataclass(frozen=True)
+class _Companion:
+    """A weekday written beside a date, to be checked: ``days`` are the dates it can be
+    when a week was named too (本周五（11月20日）), None when any week will do."""
+
+    weekday: int
+    days: frozenset[date] | None
+
+
+def _take_date(text: str, today: date, lang: str) -> tuple[_Date | None, _Companion | None, str]:
     """Find the date part; return it, a weekday written beside it, and the rest.
 
-    A weekday may accompany a date ("12月20日 周日", the way the bot echoes deadlines)
-    and is then checked, not used. Any other pair ("20号 21号") is refused.
+    A weekday may accompany a date ("12月20日 周日", the way the bot echoes deadlines;
+    "本周五（11月20日）") and is then checked, not used. Any other pair ("20号 21号") is
+    refused.
     """
     found: list[tuple[re.Match[str], _Date]] = []
     for pattern, build in _DATE_RULES:
@@ -681,15 +692,21 @@ def _take_date(text: str, today: date, lang: str) -> tuple[_Date | None, int | N
             text = text[: m.start()] + " " + text[m.end() :]
     if len(found) < 2:
         return (found[0][1] if found else None), None, text
-    plain_weekdays = [
-        d for m, d in found if "wd" in m.re.groupindex and m.group("wd") and not m.group("w")
-    ]
-    if len(found) > 2 or len(plain_weekdays) != 1:
+    weekdays = [(m, d) for m, d in found if "wd" in m.re.groupindex and m.group("wd")]
+    if len(found) > 2 or len(weekdays) != 1:
         raise DeadlineError("deadline-unparsed")
-    other = next(d for _, d in found if d is not plain_weekdays[0])
-    first = plain_weekdays[0].pick(0)
+    match, written = weekdays[0]
+    other = next(d for _, d in found if d is not written)
+    first = written.pick(0)
     assert isinstance(first, date)  # weekday candidates always exist
-    return other, first.weekday(), text
+    if not match.group("w"):
+        return other, _Companion(first.weekday(), None), text
+    days = (written.pick(k) for k in range(2 if written.rolls else 1))
+    return (
+        other,
+        _Companion(first.weekday(), frozenset(d for d in days if isinstance(d, date))),
+        text,
+    )
 
 
 # --- resolving -------------------------------------------------------------------------------
@@ -796,7 +813,7 @@ def _resolve_in(
     delta, rest = _take_delta(rest)
     written, rest = _take_time(rest)
     period, rest = _take_period(rest)
-    day, weekday, rest = _take_date(rest, local_now.date(), lang)
+    day, companion, rest = _take_date(rest, local_now.date(), lang)
     anchored = day is not None or period is not None or re.search(r"\b(?:at|by|before)\b", rest)
     if english and written is None and anchored:
         lone = _LONE_HOUR.search(rest)  # "9 tomorrow", "8 tonight", "tomorrow by 5"
@@ -820,11 +837,19 @@ def _resolve_in(
     if len(readings) > 1:
         raise AmbiguousHour((readings[0][1], readings[1][1]), tz, lang)
     on, moment, skipped = readings[0]
-    if weekday is not None and on.weekday() != weekday:
+    if companion is not None and on.weekday() != companion.weekday:
         raise DeadlineError(
             "deadline-weekday-clash",
             date=_date_words(on, local_now, lang, weekday=True),
-            written=_weekday_name(weekday, lang),
+            written=_weekday_name(companion.weekday, lang),
+        )
+    if companion is not None and companion.days is not None and on not in companion.days:
+        raise DeadlineError(
+            "deadline-week-clash",
+            date=_date_words(on, local_now, lang, weekday=True),
+            written=" / ".join(
+                _date_words(d, local_now, lang, weekday=True) for d in sorted(companion.days)
+            ),
         )
     if _utc(moment) <= _utc(local_now):
         raise DeadlineError("deadline-past", when=format_deadline(moment, tz, lang, local_now))

@@ -692,6 +692,20 @@ PHRASES = [
     ("wed", "anytime before friday", "2026-11-20 23:59"),
     ("wed", "any time before 5pm friday", "2026-11-20 17:00"),
     ("wed", "some time next week", "2026-11-29 23:59"),
+    # a weekday in brackets beside a date is checked, with its week; more shorthand
+    ("wed", "本周五（11月20日）", "2026-11-20 23:59"),
+    ("wed", "下周五（11月20日）", "!deadline-week-clash"),
+    ("wed", "next friday (27 nov)", "2026-11-27 23:59"),
+    ("wed", "11月20日（周五）", "2026-11-20 23:59"),
+    ("wed", "20日（星期五）晚上8点", "2026-11-20 20:00"),
+    ("wed", "over the weekend", "2026-11-22 23:59"),
+    ("wed", "end of Q1", "2027-03-31 23:59"),
+    ("wed", "end of 2026", "2026-12-31 23:59"),
+    ("wed", "12:00 noon", "2026-11-19 12:00"),
+    ("wed", "at 1700", "2026-11-18 17:00"),
+    ("wed", "1700 hrs", "2026-11-18 17:00"),
+    ("wed", "nxt wk", "2026-11-29 23:59"),
+    ("wed", "2day 5pm", "2026-11-18 17:00"),
 ]
 
 
@@ -792,6 +806,7 @@ def test_whatever_is_read_is_in_the_future(
     ("now", "phrase", "params"),
     [
         ("wed", "12月20日 周六", {"date": "12月20日 周日", "written": "周六"}),
+        ("wed", "下周五（11月20日）", {"date": "11月20日 周五", "written": "11月27日 周五"}),
         ("wed", "3/4", {"first": "3月4日", "second": "4月3日"}),
         ("feb3", "30号", {"date": "2月30日"}),
         ("leap", "2029年2月29日", {"date": "2029年2月29日"}),
