@@ -43,7 +43,9 @@ def set_knob(ctx: Ctx, t: Tournament, key: str, value: str) -> bool:
         cap = people.read_cap(value)
         _store(ctx, t, "cap", str(cap) if cap else None)
         done = ctx.t("people.cap-set", cap=cap) if cap else ctx.t("people.cap-off")
-        ctx.say("\n".join(filter(None, [done, promoted_text(ctx, t)])))
+        count = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
+        over = ctx.t("people.cap-over", count=count) if cap and count > cap else ""
+        ctx.say("\n".join(filter(None, [done, over, promoted_text(ctx, t)])))
         return True
     if key == "late" and value.strip().lower() not in ("forfeit", "organiser"):
         refuse_late_format(ctx, t)

@@ -35,7 +35,8 @@ async def test_a_cap_puts_late_comers_on_a_waiting_list_and_a_leave_lets_the_fir
 ) -> None:
     people(chats, 5)
     await chats.says(GROUP, ADMIN, "/new xiangqi swiss 象棋赛")
-    assert "报名上限：3 人" in await chats.says(GROUP, ADMIN, "/set cap 3")
+    capped = await chats.says(GROUP, ADMIN, "/set cap 3")
+    assert "报名上限：3 人" in capped and "超过上限" not in capped
     assert "2 到" in await chats.says(GROUP, ADMIN, "/set cap many")
     for i in (1, 2, 3):
         await chats.says(GROUP, P[i], "/join")
@@ -58,6 +59,9 @@ async def test_a_cap_puts_late_comers_on_a_waiting_list_and_a_leave_lets_the_fir
     # Raising the cap lets the waiting in at once (here: the one who left, back in line).
     assert "候补第 1 位" in await chats.says(GROUP, P[2], "/join")
     assert "候补递补：选手02" in await chats.says(GROUP, ADMIN, "/set cap 4")
+    lowered = await chats.says(GROUP, ADMIN, "/set cap 2")
+    assert "报名上限：2 人" in lowered and "已有 4 人报名，超过上限：已报名的人都保留" in lowered
+    assert "撤销" in await chats.says(GROUP, ADMIN, "/undo")
     # /undo takes the cap back (a /set); the list of players stays as it is.
     assert "撤销" in await chats.says(GROUP, ADMIN, "/undo")
     assert "报名上限：3 人" in await chats.says(GROUP, P[1], "/rules")
