@@ -1,5 +1,5 @@
 """People coming and going, as the chat sees it: the waiting list beyond ``/set cap``,
-late entry (``/join`` after the draw, knob ``late``), ``/drop`` and ``/apart``.
+late entry (``/join`` after the draw, knob ``late``), ``/drop``, ``/sub`` and ``/apart``.
 
 The state changes are ``bot/service/people.py``'s; this module parses, asks for a
 confirming press where a drop forfeits a table, and renders. Sign-up (``signup.py``)
@@ -48,7 +48,8 @@ def set_knob(ctx: Ctx, t: Tournament, key: str, value: str) -> bool:
         ctx.say("\n".join(filter(None, [done, over, promoted_text(ctx, t)])))
         return True
     if key == "late" and value.strip().lower() not in ("forfeit", "organiser"):
-        refuse_late_format(ctx, t)
+        if find_format(t.format).late_entry is None:  # the reason alone: not a sign-up
+            raise UserError(f"people.late-no.{t.format}")
         late = people.read_late(value)
         _store(ctx, t, "late", late)
         ctx.reply("people.late-set", rule=late_rule(ctx, t))
@@ -168,12 +169,12 @@ async def join_late(ctx: Ctx, t: Tournament) -> None:
         await _reserve(ctx, t, player)
         return
     refuse_late_format(ctx, t)
-    entering = people.late_round(t)
     if player is not None and player.status == PlayerStatus.ACTIVE:
         ctx.reply("signup.already", name=player.name)
         return
-    if player is not None and player.status in (PlayerStatus.DROPPED, PlayerStatus.REMOVED):
+    if player is not None and not new:  # dropped out, removed, or replaced
         raise UserError("people.refuse.no-return", name=player.name)
+    entering = people.late_round(t)
     if player is None:
         player = await ctx.repo.new_player(t, ctx.actor, display_name(ctx), ctx.inc.sender.username)
     people.enter_late(ctx, t, player, entering)
