@@ -62,7 +62,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import MAXYEAR, MINYEAR, UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.deadline_spelling import (
@@ -313,7 +313,7 @@ def _take_delta(text: str) -> tuple[timedelta | None, str]:
     if m.group("half"):
         amount += 0.5
     minutes = amount if unit.startswith(("分", "m")) else amount * 60
-    if minutes <= 0:
+    if minutes < 1:  # under a minute (半分钟) is no deadline
         raise DeadlineError("deadline-unparsed")
     return timedelta(minutes=round(minutes)), text[: m.start()] + " " + text[m.end() :]
 
@@ -336,6 +336,9 @@ def _in_month(today: date, months_ahead: int, day: int) -> date | Missing:
 
 
 def _last_of(year: int, month: int) -> date:
+    """The month's last day; a month that does not exist ("20月底") is unreadable."""
+    if not (1 <= month <= 12 and MINYEAR <= year <= MAXYEAR):
+        raise DeadlineError("deadline-unparsed")
     return date(year, month, calendar.monthrange(year, month)[1])
 
 

@@ -765,11 +765,12 @@ TRADITIONAL = str.maketrans(
 def test_traditional_characters_read_as_simplified(now: str, phrase: str) -> None:
     """One grammar: the same phrase in traditional characters means the same."""
     moment = NOWS[now]
-    assert isinstance(moment.tzinfo, ZoneInfo)
+    tz = moment.tzinfo
+    assert isinstance(tz, ZoneInfo)
 
     def read(text: str) -> object:
         try:
-            return resolve_deadline(text, moment, moment.tzinfo).when
+            return resolve_deadline(text, moment, tz).when
         except AmbiguousHour as asked:
             return asked.choices
         except DeadlineError as refused:
@@ -800,6 +801,135 @@ def test_whatever_is_read_is_in_the_future(
     for when in found:
         assert when.astimezone(UTC) > moment.astimezone(UTC)
         assert when.tzinfo == tz
+
+
+WORDS = [
+    "3",
+    "12",
+    "20",
+    "2027",
+    "1/2",
+    "3/4",
+    "5-6",
+    "10:30",
+    "09:00",
+    "8点",
+    "三点",
+    "十二点",
+    "零五",
+    "半",
+    "一刻",
+    "号",
+    "日",
+    "月",
+    "年",
+    "周",
+    "周五",
+    "下",
+    "下个",
+    "这",
+    "本",
+    "上",
+    "天",
+    "小时",
+    "分钟",
+    "后",
+    "内",
+    "前",
+    "到",
+    "-",
+    "~",
+    "to",
+    "in",
+    "a",
+    "the",
+    "of",
+    "at",
+    "by",
+    "next",
+    "this",
+    "last",
+    "week",
+    "month",
+    "year",
+    "q3",
+    "monday",
+    "fri",
+    "march",
+    "may",
+    "1st",
+    "third",
+    "am",
+    "pm",
+    "p",
+    "tonight",
+    "tomorrow",
+    "noon",
+    "midnight",
+    "half",
+    "quarter",
+    "past",
+    "after",
+    "before",
+    "between",
+    "and",
+    "GMT",
+    "CET",
+    "UTC+8",
+    "北京时间",
+    "东八区",
+    "元旦",
+    "圣诞节",
+    "母亲节",
+    "christmas",
+    "上旬",
+    "本季度",
+    "今年",
+    "明年",
+    "后晚",
+    "聽日",
+    "禮拜",
+    "兩",
+    "點",
+    "後",
+    "晚上",
+    "下午",
+    "凌晨",
+    "半夜",
+    "白天",
+    "中午",
+    ",",
+    "：",
+    "@",
+    "ish",
+    "eom",
+    "eow",
+    "h",
+    "m",
+    "秒",
+    "second",
+    "hence",
+    "from",
+    "now",
+]
+
+
+@given(
+    words=st.lists(st.sampled_from(WORDS), min_size=1, max_size=5),
+    joined=st.sampled_from(["", " "]),
+    now=st.datetimes(datetime(2026, 1, 1), datetime(2029, 12, 31)),
+)
+def test_any_words_are_read_into_the_future_or_refused_with_a_reason(
+    words: list[str], joined: str, now: datetime
+) -> None:
+    """Whatever is typed: a moment ahead, a question, or a refusal; never an exception."""
+    moment = now.replace(tzinfo=SH)
+    try:
+        assert resolve_deadline(joined.join(words), moment, SH).when > moment
+    except AmbiguousHour as asked:
+        assert all(when > moment for when in asked.choices)
+    except DeadlineError:
+        pass
 
 
 @pytest.mark.parametrize(
