@@ -24,7 +24,8 @@ MONTH_NAME = (  # whole words only: "maybe" is not May
     r"|december|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)(?![a-z])\.?"
 )
 EN_WEEKDAYS = {
-    "monday": 0, "mon": 0, "tuesday": 1, "tues": 1, "tue": 1, "wednesday": 2, "wed": 2,
+    "monday": 0, "mon": 0, "tuesday": 1, "tues": 1, "tue": 1, "wednesday": 2, "weds": 2,
+    "wed": 2,
     "thursday": 3, "thurs": 3, "thur": 3, "thu": 3, "friday": 4, "fri": 4,
     "saturday": 5, "sat": 5, "sunday": 6, "sun": 6,
 }  # fmt: skip
@@ -195,7 +196,8 @@ _EN_SYNONYMS = (  # whole words, applied in order
     (r"(?:a )?quarter past (\d{1,2})", r"\1:15"),
     (r"(\d{1,2})\s*o'?clock", r"\1:00"),
     (r"day after tomorrow", "后天"),
-    (r"tonight", "today 晚上"),
+    (r"tonight|tonite|2nite", "today 晚上"),
+    (r"nite", "night"),
     (r"tmrw?|tmw|tomorow|tomorrrow|2moro", "tomorrow"),
     (r"2day|tdy", "today"),
     (r"nxt", "next"),
