@@ -54,6 +54,8 @@ def _instructions(ctx: Ctx, t: Tournament, game: Game[object], seats: int) -> st
         for step in game.flow(seats)
         if step.per_seat
     ]
+    if not prompts:  # the columns ask the questions themselves
+        return ctx.t("paper.instructions-columns", example=game.report_example)
     return ctx.t("paper.instructions", prompts=" ".join(prompts), example=game.report_example)
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import itertools
 from urllib.parse import parse_qs, urlparse
 
+import pypdfium2 as pdfium
+
 from bot.types import Incoming
 from tests.e2e.test_paper import qr_links
 from tests.handlers.memory import Chats
@@ -55,3 +57,20 @@ async def test_live_says_what_to_set_when_no_page_is_served(chats: Chats) -> Non
     await chats.drawn_event(GROUP, ADMIN, PLAYERS)
     assert "set WEB_PORT" in await chats.says(GROUP, ADMIN, "/live")
     assert "Usage: /live" in await chats.says(GROUP, ADMIN, "/live now")
+
+
+async def test_a_slip_asks_the_games_own_questions_in_its_columns(chats: Chats) -> None:
+    chats.user(ADMIN, "Org", lang="en")
+    chats.admins(GROUP, ADMIN)
+    await chats.says(GROUP, ADMIN, "/new doudizhu Cup")
+    for uid, name in zip(PLAYERS[:3], ("张伟", "李娜", "Ёжик"), strict=True):
+        chats.user(uid, name, lang="en")
+        await chats.says(GROUP, uid, "/join")
+    await chats.says(GROUP, ADMIN, "/draw")
+    await chats.says(GROUP, ADMIN, "/print")
+    pdf = chats.last(GROUP).file
+    assert pdf is not None
+    pages = [" ".join(p.get_textpage().get_text_range().split()) for p in pdfium.PdfDocument(pdf)]
+    seating, card, slip = pages
+    assert all(name in seating and name in card for name in ("张伟", "李娜", "Ёжик"))
+    assert "Who was the landlord?" in slip and "answer every column" in slip
