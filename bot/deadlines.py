@@ -108,7 +108,6 @@ PERIOD_ENDS = {
 }  # fmt: skip
 _PERIODS = "凌晨|早上|早晨|上午|中午|下午|白天|傍晚|晚上|夜里|深夜|半夜|晚|早|夜"
 _PM_PERIODS = ("下午", "傍晚", "晚上", "晚", "夜里", "夜", "深夜", "半夜")
-_AM_PERIODS = ("凌晨", "早上", "早晨", "早", "上午")
 _NIGHT_PERIODS = ("晚上", "晚", "夜里", "夜", "深夜", "半夜")  # 12点: the day's end; 1-4点 after it
 SMALL_HOURS_END = 7  # a reading before 07:00 is "in the small hours"
 
