@@ -136,10 +136,6 @@ def format_at_draw(ctx: Ctx, t: Tournament) -> None:
     t.options = {k: dict(v) for k, v in t.options.items() if k != "auto"}
     ctx.audit("format-by-size", t, old, {"format": key, "players": players})
     most = sizes[0]
+    said = "draw.format-by-size-small" if players <= most else "draw.format-by-size-large"
     with ctx.announcing():
-        ctx.reply(
-            "draw.format-by-size" + ("-small" if players <= most else "-large"),
-            players=players,
-            most=most,
-            format=ctx.t(f"format.{key}"),
-        )
+        ctx.reply(said, players=players, most=most, format=ctx.t(f"format.{key}"))
