@@ -1,6 +1,6 @@
 """The public live page in headless Chromium (Debian's; never a downloaded browser): the
 projector view shows a confirmed result within 3 s without a reload and its round clock
-counts down; a wrong token, and a revoked one, get 404."""
+counts down; a wrong token, and a revoked one, get 404 (and the open page says so)."""
 
 from __future__ import annotations
 
@@ -135,3 +135,4 @@ async def test_projector_page_shows_a_result_without_reload_and_its_clock_counts
 
     await bot.says(GROUP, ADMIN, "/live reset", "旧链接已失效")
     assert await status(url) == 404
+    await until(lambda: browser.find_elements(By.ID, "gone"), "the open page to say so", 5)
