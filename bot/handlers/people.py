@@ -19,6 +19,7 @@ from bot.service import people, results
 from bot.tournament import (
     UNCOUNTED,
     format_of,
+    game_of,
     latest_round,
     names,
     substitutions,
@@ -28,6 +29,7 @@ from db.status import EventStatus, PlayerStatus, RoundStatus
 from engine.formats import find_format
 
 YES_WORDS = ("yes", "确认", "是")
+SIGNUP_CAP = "signup-cap"
 DROP_BUTTON = "drop"
 # Who may /leave before the draw: the signed up, and those waiting beyond the cap.
 ON_LIST = (PlayerStatus.ACTIVE, PlayerStatus.WAITING)
@@ -36,8 +38,10 @@ ON_LIST = (PlayerStatus.ACTIVE, PlayerStatus.WAITING)
 # --- /set cap, /set late -------------------------------------------------------------
 def set_knob(ctx: Ctx, t: Tournament, key: str, value: str) -> bool:
     """``/set cap N`` and ``/set late off|N``; False for any other knob (and for the
-    deadline policy that shares the name ``late``: ``forfeit`` / ``organiser``)."""
-    if key == "cap":
+    deadline policy that shares the name ``late``: ``forfeit`` / ``organiser``). A game
+    with a ``cap`` of its own (Dou Dizhu's 封顶) keeps it: there the sign-up cap is
+    ``/set signup-cap N``, a name every event takes."""
+    if key == SIGNUP_CAP or (key == "cap" and key not in game_of(t).knob_names()):
         if t.status != EventStatus.SIGNUP:
             raise UserError("people.refuse.cap-after-draw")
         cap = people.read_cap(value)
@@ -359,11 +363,18 @@ def missed_rule(ctx: Ctx, t: Tournament) -> str:
     return ctx.t(f"people.missed.{t.format}")
 
 
+def cap_knob(t: Tournament) -> str:
+    """The /set name of the sign-up cap in this event."""
+    return SIGNUP_CAP if "cap" in game_of(t).knob_names() else "cap"
+
+
 def rules_lines(ctx: Ctx, t: Tournament) -> str:
     """/rules: the cap, late entry and the pairs kept apart."""
     cap = people.cap_of(t)
     lines = [
-        ctx.t("people.rules-cap", cap=cap) if cap else ctx.t("people.rules-no-cap"),
+        ctx.t("people.rules-cap", cap=cap)
+        if cap
+        else ctx.t("people.rules-no-cap", knob=cap_knob(t)),
         ctx.t("people.rules-late", rule=late_rule(ctx, t)),
     ]
     pairs = people.settings(t).get("apart", [])

@@ -388,3 +388,18 @@ async def test_the_same_in_english(chats: Chats) -> None:
     )
     asked = await chats.says(GROUP, P[1], "/drop")
     assert "dropping out now forfeits it for P1. Sure?" in asked
+
+
+async def test_in_dou_dizhu_cap_stays_the_games_and_the_sign_up_cap_is_signup_cap(
+    chats: Chats,
+) -> None:
+    """Dou Dizhu has a ``cap`` of its own (封顶, the multiplier's ceiling): /set cap keeps
+    setting it; the sign-up cap is /set signup-cap there, and /rules says so."""
+    people(chats, 4)
+    await chats.says(GROUP, ADMIN, "/new doudizhu swiss 斗地主")
+    assert "/set signup-cap" in await chats.says(GROUP, ADMIN, "/rules")
+    assert "报名上限" not in await chats.says(GROUP, ADMIN, "/set cap 8")
+    assert "报名上限：3 人" in await chats.says(GROUP, ADMIN, "/set signup-cap 3")
+    for i in (1, 2, 3):
+        await chats.says(GROUP, P[i], "/join")
+    assert "候补第 1 位" in await chats.says(GROUP, P[4], "/join")

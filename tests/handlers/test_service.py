@@ -13,6 +13,7 @@ from bot.service.audit import (
     Confirmed,
     Disputed,
     Disqualified,
+    Dropped,
     Entry,
     Filed,
     Fixed,
@@ -25,6 +26,7 @@ from bot.service.audit import (
     RoundDeadline,
     RuleSet,
     SignupDeadline,
+    Substituted,
     TableBefore,
     TableDeadline,
     Undone,
@@ -56,6 +58,9 @@ ENTRIES: list[Entry] = [
     TableDeadline(2, 17, 3, Moment(None, None), WHEN),
     SignupDeadline(None, WHEN),
     SignupDeadline(WHEN, WHEN + timedelta(days=1)),
+    Dropped(401, "active", 2),
+    Dropped(401, "active", 2, TableBefore(7, "pending", [402])),
+    Substituted(401, 409, 3, "active", "waiting"),
     Undone(12, "penalty", None),
 ]
 
