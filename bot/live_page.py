@@ -8,6 +8,9 @@ surface ranks differently) and a clock counting down to the round's deadline;
 read of the tournament row; after a change (every audited change bumps the version) the
 whole state is built once and kept for every screen watching.
 
+``/e/<token>/calendar.ics`` is the event's deadlines as a calendar feed (what
+``/calendar`` sends as a file): a calendar app subscribed to it follows moved deadlines.
+
 Read-only and without login: the token is the only key, it names the event and carries
 a random secret kept in the event's options (``/live reset`` makes a new one, and the
 old link is then a 404). Nothing personal is shown beyond display names.
@@ -22,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 from aiohttp import web
 from sqlalchemy import select
@@ -30,6 +33,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from bot.config import Settings
 from bot.context import Ctx
+from bot.handlers.calendar import moments
 from bot.handlers.common import event_status
 from bot.i18n import Catalogue
 from bot.live_links import read_token
@@ -41,6 +45,7 @@ from db.models import Tournament
 from db.repo import Repo
 from db.status import EventStatus, ReportStatus, RoundStatus, TableState
 from engine.model import SEAT_LETTERS
+from paper.ics import calendar_file
 
 PAGE = resources.files("paper") / "live.html"
 FONT_PATH = "/e/font.woff"
@@ -51,6 +56,9 @@ class Kept:
     version: int
     lang: str
     state: dict[str, Any]
+
+
+T = TypeVar("T")
 
 
 async def _nobody(_chat: int) -> set[int]:
@@ -147,6 +155,7 @@ class LivePages:
         app.router.add_get(FONT_PATH, webfont.serve)
         app.router.add_get("/e/{token}", self._page)
         app.router.add_get("/e/{token}/state", self._state)
+        app.router.add_get("/e/{token}/calendar.ics", self._calendar)
 
     async def _find(self, token: str) -> tuple[int, int]:
         """The event id and its current version, or 404 for any token that is not its."""
@@ -191,35 +200,56 @@ class LivePages:
             headers={"Cache-Control": "no-store"},
         )
 
+    async def _calendar(self, request: web.Request) -> web.Response:
+        """The event's deadlines as a calendar feed: subscribed to once, a calendar app
+        follows every deadline that moves (``/calendar`` sends the same file)."""
+        tid, _ = await self._find(request.match_info["token"])
+
+        def build(ctx: Ctx, t: Tournament) -> bytes:
+            return calendar_file(t.title, moments(ctx, t), ctx.tz, ctx.now)
+
+        body = await self._read(tid, build)
+        return web.Response(
+            body=body,
+            content_type="text/calendar",
+            charset="utf-8",
+            headers={"Cache-Control": "no-store"},
+        )
+
     async def _built(self, tid: int, version: int) -> dict[str, Any]:
         """The state at ``version``, built once for every screen that asks."""
         async with self._lock:
             kept = self._kept.get(tid)
             if kept is not None and kept.version == version:
                 return kept.state
-            assert self.sessionmaker is not None
-            async with self.sessionmaker() as session:
-                repo = Repo(session)
-                t = await repo.tournament(tid)
-                if t is None:
-                    raise web.HTTPNotFound()
-                chat = await repo.chat(t.chat_id)
-                lang = chat.lang or self.settings.default_lang
-                ctx = Ctx(
-                    Incoming(0, t.chat_id, "supergroup", Sender(0, "web")),
-                    repo,
-                    chat,
-                    self.catalogue[lang],
-                    self.settings,
-                    self.clock(),
-                    _nobody,
-                    self.catalogue,
-                    _never,
-                )
-                state = page_state(ctx, t)
-                await session.rollback()  # a reader: nothing to keep
-            self._kept[tid] = Kept(int(state["version"]), lang, state)
+            state = await self._read(tid, page_state)
+            self._kept[tid] = Kept(int(state["version"]), state["lang"], state)
             return state
+
+    async def _read(self, tid: int, build: Callable[[Ctx, Tournament], T]) -> T:
+        """``build`` over the whole event, with a context in the event's language and
+        zone, in a transaction that only reads."""
+        assert self.sessionmaker is not None
+        async with self.sessionmaker() as session:
+            repo = Repo(session)
+            t = await repo.tournament(tid)
+            if t is None:
+                raise web.HTTPNotFound()
+            chat = await repo.chat(t.chat_id)
+            ctx = Ctx(
+                Incoming(0, t.chat_id, "supergroup", Sender(0, "web")),
+                repo,
+                chat,
+                self.catalogue[chat.lang or self.settings.default_lang],
+                self.settings,
+                self.clock(),
+                _nobody,
+                self.catalogue,
+                _never,
+            )
+            built = build(ctx, t)
+            await session.rollback()  # a reader: nothing to keep
+        return built
 
 
 async def serve(pages: LivePages, host: str, port: int) -> tuple[web.AppRunner, str]:

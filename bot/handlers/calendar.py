@@ -3,13 +3,16 @@
 Anyone may ask: the file holds only the event's title and its public deadlines (the
 sign-up cut-off, each round's check-in cut-off and deadline, a table's own later
 deadline), all of which the chat already announced. Sent again after a deadline moved,
-it updates the entries it added before (``paper.ics``: stable UIDs).
+it updates the entries it added before (``paper.ics``: stable UIDs); once the event has
+a live page (``/live``), its calendar feed is offered too, which apps follow by
+themselves.
 """
 
 from __future__ import annotations
 
 from bot.context import Ctx
 from bot.errors import UserError
+from bot.live_links import live_token, page_url
 from db.models import Tournament
 from paper.ics import Moment, calendar_file
 
@@ -46,4 +49,8 @@ async def calendar(ctx: Ctx, args: str) -> None:
         raise UserError("calendar.none")
     data = calendar_file(t.title, found, ctx.tz, ctx.now)
     caption = ctx.t("calendar.caption", title=t.title, count=len(found), zone=ctx.tz.key)
+    token = live_token(t)
+    page = page_url(ctx.settings, token) if token is not None else None
+    if page is not None:  # the live page's feed: subscribed, it follows every move
+        caption += "\n" + ctx.t("calendar.subscribe", url=f"{page}/calendar.ics")
     ctx.document(data, f"tourbot-{t.id}.ics", caption)

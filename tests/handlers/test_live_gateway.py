@@ -1,12 +1,15 @@
 """The live page's data, and in the scaled-out mode the gateway serving it: what a hall's
-screen reads after a result, a revoked link, and a gateway without PUBLIC_URL."""
+screen reads after a result, the calendar feed, a revoked link, and a gateway without
+PUBLIC_URL."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
+from datetime import datetime
 
 from aiohttp.test_utils import TestClient, TestServer
+from icalendar import Calendar
 
 from bot.config import Settings
 from bot.scaleout.gateway import Gateway
@@ -56,9 +59,18 @@ async def test_the_gateway_serves_the_live_page_from_the_database(chats: Chats) 
         page = await client.get(f"/e/{token}?screen=1")
         assert page.status == 200 and "text/html" in page.headers["Content-Type"]
 
+        # The deadlines as a feed a calendar app subscribes to; /calendar offers it.
+        feed = f"{PUBLIC}/e/{token}/calendar.ics"
+        assert feed in await chats.says(GROUP, ADMIN, "/calendar")
+        answer = await client.get(f"/e/{token}/calendar.ics")
+        assert answer.headers["Content-Type"].startswith("text/calendar")
+        (event,) = Calendar.from_ical(await answer.read()).walk("VEVENT")
+        assert event.decoded("dtstart") == datetime.fromisoformat(first["deadline"])
+
         await chats.says(GROUP, ADMIN, "/live reset")
         assert (await client.get(f"/e/{token}")).status == 404
         assert (await client.get(f"/e/{token}/state")).status == 404
+        assert (await client.get(f"/e/{token}/calendar.ics")).status == 404
     await gateway.engine.dispose()
 
     bare = Gateway(gateway_settings(chats, ""))  # PUBLIC_URL unset: no page, no database
