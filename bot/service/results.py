@@ -249,6 +249,8 @@ def late(
             accepted.append(row)
         elif current is not None and current.status == ReportStatus.DISPUTED:
             waiting.append(row)
+        elif awaiting(row) is not None:  # a level match: its games stand, the organiser rules
+            waiting.append(row)
         elif policy(t, "late") == "forfeit":
             row.status, row.forfeited = TableState.FORFEIT, list(row.seats)
             forfeited.append(row)

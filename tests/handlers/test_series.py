@@ -6,12 +6,27 @@ next game while the other tables go on; a game after the decision is refused."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from tests.e2e.harness import byes_of, tables_of
 from tests.handlers.harness import MemoryHarness
 
 GROUP = -109000
 ADMIN = 1
-NAMES = ["赵一", "钱二", "孙三", "李四", "周五", "吴六", "郑七", "王八", "冯九", "陈十", "褚十一", "卫十二"]
+NAMES = [
+    "赵一",
+    "钱二",
+    "孙三",
+    "李四",
+    "周五",
+    "吴六",
+    "郑七",
+    "王八",
+    "冯九",
+    "陈十",
+    "褚十一",
+    "卫十二",
+]
 
 
 def won_by(seats: list[int], winner: int) -> str:
@@ -57,7 +72,9 @@ async def test_twelve_play_a_knockout_where_a_level_match_plays_on_at_its_table(
     waiting = await bot.says(GROUP, ADMIN, "/standings", "积分")
     assert f"第 1 桌 {name[a]} 1–1 {name[b]}（1-0; 0-1）：战平，等第 3 盘" in waiting.body
     two = tables[2]
-    assert f"第 2 桌 {name[two[0]]} 2–0 {name[two[1]]}（1-0; 1-0）：{name[two[0]]} 胜" in waiting.body
+    assert (
+        f"第 2 桌 {name[two[0]]} 2–0 {name[two[1]]}（1-0; 1-0）：{name[two[0]]} 胜" in waiting.body
+    )
     tree = await bot.says(GROUP, a, "/bracket", "对阵图")
     assert "战平，等第 3 盘" in tree.body
 
@@ -104,3 +121,31 @@ async def test_twelve_play_a_knockout_where_a_level_match_plays_on_at_its_table(
         name[second_place],
         name[third],
     ]
+
+
+async def test_a_level_match_at_the_deadline_waits_for_the_organiser(
+    memory_bot: MemoryHarness,
+) -> None:
+    """Its two games stand: the table is neither forfeited nor settled by the deadline."""
+    bot = memory_bot
+    bot.server.add_user(ADMIN, "组织者", language_code="zh")
+    bot.server.add_chat(GROUP, "象棋群", admins=[ADMIN])
+    ids = {name: 501 + i for i, name in enumerate(NAMES[:4])}
+    for name, uid in ids.items():
+        bot.server.add_user(uid, name, language_code="zh")
+    await bot.says(GROUP, ADMIN, "/new xiangqi bracket 象棋", "SHA-256")
+    for uid in ids.values():
+        await bot.joins(GROUP, uid)
+    await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    opened = await bot.says(GROUP, ADMIN, "/round 2026-12-20 18:00", "第 1 轮开始")
+    tables = tables_of(opened.body, ids)
+    await bot.says(GROUP, ADMIN, "/report 1 0.5-0.5; 0.5-0.5", "请下第 3 盘")
+    await bot.says(GROUP, ADMIN, "/report 2 0-1; 0-1", "第 2 桌结果确认")
+    await bot.server.wait_idle()
+    bot.clock.offset = timedelta(days=400)
+    await bot.restart()
+    settled = await bot.server.wait_for("截止")
+    assert "整桌弃权：—" in settled.body and "待组织者裁定：第 1 桌" in settled.body
+    await bot.says(GROUP, ADMIN, "/report 1 0-1", "0.5-0.5; 0.5-0.5; 0-1")
+    done = await bot.server.wait_for("第 1 轮结束")
+    assert {v: k for k, v in ids.items()}[tables[1][1]] in done.body
