@@ -100,6 +100,7 @@ CALLBACKS = {
     referee.PREFIX: referee.call,
     deadlines.REPORT_BUTTON: deadlines.report_button,
     deadlines.HOUR_BUTTON: deadlines.hour_button,
+    deadlines.OPEN_BUTTON: rounds.open_button,
 }
 
 # Scheduled work, by Timer.kind (bot/scheduler.py).

@@ -42,6 +42,7 @@ SIGNUP_WORDS = ("signup", "sign-up", "报名")
 _TABLE = re.compile(r"(?:[Tt#]|第)?(\d{1,3})(?:号桌|桌)?")
 REPORT_BUTTON = "dl"  # callback prefix of the private reminder's report button
 HOUR_BUTTON = "dh"  # callback prefix of the buttons that pick a bare hour's reading
+OPEN_BUTTON = "dr"  # the same, for /round: the press opens the round with that deadline
 # A deadline more than a year out is a typo (and year 9999 overflows in some zones).
 MAX_DEADLINE = timedelta(days=366)
 
@@ -49,8 +50,9 @@ MAX_DEADLINE = timedelta(days=366)
 # --- reading and showing ---------------------------------------------------------------------
 @dataclass(frozen=True)
 class Target:
-    """What a deadline is for: ``kind`` ``r`` (the open round), ``t`` (one table of it)
-    or ``s`` (sign-up), in tournament ``tournament``, round ``round``, table ``table``."""
+    """What a deadline is for: ``kind`` ``r`` (the open round), ``t`` (one table of it),
+    ``s`` (sign-up) or ``o`` (the round /round opens after round ``round``), in
+    tournament ``tournament``, round ``round``, table ``table``."""
 
     kind: str
     tournament: int
@@ -60,13 +62,14 @@ class Target:
     def button(self, when: datetime) -> str:
         """The callback data of the button that sets this deadline to ``when``."""
         fields = (self.tournament, self.round, self.table, int(when.timestamp()) // 60)
-        return f"{HOUR_BUTTON}:{self.kind}" + ".".join(_b36(n) for n in fields)
+        prefix = OPEN_BUTTON if self.kind == "o" else HOUR_BUTTON
+        return f"{prefix}:{self.kind}" + ".".join(_b36(n) for n in fields)
 
     @classmethod
     def pressed(cls, arg: str) -> tuple[Target, datetime]:
         """The target and moment of a pressed button; anything malformed is stale."""
         parts = arg[1:].split(".")
-        if not arg or arg[0] not in "rts" or len(parts) != 4:
+        if not arg or arg[0] not in "rtso" or len(parts) != 4:
             raise UserError("refuse.deadline-choice-stale")
         if any(not p or len(p) > 11 or p.strip(_B36) for p in parts):
             raise UserError("refuse.deadline-choice-stale")
@@ -239,13 +242,11 @@ async def hour_button(ctx: Ctx, arg: str) -> None:
     """A pressed reading of a bare hour: set that deadline as the typed command would
     (organisers only; audited and undoable), if what it was for is still there."""
     target, at = Target.pressed(arg)
-    if not await ctx.is_organiser():
-        raise UserError("refuse.not-organiser")
-    t = await ctx.tournament()
-    if t.id != target.tournament:
-        raise UserError("refuse.deadline-choice-stale")
+    t = await pressed_for(ctx, target)
     when = at.astimezone(ctx.tz)
     check_deadline(ctx, when, deadline_text(ctx, when, hint=False))
+    if target.kind == "o":
+        raise UserError("refuse.deadline-choice-stale")
     if target.kind == "s":
         if t.status != EventStatus.SIGNUP:
             raise UserError("refuse.already-drawn")
@@ -264,6 +265,22 @@ async def hour_button(ctx: Ctx, arg: str) -> None:
         else:
             _round_deadline(ctx, t, r, when)
         ctx.timers += tournament_timers(t)
+    chosen_hour(ctx, when)
+
+
+async def pressed_for(ctx: Ctx, target: Target) -> Tournament:
+    """The tournament a pressed reading is for, if the presser may set it and it is still
+    the chat's."""
+    if not await ctx.is_organiser():
+        raise UserError("refuse.not-organiser")
+    t = await ctx.tournament()
+    if t.id != target.tournament:
+        raise UserError("refuse.deadline-choice-stale")
+    return t
+
+
+def chosen_hour(ctx: Ctx, when: datetime) -> None:
+    """The question, answered: its buttons go, the chosen reading stays."""
     chosen = ctx.t("deadline.hour-chosen", when=deadline_text(ctx, when, hint=False))
     ctx.outgoing.append(
         Outgoing(

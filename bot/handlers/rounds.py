@@ -14,7 +14,14 @@ from bot.handlers.common import (
     timer_open_round,
     timer_round,
 )
-from bot.handlers.deadlines import read_deadline, table_names, timer_moment
+from bot.handlers.deadlines import (
+    Target,
+    chosen_hour,
+    pressed_for,
+    read_deadline,
+    table_names,
+    timer_moment,
+)
 from bot.handlers.draw import store_round
 from bot.knob_words import how_to_report
 from bot.pictures import drawn, post_with_picture, seating_sheet
@@ -23,16 +30,22 @@ from bot.timers import epoch, table_deadline, tournament_timers
 from bot.tournament import format_of, game_of, latest_round, names, state_of
 from charts.jobs import sheet_pngs
 from db.models import Round, Tournament
-from db.status import RoundStatus, TableState
+from db.status import EventStatus, RoundStatus, TableState
 from engine.model import SEAT_LETTERS, Finished
 
 
 async def open_next(ctx: Ctx, args: str) -> None:
-    """``/round [deadline]``: open the drawn round, or draw and open the next one."""
+    """``/round [deadline]``: open the drawn round, or draw and open the next one. A bare
+    hour with two readings is asked about first: the round opens when one is pressed."""
     t = await ctx.tournament()
-    deadline = read_deadline(ctx, args) if args.strip() else None
     r = latest_round(t)
     assert r is not None  # a running tournament has its first round drawn
+    deadline = None
+    if args.strip():
+        ask = Target("o", t.id, r.number) if r.status != RoundStatus.OPEN else None
+        deadline = read_deadline(ctx, args, ask)
+        if deadline is None:
+            return
     if r.status == RoundStatus.OPEN:
         raise UserError("refuse.round-still-open", round=r.number)
     if r.status == RoundStatus.CLOSED:
@@ -55,6 +68,19 @@ async def open_next(ctx: Ctx, args: str) -> None:
     ctx.timers += tournament_timers(t)
     if walked:
         settle_round(ctx, t, r)  # a walkover may settle the round (a final)
+
+
+async def open_button(ctx: Ctx, arg: str) -> None:
+    """A pressed reading of /round's bare hour: open the round with that deadline, as
+    /round with it written out would, if the rounds are where they were when asked."""
+    target, at = Target.pressed(arg)
+    t = await pressed_for(ctx, target)
+    r = latest_round(t) if t.status != EventStatus.SIGNUP else None
+    if target.kind != "o" or r is None or r.number != target.round:
+        raise UserError("refuse.deadline-choice-stale")
+    when = at.astimezone(ctx.tz)
+    await open_next(ctx, deadline_text(ctx, when, hint=False))  # the echo reads back exactly
+    chosen_hour(ctx, when)
 
 
 def opened_text(ctx: Ctx, t: Tournament, r: Round) -> str:

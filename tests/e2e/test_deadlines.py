@@ -274,3 +274,23 @@ async def bare_hour_is_asked_about(bot: Harness, player: int) -> None:
     assert not question.buttons and "20:00" in question.body
     await bot.says(GROUP, ADMIN, "/undo", "已撤销：上一次修改本轮截止时间")
     assert await open_round_deadline(bot) == before
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("backend", ["ptb"])
+async def test_round_with_a_bare_hour_asks_and_opens_on_the_press(bot: Harness) -> None:
+    """``/round 9点`` (09:00 or 21:00, both ahead whatever the hour) opens nothing until the
+    organiser presses a reading; then the round opens with that deadline."""
+    ids, _ = setup(bot)
+    await bot.says(GROUP, ADMIN, "/new bigtwo knockout 问时赛", "SHA-256")
+    for uid in list(ids.values())[:4]:
+        await bot.joins(GROUP, uid)
+    await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    asked = await bot.says(GROUP, ADMIN, "/round 9点", "是哪个时间")
+    assert len(asked.buttons) == 2
+    assert not any("第 1 轮开始" in m.body for m in bot.server.outbox(GROUP))
+    evening = asked.button("21:00")["callback_data"]
+    opened = await bot.presses(GROUP, ADMIN, asked, evening, "第 1 轮开始")
+    assert "21:00 (Asia/Shanghai)" in opened.body
+    deadline = await open_round_deadline(bot)
+    assert deadline.astimezone(ZoneInfo("Asia/Shanghai")).strftime("%H:%M") == "21:00"
