@@ -10,6 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.deadlines import AmbiguousHour, DeadlineError, format_deadline, parse_deadline
+from bot.errors import UserError
+from bot.handlers.deadlines import HOUR_BUTTON, OPEN_BUTTON, Target
 
 SH = ZoneInfo("Asia/Shanghai")
 NOW = datetime(2026, 11, 18, 14, 30, tzinfo=SH)  # a Wednesday afternoon
@@ -261,3 +263,23 @@ def test_echo_of_a_deadline_within_a_year_parses_back_to_it(minutes: int) -> Non
     deadline = NOW + timedelta(minutes=minutes)  # the echo has no year: within a year only
     for lang in ("zh", "en"):
         assert parse_deadline(format_deadline(deadline, SH, lang), NOW, SH) == deadline
+
+
+def test_a_reading_button_carries_its_target_and_minute_and_garbage_is_stale() -> None:
+    when = at(11, 19, 9, 0)
+    for target, prefix in ((Target("t", 17, 2, 3), HOUR_BUTTON), (Target("o", 5, 1), OPEN_BUTTON)):
+        data = target.button(when)
+        assert data.startswith(f"{prefix}:") and len(data.encode()) <= 64
+        assert Target.pressed(data.partition(":")[2]) == (target, when.astimezone(UTC))
+    for garbled in (
+        "",
+        "x",
+        "r1.2.3",
+        "r1.2.3.²",
+        "rA.1.1.1",
+        "q1.1.1.1",
+        "r" + "z" * 12 + ".1.1.1",
+    ):
+        with pytest.raises(UserError) as refused:
+            Target.pressed(garbled)
+        assert refused.value.key == "refuse.deadline-choice-stale"
