@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot import live
 from bot.context import Ctx
 from bot.errors import UserError
+from bot.handlers import people
 from bot.handlers.common import describe_tables, group_lines
 from bot.handlers.lifecycle import format_at_draw
 from bot.handlers.partners import team_lines
@@ -50,6 +51,7 @@ def draw_text(ctx: Ctx, t: Tournament, r: Round) -> str:
         + describe_tables(ctx, t, r)
         + team_lines(ctx, t)
         + group_lines(ctx, t)
+        + people.waiting_lines(ctx, t)  # beyond the cap: not drawn
         + "\n\n"
         + ctx.t("draw.footer", commitment=commitment(t.seed))
     )

@@ -243,7 +243,8 @@ async def test_a_swiss_of_twelve_with_a_cap_waiting_list_late_entry_drop_and_apa
     assert f"候补1. {name[12]}" in listed and name[3] not in listed
 
     tally: dict[str, Decimal] = {}
-    await chats.says(GROUP, ADMIN, "/draw")
+    drawn = await chats.says(GROUP, ADMIN, "/draw")
+    assert f"候补名单（1 人）：\n候补1. {name[12]}" in drawn  # not drawn, told so
     for number in range(1, 5):
         if number == 2:
             entered = await chats.says(GROUP, P[12], "/join")
