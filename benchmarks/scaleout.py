@@ -1,13 +1,21 @@
-"""Scale-out benchmark (docs/performance.md#scale-out): throughput and latency, then the three
-fault cases.
+"""Scale-out benchmark (docs/performance.md#scale-out): throughput, cost and latency, a
+burst at Telegram's rates, then the three fault cases.
 
 Load: ``--groups`` groups × ``--updates`` updates each (``/new`` then ``/join``s), POSTed
 as Telegram's webhook would (each chat's next update after the previous one's 200, all
-chats at once) to 2 gateways, handled by 1, 2 and 4 workers on PostgreSQL. Printed:
-updates/s (first POST to last commit) and p50/p99 from POST to commit
-(``processed_updates.at``, the committing transaction's time on the database clock).
-Beside them the one-process ``tourbot run`` (long polling, PostgreSQL) on the same load,
-from the update being queued to its commit.
+chats at once) to 2 gateways, handled by 1, 2 and 4 workers on PostgreSQL, sending
+without a rate limit. Printed per setup: updates/s (first POST to last commit); CPU ms
+per update (workers, gateways, nats-server and the PostgreSQL backends of the run's
+database, from /proc; not the benchmark process, which plays Telegram); p50/p99 from an
+update's POST to its reply reaching the Bot API (a /join's 👍, the /new's sign-up
+message); the slowest group's first reply (from its /new's POST); messages sent a second
+(reactions apart), on average and in the busiest second. Beside them the one-process
+``tourbot run`` (long polling, PostgreSQL) on the same load, from queued to commit.
+
+Burst: ``--burst-groups`` groups open sign-up at once (the same updates each) with 2
+workers at Telegram's rates (30 messages a second for the bot, 20 a minute per group):
+every group's first reply within 10 s, every group's last count shown (none starved),
+and the busiest second and minute of the bot and of one group.
 
 Faults, in the same run, on a smaller load with 3 workers: a worker SIGKILLed mid-burst,
 NATS restarted mid-burst, the scheduler leader SIGKILLed before a deadline (2 schedulers).
@@ -16,27 +24,31 @@ deadline fired once.
 
 NATS is a private ``nats-server -js`` on a free port with its own store (restarting it
 disturbs no one else); the Bot API is the local test server in this process.
-Run ``python -m benchmarks.scaleout`` (``--quick`` for 100 groups); it works in a scratch
-database created beside ``BENCH_DATABASE_URL`` (or else ``TEST_DATABASE_URL``) and dropped
-at the end, so it disturbs no tests running meanwhile.
+Run ``python -m benchmarks.scaleout`` (``--quick``: 100 groups, a burst of 30); it works
+in a scratch database created beside ``BENCH_DATABASE_URL`` (or else ``TEST_DATABASE_URL``)
+and dropped at the end, so it disturbs no tests running meanwhile.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
 from sqlalchemy import text
 
 from db.migrate import upgrade
 from db.session import make_engine
 from playground.botapi import BotAPIServer
+from playground.botapi.records import Call
 from tests.cluster import (
     ADMIN,
     ROOT,
@@ -55,6 +67,18 @@ from tests.cluster import (
 )
 
 WORKERS = (1, 2, 4)
+TICK = os.sysconf("SC_CLK_TCK")
+# What Telegram counts as messages: new ones and edits (a reaction is not one).
+MESSAGES = {
+    "sendmessage",
+    "sendphoto",
+    "senddocument",
+    "editmessagetext",
+    "editmessagecaption",
+    "editmessagemedia",
+}
+TELEGRAM_RATES = {"RATE_PER_SECOND": "30", "RATE_PER_CHAT_MINUTE": "20"}
+FIRST_REPLY_TARGET = 10.0  # seconds from a group's /new to its first reply, in the burst
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -62,13 +86,196 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
+def cpu_of(pid: int) -> float | None:
+    """CPU seconds (user + system) a live process has used; None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+class TimedCalls(list[Call]):
+    """The Bot API server's call log, with the moment each call arrived."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.at: list[float] = []
+
+    def append(self, call: Call) -> None:
+        self.at.append(time.time())
+        super().append(call)
+
+
+def timed(botapi: BotAPIServer) -> TimedCalls:
+    botapi.calls = TimedCalls()
+    return botapi.calls
+
+
+class Usage:
+    """CPU seconds used meanwhile by the cluster's processes, its nats-server and the
+    PostgreSQL backends of its database (sampled, so a backend that lived between two
+    samples is missed: each sample also counts the backends seen)."""
+
+    def __init__(self, cluster: Cluster, nats: NatsServer) -> None:
+        self.cluster = cluster
+        # pid -> what it is: worker, gateway, nats (postgres for the backends)
+        self.pids = {p.pid: name.split("-")[0] for name, p in cluster.procs.items()}
+        if nats.proc is not None:
+            self.pids[nats.proc.pid] = "nats"
+        self.parts: dict[str, float] = {}  # CPU seconds by what used them
+        self.base: dict[int, float] = {}
+        self.seen: dict[int, float] = {}  # backend pid -> latest CPU seconds
+        self.backends_base: dict[int, float] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    async def _backends(self, conn: Any) -> list[int]:
+        rows = await conn.execute(
+            text(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid()"
+            )
+        )
+        return [int(pid) for (pid,) in rows.all()]
+
+    async def _sample(self, conn: Any) -> None:
+        for pid in await self._backends(conn):
+            cpu = cpu_of(pid)
+            if cpu is not None:
+                self.seen[pid] = cpu
+
+    async def start(self) -> None:
+        self.base = {pid: cpu_of(pid) or 0.0 for pid in self.pids}
+        self.engine = make_engine(self.cluster.database_url)
+        self.conn = await (await self.engine.connect()).execution_options(
+            isolation_level="AUTOCOMMIT"
+        )
+        await self._sample(self.conn)
+        self.backends_base = dict(self.seen)
+
+        async def sample() -> None:
+            while True:
+                await asyncio.sleep(0.2)
+                await self._sample(self.conn)
+
+        self._task = asyncio.create_task(sample())
+
+    async def stop(self) -> float:
+        """Total CPU seconds since :meth:`start`."""
+        assert self._task is not None
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        await self._sample(self.conn)
+        await self.conn.close()
+        await self.engine.dispose()
+        for pid, what in self.pids.items():
+            used = (cpu_of(pid) or 0.0) - self.base[pid]
+            self.parts[what] = self.parts.get(what, 0.0) + used
+        self.parts["postgres"] = sum(
+            cpu - self.backends_base.get(pid, 0.0) for pid, cpu in self.seen.items()
+        )
+        self.backends = len(self.seen)
+        return sum(self.parts.values())
+
+
+def replied_at(calls: TimedCalls, per_chat: Updates) -> dict[int, float]:
+    """update id → when its reply reached the Bot API: a /join's 👍 on it, a /new's
+    first message in its chat."""
+    reacted: dict[tuple[int, int], float] = {}
+    first: dict[int, float] = {}
+    for call, at in zip(list(calls), list(calls.at), strict=True):
+        if call.status != 200 or "chat_id" not in call.params:
+            continue
+        chat, method = int(call.params["chat_id"]), call.method.lower()
+        if method == "setmessagereaction":
+            reacted.setdefault((chat, int(call.params["message_id"])), at)
+        elif method in MESSAGES:
+            first.setdefault(chat, at)
+    out = {}
+    for chat, updates in per_chat.items():
+        for update in updates:
+            message = update["message"]
+            if message["text"] == "/join":
+                moment = reacted.get((chat, int(message["message_id"])))
+            else:
+                moment = first.get(chat)
+            if moment is not None:
+                out[int(update["update_id"])] = moment
+    return out
+
+
+def busiest(moments: list[float], span: float) -> int:
+    """The most of ``moments`` in any window of ``span`` seconds."""
+    ordered, most, lo = sorted(moments), 0, 0
+    for hi, moment in enumerate(ordered):
+        while moment - ordered[lo] >= span:
+            lo += 1
+        most = max(most, hi - lo + 1)
+    return most
+
+
+def message_times(calls: TimedCalls) -> dict[int, list[float]]:
+    """chat → when each message to it (reactions apart) reached the Bot API."""
+    out: dict[int, list[float]] = {}
+    for call, at in zip(list(calls), list(calls.at), strict=True):
+        if call.status == 200 and call.method.lower() in MESSAGES:
+            out.setdefault(int(call.params["chat_id"]), []).append(at)
+    return out
+
+
+@dataclass
+class Run:
+    """What one setup measured."""
+
+    posted: dict[int, float]  # update id -> its first POST
+    done: dict[int, float]  # update id -> its commit
+    replied: dict[int, float]  # update id -> its reply at the Bot API
+    per_chat: Updates
+    messages: dict[int, list[float]]  # chat -> its messages' moments
+    cpu: float = 0.0  # CPU seconds
+    counted: int = 0  # groups whose sign-up message shows every sign-up
+    parts: dict[str, float] = field(default_factory=dict)  # CPU seconds an update, by user
+    backends: int = 0  # PostgreSQL backends seen (connections opened)
+
+    @property
+    def first_replies(self) -> list[float]:
+        """Each group's wait from its /new's POST to its first reply (missing: inf)."""
+        waits = []
+        for updates in self.per_chat.values():
+            uid = updates[0]["update_id"]
+            waits.append(self.replied.get(uid, float("inf")) - self.posted[uid])
+        return waits
+
+    def line(self, label: str) -> str:
+        latencies = [
+            (self.replied[u] - self.posted[u]) * 1000 for u in self.posted if u in self.replied
+        ]
+        elapsed = max(self.done.values()) - min(self.posted.values())
+        sent = [at for moments in self.messages.values() for at in moments]
+        span = (max(sent) - min(sent)) if len(sent) > 1 else 0.0
+        per_second = len(sent) / span if span else float(len(sent))
+        return (
+            f"{label:<24} {len(self.done) / elapsed:6.0f} updates/s"
+            f"  {self.cpu * 1000 / len(self.done):5.1f} CPU ms/update"
+            f"  p50 {percentile(latencies, 50):6.0f} ms  p99 {percentile(latencies, 99):6.0f} ms"
+            f"  slowest first reply {max(self.first_replies):5.1f} s"
+            f"  {per_second:5.1f} msg/s (busiest second {busiest(sent, 1.0)})"
+            f"  ({len(self.done)} in {elapsed:.1f}s)\n    CPU ms/update by process: "
+            + ", ".join(f"{what} {used * 1000:.1f}" for what, used in sorted(self.parts.items()))
+            + f"; {self.backends} PostgreSQL connections"
+        )
+
+
 def figures(label: str, start: dict[int, float], done: dict[int, float]) -> float:
     latencies = [(done[u] - start[u]) * 1000 for u in start if u in done]
     elapsed = max(done.values()) - min(start.values())
     rate = len(done) / elapsed
     print(
-        f"{label:<26} {rate:8.0f} updates/s   p50 {percentile(latencies, 50):7.0f} ms"
-        f"   p99 {percentile(latencies, 99):7.0f} ms   ({len(done)} in {elapsed:.1f}s)",
+        f"{label:<24} {rate:6.0f} updates/s   p50 {percentile(latencies, 50):7.0f} ms"
+        f" (queued to commit)   p99 {percentile(latencies, 99):7.0f} ms"
+        f"   ({len(done)} in {elapsed:.1f}s)",
         flush=True,
     )
     return rate
@@ -100,8 +307,9 @@ class Bench:
         chats = make_chats(botapi, self.base, groups, self.args.updates - 1)
         return signup_updates(botapi, chats)
 
-    async def cluster(self, nats: NatsServer, workers: int, name: str) -> Cluster:
+    async def cluster(self, nats: NatsServer, workers: int, name: str, **rates: str) -> Cluster:
         botapi = BotAPIServer(token=TOKEN, bot_id=123456, bot_username="tourbot_bot")
+        timed(botapi)
         await botapi.start()
         logs = self.tmp / name
         logs.mkdir()
@@ -109,7 +317,7 @@ class Bench:
         cluster.start_gateway("gateway-1")
         cluster.start_gateway("gateway-2")
         for i in range(1, workers + 1):
-            cluster.spawn(f"worker-{i}", "worker")
+            cluster.spawn(f"worker-{i}", "worker", **rates)
         await cluster.wait_gateways()
         await workers_ready(cluster, [f"worker-{i}" for i in range(1, workers + 1)])
         return cluster
@@ -118,17 +326,72 @@ class Bench:
         await cluster.stop()
         await cluster.botapi.stop()
 
-    async def load(self, nats: NatsServer, workers: int) -> float:
+    async def run(
+        self, nats: NatsServer, workers: int, name: str, groups: int, **rates: str
+    ) -> Run:
+        """POST ``groups`` groups' sign-ups at once; measure until every reply is in."""
         await fresh_database(self.url)
-        cluster = await self.cluster(nats, workers, f"load-{workers}")
+        cluster = await self.cluster(nats, workers, name, **rates)
         try:
-            per_chat = self.chats(cluster.botapi, self.args.groups)
+            per_chat = self.chats(cluster.botapi, groups)
             ids = [u["update_id"] for updates in per_chat.values() for u in updates]
-            start = await burst(cluster, per_chat)
+            usage = Usage(cluster, nats)
+            await usage.start()
+            posted = await burst(cluster, per_chat)
             done = await wait_committed(self.url, ids, timeout=1800)
-            return figures(f"{workers} worker(s), 2 gateways", start, done)
+            calls = cast(TimedCalls, cluster.botapi.calls)
+
+            def all_replied() -> bool:
+                return len(replied_at(calls, per_chat)) == len(ids)
+
+            def counted() -> int:  # the last edit of each sign-up message is out
+                joins = self.args.updates - 1
+                return sum(
+                    any(f"{joins} signed up so far" in m.body for m in cluster.botapi.outbox(chat))
+                    for chat in per_chat
+                )
+
+            with contextlib.suppress(TimeoutError):
+                await wait_until(all_replied, 600, "every reply", every=0.5)
+                await wait_until(lambda: counted() == groups, 600, "every count", every=0.5)
+            run = Run(posted, done, replied_at(calls, per_chat), per_chat, message_times(calls))
+            run.cpu = await usage.stop()
+            run.parts = {what: used / len(done) for what, used in usage.parts.items()}
+            run.backends = usage.backends
+            run.counted = counted()
+            return run
         finally:
             await self.close(cluster)
+
+    async def load(self, nats: NatsServer, workers: int) -> Run:
+        run = await self.run(nats, workers, f"load-{workers}", self.args.groups)
+        print(run.line(f"{workers} worker(s), 2 gateways"), flush=True)
+        return run
+
+    async def burst(self, nats: NatsServer) -> bool:
+        """Groups opening sign-up at once, at Telegram's rates: every first reply within
+        :data:`FIRST_REPLY_TARGET`, every group's final count shown."""
+        groups = self.args.burst_groups
+        run = await self.run(nats, 2, "burst", groups, **TELEGRAM_RATES)
+        print(run.line(f"burst: {groups} groups, 2 workers"), flush=True)
+        waits = run.first_replies
+        sent = [at for moments in run.messages.values() for at in moments]
+        per_group = max(busiest(moments, 60.0) for moments in run.messages.values())
+        print(
+            f"burst: first replies p50 {percentile(waits, 50):.1f} s, slowest {max(waits):.1f} s"
+            f" (target {FIRST_REPLY_TARGET:.0f} s); replies {len(run.replied)}/{len(run.posted)};"
+            f" groups showing their last count {run.counted}/{groups};"
+            f" busiest second of the bot {busiest(sent, 1.0)} messages (limit 30),"
+            f" busiest minute of a group {per_group} (limit 20)",
+            flush=True,
+        )
+        return (
+            max(waits) <= FIRST_REPLY_TARGET
+            and len(run.replied) == len(run.posted)
+            and run.counted == groups
+            and busiest(sent, 1.0) <= 30
+            and per_group <= 20
+        )
 
     async def one_process(self) -> float:
         """``tourbot run``: the same load, queued for its long polling."""
@@ -301,15 +564,24 @@ async def measure(args: argparse.Namespace) -> int:
                 f" {os.cpu_count()} CPU cores for everything",
                 flush=True,
             )
-            rates = {n: await bench.load(nats, n) for n in WORKERS}
+            runs = {n: await bench.load(nats, n) for n in WORKERS}
             await bench.one_process()
-            print(f"4 workers / 1 worker = {rates[4] / rates[1]:.2f}×", flush=True)
+            total = {n: max(r.done.values()) - min(r.posted.values()) for n, r in runs.items()}
+            cpu = {n: r.cpu / len(r.done) for n, r in runs.items()}
+            print(
+                f"time 2 workers / 1: {total[2] / total[1]:.2f} (target ≤ 1.10), 4 / 2:"
+                f" {total[4] / total[2]:.2f} (target ≤ 1.00); CPU per update 2 / 1:"
+                f" {cpu[2] / cpu[1]:.2f} (target ≤ 1.25)",
+                flush=True,
+            )
+            burst_ok = await bench.burst(nats)
             print(f"faults: {args.fault_groups} groups × {args.updates} updates each", flush=True)
             ok = await bench.faults(nats)
         finally:
             nats.stop()
     print("faults: all clean" if ok else "faults: FAILED", flush=True)
-    return 0 if ok else 1
+    print("burst: within target" if burst_ok else "burst: OFF TARGET", flush=True)
+    return 0 if ok and burst_ok else 1
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
@@ -317,15 +589,18 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--groups", type=int, default=1000)
     parser.add_argument("--updates", type=int, default=20, help="per group (/new + joins)")
     parser.add_argument("--fault-groups", type=int, default=100)
+    parser.add_argument("--burst-groups", type=int, default=100)
     parser.add_argument("--shards", type=int, default=16)
-    parser.add_argument("--quick", action="store_true", help="100 groups, 30 for faults")
+    parser.add_argument(
+        "--quick", action="store_true", help="100 groups, a burst of 30, 30 for faults"
+    )
     parser.add_argument(
         "--database-url",
         default=os.environ.get("BENCH_DATABASE_URL") or os.environ.get("TEST_DATABASE_URL"),
     )
     args = parser.parse_args(argv)
     if args.quick:
-        args.groups, args.fault_groups = 100, 30
+        args.groups, args.fault_groups, args.burst_groups = 100, 30, 30
     if not args.database_url:
         parser.error("set BENCH_DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL server)")
     return args

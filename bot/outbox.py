@@ -245,7 +245,7 @@ class Sender:
         last_reply = {r.chat_id: r.id for r in rows if not r.broadcast and r.kind != "react"}
         ahead = {r.id for r in rows if is_announcement(r) and r.id < last_reply.get(r.chat_id, 0)}
         try:
-            for row in sorted(rows, key=lambda r: (stage[r.id], bool(r.broadcast), r.id)):
+            for row in self._order(rows, stage):
                 if self._stopping:
                     break
                 if row.id in superseded:
@@ -260,6 +260,11 @@ class Sender:
         finally:
             await self._mark_unmarked()
         return next_try
+
+    def _order(self, rows: list[Queued], stage: dict[int, int]) -> list[Queued]:
+        """The order a pass goes through its rows in: stage by stage, each stage's
+        replies before its broadcasts, oldest first."""
+        return sorted(rows, key=lambda r: (stage[r.id], bool(r.broadcast), r.id))
 
     async def _consider(
         self, row: Queued, held: set[tuple[int, bool]], full: bool, reserve: bool = False

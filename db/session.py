@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from db.inline_sqlite import inline_creator, is_busy
 
 
-def make_engine(url: str) -> AsyncEngine:
+def make_engine(url: str, pool_size: int | None = None) -> AsyncEngine:
     """Create the async engine; for SQLite switch on WAL so readers never block the writer.
 
     An SQLite file is opened by :mod:`db.inline_sqlite` (statements on the event loop,
@@ -20,13 +20,20 @@ def make_engine(url: str) -> AsyncEngine:
     No pre-ping: on PostgreSQL it cost three round trips at every checkout (an empty
     query in a transaction of its own), a third of a lone update's. A connection the
     server dropped fails its first statement instead; SQLAlchemy then discards the
-    pool's older connections, and the work is tried again (:func:`is_transient`)."""
+    pool's older connections, and the work is tried again (:func:`is_transient`).
+
+    ``pool_size``: that many connections kept open and never more (no overflow), for a
+    process that knows how many it uses at once. An overflow connection is closed when
+    given back: opening it again cost the backend's start, its caches and every
+    prepared statement, each time."""
     parsed = make_url(url)
     sqlite = parsed.get_backend_name() == "sqlite"
     inline = sqlite and parsed.database not in (None, "", ":memory:") and not parsed.query
     options: dict[str, Any] = {}
     if inline:
         options["async_creator"] = inline_creator(str(parsed.database))
+    if pool_size is not None:
+        options.update(pool_size=pool_size, max_overflow=0)
     engine = create_async_engine(url, **options)
     if inline:
 
@@ -51,7 +58,7 @@ def make_engine(url: str) -> AsyncEngine:
     return engine
 
 
-def sender_engine(engine: AsyncEngine) -> AsyncEngine:
+def sender_engine(engine: AsyncEngine, pool_size: int | None = None) -> AsyncEngine:
     """The engine an outbox sender reads and marks through: on PostgreSQL one of its own,
     whose connections never plan a bitmap scan; elsewhere ``engine`` itself.
 
@@ -62,8 +69,9 @@ def sender_engine(engine: AsyncEngine) -> AsyncEngine:
     dead ones as it passes, and the next pass skips them (21 buffers instead of 613)."""
     if engine.dialect.name != "postgresql":
         return engine
+    pool: dict[str, Any] = {} if pool_size is None else {"pool_size": pool_size, "max_overflow": 0}
     return create_async_engine(
-        engine.url, connect_args={"server_settings": {"enable_bitmapscan": "off"}}
+        engine.url, connect_args={"server_settings": {"enable_bitmapscan": "off"}}, **pool
     )
 
 

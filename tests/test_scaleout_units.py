@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
@@ -16,7 +18,7 @@ from bot.config import Settings
 from bot.core import Core
 from bot.handlers import TIMERS
 from bot.i18n import Catalogue
-from bot.scaleout.budget import PARTS, Budget, SharedSender
+from bot.scaleout.budget import PARTS, SharedSender
 from bot.scaleout.bus import shard_of, timer_json
 from bot.scaleout.cli import problem
 from bot.scaleout.clock import DatabaseClock
@@ -24,7 +26,7 @@ from bot.scaleout.gateway import chat_of
 from bot.scaleout.scheduler import TimerHost
 from bot.scaleout.worker import Worker
 from bot.scheduler import pending_timers
-from bot.types import Outgoing, Timer
+from bot.types import Outgoing, RetryAfter, Timer
 from db.migrate import upgrade
 from db.models import AuditEntry, Round, TableRow, Tournament
 from db.repo import Repo
@@ -95,41 +97,99 @@ async def pg() -> AsyncIterator[AsyncEngine]:
             await engine.dispose()
 
 
-@pytest_asyncio.fixture
-async def budget_db(pg: AsyncEngine) -> async_sessionmaker[Any]:
-    return make_sessionmaker(pg)
-
-
-async def test_the_shared_budget_lets_a_chat_burst_then_paces_it_and_honours_429(
-    budget_db: async_sessionmaker[Any],
-) -> None:
-    # Two workers' budgets over one database: what one takes, the other cannot.
-    one, two = (Budget(budget_db, 1000, 3) for _ in range(2))
-    assert [await w.take(-7) for w in (one, two, one)] == [0.0, 0.0, 0.0]
-    wait = await two.take(-7)  # the chat's 3 a minute are spent
-    assert 19 < wait <= 20
-    assert await one.take(-8) == 0.0  # another chat is not held up
-    await one.block(-8, 30)  # Telegram: retry after 30 s
-    assert 29 < await two.take(-8) <= 30
-
-
-async def test_the_bot_wide_budget_holds_every_chat(budget_db: async_sessionmaker[Any]) -> None:
-    budget = Budget(budget_db, 2, 1000)
-    assert [await budget.take(chat) for chat in (-1, -2)] == [0.0, 0.0]
-    assert 0 < await budget.take(-3) <= 0.5  # 2 a second for the whole bot
-
-
 class Recording:
-    """A transport that records what it sends."""
+    """A transport that records what it sends (and when), and says 429 for ``slow``."""
 
     bot_username = "tourbot_bot"
 
-    def __init__(self) -> None:
+    def __init__(self, slow: int = 0) -> None:
         self.sent: list[str] = []
+        self.at: list[float] = []
+        self.slow = slow
 
     async def send(self, message: Outgoing) -> int:
+        if message.chat_id == self.slow:
+            raise RetryAfter(30)
         self.sent.append(message.text or "")
+        self.at.append(time.monotonic())
         return len(self.sent)
+
+
+async def queue(sessionmaker: async_sessionmaker[Any], *rows: tuple[int, str, bool]) -> None:
+    """Queue (chat, text, broadcast) rows in this order."""
+    async with sessionmaker() as session, session.begin():
+        repo = Repo(session)
+        for chat, body, broadcast in rows:
+            repo.enqueue(chat_id=chat, kind="text", text=body, broadcast=broadcast)
+
+
+async def test_a_chats_window_and_its_429_survive_a_hand_over(pg: AsyncEngine) -> None:
+    """What one worker sent to a chat in the last minute holds the worker that takes the
+    chat over: a hand-over never lets a burst through."""
+    sessionmaker = make_sessionmaker(pg)
+    first = Recording(slow=-8)
+    one = SharedSender(sessionmaker, first, 1000, 3)  # type: ignore[arg-type]
+    await one.open()
+    await queue(sessionmaker, *((-7, f"m{i}", False) for i in range(4)), (-8, "held", False))
+    await one.flush_once()
+    assert first.sent == ["m0", "m1", "m2"]  # the chat's 3 a minute, then Telegram's 429
+    await one.close()  # the worker dies: its parts are free
+    second = Recording()
+    two = SharedSender(sessionmaker, second, 1000, 3)  # type: ignore[arg-type]
+    await two.open()
+    try:
+        await queue(sessionmaker, (-9, "other", False))
+        wait = await two.flush_once()
+        assert two.parts == set(range(PARTS))
+        assert second.sent == ["other"]  # m3 waits out the minute, "held" the 429
+        assert wait > 0
+    finally:
+        await two.close()
+
+
+async def test_the_bots_rate_is_shared_by_parts_and_paced(pg: AsyncEngine) -> None:
+    """20 a second for the bot: one sender holding every part sends 1/20 s apart and
+    reads the outbox anew after a second; two lanes hold half the parts each, at half
+    the rate. Reactions are not messages: they are not paced."""
+    sessionmaker = make_sessionmaker(pg)
+    await queue(sessionmaker, *((-100 - i, f"m{i}", False) for i in range(40)))
+    sent = Recording()
+    lanes = [SharedSender(sessionmaker, sent, 20, 1000, lane=k, lanes=2) for k in (0, 1)]  # type: ignore[arg-type]
+    for lane in lanes:
+        await lane.open()
+    try:
+        for lane in lanes:
+            await lane._claim_parts()
+        assert [lane.pace.share for lane in lanes] == [0.5, 0.5]
+        assert lanes[0].parts.isdisjoint(lanes[1].parts)
+        await asyncio.gather(*(lane.flush_once() for lane in lanes))
+        assert 16 <= len(sent.sent) <= 24  # 2 × 10 a second for about a second
+        gaps = [b - a for a, b in zip(sent.at, sent.at[1:], strict=False)]
+        assert sum(gaps) / len(gaps) >= 0.9 / 20
+    finally:
+        for lane in lanes:
+            await lane.close()
+
+
+async def test_a_pass_takes_turns_between_groups_and_replies_come_first(pg: AsyncEngine) -> None:
+    """No group waits for another group's whole backlog; an announcement queued first
+    waits behind the replies to a person."""
+    sessionmaker = make_sessionmaker(pg)
+    await queue(
+        sessionmaker,
+        (-4, "news", True),
+        *((-1, f"a{i}", False) for i in range(3)),
+        *((-2, f"b{i}", False) for i in range(3)),
+        (-3, "c0", False),
+    )
+    sent = Recording()
+    sender = SharedSender(sessionmaker, sent, 1000, 1000)  # type: ignore[arg-type]
+    await sender.open()
+    try:
+        await sender.flush_once()
+    finally:
+        await sender.close()
+    assert sent.sent == ["a0", "b0", "c0", "a1", "b1", "a2", "b2", "news"]
 
 
 async def test_a_dead_workers_claimed_reply_goes_out_once_from_the_part_holder(
@@ -144,9 +204,8 @@ async def test_a_dead_workers_claimed_reply_goes_out_once_from_the_part_holder(
         repo.enqueue(chat_id=-7, kind="text", text="orphan", status="sending", lease_until=expired)
         repo.enqueue(chat_id=-7, kind="text", text="next")
         repo.enqueue(chat_id=-9, kind="text", text="held", status="sending", lease_until=leased)
-    budget = Budget(sessionmaker, 1000, 1000)
     first, second = Recording(), Recording()
-    senders = [SharedSender(sessionmaker, t, budget) for t in (first, second)]  # type: ignore[arg-type]
+    senders = [SharedSender(sessionmaker, t, 1000, 1000) for t in (first, second)]  # type: ignore[arg-type]
     for sender in senders:
         await sender.open()
     try:

@@ -1,146 +1,108 @@
-"""One sending budget for all workers, and a sender that shares the outbox safely.
+"""The outbox senders of the workers: Telegram's limits together, each message once and
+in order, fair between groups, with no database round trip per message.
 
-Every worker delivers outbox rows, so two things must hold across processes:
+Chats are split into :data:`PARTS` parts by ``chat_id mod PARTS``. A sender delivers only
+the parts whose advisory locks it holds (on a connection of its own, so a killed
+worker's parts are free at once); every :data:`CLAIM_EVERY` seconds it tries for the
+parts nobody holds. A worker runs :data:`LANES` senders, each trying for its own parts
+(``part mod LANES``), so one worker sends to several chats at once, and a second worker's
+senders take over whatever a dead one held.
 
-- **Telegram's limits together**: before each message the worker takes a token from two
-  buckets in PostgreSQL (``send_budget``): the bot's (``RATE_PER_SECOND``, ≈30/s) and
-  the chat's (``RATE_PER_CHAT_MINUTE``, ≈20/min). Buckets refill on the database's clock;
-  a 429 blocks the chat's bucket for exactly ``retry_after`` for every worker.
-- **Each message once, in order per chat**: one worker at a time sends to a chat (see
-  :class:`SharedSender`).
+- **Each chat has one sender at a time**: its replies go out once and in order, and its
+  window of ``RATE_PER_CHAT_MINUTE`` (≈20 a minute in a group) is kept in that sender's
+  memory exactly as one process keeps it (replies to a person first, with a reserve of
+  the minute for them). At the end of each pass the sender writes down the windows it
+  used (``send_budget``: messages in the last minute, Telegram's last 429), one statement;
+  a sender that takes a part over starts from them, so a hand-over never lets a burst
+  through.
+- **The bot's ``RATE_PER_SECOND`` (≈30) is shared by parts**: a sender holding k of the
+  parts sends at most k/PARTS of it, spaced evenly (:class:`Pace`). The shares add up to
+  the bot's rate however the parts are spread over workers, and nothing is asked of the
+  database to keep it.
+- **Fair between groups**: a pass takes turns between chats (every chat's next message
+  before any chat's one after it), replies to a person before broadcasts, so no group
+  waits for another's backlog.
+- **Counted as Telegram counts**: new messages and edits take a share of both rates; a
+  reaction is not a message and takes none.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections import Counter, deque
 from typing import Any
 
 from sqlalchemy import func, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 
-from bot.outbox import Queued, Sender
-from bot.types import Outgoing, RetryAfter, Transport
+from bot.outbox import WINDOW, Queued, Sender
+from bot.types import Transport
 from db.outbox import OUTBOX, queued
 
 OUTBOX_LOCKS = 7_301  # advisory-lock namespace for "sending to part k of the chats"
 PARTS = 16  # chats are split for sending by chat_id mod PARTS
+LANES = 4  # senders in one worker, each sending to its own parts
 CLAIM_EVERY = 2.0  # seconds between tries for the parts no live worker holds
 POLL_EVERY = 0.5  # seconds between looks at the outbox (other workers' replies)
-BOT = "bot"
+PASS_SPAN = 1.0  # seconds a pass waits for the bot's pace before it reads the outbox anew
+
+REMEMBER = text(
+    "INSERT INTO send_budget (key, tokens, at, blocked_until)"
+    " VALUES (:key, :tokens, :at, :blocked_until) ON CONFLICT (key) DO UPDATE"
+    " SET tokens = excluded.tokens, at = excluded.at, blocked_until = excluded.blocked_until"
+)
+RECALL = text(
+    "SELECT key, tokens, at, blocked_until FROM send_budget"
+    " WHERE key LIKE 'chat:%' AND (at > :since OR blocked_until > :now)"
+)
 
 
-def _chat_key(chat_id: int) -> str:
-    return f"chat:{chat_id}"
+def part_of(chat_id: int) -> int:
+    return abs(chat_id) % PARTS
 
 
-class Budget:
-    """Token buckets in PostgreSQL: take one from the bot's and the chat's, or say how
-    long to wait. Nothing is taken unless both have one, so waiting costs no tokens."""
+class Pace:
+    """A share of the bot's messages a second, spaced evenly: the next message may go
+    ``1 / rate`` after the previous one. Kept in memory: the shares of all senders add
+    up to the bot's rate."""
 
-    def __init__(
-        self, sessionmaker: async_sessionmaker[Any], per_second: float, per_chat_minute: float
-    ) -> None:
-        self.sessionmaker = sessionmaker
-        self.rates = {BOT: (per_second, per_second)}  # key -> (tokens a second, capacity)
-        self.per_chat = (per_chat_minute / 60.0, per_chat_minute)
+    def __init__(self, per_second: float) -> None:
+        self.per_second = per_second
+        self.share = 0.0  # of the bot's rate: the parts held / PARTS
+        self._next = 0.0  # monotonic moment the next message may go
 
-    def _rate(self, key: str) -> tuple[float, float]:
-        return self.rates.get(key, self.per_chat)
+    def delay(self) -> float:
+        """Seconds until the next message may go (1 h while this sender has no share)."""
+        if self.share <= 0:
+            return 3600.0
+        return max(0.0, self._next - time.monotonic())
 
-    async def take(self, chat_id: int) -> float:
-        """0 when a message to ``chat_id`` may go now (its tokens are taken), else the
-        seconds to wait before asking again."""
-        keys = sorted((BOT, _chat_key(chat_id)))  # one lock order: no deadlocks
-        async with self.sessionmaker() as session, session.begin():
-            now = (
-                await session.execute(text("SELECT extract(epoch FROM clock_timestamp())"))
-            ).scalar_one()
-            now = float(now)
-            for key in keys:
-                await session.execute(
-                    text(
-                        "INSERT INTO send_budget (key, tokens, at, blocked_until)"
-                        " VALUES (:key, :tokens, :now, 0) ON CONFLICT (key) DO NOTHING"
-                    ),
-                    {"key": key, "tokens": self._rate(key)[1], "now": now},
-                )
-            rows = (
-                await session.execute(
-                    text(
-                        "SELECT key, tokens, at, blocked_until FROM send_budget"
-                        " WHERE key IN (:a, :b) ORDER BY key FOR UPDATE"
-                    ),
-                    {"a": keys[0], "b": keys[1]},
-                )
-            ).all()
-            wait, filled = 0.0, {}
-            for key, tokens, at, blocked_until in rows:
-                rate, capacity = self._rate(key)
-                filled[key] = min(capacity, tokens + max(0.0, now - at) * rate)
-                wait = max(wait, blocked_until - now, (1.0 - filled[key]) / rate)
-            taken = 1.0 if wait <= 0 else 0.0
-            for key, tokens in filled.items():
-                await session.execute(
-                    text("UPDATE send_budget SET tokens = :tokens, at = :now WHERE key = :key"),
-                    {"key": key, "tokens": tokens - taken, "now": now},
-                )
-        return max(wait, 0.0)
-
-    async def block(self, chat_id: int, seconds: float) -> None:
-        """Telegram said 429 for this chat: nobody sends there for ``seconds``."""
-        async with self.sessionmaker() as session, session.begin():
-            await session.execute(
-                text(
-                    "UPDATE send_budget SET blocked_until ="
-                    " extract(epoch FROM clock_timestamp()) + :s WHERE key = :key"
-                ),
-                {"s": seconds, "key": _chat_key(chat_id)},
-            )
-
-
-class _ReportingTransport:
-    """The worker's transport, telling the shared budget about every 429."""
-
-    def __init__(self, transport: Transport, budget: Budget) -> None:
-        self._transport = transport
-        self._budget = budget
-
-    async def send(self, message: Outgoing) -> int:
-        try:
-            return await self._transport.send(message)
-        except RetryAfter as exc:
-            await self._budget.block(message.chat_id, exc.seconds)
-            raise
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._transport, name)
+    def take(self) -> None:
+        self._next = max(time.monotonic(), self._next) + 1.0 / (self.per_second * self.share)
 
 
 class SharedSender(Sender):
-    """The outbox sender of one worker among many (PostgreSQL only).
-
-    Chats are split into :data:`PARTS` parts by ``chat_id mod PARTS``; a sender delivers
-    only the parts whose advisory locks it holds (on a connection of its own, so a killed
-    worker's parts are free at once), and every :data:`CLAIM_EVERY` seconds it tries for
-    the parts nobody holds. So each chat has one sender at a time (its replies go out
-    once and in order) without a lock round trip per message, and one live worker is
-    enough to send everything."""
+    """The outbox sender of one lane of one worker among many (PostgreSQL only)."""
 
     def __init__(
         self,
         sessionmaker: async_sessionmaker[Any],
         transport: Transport,
-        budget: Budget,
+        per_second: float,
+        per_chat_minute: int,
         engine: AsyncEngine | None = None,
+        lane: int = 0,
+        lanes: int = 1,
     ) -> None:
-        # The per-chat window is the shared budget's job, not this process's.
-        super().__init__(
-            sessionmaker, _ReportingTransport(transport, budget), 1_000_000_000, engine=engine
-        )
-        self.budget = budget
+        super().__init__(sessionmaker, transport, per_chat_minute, engine=engine)
+        self.pace = Pace(per_second)
+        self.mine = {part for part in range(PARTS) if part % lanes == lane}
         self.parts: set[int] = set()
         self._locks: AsyncConnection | None = None
         self._claimed_at = 0.0
+        self._pass_began = 0.0
+        self._touched: set[int] = set()  # chats whose window this pass changed
 
     async def open(self) -> None:
         conn = await self.engine.connect()
@@ -148,26 +110,75 @@ class SharedSender(Sender):
 
     async def close(self) -> None:
         await self.stop()
-        if self._locks is not None:
+        if self._locks is not None:  # its connection goes back to the pool: unlock first
+            await self._locks.execute(text("SELECT pg_advisory_unlock_all()"))
             await self._locks.close()
+            self.parts.clear()
 
     async def _claim_parts(self) -> None:
-        """Take the send locks of the parts no live worker holds."""
+        """Take the send locks of this lane's parts no live sender holds, and the
+        windows their last sender wrote down."""
         assert self._locks is not None, "open() first"
         self._claimed_at = time.monotonic()
-        for part in set(range(PARTS)) - self.parts:
+        new = set()
+        for part in sorted(self.mine - self.parts):
             got = await self._locks.scalar(
                 text("SELECT pg_try_advisory_lock(:ns, :part)"), {"ns": OUTBOX_LOCKS, "part": part}
             )
             if got:
-                self.parts.add(part)
+                new.add(part)
+        if new:
+            await self._recall(new)
+            self.parts |= new
+            self.pace.share = len(self.parts) / PARTS
+
+    async def _recall(self, parts: set[int]) -> None:
+        """Start each chat of ``parts`` from the window its last sender wrote down: as
+        many messages as it sent in the last minute, counted as sent at its last one."""
+        assert self._locks is not None
+        wall, mono = time.time(), time.monotonic()
+        rows = await self._locks.execute(RECALL, {"since": wall - WINDOW, "now": wall})
+        for key, tokens, at, blocked_until in rows.all():
+            chat = int(key.split(":", 1)[1])
+            if part_of(chat) not in parts:
+                continue
+            if at > wall - WINDOW:
+                self._sent_at[chat] = deque([mono - (wall - at)] * int(tokens))
+            if blocked_until > wall:
+                self._blocked_until[chat] = mono + (blocked_until - wall)
 
     async def flush_once(self) -> float:
-        if len(self.parts) < PARTS and time.monotonic() - self._claimed_at >= CLAIM_EVERY:
+        if self.parts != self.mine and time.monotonic() - self._claimed_at >= CLAIM_EVERY:
             await self._claim_parts()
         wait = await super().flush_once() if self.parts else CLAIM_EVERY
         # Other workers commit replies too and cannot wake this one: look again soon.
         return min(wait, POLL_EVERY)
+
+    async def _pass(self) -> float:
+        self._pass_began = time.monotonic()
+        try:
+            return await super()._pass()
+        finally:
+            await self._remember()
+
+    async def _remember(self) -> None:
+        """Write down the windows of the chats this pass sent to (one statement)."""
+        if not self._touched:
+            return
+        chats, self._touched = self._touched, set()
+        wall, mono = time.time(), time.monotonic()
+        await self.conn.execute(
+            REMEMBER,
+            [
+                {
+                    "key": f"chat:{chat}",
+                    "tokens": sum(1 for at in self._sent_at[chat] if mono - at < WINDOW),
+                    "at": wall,
+                    "blocked_until": wall + max(0.0, self._blocked_until.get(chat, 0.0) - mono),
+                }
+                for chat in sorted(chats)
+            ],
+        )
 
     async def _queued(self) -> list[Queued]:
         """``db.outbox.queued`` for this sender's parts: waiting rows and claimed ones (a
@@ -175,9 +186,25 @@ class SharedSender(Sender):
         mine = func.mod(func.abs(OUTBOX.c.chat_id), PARTS).in_(sorted(self.parts))
         return list(await queued(self.conn, mine))
 
+    def _order(self, rows: list[Queued], stage: dict[int, int]) -> list[Queued]:
+        """As one process orders them, but taking turns between chats: within each
+        stage's replies (and then its broadcasts), every chat's first row, then every
+        chat's second, and so on. A chat's own rows keep their order."""
+        turn: dict[int, int] = {}
+        seen: Counter[tuple[int, int, bool]] = Counter()
+        for row in rows:  # oldest first
+            lane = (row.chat_id, stage[row.id], bool(row.broadcast))
+            turn[row.id] = seen[lane]
+            seen[lane] += 1
+        return sorted(rows, key=lambda r: (stage[r.id], bool(r.broadcast), turn[r.id], r.id))
+
     async def _deliver(self, row: Queued, edit_id: int | None) -> float:
-        if row.kind != "react":  # a reaction is not a message: no share of the budget
-            wait = await self.budget.take(row.chat_id)
+        if row.kind != "react":  # a reaction is not a message: no share of the bot's rate
+            wait = self.pace.delay()
+            if wait > 0 and time.monotonic() + wait - self._pass_began > PASS_SPAN:
+                return wait  # read the outbox again first: replies may have come meanwhile
             if wait > 0:
-                return wait
+                await asyncio.sleep(wait)
+            self.pace.take()
+            self._touched.add(row.chat_id)
         return await super()._deliver(row, edit_id)

@@ -35,7 +35,7 @@ from bot.config import Settings
 from bot.core import Core
 from bot.handlers import TIMERS
 from bot.i18n import Catalogue
-from bot.scaleout.budget import Budget, SharedSender
+from bot.scaleout.budget import LANES, SharedSender
 from bot.scaleout.bus import ACK_WAIT, Bus, connect, timer_from, timer_json
 from bot.scaleout.clock import SYNC_EVERY, DatabaseClock, host_clock
 from bot.scaleout.process import migrate_once, wait_for_signal
@@ -47,6 +47,7 @@ FETCH_WAIT = 5.0  # seconds a pull request waits for a message
 RETRY = 1.0  # seconds before retrying after NATS or the database failed
 MAX_ATTEMPTS = 20  # deliveries (backing off to 30 s, ~8 min) before a failing one is dropped
 STOP_GRACE = 10.0  # seconds in-flight updates get to finish on SIGTERM
+POOL = 8  # database connections: updates handled at once (other shards' wait their turn)
 
 
 class PutBack(Exception):
@@ -66,7 +67,7 @@ class Worker:
         self._put_back: set[Timer] = set()
 
     async def start(self) -> None:
-        self.engine = make_engine(self.settings.database_url)
+        self.engine = make_engine(self.settings.database_url, pool_size=POOL)
         await migrate_once(self.engine)
         await self._sync_clock()
         sessionmaker = make_sessionmaker(self.engine)
@@ -75,17 +76,29 @@ class Worker:
         self.core = Core(
             self.settings, sessionmaker, Catalogue(), self.runner.transport, self.clock
         )
-        budget = Budget(sessionmaker, self.settings.per_second, self.settings.per_chat_per_minute)
-        self.sender = SharedSender(
-            sessionmaker, self.runner.transport, budget, sender_engine(self.engine)
-        )
-        await self.sender.open()
-        self.core.on_outbox = self.sender.wake
+        # Each lane: its locks' connection, and one for a pass.
+        self.sender_engine = sender_engine(self.engine, pool_size=2 * LANES)
+        self.senders = [
+            SharedSender(
+                sessionmaker,
+                self.runner.transport,
+                self.settings.per_second,
+                self.settings.per_chat_per_minute,
+                self.sender_engine,
+                lane,
+                LANES,
+            )
+            for lane in range(LANES)
+        ]
+        for sender in self.senders:
+            await sender.open()
+        self.core.on_outbox = self._wake_senders
         self.core.on_timer = self._announce
         self.nc = await connect(self.settings, "tourbot-worker")
         self.js = self.nc.jetstream()
         await self.bus.ensure(self.js)
-        self.sender.start()  # replies left queued by a crash go out now
+        for sender in self.senders:
+            sender.start()  # replies left queued by a crash go out now
         self._tasks = [
             asyncio.create_task(self._consume(shard), name=f"shard-{shard}")
             for shard in range(self.bus.shards)
@@ -104,11 +117,12 @@ class Worker:
             _, pending = await asyncio.wait(self._tasks, timeout=STOP_GRACE)
             for task in pending:
                 task.cancel()
-        await self.sender.close()
+        for sender in self.senders:
+            await sender.close()
         with contextlib.suppress(Exception):
             await self.nc.close()
         await self.runner.stop()
-        await self.sender.engine.dispose()
+        await self.sender_engine.dispose()
         await self.engine.dispose()
 
     async def run_forever(self) -> None:
@@ -117,6 +131,10 @@ class Worker:
             await wait_for_signal()
         finally:
             await self.stop()
+
+    def _wake_senders(self) -> None:
+        for sender in self.senders:
+            sender.wake()
 
     async def _sync_clock(self) -> None:
         async with self.engine.connect() as conn:
