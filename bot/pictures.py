@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
@@ -38,6 +38,7 @@ from decimal import Decimal
 from multiprocessing import get_context
 from typing import Any, TypeVar
 
+from bot.board import board_of, out_of_it, place_text, stage_words
 from bot.context import TELEGRAM_CAPTION_LIMIT, Ctx
 from bot.deadlines import format_deadline
 from bot.i18n import show
@@ -47,7 +48,8 @@ from charts.data import PODIUM, ROWS_PER_PAGE, Place, Podium, Row, Sheet
 from charts.jobs import outlive_no_parent
 from db.models import Round, Tournament
 from db.status import EventStatus, RoundStatus, TableState
-from engine.model import SEAT_LETTERS, Standing, TournamentState
+from engine.board import Board, Entry, Status, board
+from engine.model import SEAT_LETTERS, TournamentState
 from engine.standings import totals
 
 log = logging.getLogger(__name__)
@@ -191,38 +193,21 @@ def _mark(rank: int, alive: bool, finished: bool) -> str:
     return "" if alive else "out"
 
 
-def _reached(ctx: Ctx, t: Tournament) -> dict[int, str]:
-    """The last stage each player sat at: the round's stage name where the catalogue has
-    one (final, playoff…), else "round N"."""
-    out: dict[int, str] = {}
-    for r in t.rounds:
-        label = (
-            ctx.t(f"pictures.stage.{r.stage}")
-            if ctx.t.has(f"pictures.stage.{r.stage}")
-            else ctx.t("pictures.round", n=r.number)
-        )
-        for row in r.tables:
-            for p in row.seats:
-                out[p] = label
-        for p in r.byes:
-            out[p] = label
-    return out
-
-
 def standings_sheet(
     ctx: Ctx,
     t: Tournament,
-    ranked: tuple[Standing, ...] | None = None,
+    b: Board | None = None,
     state: TournamentState | None = None,
 ) -> Sheet:
     """The standings picture's data, shaped by the format (see the module docstring);
-    ``ranked`` and ``state``: the format's standings of ``t`` and its state, when the
-    caller has them already (at 2,000 players ranking takes a tenth of a second)."""
+    ``b`` and ``state``: the board of ``t`` (``engine.board``, what the text ranking
+    says too) and its state, when the caller has them already (at 2,000 players ranking
+    takes a tenth of a second)."""
     fmt = format_of(t)
     state = state_of(t) if state is None else state
     finished = t.status == EventStatus.FINISHED
     who = names(t)
-    rows_ = fmt.standings(state) if ranked is None else ranked
+    b = board(fmt, state, finished) if b is None else b
     played = sum(1 for r in t.rounds if r.status == RoundStatus.CLOSED)
     subtitle = ctx.t(
         "pictures.subtitle",
@@ -256,25 +241,23 @@ def standings_sheet(
             _chain(ctx, fmt.team_tiebreaks),
         )
     if fmt.has_group_tables:
-        return _groups_sheet(ctx, t, title, subtitle)
+        return _groups_sheet(ctx, t, title, subtitle, state)
     if fmt.sits_in_pairs:
-        return _pairs_sheet(ctx, t, rows_, title, subtitle, finished)
+        return _pairs_sheet(ctx, t, b, title, subtitle, state)
     if "reached" in fmt.tiebreaks:
-        reached = _reached(ctx, t)
-        champion = ctx.t("pictures.champion")
         rows = tuple(
             Row(
                 (
-                    str(s.rank),
-                    who.get(s.player, str(s.player)),
-                    champion if finished and s.rank == 1 else reached.get(s.player, "—"),
+                    place_text(ctx, e),
+                    who.get(e.player, str(e.player)),
+                    _stage_cell(ctx, e),
                     # the figure that ranked the line inside its stage, never a total that
                     # could contradict the place (a 1st on 116 above a 2nd on 151)
-                    show(s.figure if s.figure is not None else s.points),
+                    show(e.figure if e.figure is not None else e.points),
                 ),
-                _mark(s.rank, s.alive, finished),
+                _mark(e.place, not out_of_it(e), finished),
             )
-            for s in rows_
+            for e in b.entries
         )
         return Sheet(
             title,
@@ -293,10 +276,15 @@ def standings_sheet(
         )
     rows = tuple(
         Row(
-            (str(s.rank), who.get(s.player, str(s.player)), show(s.points), _decided(ctx, s)),
-            _mark(s.rank, s.alive, finished),
+            (
+                place_text(ctx, e),
+                who.get(e.player, str(e.player)),
+                show(e.points),
+                _decided(ctx, e),
+            ),
+            _mark(e.place, not out_of_it(e), finished),
         )
-        for s in rows_
+        for e in b.entries
     )
     return Sheet(
         title,
@@ -314,8 +302,15 @@ def standings_sheet(
     )
 
 
-def _decided(ctx: Ctx, s: Standing) -> str:
-    labels = [ctx.t(f"tiebreak.{c}") for c in s.tiebreak if ctx.t.has(f"tiebreak.{c}")]
+def _stage_cell(ctx: Ctx, e: Entry) -> str:
+    """How far the line got: what the text ranking says of it (the champion titled)."""
+    if e.status is Status.CHAMPION:
+        return ctx.t("pictures.champion")
+    return stage_words(ctx, e) or "—"
+
+
+def _decided(ctx: Ctx, e: Entry) -> str:
+    labels = [ctx.t(f"tiebreak.{c}") for c in e.decided if ctx.t.has(f"tiebreak.{c}")]
     return " / ".join(labels)
 
 
@@ -326,36 +321,33 @@ def _chain(ctx: Ctx, codes: tuple[str, ...]) -> str:
 
 
 def _pairs_sheet(
-    ctx: Ctx,
-    t: Tournament,
-    rows_: tuple[Standing, ...],
-    title: str,
-    subtitle: str,
-    finished: bool,
+    ctx: Ctx, t: Tournament, b: Board, title: str, subtitle: str, state: TournamentState
 ) -> Sheet:
     """Pairs side by side: partners share every criterion, so one line per pair."""
     fmt: Any = format_of(t)
-    unit_of: dict[int, int] = fmt.groups(state_of(t))
+    unit_of: dict[int, int] = fmt.groups(state)
     members: dict[int, list[int]] = {}
     for p, label in unit_of.items():
         members.setdefault(label, []).append(p)
     who = names(t)
-    reached = _reached(ctx, t)
     seen: set[int] = set()
     rows: list[Row] = []
-    for s in rows_:
-        unit = unit_of.get(s.player)
+    for e in b.entries:
+        unit = unit_of.get(e.player)
         if unit is None or unit in seen:
             continue
         seen.add(unit)
-        place = len(rows) + 1
         pair = members[unit]
-        points = sum((x.points for x in rows_ if x.player in pair), Decimal(0))
-        stage = ctx.t("pictures.champion") if finished and place == 1 else reached.get(s.player)
+        points = sum((x.points for x in b.entries if x.player in pair), Decimal(0))
         rows.append(
             Row(
-                (str(place), ctx.t("pictures.pair", n=unit), stage or "—", show(points)),
-                _mark(place, s.alive, finished),
+                (
+                    place_text(ctx, e),
+                    ctx.t("pictures.pair", n=unit),
+                    _stage_cell(ctx, e),
+                    show(points),
+                ),
+                _mark(e.place, not out_of_it(e), b.over),
                 " & ".join(who.get(p, str(p)) for p in pair),
             )
         )
@@ -375,10 +367,11 @@ def _pairs_sheet(
     )
 
 
-def _groups_sheet(ctx: Ctx, t: Tournament, title: str, subtitle: str) -> Sheet:
+def _groups_sheet(
+    ctx: Ctx, t: Tournament, title: str, subtitle: str, state: TournamentState
+) -> Sheet:
     """A table per group: played, won, drawn, lost, points; who goes on tinted."""
     fmt: Any = format_of(t)
-    state = state_of(t)
     w = fmt.walk(state)
     who = names(t)
     group_rounds = t.rounds[: len(w.group_rounds)]
@@ -491,16 +484,18 @@ def seating_sheet(ctx: Ctx, t: Tournament, r: Round) -> Sheet:
 
 def progression_series(
     t: Tournament,
-    ranked: tuple[Standing, ...] | None = None,
+    order: Sequence[int] | None = None,
     state: TournamentState | None = None,
 ) -> dict[str, list[float]]:
     """Cumulative points after each round, in standings order (the chart highlights the
-    first few); ``ranked`` and ``state`` as for :func:`standings_sheet`."""
+    first few); ``order``: the players as the board ranks them, ``state`` as for
+    :func:`standings_sheet`."""
     fmt = format_of(t)
     plain = state_of(t) if state is None else state
     state = fmt.disciplined(plain)
     who = names(t)
-    order = [s.player for s in (fmt.standings(plain) if ranked is None else ranked)]
+    if order is None:
+        order = [s.player for s in fmt.standings(plain)]
     running = [totals(state, state.rounds[: i + 1]) for i in range(len(state.rounds))]
     return {who.get(p, str(p)): [float(step.get(p, Decimal(0))) for step in running] for p in order}
 
@@ -513,8 +508,7 @@ def podium(ctx: Ctx, t: Tournament, when: datetime) -> Podium:
         top = [(r.cells[1], r.sub) for r in rows[: len(PODIUM)]]
     else:  # the group tables are not the final order
         who = names(t)
-        ranked = fmt.standings(state_of(t))[: len(PODIUM)]
-        top = [(who.get(s.player, str(s.player)), "") for s in ranked]
+        top = [(who.get(e.player, str(e.player)), "") for e in board_of(t).entries[:3]]
     return Podium(
         t.title,
         ctx.t(

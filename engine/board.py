@@ -96,6 +96,8 @@ def build(fmt: Format, state: TournamentState, rows: tuple[Standing, ...], over:
         status, stage, at = _status(fmt, s, waiting, set(tied), over, last)
         shared = not over and ((i + 1 < len(rows) and s.lot) or (i > 0 and rows[i - 1].lot))
         place = entries[-1].place if i and not over and rows[i - 1].lot else s.rank
+        # a knockout table not reported yet has no score to show: a 0 would read as one
+        unscored = stage == "waiting" and fmt.eliminates
         entries.append(
             Entry(
                 place=place,
@@ -103,8 +105,8 @@ def build(fmt: Format, state: TournamentState, rows: tuple[Standing, ...], over:
                 status=status,
                 stage=stage,
                 stage_round=at,
-                figure=s.figure,
-                figure_code=s.figure_code,
+                figure=None if unscored else s.figure,
+                figure_code="" if unscored else s.figure_code,
                 decided=_decided(s, over),
                 points=s.points,
                 shared=shared,
@@ -160,9 +162,10 @@ def _status(
         return Status.REMOVED, "removed", 0
     if s.stage == "forfeit":
         return Status.OUT, "forfeit", s.stage_round
-    crowned = s.alive if fmt.eliminates else s.rank == 1
-    if s.stage == "champion" or (over and crowned and not fmt.has_team_table):
+    if s.stage == "champion" or (over and fmt.eliminates and s.alive):
         return Status.CHAMPION, "champion", 0
+    if over and s.rank == 1 and not fmt.eliminates and not fmt.has_team_table:
+        return Status.CHAMPION, s.stage, 0  # first on points: the line says the points
     if s.player in tied:
         return Status.PLAYOFF, "tied", 0
     if s.player in waiting:

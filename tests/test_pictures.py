@@ -179,8 +179,30 @@ def test_knockout_standings_show_the_stage_reached_and_the_champion_first() -> N
     sheet = standings_sheet(ctx(), t)
     first, last = sheet.rows[0], sheet.rows[-1]
     assert first.cells[2] == "冠军" and first.mark == "gold"
-    assert last.cells[2] == "第 1 轮"  # out in the first round
+    assert last.cells[2] == "第1轮出局"  # as the text ranking says it
     assert "晋级到" in sheet.columns
+
+
+def test_a_bracket_winner_is_not_greyed_out_while_the_round_goes_on() -> None:
+    """象棋 12 players, single elimination, table 1 confirmed 1-0; 1-0: the winner is
+    through (not 已淘汰), the loser out, the others wait for their tables: the picture
+    says what /standings and /bracket say."""
+    t = played("xiangqi", "bracket", 12, None)
+    del t.rounds[1:]
+    t.status = "running"
+    r = t.rounds[0]
+    r.status = "open"
+    for row in r.tables[1:]:
+        row.status, row.reports = "pending", []
+    first = r.tables[0]
+    first.reports = [Report(text="1-0; 1-0", scores=[2, 0], status="confirmed", live=True)]
+    winner, loser = (f"{NAMES[(p - 1) % len(NAMES)]}{p}" for p in first.seats)
+    rows = {row.cells[1]: row for row in standings_sheet(ctx(), t).rows}
+    assert (rows[winner].cells[2], rows[winner].mark) == ("第1轮晋级", "")
+    assert (rows[loser].cells[2], rows[loser].mark) == ("第1轮出局", "out")
+    others = [row for name, row in rows.items() if name not in (winner, loser)]
+    assert len(others) == 10 and all(row.mark == "" for row in others)
+    assert {row.cells[2] for row in others} == {f"等待第{n}桌结果" for n in range(2, 7)}
 
 
 def test_a_long_ranking_is_one_picture_of_its_top_page_saying_how_many_more() -> None:

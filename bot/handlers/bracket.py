@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from bot.board import board_of, ranking_lines
 from bot.context import Ctx
 from bot.errors import UserError
-from bot.handlers.common import event_status, group_lines, ranking_lines
+from bot.handlers.common import event_status, group_lines
 from bot.handlers.match_lines import match_lines
 from bot.i18n import show
 from bot.pictures import drawn, send_pictures
@@ -17,7 +18,6 @@ from charts.data import BRACKET_LABEL_KEYS, Match, Row, Sheet
 from charts.jobs import bracket_pngs, sheet_pngs
 from db.models import TableRow, Tournament
 from db.status import EventStatus, TableState
-from engine.formats.base import ranked
 from engine.formats.elimination import BracketRound
 
 
@@ -47,10 +47,10 @@ async def bracket(ctx: Ctx, args: str) -> None:
     robin = robin_sheet(ctx, t, rounds)
     if pngs and robin is not None:
         pngs += await drawn(sheet_pngs, robin) or []
-    _, rows = ranked(fmt, state, t.status == EventStatus.FINISHED)
+    lines = ranking_lines(ctx, t, board_of(t, state))
     caption = ctx.t("bracket.caption", title=t.title) + "\n" + event_status(ctx, t)
     caption += match_lines(ctx, t)
-    send_pictures(ctx, pngs, caption + "\n" + ranking_lines(ctx, t, rows), "tree")
+    send_pictures(ctx, pngs, caption + "\n" + lines, "tree")
 
 
 def bracket_matches(t: Tournament, rounds: tuple[BracketRound, ...]) -> list[list[Match]]:

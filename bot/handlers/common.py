@@ -8,10 +8,10 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot import live
+from bot.board import board_of, ranking_lines
 from bot.context import Ctx
 from bot.deadlines import format_deadline
 from bot.errors import UserError
-from bot.i18n import show
 from bot.pictures import podium, post_with_picture_later
 from bot.ratings import announce_changes
 from bot.timers import table_deadline
@@ -19,11 +19,10 @@ from bot.tournament import format_of, latest_round, names, state_of
 from charts.jobs import podium_png
 from db.models import Player, Round, TableRow, Tournament
 from db.status import EventStatus, RoundStatus, TableState
-from engine.formats.base import ranked
+from engine.board import build, notice
 from engine.formats.groups import LETTERS
 from engine.formats.teams import TeamStanding
-from engine.model import SEAT_LETTERS, Finished, Standing
-from engine.standings import STAGE_CODES
+from engine.model import SEAT_LETTERS, Finished, TournamentState
 
 
 def display_name(ctx: Ctx) -> str:
@@ -132,39 +131,6 @@ def describe_tables(ctx: Ctx, t: Tournament, r: Round) -> str:
     return "\n".join(lines)
 
 
-def ranking_lines(ctx: Ctx, t: Tournament, rows: tuple[Standing, ...], limit: int = 10) -> str:
-    """The top of a ranking: each place with how far it got (决赛 / 第2轮出局 …) and the
-    figure that ordered it there, never a figure of another kind that could contradict
-    the place; then what broke a tie with the next line, when it was something else
-    (issue 8: 加赛, 翻牌, 对手分 …)."""
-    who = names(t)
-    lines = []
-    for s in rows[:limit]:
-        details = []
-        if s.stage:
-            details.append(ctx.t(f"stage.{s.stage}", round=s.stage_round))
-        if s.figure is not None and ctx.t.has(f"tiebreak.{s.figure_code}"):
-            details.append(f"{ctx.t(f'tiebreak.{s.figure_code}')} {show(s.figure)}")
-        name = who.get(s.player, str(s.player))
-        line = (
-            ctx.t("outcome.line", rank=s.rank, name=name, details=" · ".join(details))
-            if details
-            else ctx.t("outcome.plain", rank=s.rank, name=name)
-        )
-        shown = {s.figure_code, *(STAGE_CODES - {"flip"})}  # already said by the line
-        labels = [
-            ctx.t(f"tiebreak.{c}")
-            for c in s.tiebreak
-            if c not in shown and ctx.t.has(f"tiebreak.{c}")
-        ]
-        if labels:
-            line = ctx.t("outcome.decided", line=line, label=" / ".join(labels))
-        lines.append(line)
-    if len(rows) > limit:
-        lines.append(ctx.t("standings.more-all", count=len(rows) - limit))
-    return "\n".join(lines)
-
-
 def event_status(ctx: Ctx, t: Tournament) -> str:
     """Where the event stands, above a ranking: over (the final ranking), or which round
     is being played, is drawn and not yet begun, or is over with the next not yet begun
@@ -180,12 +146,12 @@ def event_status(ctx: Ctx, t: Tournament) -> str:
     return ctx.t(key.get(RoundStatus(r.status), "outcome.in-progress"), round=r.number)
 
 
-def refresh_live(ctx: Ctx, t: Tournament) -> None:
+def refresh_live(ctx: Ctx, t: Tournament, state: TournamentState | None = None) -> None:
     """Post or edit the live standings with the current text ranking (``bot.live``):
     once the event is over, the final ranking the announcement gave (its champion named
-    as such), as /standings shows it."""
-    _, rows = ranked(format_of(t), state_of(t), t.status == EventStatus.FINISHED)
-    live.refresh(ctx, t, ranking_lines(ctx, t, rows))
+    as such), as /standings shows it. ``state``: the event's engine state, when the
+    caller built it already."""
+    live.refresh(ctx, t, ranking_lines(ctx, t, board_of(t, state)))
 
 
 def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None:
@@ -194,10 +160,10 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None
     the podium if the format has finished, otherwise who goes on. A round that would end
     the event while a whole table forfeited (a missed deadline, a final nobody played)
     stays open until the organiser decides (``ruled``: an explicit /forfeit)."""
-    refresh_live(ctx, t)
+    fmt, state = format_of(t), state_of(t)  # built once for the whole update
+    refresh_live(ctx, t, state)
     if r.status != RoundStatus.OPEN or any(row.status == TableState.PENDING for row in r.tables):
         return
-    fmt, state = format_of(t), state_of(t)
     outcome = fmt.plan(state)
     held = fmt.unsettled(state)
     if isinstance(outcome, Finished) and held and not ruled:
@@ -217,12 +183,14 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None
             ctx.audit(
                 "finished", t, {"status": EventStatus.RUNNING}, {"status": EventStatus.FINISHED}
             )
-            refresh_live(ctx, t)  # the pinned message now says the ranking is final
+            final = build(fmt, state, outcome.ranking, over=True)
+            # the pinned message now says the ranking is final, as the announcement does
+            live.refresh(ctx, t, ranking_lines(ctx, t, final))
             text = ctx.t(
                 "tournament.finished",
                 title=t.title,
                 winner=champion_text(ctx, t, fmt.champion(state, outcome)),
-                ranking=ranking_lines(ctx, t, outcome.ranking) + team_table_lines(ctx, t),
+                ranking=ranking_lines(ctx, t, final) + team_table_lines(ctx, t),
             )
             post_with_picture_later(
                 ctx, text, "podium", podium_png, lambda: podium(ctx, t, ctx.now)
@@ -233,10 +201,14 @@ def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None
         going_on = [who[u] for table in outcome.tables for u in table.players] + [
             who[u] for u in outcome.byes
         ]
-        # A level series or a tie at the top of a final is played on: nobody goes on
-        # from it, so the chat is told who plays again, not "going on" (issue 8 §1, §5)
-        key = "outcome.extra-needed" if outcome.stage == "extra" else "round.complete"
-        ctx.reply(key, round=r.number, players=going_on, next=r.number + 1)
+        if outcome.stage == "extra":
+            # A level series or a tie at the top of a final is played on: nobody goes on
+            # from it. The chat is told who is tied, and only they (a whole final table
+            # may replay it, but the others at it are not tied).
+            tied = [who[u] for u in notice(fmt, state, outcome)]
+            ctx.reply("outcome.extra-needed", round=r.number, players=tied, next=r.number + 1)
+            return
+        ctx.reply("round.complete", round=r.number, players=going_on, next=r.number + 1)
 
 
 def champion_text(ctx: Ctx, t: Tournament, champion: tuple[int, ...]) -> str:

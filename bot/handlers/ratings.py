@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
+from bot.board import my_standing
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers import standings
@@ -14,13 +15,12 @@ from bot.pictures import draw
 from bot.ratings import (
     ledger,
     names,
-    places,
     season_events,
     season_points,
 )
 from charts.jobs import board_png, history_png
 from db.models import Season, Tournament
-from db.status import EventStatus, PlayerStatus
+from db.status import PlayerStatus
 from engine.games import find_game
 from engine.ratings import NEW, PROVISIONAL_HANDS, K, Rating, leaderboard
 from engine.seasons import RATING, parse_scoring, season_table
@@ -107,11 +107,7 @@ async def me(ctx: Ctx, args: str) -> None:
         raise UserError("refuse.no-history")
     lines = [ctx.t("me.header", name=names(events).get(user, str(user)))]
     for t in events:
-        if t.status == EventStatus.FINISHED:
-            placed = places(t)
-            where = ctx.t("me.place", place=placed.get(user, "—"), of=len(placed))
-        else:
-            where = ctx.t("me.playing")
+        where = my_standing(ctx, t, user)  # what /standings says of them, now
         lines.append(
             ctx.t(
                 "me.event",

@@ -7,10 +7,11 @@ import csv
 import io
 from decimal import Decimal
 
+from bot.board import ranking_lines
 from bot.context import Ctx
 from bot.csv_cells import safe_cell
 from bot.errors import UserError
-from bot.handlers.common import event_status, group_lines, ranking_lines, team_table_lines
+from bot.handlers.common import event_status, group_lines, team_table_lines
 from bot.handlers.match_lines import match_lines
 from bot.handlers.whole_ranking import ALL_WORDS, whole_ranking
 from bot.i18n import show
@@ -29,8 +30,8 @@ from charts.data import Sheet
 from charts.jobs import progression_png, sheet_pngs
 from db.models import Tournament
 from db.status import EventStatus, ExportStatus, PlayerStatus, TableState
-from engine.formats.base import ranked as rank
-from engine.model import SEAT_LETTERS, Standing, TournamentState
+from engine.board import Board, board
+from engine.model import SEAT_LETTERS, TournamentState
 
 EXPORT_HEADER = ["round", "table", "seat", "user_id", "name", "score", "penalty", "status"]
 
@@ -55,21 +56,22 @@ async def standings(ctx: Ctx, args: str) -> None:
         state, over = await off_loop(state_of, t), t.status == EventStatus.FINISHED
         # the final ranking only once the event is over: a round held for the organiser's
         # ruling (a whole table forfeited) crowns nobody yet (docs/rules/deadlines.md#late)
-        ranked, rows = await apart(rank, format_of(t), state, over)
+        b = await apart(board, format_of(t), state, over)
         r = latest_round(t)
         caption = (
             ctx.t("standings.caption", title=t.title, round=r.number if r else 0)
             + "\n"
             + event_status(ctx, t)
             + "\n"
-            + ranking_lines(ctx, t, rows)
+            + ranking_lines(ctx, t, b)
             + team_table_lines(ctx, t)
             + group_lines(ctx, t)
             + match_lines(ctx, t)
         )
-        sheet = await off_loop(_first_page, ctx, t, ranked, state)
+        sheet = await off_loop(_first_page, ctx, t, b, state)
         pngs: list[bytes] = await drawn(sheet_pngs, sheet) or []
-        series = await off_loop(progression_series, t, ranked, state)
+        order = [e.player for e in b.entries]
+        series = await off_loop(progression_series, t, order, state)
         if pngs and max((len(v) for v in series.values()), default=0) >= 2:
             labels = {"round": ctx.t("pictures.round-axis"), "points": ctx.t("standings.points")}
             title = ctx.t("pictures.progression-title", title=t.title)
@@ -82,11 +84,9 @@ async def standings(ctx: Ctx, args: str) -> None:
     send_pictures(ctx, pngs, caption, "standings")
 
 
-def _first_page(
-    ctx: Ctx, t: Tournament, ranked: tuple[Standing, ...], state: TournamentState
-) -> Sheet:
+def _first_page(ctx: Ctx, t: Tournament, b: Board, state: TournamentState) -> Sheet:
     """The first page of the standings picture's data (its rows for every player)."""
-    return first_page(ctx, standings_sheet(ctx, t, ranked, state))
+    return first_page(ctx, standings_sheet(ctx, t, b, state))
 
 
 async def export(ctx: Ctx, args: str) -> None:

@@ -5,13 +5,12 @@ anyone in the chat, players included (/export is the organiser's file)."""
 
 from __future__ import annotations
 
+from bot.board import board_of, ranking_lines
 from bot.context import Ctx
 from bot.errors import UserError
-from bot.handlers.common import event_status, ranking_lines
-from bot.tournament import format_of, latest_round, state_of
+from bot.handlers.common import event_status
+from bot.tournament import latest_round
 from db.models import Tournament
-from db.status import EventStatus
-from engine.formats.base import ranked
 
 ALL_WORDS = ("all", "全部")
 
@@ -21,12 +20,12 @@ def whole_ranking_text(ctx: Ctx, t: Tournament) -> str:
     r = latest_round(t)
     if r is None:
         raise UserError("refuse.not-drawn")
-    _, rows = ranked(format_of(t), state_of(t), t.status == EventStatus.FINISHED)
+    b = board_of(t)
     return "\n".join(
         (
             ctx.t("standings.caption", title=t.title, round=r.number),
             event_status(ctx, t),
-            ranking_lines(ctx, t, rows, limit=len(rows)),
+            ranking_lines(ctx, t, b, limit=len(b.entries)),
         )
     )
 
