@@ -15,15 +15,17 @@ senders take over whatever a dead one held.
   used (``send_budget``: messages in the last minute, Telegram's last 429), one statement;
   a sender that takes a part over starts from them, so a hand-over never lets a burst
   through.
-- **The bot's ``RATE_PER_SECOND`` (≈30) is shared by parts**: a sender holding k of the
-  parts sends at most k/PARTS of it, spaced evenly (:class:`Pace`). The shares add up to
-  the bot's rate however the parts are spread over workers, and nothing is asked of the
-  database to keep it.
+- **The bot's ``RATE_PER_SECOND`` (≈30) is shared by parts**: a worker whose lanes hold k
+  of the parts sends at most k/PARTS of it (less :data:`MARGIN`), spaced evenly
+  (:class:`Pace`). The shares add up to the bot's rate however the parts are spread over
+  workers, and nothing is asked of the database to keep it.
 - **Fair between groups**: a pass takes turns between chats (every chat's next message
   before any chat's one after it), replies to a person before broadcasts, so no group
   waits for another's backlog.
 - **Counted as Telegram counts**: new messages and edits take a share of both rates; a
-  reaction is not a message and takes none.
+  reaction is not a message and takes none. Reactions go at the end of a pass, after
+  the messages it could send: a group's first reply never waits for every 👍 of every
+  other group.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ LANES = 4  # senders in one worker, each sending to its own parts
 CLAIM_EVERY = 2.0  # seconds between tries for the parts no live worker holds
 POLL_EVERY = 0.5  # seconds between looks at the outbox (other workers' replies)
 PASS_SPAN = 1.0  # seconds a pass waits for the bot's pace before it reads the outbox anew
+MARGIN = 0.9  # of the bot's rate used: Telegram sees our evenly spaced sends with jitter
 
 REMEMBER = text(
     "INSERT INTO send_budget (key, tokens, at, blocked_until)"
@@ -63,23 +66,32 @@ def part_of(chat_id: int) -> int:
 
 
 class Pace:
-    """A share of the bot's messages a second, spaced evenly: the next message may go
-    ``1 / rate`` after the previous one. Kept in memory: the shares of all senders add
-    up to the bot's rate."""
+    """One worker's share of the bot's messages a second, spaced evenly: the next
+    message may go ``1 / rate`` after the previous one. Its lanes share it; kept in
+    memory, the shares of all workers add up to the bot's rate."""
 
     def __init__(self, per_second: float) -> None:
-        self.per_second = per_second
-        self.share = 0.0  # of the bot's rate: the parts held / PARTS
+        self.per_second = per_second * MARGIN
+        self.parts: set[int] = set()  # held by this worker's lanes
         self._next = 0.0  # monotonic moment the next message may go
 
+    @property
+    def share(self) -> float:
+        return len(self.parts) / PARTS
+
     def delay(self) -> float:
-        """Seconds until the next message may go (1 h while this sender has no share)."""
-        if self.share <= 0:
+        """Seconds until the next message may go (1 h while no part is held)."""
+        if not self.parts:
             return 3600.0
         return max(0.0, self._next - time.monotonic())
 
-    def take(self) -> None:
-        self._next = max(time.monotonic(), self._next) + 1.0 / (self.per_second * self.share)
+    def take(self) -> float:
+        """Book the next moment a message may go; the seconds until it (lanes that ask
+        at once get successive moments)."""
+        now = time.monotonic()
+        at = max(now, self._next)
+        self._next = at + 1.0 / (self.per_second * self.share)
+        return at - now
 
 
 class SharedSender(Sender):
@@ -94,9 +106,10 @@ class SharedSender(Sender):
         engine: AsyncEngine | None = None,
         lane: int = 0,
         lanes: int = 1,
+        pace: Pace | None = None,
     ) -> None:
         super().__init__(sessionmaker, transport, per_chat_minute, engine=engine)
-        self.pace = Pace(per_second)
+        self.pace = pace or Pace(per_second)  # the worker's, shared by its lanes
         self.mine = {part for part in range(PARTS) if part % lanes == lane}
         self.parts: set[int] = set()
         self._locks: AsyncConnection | None = None
@@ -113,6 +126,7 @@ class SharedSender(Sender):
         if self._locks is not None:  # its connection goes back to the pool: unlock first
             await self._locks.execute(text("SELECT pg_advisory_unlock_all()"))
             await self._locks.close()
+            self.pace.parts -= self.parts
             self.parts.clear()
 
     async def _claim_parts(self) -> None:
@@ -130,7 +144,7 @@ class SharedSender(Sender):
         if new:
             await self._recall(new)
             self.parts |= new
-            self.pace.share = len(self.parts) / PARTS
+            self.pace.parts |= new
 
     async def _recall(self, parts: set[int]) -> None:
         """Start each chat of ``parts`` from the window its last sender wrote down: as
@@ -189,22 +203,24 @@ class SharedSender(Sender):
     def _order(self, rows: list[Queued], stage: dict[int, int]) -> list[Queued]:
         """As one process orders them, but taking turns between chats: within each
         stage's replies (and then its broadcasts), every chat's first row, then every
-        chat's second, and so on. A chat's own rows keep their order."""
+        chat's second, and so on; reactions last. A chat's own messages keep their order."""
         turn: dict[int, int] = {}
         seen: Counter[tuple[int, int, bool]] = Counter()
         for row in rows:  # oldest first
             lane = (row.chat_id, stage[row.id], bool(row.broadcast))
             turn[row.id] = seen[lane]
             seen[lane] += 1
-        return sorted(rows, key=lambda r: (stage[r.id], bool(r.broadcast), turn[r.id], r.id))
+        return sorted(
+            rows,
+            key=lambda r: (r.kind == "react", stage[r.id], bool(r.broadcast), turn[r.id], r.id),
+        )
 
     async def _deliver(self, row: Queued, edit_id: int | None) -> float:
         if row.kind != "react":  # a reaction is not a message: no share of the bot's rate
             wait = self.pace.delay()
             if wait > 0 and time.monotonic() + wait - self._pass_began > PASS_SPAN:
                 return wait  # read the outbox again first: replies may have come meanwhile
-            if wait > 0:
+            if wait := self.pace.take():
                 await asyncio.sleep(wait)
-            self.pace.take()
             self._touched.add(row.chat_id)
         return await super()._deliver(row, edit_id)

@@ -35,7 +35,7 @@ from bot.config import Settings
 from bot.core import Core
 from bot.handlers import TIMERS
 from bot.i18n import Catalogue
-from bot.scaleout.budget import LANES, SharedSender
+from bot.scaleout.budget import LANES, Pace, SharedSender
 from bot.scaleout.bus import ACK_WAIT, Bus, connect, timer_from, timer_json
 from bot.scaleout.clock import SYNC_EVERY, DatabaseClock, host_clock
 from bot.scaleout.process import migrate_once, wait_for_signal
@@ -78,6 +78,7 @@ class Worker:
         )
         # Each lane: its locks' connection, and one for a pass.
         self.sender_engine = sender_engine(self.engine, pool_size=2 * LANES)
+        pace = Pace(self.settings.per_second)
         self.senders = [
             SharedSender(
                 sessionmaker,
@@ -87,6 +88,7 @@ class Worker:
                 self.sender_engine,
                 lane,
                 LANES,
+                pace,
             )
             for lane in range(LANES)
         ]
