@@ -247,9 +247,9 @@ def late(
         if current is not None and current.status == ReportStatus.PENDING:
             accept(row, current, None, plays_on(t, r, row, current))
             accepted.append(row)
-        elif current is not None and current.status == ReportStatus.DISPUTED:
-            waiting.append(row)
-        elif awaiting(row) is not None:  # a level match: its games stand, the organiser rules
+        elif (current is not None and current.status == ReportStatus.DISPUTED) or (
+            awaiting(row) is not None  # a level match: its games stand, the organiser rules
+        ):
             waiting.append(row)
         elif policy(t, "late") == "forfeit":
             row.status, row.forfeited = TableState.FORFEIT, list(row.seats)
