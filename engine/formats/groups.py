@@ -352,19 +352,20 @@ class Groups(Format):
             first = "wins" if self.pairs else "points"
             second = "points" if self.pairs else "wins"
 
-            def base(p: PlayerId, a: str = first, b: str = second) -> tuple[Decimal, ...]:
+            def of(p: PlayerId, a: str = first, b: str = second) -> tuple[Decimal, ...]:
                 line = w.record[p]
                 main = {"wins": line.wins, "points": line.points}
                 return (Decimal(p in active), main[a], main[b])
 
+            base = {p: of(p) for p in members}  # once each: a group of 20 asks 400 times
             lines = []
             for p in members:
-                tied = [q for q in members if q != p and base(q) == base(p)]
+                tied = [q for q in members if q != p and base[q] == base[p]]
                 h2h = sum((w.record[p].beat.get(q, Decimal(0)) for q in tied), Decimal(0))
                 keys = (
-                    ("removed", base(p)[0]),
-                    (first, base(p)[1]),
-                    (second, base(p)[2]),
+                    ("removed", base[p][0]),
+                    (first, base[p][1]),
+                    (second, base[p][2]),
                     ("head-to-head", h2h),
                     ("flip", flip[p]),
                 )
@@ -524,7 +525,8 @@ class Groups(Format):
         flip = flips(state)
         depth = max((len(v) for v in w.final_scores.values()), default=0)
         low = Decimal(-(10**12))
-        still = self._still_in(w, active, state)
+        grouping = self._in_groups(w, active, state)  # once: it replays the schedule
+        still = self._still_in(w, active, grouping)
         lines = []
         for p in state.players:
             if self.pairs:
@@ -544,19 +546,20 @@ class Groups(Format):
                 *w.group_keys.get(p, ()),
                 ("flip", flip[p]),
             )
-            stage, at = self._stage_of(w, p, active, p in still, level)
+            stage, at = self._stage_of(w, p, active, p in still, level, grouping)
             figure = keys[2] if level else (keys[-4] if p in w.group_keys else None)
             lines.append(Line(p, points.get(p, Decimal(0)), p in still, keys, stage, at, 0, figure))
         return self._explain(w, rank(lines))
 
+    @staticmethod
     def _stage_of(
-        self, w: Walk, p: PlayerId, active: set[PlayerId], still: bool, level: Decimal
+        w: Walk, p: PlayerId, active: set[PlayerId], still: bool, level: Decimal, grouping: bool
     ) -> tuple[str, int]:
-        """How far ``p`` got: the final, out in playoff round N, Nth of the group, or
-        still playing (groups running, or in the playoff)."""
+        """How far ``p`` got: the final, out in playoff round N, Nth of the group
+        (``grouping``: the groups still running), or still playing in the playoff."""
         if p not in active:
             return "removed", 0
-        if self._group_rounds_left(w, active):
+        if grouping:
             return "group", w.place.get(p, 0)
         last = w.ladder.rounds[-1] if w.ladder.rounds else []
         in_final = p in w.final or (
@@ -587,12 +590,16 @@ class Groups(Format):
                 out[i] = replace(s, tiebreak=w.group_tiebreak[s.player], lot=w.group_lot[s.player])
         return tuple(out)
 
-    def _still_in(self, w: Walk, active: set[PlayerId], state: TournamentState) -> set[PlayerId]:
-        """Who can still win: everyone in the groups (until their last round's every
-        table is in: a group place is not decided before), then the playoff's survivors."""
+    def _in_groups(self, w: Walk, active: set[PlayerId], state: TournamentState) -> bool:
+        """Whether the group stage is still running: a group round to come, or the last
+        one's tables not all in (a group place is not decided before)."""
         last = state.rounds[-1] if state.rounds else None
         grouping = last is not None and last.plan.stage.startswith("group")
-        if self._group_rounds_left(w, active) or (grouping and unsettled(last)):
+        return self._group_rounds_left(w, active) or (grouping and unsettled(last))
+
+    def _still_in(self, w: Walk, active: set[PlayerId], grouping: bool) -> set[PlayerId]:
+        """Who can still win: everyone while the groups run, then the playoff's survivors."""
+        if grouping:
             return set(active)
         if not self.pairs:
             return set(w.top) if w.final_done else set(self.advancers(w, active))

@@ -5,8 +5,9 @@ scores in the game's shape (series of games at two-player tables, partners equal
 2v2 games, small numbers with frequent ties elsewhere), single-player forfeits,
 whole-table forfeits (a missed deadline; when that would end the event the organiser
 rules, sometimes with a real result), and withdrawals between rounds. After every
-plan and at the end it checks the invariants below; a broken one raises
-:class:`Broken` naming it, so a failing seed says what went wrong.
+plan, after each table's result (as a chat reports them: what the standings say then
+must already be true) and at the end it checks the invariants below; a broken one
+raises :class:`Broken` naming it, so a failing seed says what went wrong.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
+from engine.board import Status, board, notice
 from engine.errors import FormatError
 from engine.formats import Format
 from engine.formats.series import series_length
@@ -36,6 +38,9 @@ from engine.seating import partition
 
 HALF = Decimal("0.5")
 ROUND_LIMIT = 80
+# Fields up to this size are checked after every table's result; larger ones after the
+# draw, the first result and the last (every step of a 40-player event costs minutes).
+EVERY_STEP = 16
 
 
 class Broken(AssertionError):
@@ -67,6 +72,7 @@ class Sim:
     teams: dict[PlayerId, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        self.shown_out: set[PlayerId] = set()  # shown out at some step of this round
         self.rng = random.Random(self.seed)
         self.state = TournamentState(
             players=tuple(range(1, self.players + 1)),
@@ -129,10 +135,15 @@ class Sim:
                 return outcome
             check_plan(self, outcome)
             check_replay(self, outcome)
+            check_went_on(self, outcome)
             number = len(self.state.rounds) + 1
             results = tuple(self.result(outcome, t) for t in outcome.tables)
-            rounds = (*self.state.rounds, RoundRecord(number, outcome, results))
-            self.state = replace(self.state, rounds=rounds)
+            # the results come in one table at a time, as a chat reports them: the
+            # standings are checked after each (see ``steps``)
+            for given in steps(self.players, len(results)):
+                rec = RoundRecord(number, outcome, results[:given])
+                self.state = replace(self.state, rounds=(*self.state.rounds[: number - 1], rec))
+                check_step(self)
             check_round(self, self.state.rounds[-1])
             self.withdraw()
         raise Broken("never-finishes", f"{ROUND_LIMIT} rounds")
@@ -160,6 +171,8 @@ class Sim:
         )
         rounds = (*self.state.rounds[:-1], replace(last, results=results))
         self.state = replace(self.state, rounds=rounds)
+        self.shown_out = set()  # a /fix re-judges the round: the forfeit no longer holds
+        check_step(self)
         return True
 
     def withdraw(self) -> None:
@@ -167,6 +180,16 @@ class Sim:
         if len(active) > 2 and self.rng.random() < self.chances.withdraw:
             who = self.rng.choice(active)
             self.state = replace(self.state, removed=self.state.removed | {who})
+            # a withdrawal re-judges the round (a pair's walkover): what was shown
+            # before it is no promise about the next draw
+            self.shown_out = set()
+
+
+def steps(players: int, tables: int) -> list[int]:
+    """How many of a round's results are in at each checked moment (0: just drawn)."""
+    if players <= EVERY_STEP:
+        return list(range(tables + 1))
+    return sorted({0, min(1, tables), tables})
 
 
 # --- invariants ------------------------------------------------------------------------
@@ -239,6 +262,79 @@ def check_round(sim: Sim, rec: RoundRecord) -> None:
         raise Broken("unresolved-table", f"round {rec.number}")
 
 
+def check_step(sim: Sim) -> None:
+    """After every table's result (and right after a draw): the board (``engine.board``,
+    what every surface shows) says only what the history already holds."""
+    state = sim.state
+    b = board(sim.fmt, state, over=False)
+    last = state.rounds[-1]
+    settled = {r.table.number: r for r in last.results if r.status is not TableStatus.PENDING}
+    open_at = {p: t.number for t in last.plan.tables if t.number not in settled for p in t.players}
+    drawn = any(n in FLIP_NOTES for rec in state.rounds for n in rec.plan.notes)
+    for e in b.entries:
+        if e.status is Status.OUT:
+            if e.player in open_at:
+                raise Broken("out-before-losing", f"{e.player} out, table {open_at[e.player]} open")
+            sim.shown_out.add(e.player)
+        if e.status is Status.THROUGH and e.player in open_at:
+            raise Broken("through-before-settled", f"{e.player} at table {open_at[e.player]}")
+        if "flip" in e.decided and not (drawn or drawn_at_a_cut(sim, e.player)):
+            raise Broken("flip-not-drawn", f"{e.player} placed by a flip nobody drew")
+        if e.stage in ("through", "out", "waiting") and e.stage_round < 1:
+            raise Broken("round-zero", f"{e.player}: {e.stage} in round {e.stage_round}")
+    check_tied(sim, b.playoff)
+
+
+FLIP_NOTES = frozenset({"tiebreak-flip", "final-flip"})
+
+
+def drawn_at_a_cut(sim: Sim, player: PlayerId) -> bool:
+    """Whether the flip that placed ``player`` was drawn at a cut already (a tie for a
+    place going on, settled the moment its table was in), not the ranking's closing lot
+    that only the end of the event draws."""
+    line = next(s for s in sim.fmt.standings(sim.state) if s.player == player)
+    return not line.lot
+
+
+def check_tied(sim: Sim, tied: Sequence[PlayerId]) -> None:
+    """A play-off's list (what the chat is told is tied) holds only players level at
+    the table that left them tied (their last settled one)."""
+    if not tied:
+        return
+    scores: dict[PlayerId, Decimal] = {}
+    table_of: dict[PlayerId, int] = {}
+    for rec in sim.state.rounds:
+        for res in rec.results:
+            if res.status is TableStatus.PENDING:
+                continue
+            # a forfeit leaves those who stayed level (nothing scored)
+            got = res.scores or tuple(Decimal(0) for _ in res.table.players)
+            for p, s in zip(res.table.players, got, strict=True):
+                if p in tied:
+                    scores[p], table_of[p] = s, rec.number * 1000 + res.table.number
+    by_table: dict[int, set[Decimal]] = {}
+    for p in tied:
+        by_table.setdefault(table_of.get(p, 0), set()).add(scores.get(p, Decimal(0)))
+    if any(len(level) > 1 for level in by_table.values()):
+        raise Broken("tied-list-not-tied", f"{sorted(tied)}: {scores}")
+
+
+def check_went_on(sim: Sim, plan: RoundPlan) -> None:
+    """Nobody shown out during the last round goes on in the next: they had not lost.
+    (A lucky loser did lose, and is called back; a play-off seats only the tied as
+    contenders, whom the board names.)"""
+    shown, sim.shown_out = sim.shown_out, set()
+    if "lucky-loser" in plan.notes:
+        return
+    if plan.stage == "extra":
+        going = set(notice(sim.fmt, sim.state, plan))
+        check_tied(sim, tuple(going))  # the play-off notice names the tied only
+    else:
+        going = {p for t in plan.tables for p in t.players} | set(plan.byes)
+    if going & shown:
+        raise Broken("out-before-losing", f"{sorted(going & shown)} shown out, then went on")
+
+
 def check_finished(sim: Sim, done: Finished) -> None:
     """At the end: every table settled, one champion who is the unit that won the last
     decisive table, and every ranking line's figure in agreement with its place."""
@@ -269,6 +365,7 @@ def check_finished(sim: Sim, done: Finished) -> None:
         check_last_table(sim, champion)
         check_final_played(sim)
     check_robin_chain(done.ranking)
+    check_robin_meetings(sim, done.ranking)
 
 
 def check_final_played(sim: Sim) -> None:
@@ -285,12 +382,33 @@ def check_final_played(sim: Sim) -> None:
 
 
 def check_robin_chain(ranking: Sequence[Standing]) -> None:
-    """The last three's round robin is settled by its own chain (seed 004: 胜场 → 胜局,
-    then the flip), never by a score from an earlier round (issue 8 §5)."""
+    """The last three's round robin is settled by its own chain (docs/rules/bracket.md#last-three:
+    胜场 → 胜局, then who beat whom, then the flip), never by a score from an earlier round."""
     for upper, lower in itertools.pairwise(ranking):
         own = {"robin-wins", "robin-points", "head-to-head", "flip"}
         if upper.stage == lower.stage == "robin" and set(upper.tiebreak) - own:
             raise Broken("robin-chain", f"{upper.player} placed by {upper.tiebreak}")
+
+
+def check_robin_meetings(sim: Sim, ranking: Sequence[Standing]) -> None:
+    """In the last three's round robin a flip never places a player over one who beat
+    them (who beat whom comes first, then the flip)."""
+    won: dict[tuple[PlayerId, PlayerId], Decimal] = {}
+    for rec in sim.state.rounds:
+        if rec.plan.stage != "robin":
+            continue
+        for res in rec.results:
+            if res.status is TableStatus.CONFIRMED:
+                (a, b), (x, y) = res.table.players, res.scores
+                won[a, b], won[b, a] = x - y, y - x
+    robin = [s for s in ranking if s.stage == "robin"]
+    level = [s.tiebreak in (("head-to-head",), ("flip",)) for s in robin[:-1]]
+    if sum(level) != 1:  # all three level: a cycle of wins, which only a flip can split
+        return
+    i = level.index(True)
+    upper, lower = robin[i], robin[i + 1]
+    if upper.tiebreak == ("flip",) and won.get((lower.player, upper.player), Decimal(0)) > 0:
+        raise Broken("flip-over-head-to-head", f"{upper.player} over {lower.player}")
 
 
 def check_figures(ranking: Sequence[Standing]) -> None:

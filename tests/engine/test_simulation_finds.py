@@ -4,17 +4,22 @@ names it. A suite that passes on a broken engine would prove nothing.
 
 ``/join @partner`` and the bot's half of a held round live in the bot and
 are covered by ``tests/e2e/test_signup_together.py`` and ``tests/e2e/test_outcomes.py``.
+The last group is what players read mid-event (the board every surface renders); that
+the surfaces print the board as it is is checked in the bot, by
+``tests/handlers/test_standings_board.py``.
 """
 
 from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
+from decimal import Decimal
 
 import pytest
 
 from engine.formats import Format, find_format
 from engine.formats.groups import Groups
+from engine.formats.knockout import Knockout
 from engine.formats.pairs import Pairs
 from engine.formats.teams import Teams
 from engine.games import find_game
@@ -83,3 +88,66 @@ def test_s5_a_level_series_decides_who_advances(monkeypatch: pytest.MonkeyPatch)
 def test_s6_a_whole_table_forfeit_ends_the_event(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Format, "unsettled", staticmethod(lambda _state: ()))
     assert broken_code("bigtwo", "knockout", range(8, 40)) == "forfeit-ends-event"
+
+
+# --- what players read mid-event: the board every surface renders (engine.board) -----
+def test_a_bracket_winner_shown_out_while_the_round_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The old bracket: while any match of the round was open, only the open matches'
+    players were still in, so a confirmed winner read "第1轮出局"."""
+    from engine.formats.elimination import Ladder
+
+    def old_still_in(self: Ladder, active: set[PlayerId]) -> set[PlayerId]:
+        alive = set(self.alive(active)) if not self.ties() else set()
+        return alive | {p for m in self.ties() for p in m.players if p in active}
+
+    monkeypatch.setattr(Ladder, "still_in", old_still_in)
+    assert broken_code("xiangqi", "bracket", range(10, 14)) == "out-before-losing"
+
+
+def test_a_group_place_called_before_the_group_round_is_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Players out of the groups while their groupmates' last tables were still open."""
+    monkeypatch.setattr("engine.formats.groups.unsettled", lambda _rec: False)
+    assert broken_code("bigtwo", "groups", range(8, 14)) == "out-before-losing"
+
+
+def test_an_unreported_table_shown_through(monkeypatch: pytest.MonkeyPatch) -> None:
+    """第1轮晋级 for all four players of a table nobody had reported yet."""
+    monkeypatch.setattr("engine.board.pending_tables", lambda _state: {})
+    assert broken_code("bigtwo", "knockout", range(8, 14)) == "through-before-settled"
+
+
+def test_a_flip_claimed_before_one_was_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line saying …（翻牌分出先后） where only the end-of-event lot can split it."""
+    from engine.model import Standing
+    from engine.standings import STAGE_CODES
+
+    def every_code(s: Standing, over: bool) -> tuple[str, ...]:
+        return tuple(c for c in s.tiebreak if c not in {s.figure_code, *STAGE_CODES - {"flip"}})
+
+    monkeypatch.setattr("engine.board._decided", every_code)
+    assert broken_code("guandan", "knockout", range(8, 14)) == "flip-not-drawn"
+
+
+def test_the_playoff_notice_names_a_player_not_tied(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The notice 同分…加赛：陈静, 刘洋, 黄勇 with 陈静 on −10: everyone the replay seats."""
+    monkeypatch.setattr(Knockout, "playoff", lambda _self, _state: ())
+    assert broken_code("bigtwo", "knockout", range(4, 30)) == "tied-list-not-tied"
+
+
+def test_the_last_three_split_by_a_flip_before_who_beat_whom(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from engine.formats.bracket import Walk
+
+    monkeypatch.setattr(Walk, "head_to_head", lambda _self, _p: Decimal(0))
+    assert broken_code("xiangqi", "bracket", range(3, 12), runs=12) == "flip-over-head-to-head"
+
+
+def test_through_round_zero(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A playoff line saying 第0轮进行中: no round to name."""
+    monkeypatch.setattr("engine.board.last_seen", lambda _state: {})
+    assert broken_code("xiangqi", "groups", range(8, 12)) == "round-zero"
