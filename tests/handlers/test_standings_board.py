@@ -1,6 +1,6 @@
 """Every surface says what the standings' read model says (``engine.board``): the
-/standings text, the pinned live standings, /bracket and the play-off notice, played as
-an organiser would play them."""
+/standings text, the pinned live standings, /bracket, /me and the play-off notice,
+played as an organiser would play them."""
 
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ async def test_a_bracket_winner_reads_through_everywhere_while_the_round_goes_on
 ) -> None:
     """象棋 12 players, 单败淘汰: table 1 confirmed 1-0; 1-0. The winner is through (not
     "第1轮出局") in /standings, the pinned message and /bracket; nobody is said to be
-    placed by a flip (none was drawn); the unreported tables wait for their result."""
+    placed by a flip (none was drawn); the unreported tables wait for their result; /me
+    says the same."""
     bot = memory_bot
     ids = add_players(bot, 12)
     await bot.says(GROUP, ADMIN, "/new xiangqi bracket 象棋", "SHA-256")
@@ -52,6 +53,8 @@ async def test_a_bracket_winner_reads_through_everywhere_while_the_round_goes_on
         assert "出局" not in line_of(body, winner)
         assert "翻牌" not in body
     assert "第1轮出局" in line_of(shown.body, loser)
+    me = await bot.says(GROUP, a, "/me", "象棋")  # /me says where they stand now
+    assert "：第1轮晋级" in me.body
     waiting = {name[u]: n for n, seats in tables_of(drawn.body, ids).items() for u in seats}
     del waiting[winner], waiting[loser]  # no figure for a table not reported yet
     assert all(line_of(shown.body, n).endswith(f"等待第{t}桌结果") for n, t in waiting.items())
