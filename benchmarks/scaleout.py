@@ -53,6 +53,7 @@ from tests.cluster import (
     ADMIN,
     ROOT,
     TOKEN,
+    WATCHER,
     Cluster,
     NatsServer,
     Updates,
@@ -134,8 +135,9 @@ class Usage:
         rows = await conn.execute(
             text(
                 "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
-                " AND pid <> pg_backend_pid()"
-            )
+                " AND pid <> pg_backend_pid() AND application_name <> :watcher"
+            ),
+            {"watcher": WATCHER["application_name"]},
         )
         return [int(pid) for (pid,) in rows.all()]
 
