@@ -36,7 +36,7 @@ run: install
 lint: install-test
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy --strict engine bot db charts playground
+	$(VENV)/bin/mypy --strict engine bot db charts playground paper
 
 test: install-test system-deps lint
 	$(VENV)/bin/pytest -q
