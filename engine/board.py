@@ -162,10 +162,12 @@ def _status(
         return Status.REMOVED, "removed", 0
     if s.stage == "forfeit":
         return Status.OUT, "forfeit", s.stage_round
-    if s.stage == "champion" or (over and fmt.eliminates and s.alive):
+    if s.stage == "champion":
         return Status.CHAMPION, "champion", 0
-    if over and s.rank == 1 and not fmt.eliminates and not fmt.has_team_table:
-        return Status.CHAMPION, s.stage, 0  # first on points: the line says the points
+    # the last three's round robin, first on points…: the line keeps the format's words
+    crowned = s.alive if fmt.eliminates else s.rank == 1 and not fmt.has_team_table
+    if over and crowned:
+        return Status.CHAMPION, s.stage, s.stage_round
     if s.player in tied:
         return Status.PLAYOFF, "tied", 0
     if s.player in waiting:
