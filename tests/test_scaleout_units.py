@@ -277,7 +277,7 @@ async def test_a_worker_reads_the_databases_clock_not_its_own(pg: AsyncEngine) -
 
 
 async def test_a_timer_the_leader_fired_runs_on_a_worker_whose_clock_is_behind(
-    pg: AsyncEngine,
+    pg: AsyncEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Without the database's clock the worker would find it early and put it back, and
     the leader, which fires each timer once, would never fire it again."""
@@ -290,6 +290,7 @@ async def test_a_timer_the_leader_fired_runs_on_a_worker_whose_clock_is_behind(
     settings = Settings(bot_token="1:x", database_url=str(pg.url))
     worker = Worker(settings, host=lambda: datetime.now(UTC) - timedelta(minutes=10))
     worker.core = Core(settings, sessionmaker, Catalogue(), Recording(), worker.clock)  # type: ignore[arg-type]
+    monkeypatch.setattr(worker, "_wake_sender", lambda chat_id: None)  # no senders here
     put_back: list[Timer] = []
     worker.core.on_timer = put_back.append
     # The core alone, on this worker's clock, would put it back:

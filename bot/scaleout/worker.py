@@ -35,7 +35,7 @@ from bot.config import Settings
 from bot.core import Core
 from bot.handlers import TIMERS
 from bot.i18n import Catalogue
-from bot.scaleout.budget import LANES, Pace, SharedSender
+from bot.scaleout.budget import LANES, Pace, SharedSender, part_of
 from bot.scaleout.bus import ACK_WAIT, Bus, connect, timer_from, timer_json
 from bot.scaleout.clock import SYNC_EVERY, DatabaseClock, host_clock
 from bot.scaleout.process import migrate_once, wait_for_signal
@@ -94,7 +94,9 @@ class Worker:
         ]
         for sender in self.senders:
             await sender.open()
-        self.core.on_outbox = self._wake_senders
+        # A commit wakes only the lane of its chat (``_dispatch``): woken together, all
+        # the lanes read the outbox after every update. Other chats' lanes (a private
+        # reply) and other workers' see it at their next look.
         self.core.on_timer = self._announce
         self.nc = await connect(self.settings, "tourbot-worker")
         self.js = self.nc.jetstream()
@@ -134,9 +136,8 @@ class Worker:
         finally:
             await self.stop()
 
-    def _wake_senders(self) -> None:
-        for sender in self.senders:
-            sender.wake()
+    def _wake_sender(self, chat_id: int) -> None:
+        self.senders[part_of(chat_id) % LANES].wake()
 
     async def _sync_clock(self) -> None:
         async with self.engine.connect() as conn:
@@ -229,6 +230,7 @@ class Worker:
                 )
             finally:
                 self._running.discard(timer)
+            self._wake_sender(fired["chat_id"])
             if timer in self._put_back:  # the leader fired it once: run it again from here
                 self._put_back.discard(timer)
                 raise PutBack(timer.key)
@@ -236,3 +238,4 @@ class Worker:
         incoming = self.runner.incoming(data)
         if incoming is not None:
             await self.core.handle(incoming)
+            self._wake_sender(incoming.chat_id)
