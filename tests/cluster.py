@@ -25,7 +25,7 @@ import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -159,7 +159,7 @@ def require_services(nats: bool) -> None:
         skip_or_fail(why)
 
 
-def skip_or_fail(why: str) -> None:
+def skip_or_fail(why: str) -> NoReturn:
     """Skip a scale-out test; in CI fail it, so a green CI never hides a scale-out that
     was not tested."""
     if in_ci():
