@@ -232,8 +232,8 @@ async def drop(ctx: Ctx, args: str) -> None:
 async def drop_button(ctx: Ctx, arg: str) -> None:
     t = await ctx.tournament()
     tournament_id, _, user = arg.partition(":")
-    if str(t.id) != tournament_id or t.status != EventStatus.RUNNING:
-        raise UserError("refuse.finished")
+    if str(t.id) != tournament_id or t.status != EventStatus.RUNNING or not user.isdigit():
+        raise UserError("refuse.finished")  # another event's, or not a button we made
     player = await _dropping(ctx, t, user if int(user) != ctx.actor else "")
     _drop_now(ctx, t, player)
 

@@ -54,10 +54,12 @@ def who_column() -> dict[str, str]:
 
 
 def public_commands() -> list[str]:
-    """The routed commands, one name per handler (``/start`` is ``/help``)."""
+    """The routed commands in /help, one name per handler (``/start`` is unlisted: a
+    deep link's landing, tested with the score slips)."""
     seen: dict[object, str] = {}
     for command in COMMANDS:
-        seen.setdefault(command.handler, command.name)
+        if command.listed:
+            seen.setdefault(command.handler, command.name)
     return sorted(seen.values())
 
 

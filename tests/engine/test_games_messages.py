@@ -62,8 +62,10 @@ def test_rules_fill_from_the_games_default_knobs(lang: str) -> None:
     words = catalogue(lang)
     for game in GAMES:
         template = words[f"rules.{game.key}"]
-        assert fields(template) <= set(game.knob_names())
-        text = template.format(**{k.name: k.default for k in game.knobs})
+        # Besides its knobs, a game's rules line may show its own report example.
+        assert fields(template) <= {*game.knob_names(), "example"}
+        example = game({}).example(game.seat_counts[0])
+        text = template.format(**{k.name: k.default for k in game.knobs}, example=example)
         assert "{" not in text
 
 
