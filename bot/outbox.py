@@ -57,6 +57,15 @@ from db.outbox import CLAIM, MARK, QUEUED_BATCH, QUEUED_PER_LANE
 from db.status import OutboxStatus
 
 log = logging.getLogger(__name__)
+
+
+def unchanged(exc: PermanentError) -> bool:
+    """Telegram refuses an edit that changes nothing ("message is not modified", in both
+    libraries' wording); the message then already says what the edit would, so the row is
+    done, not failed (two refreshes of the same standings may meet in one pass)."""
+    return "message is not modified" in str(exc).lower()
+
+
 WINDOW = 60.0
 MAX_BACKOFF = 30.0
 RESERVE_SHARE = 0.25  # of each chat's minute kept for replies to one person
@@ -345,10 +354,12 @@ class Sender:
             self._blocked_until[row.chat_id] = time.monotonic() + backoff
             log.warning("transient error sending outbox %s; retry in %.1fs", row.id, backoff)
             return backoff
-        except PermanentError:
-            log.exception("Telegram refused outbox message %s", row.id)
-            await self._mark(row.id, OutboxStatus.FAILED, None)
-            return 0.0
+        except PermanentError as exc:
+            if not (edit_id and unchanged(exc)):
+                log.exception("Telegram refused outbox message %s", row.id)
+                await self._mark(row.id, OutboxStatus.FAILED, None)
+                return 0.0
+            message_id = edit_id  # the message already shows this edit: nothing to do
         answered = time.monotonic()
         if idempotent:
             self._unmarked.append((row.id, OutboxStatus.SENT, message_id))

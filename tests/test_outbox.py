@@ -16,7 +16,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from bot.outbox import Sender
-from bot.types import Outgoing
+from bot.types import Outgoing, PermanentError
 from db import outbox
 from db.migrate import upgrade
 from db.models import OutboxMessage
@@ -137,6 +137,35 @@ async def test_queued_edits_of_one_message_collapse_to_the_newest(
     async with sessionmaker() as session:
         statuses = [r.status for r in await session.scalars(select(OutboxMessage))]
     assert statuses.count("superseded") == 4 and statuses.count("sent") == 2
+
+
+class UnchangedEditTransport(RecordingTransport):
+    """Telegram refuses an edit that would change nothing, as it does for real."""
+
+    async def send(self, message: Outgoing) -> int:
+        if message.kind.startswith("edit") and message.text == "same":
+            raise PermanentError("Bad Request: message is not modified: specified new content…")
+        if message.kind.startswith("edit"):
+            raise PermanentError("Bad Request: message to edit not found")
+        return await super().send(message)
+
+
+async def test_an_edit_that_changes_nothing_is_done_and_a_refused_one_failed(
+    sessionmaker: async_sessionmaker[Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    async with sessionmaker() as session, session.begin():
+        repo = Repo(session)
+        enqueue(repo, chat_id=CHAT, kind="edit", text="same", edit_message_id=7)
+        enqueue(repo, chat_id=OTHER, kind="edit", text="gone", edit_message_id=8)
+
+    await Sender(sessionmaker, UnchangedEditTransport(), per_minute=20).flush_once()
+
+    async with sessionmaker() as session:
+        rows = {r.text: r for r in await session.scalars(select(OutboxMessage))}
+    assert (rows["same"].status, rows["same"].message_id) == ("sent", 7)
+    assert rows["gone"].status == "failed"
+    refused = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert refused == [f"Telegram refused outbox message {rows['gone'].id}"]
 
 
 async def test_replies_to_one_person_overtake_broadcast_edits_and_keep_a_reserve(
