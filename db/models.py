@@ -364,9 +364,10 @@ class OutboxMessage(Base):
 
 
 class SendBudget(Base):
-    """A token bucket every scale-out worker draws from before sending: key ``bot`` for
-    the whole bot (≈30 a second), ``chat:<id>`` per chat (≈20 a minute in a group).
-    Times are epoch seconds on the database's clock, the one clock all workers share."""
+    """A chat's sending window as its scale-out sender last wrote it down (key
+    ``chat:<id>``, see ``bot.scaleout.budget``): ``tokens`` messages sent in the minute
+    before ``at``, and Telegram's last 429 until ``blocked_until`` (epoch seconds). A
+    sender that takes the chat's part over starts from it."""
 
     __tablename__ = "send_budget"
     key: Mapped[str] = mapped_column(String(40), primary_key=True)
