@@ -57,16 +57,16 @@ class RemindKnob(Knob):
 
 # Tournament policies that are the bot's, not the game's or the format's.
 POLICY_KNOBS = (
-    Knob("reporter", "captain", ("captain", "winner", "any"), str, "SPEC"),
-    Knob("late", "forfeit", ("forfeit", "organiser"), str, "000"),
+    Knob("reporter", "captain", ("captain", "winner", "any"), str),
+    Knob("late", "forfeit", ("forfeit", "organiser"), str),
     # Minutes from a round's opening to its check-in cut-off. Off by default: most chat
     # events play a round over days, and a cut-off only means something when a round
     # starts at a set time in one room. ``on`` takes the game's own figure.
-    MinutesKnob("noshow", "off", (), int, "000 001 002", maximum=NOSHOW_MAX_MINUTES),
+    MinutesKnob("noshow", "off", (), int, maximum=NOSHOW_MAX_MINUTES),
     # Reminders before each deadline; a round shorter than them all gets the last call,
     # 结束前10分钟大会统一提醒 (docs/rules/deadlines.md#last-call). Changes apply to deadlines set
     # from then on.
-    RemindKnob("remind", REMIND_DEFAULT, (), str, "001"),
+    RemindKnob("remind", REMIND_DEFAULT, (), str),
 )
 # Policies that may change mid-event: they take effect from the next round opened.
 RUNNING_KNOBS = frozenset({"noshow", "remind", "late-entry", "apart"})

@@ -43,7 +43,7 @@ CROWNED_AT = frozenset({"final", "playing", "through"})
 
 # 弃权 2 局者取消全部比赛成绩 (docs/rules/penalties.md#forfeits).
 # ``0`` turns the rule off (a forfeit then only loses that game).
-FORFEITS_KNOB = Knob("forfeits", "2", (), int, "002")
+FORFEITS_KNOB = Knob("forfeits", "2", (), int)
 
 # A plan's note when /apart pairs had to share a table: no seating kept them all apart.
 APART_NOTE = "apart-impossible"

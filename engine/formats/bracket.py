@@ -113,8 +113,8 @@ class Bracket(Format):
     has_bracket = True
     note_codes = ("bye", "round-robin", "extra-game", *SERIES_NOTES)
     knobs = (
-        SeedsKnob("seeds", "0", (), int, "004"),
-        Knob("last3", "robin", ("robin", "off"), str, "004"),
+        SeedsKnob("seeds", "0", (), int),
+        Knob("last3", "robin", ("robin", "off"), str),
     )
     eliminates = True
     tiebreaks = (

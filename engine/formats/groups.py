@@ -163,10 +163,10 @@ class Groups(Format):
     series_knobs = ("group_best_of", "playoff_best_of", "final_best_of")
     note_codes = ("bye", *SERIES_NOTES)
     knobs = (
-        Knob("groups", "2", ("1", "2", "4", "8"), int, "004"),
-        Knob("group_best_of", "1", BEST_OF, int, "000"),
-        Knob("playoff_best_of", "5", BEST_OF, int, "000"),
-        Knob("final_best_of", "7", BEST_OF, int, "000"),
+        Knob("groups", "2", ("1", "2", "4", "8"), int),
+        Knob("group_best_of", "1", BEST_OF, int),
+        Knob("playoff_best_of", "5", BEST_OF, int),
+        Knob("final_best_of", "7", BEST_OF, int),
     )
     eliminates = True
     tiebreaks = (

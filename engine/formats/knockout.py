@@ -87,8 +87,8 @@ class Knockout(Format):
     note_codes = ("bye", "tiebreak-flip", "final-flip", "extra-game", "lucky-loser", APART_NOTE)
     keeps_apart = True
     knobs = (
-        Knob("advance", "1", (), int, "001"),
-        Knob("leftover", "table", ("table", "bye"), str, "000"),
+        Knob("advance", "1", (), int),
+        Knob("leftover", "table", ("table", "bye"), str),
     )
     eliminates = True
     tiebreaks = ("reached", "forfeit", "round-score", "extra", "flip")

@@ -115,9 +115,9 @@ class Pairs(Format):
     sits_in_pairs = True
     note_codes = ("bye", "tiebreak-flip", LUCKY)
     knobs = (
-        Knob("final", "4", (), int, "002", minimum=2),
-        Knob("final_rounds", "2", (), int, "002", minimum=1),
-        Knob("lucky", "off", (), bool, "002"),
+        Knob("final", "4", (), int, minimum=2),
+        Knob("final_rounds", "2", (), int, minimum=1),
+        Knob("lucky", "off", (), bool),
         FORFEITS_KNOB,
     )
     eliminates = True

@@ -88,10 +88,10 @@ class Stages(Format):
     note_codes = ("bye", "tiebreak-flip", "extra-hand", "lucky-loser", APART_NOTE)
     keeps_apart = True
     knobs = (
-        Knob("hands", "10", (), int, "000", 1),
-        Knob("base", "30", (), int, "000"),
-        Knob("advance", "1", (), int, "000", 1),
-        Knob("per", "table", ("table", "overall"), str, "000"),
+        Knob("hands", "10", (), int, 1),
+        Knob("base", "30", (), int),
+        Knob("advance", "1", (), int, 1),
+        Knob("per", "table", ("table", "overall"), str),
     )
     eliminates = True
     tiebreaks = ("removed", "reached", "stage-score", "previous-stage", "extra", "flip")

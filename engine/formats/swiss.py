@@ -42,10 +42,10 @@ class Swiss(Format):
     keeps_apart: ClassVar[bool] = True
     note_codes: ClassVar[tuple[str, ...]] = ("bye", APART_NOTE)
     knobs: ClassVar[tuple[Knob, ...]] = (
-        Knob("rounds", "5", (), int, "000"),
-        Knob("by", "score", ("score", "mix"), str, ""),
+        Knob("rounds", "5", (), int),
+        Knob("by", "score", ("score", "mix"), str),
         FORFEITS_KNOB,
-        SeedsKnob("seeds", "0", ("0", "rating"), str, "issue 15"),
+        SeedsKnob("seeds", "0", ("0", "rating"), str),
     )
     tiebreaks = ("removed", "points", "buchholz", "wins", "flip")
 

@@ -58,9 +58,9 @@ class Teams(Swiss):
     late_entry = None  # the teams are dealt by lot at the draw: a late entrant would re-deal
     has_team_table = True
     knobs = (
-        Knob("rounds", "3", (), int, "000", minimum=1),
-        Knob("by", "mix", ("score", "mix"), str, ""),
-        Knob("size", "3", (), int, "000", minimum=2),
+        Knob("rounds", "3", (), int, minimum=1),
+        Knob("by", "mix", ("score", "mix"), str),
+        Knob("size", "3", (), int, minimum=2),
         FORFEITS_KNOB,
     )
     team_tiebreaks = ("points", "best-individual", "flip")

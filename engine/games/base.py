@@ -30,13 +30,13 @@ H = TypeVar("H")
 
 @dataclass(frozen=True)
 class Knob:
-    """A rule switch an organiser may set with ``/set``; ``seed`` names its source."""
+    """A rule switch an organiser may set with ``/set``; the game's or format's page in
+    docs/rules/ says what each value means and where it comes from."""
 
     name: str
     default: str
     choices: tuple[str, ...] = ()  # empty: any value accepted by ``kind``
     kind: type = str  # str, int, bool or Decimal
-    seed: str = ""
     minimum: int = 0  # the smallest value an ``int`` knob accepts
     maximum: int = 1000  # the largest: a setting past it would break the event, not tune it
 

@@ -44,8 +44,8 @@ class BigTwo(Game[BigTwoHand]):
     seat_counts = (4, 3)
     default_format = "knockout"
     knobs = (
-        Knob("spade2", "on", ("on", "off", "any2"), str, "001"),
-        Knob("settle", "pairwise", ("pairwise", "winner"), str, "001"),
+        Knob("spade2", "on", ("on", "off", "any2"), str),
+        Knob("settle", "pairwise", ("pairwise", "winner"), str),
     )
 
     def example(self, seats: int) -> str:

@@ -82,14 +82,14 @@ class DouDizhu(Game[DouDizhuHand]):
     default_format = "groups"
     rating_by_score = True  # the landlord against the farmers, hand by hand
     knobs = (
-        Knob("scoring", "bid", ("bid", "points", "chips"), str, "004"),
-        Knob("doubling", "off", ("on", "off"), str, "issue 3"),
-        Knob("cap", "0", (), int, "000"),
-        Knob("chips", "20", ("20", "50"), int, "000"),
-        Knob("base", "2", (), int, "000", 1),
-        Knob("end", "time", ("time", "hands", "target"), str, "004"),
-        Knob("hands", "10", (), int, "000", 1),
-        Knob("target", "100", (), int, "004", 1, 100_000),
+        Knob("scoring", "bid", ("bid", "points", "chips"), str),
+        Knob("doubling", "off", ("on", "off"), str),
+        Knob("cap", "0", (), int),
+        Knob("chips", "20", ("20", "50"), int),
+        Knob("base", "2", (), int, 1),
+        Knob("end", "time", ("time", "hands", "target"), str),
+        Knob("hands", "10", (), int, 1),
+        Knob("target", "100", (), int, 1, 100_000),
     )
 
     def is_zero_sum(self) -> bool:

@@ -60,8 +60,8 @@ class DouDizhu4(Game[DouDizhu4Hand]):
     default_format = "knockout"
     rating_by_score = True  # the landlord against the other three, hand by hand
     knobs = (
-        Knob("end", "hands", ("time", "hands"), str, "000"),
-        Knob("hands", "6", (), int, "000", 1),
+        Knob("end", "hands", ("time", "hands"), str),
+        Knob("hands", "6", (), int, 1),
     )
 
     def parse_hand(self, text: str, seats: int) -> DouDizhu4Hand:

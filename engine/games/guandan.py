@@ -61,10 +61,10 @@ class Guandan(LevelGame[FinishOrder]):
     default_format = "pairs"
     zero_sum = False
     knobs = (
-        Knob("upgrade", "3/2/1", ("3/2/1", "5/3/1"), str, "002"),
-        Knob("a_fail", "stay", ("stay", "3"), str, "002"),
-        Knob("games", "3", ("1", "3", "5"), int, "002"),
-        Knob("points", "2/1/0", ("2/1/0", "3/1/0", "1/0.5/0"), str, "issue 3"),
+        Knob("upgrade", "3/2/1", ("3/2/1", "5/3/1"), str),
+        Knob("a_fail", "stay", ("stay", "3"), str),
+        Knob("games", "3", ("1", "3", "5"), int),
+        Knob("points", "2/1/0", ("2/1/0", "3/1/0", "1/0.5/0"), str),
     )
 
     def parse_hand(self, text: str, seats: int) -> FinishOrder:

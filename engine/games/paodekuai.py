@@ -38,7 +38,7 @@ class PaoDeKuai(Game[RunFastHand]):
     aliases = ("paodekuai", "run fast", "跑得快", "跑的快")
     seat_counts = (3,)
     default_format = "knockout"
-    knobs = (Knob("shutin", "on", ("on", "off"), str, "issue 9"),)
+    knobs = (Knob("shutin", "on", ("on", "off"), str),)
 
     def parse_hand(self, text: str, seats: int) -> RunFastHand:
         cards: dict[int, int] = {}

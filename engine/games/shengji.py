@@ -79,9 +79,9 @@ class Shengji(LevelGame[ShengjiHand]):
     default_format = "pairs"
     zero_sum = False
     knobs = (
-        Knob("climb", "cap", ("cap", "every40"), str, "004"),
-        Knob("target", "10", ("10", "a"), str, "004"),
-        Knob("points", "2/1/0", ("2/1/0", "3/1/0", "1/0.5/0"), str, "issue 3"),
+        Knob("climb", "cap", ("cap", "every40"), str),
+        Knob("target", "10", ("10", "a"), str),
+        Knob("points", "2/1/0", ("2/1/0", "3/1/0", "1/0.5/0"), str),
     )
 
     def parse(self, text: str, seats: int) -> Outcome:

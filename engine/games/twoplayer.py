@@ -53,11 +53,11 @@ class TwoPlayerGame(Game[GameResult]):
     formats_by_size = (9, "groups", "bracket")
     zero_sum = False
     knobs = (
-        Knob("points", "1/0.5/0", ("1/0.5/0", "2/1/0"), str, "004"),
-        Knob("games", "2", (), int, "004", 1),
+        Knob("points", "1/0.5/0", ("1/0.5/0", "2/1/0"), str),
+        Knob("games", "2", (), int, 1),
         # How long a match is: ``sudden`` (two games, then one more until someone wins),
         # ``bo1``…``bo7`` for every match, or ``stages``: the format's lengths per stage.
-        Knob("series", "sudden", ("sudden", "bo1", "bo3", "bo5", "bo7", "stages"), str, "004"),
+        Knob("series", "sudden", ("sudden", "bo1", "bo3", "bo5", "bo7", "stages"), str),
     )
 
     def parse_hand(self, text: str, seats: int) -> GameResult:
