@@ -6,19 +6,9 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from bot.base36 import DIGITS, b36
 from bot.config import Settings
 from db.models import Tournament
-
-_TOKEN_ID = "0123456789abcdefghijklmnopqrstuvwxyz"
-
-
-def _b36(n: int) -> str:
-    out = ""
-    while True:
-        n, rest = divmod(n, 36)
-        out = _TOKEN_ID[rest] + out
-        if not n:
-            return out
 
 
 def _paper(t: Tournament) -> dict[str, Any]:
@@ -29,7 +19,7 @@ def _paper(t: Tournament) -> dict[str, Any]:
 def live_token(t: Tournament) -> str | None:
     """The page's token, when the event has one: ``<id in base 36>-<secret>``."""
     secret = _paper(t).get("live")
-    return f"{_b36(t.id)}-{secret}" if isinstance(secret, str) else None
+    return f"{b36(t.id)}-{secret}" if isinstance(secret, str) else None
 
 
 def new_live_token(t: Tournament) -> str:
@@ -43,7 +33,7 @@ def new_live_token(t: Tournament) -> str:
 def read_token(token: str) -> tuple[int, str] | None:
     """The event id and the secret a token claims, or None when it is no token."""
     head, _, secret = token.partition("-")
-    if not head or not secret or len(head) > 11 or any(c not in _TOKEN_ID for c in head):
+    if not head or not secret or len(head) > 11 or any(c not in DIGITS for c in head):
         return None
     return int(head, 36), secret
 

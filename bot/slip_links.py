@@ -16,21 +16,12 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from bot.base36 import b36
 from db.models import Tournament
 
 PREFIX = "s"
 MAC_BYTES = 12  # 96 bits: 16 characters of URL-safe base64
 _PAYLOAD = re.compile(r"^s([0-9a-z]{1,11})_([0-9a-z]{1,4})_([0-9a-z]{1,4})_([A-Za-z0-9_-]{16})$")
-
-
-def _b36(n: int) -> str:
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    out = ""
-    while True:
-        n, rest = divmod(n, 36)
-        out = digits[rest] + out
-        if not n:
-            return out
 
 
 @dataclass(frozen=True)
@@ -70,7 +61,7 @@ def slip_payload(t: Tournament, rnd: int, table: int) -> str:
     secret = slip_secret(t)
     assert secret is not None, "ensure_slip_secret first"
     mac = _mac(secret, t.id, rnd, table)
-    return f"{PREFIX}{_b36(t.id)}_{_b36(rnd)}_{_b36(table)}_{mac}"
+    return f"{PREFIX}{b36(t.id)}_{b36(rnd)}_{b36(table)}_{mac}"
 
 
 def read_payload(payload: str) -> SlipRef | None:

@@ -18,10 +18,10 @@ group.
 from __future__ import annotations
 
 import re
-import string
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from bot.base36 import DIGITS, b36
 from bot.context import Ctx
 from bot.deadlines import AmbiguousHour, DeadlineError, relative_hint, resolve_deadline
 from bot.errors import UserError
@@ -63,7 +63,7 @@ class Target:
         """The callback data of the button that sets this deadline to ``when``."""
         fields = (self.tournament, self.round, self.table, int(when.timestamp()) // 60)
         prefix = OPEN_BUTTON if self.kind == "o" else HOUR_BUTTON
-        return f"{prefix}:{self.kind}" + ".".join(_b36(n) for n in fields)
+        return f"{prefix}:{self.kind}" + ".".join(b36(n) for n in fields)
 
     @classmethod
     def pressed(cls, arg: str) -> tuple[Target, datetime]:
@@ -71,22 +71,10 @@ class Target:
         parts = arg[1:].split(".")
         if not arg or arg[0] not in "rtso" or len(parts) != 4:
             raise UserError("refuse.deadline-choice-stale")
-        if any(not p or len(p) > 11 or p.strip(_B36) for p in parts):
+        if any(not p or len(p) > 11 or p.strip(DIGITS) for p in parts):
             raise UserError("refuse.deadline-choice-stale")
         tournament, rnd, table, minutes = (int(p, 36) for p in parts)
         return cls(arg[0], tournament, rnd, table), datetime.fromtimestamp(minutes * 60, UTC)
-
-
-_B36 = string.digits + string.ascii_lowercase
-
-
-def _b36(n: int) -> str:
-    out = ""
-    while True:
-        n, rest = divmod(n, 36)
-        out = _B36[rest] + out
-        if not n:
-            return out
 
 
 def read_deadline(ctx: Ctx, text: str, target: Target | None = None) -> datetime | None:

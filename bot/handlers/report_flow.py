@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.base36 import b36
 from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers import referee, reports
@@ -40,17 +41,6 @@ SHOW, SUBMIT, CANCEL = "n", "s", "x"
 NAME_WIDTH = 8  # characters of a player's name on a seat button
 
 
-def _b36(n: int) -> str:
-    digits = string.digits + string.ascii_lowercase
-    out = ""
-    value = abs(n)
-    while True:
-        value, rest = divmod(value, 36)
-        out = digits[rest] + out
-        if not value:
-            return ("-" if n < 0 else "") + out
-
-
 @dataclass(frozen=True)
 class FlowState:
     """Who started the flow, for which tournament, round and table, and the taps so far.
@@ -66,8 +56,8 @@ class FlowState:
     taps: str = ""
 
     def encode(self, action: str) -> str:
-        table = "" if self.table is None else _b36(self.table)
-        fields = (_b36(self.user), _b36(self.tournament), _b36(self.round), table, self.taps)
+        table = "" if self.table is None else b36(self.table)
+        fields = (b36(self.user), b36(self.tournament), b36(self.round), table, self.taps)
         return f"{PREFIX}:{action}" + ".".join(fields)
 
     @classmethod
