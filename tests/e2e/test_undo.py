@@ -44,7 +44,9 @@ async def test_undo_walks_back_penalty_forfeit_and_rule_change(bot: Harness) -> 
     for uid in PLAYERS:
         await bot.joins(GROUP, uid)
     await bot.says(GROUP, ADMIN, "/set spade2 off", "spade2 = off")
-    assert "holding ♠2 doubles nothing" in (await bot.says(GROUP, 401, "/rules", "📋 Undo Cup")).body
+    assert (
+        "holding ♠2 doubles nothing" in (await bot.says(GROUP, 401, "/rules", "📋 Undo Cup")).body
+    )
     await bot.says(GROUP, 401, "/undo", "Only organisers")
     await bot.says(GROUP, ADMIN, "/undo", "Undone: the last rule change")
     rules = await bot.says(GROUP, 401, "/rules", "📋 Undo Cup")
