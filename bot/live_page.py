@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -49,6 +50,17 @@ from paper.ics import calendar_file
 
 PAGE = resources.files("paper") / "live.html"
 FONT_PATH = "/e/font.woff"
+
+
+def without_emoji(text: str) -> str:
+    """The chat's status line without its leading emoji (⏳, 🏁): the page's web font
+    has no emoji, and a hall's screen has no emoji font to fall back on (a tofu box)."""
+    lead = 0
+    while lead < len(text) and (
+        unicodedata.category(text[lead]) == "So" or text[lead] in "\ufe0f\u200d "
+    ):
+        lead += 1
+    return text[lead:]
 
 
 @dataclass
@@ -116,7 +128,7 @@ def page_state(ctx: Ctx, t: Tournament) -> dict[str, Any]:
         "version": t.version,
         "lang": ctx.t.lang,
         "title": t.title,
-        "status": (
+        "status": without_emoji(
             ctx.t("webpage.signup") if t.status == EventStatus.SIGNUP else event_status(ctx, t)
         ),
         "round": ctx.t("webpage.round", round=r.number) if r is not None else "",

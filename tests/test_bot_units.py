@@ -76,3 +76,11 @@ def test_both_languages_fill_in_the_same_blanks() -> None:
 
     zh, en = Catalogue()["zh"].messages, Catalogue()["en"].messages
     assert [k for k in zh if blanks(zh[k]) != blanks(en[k])] == []
+
+
+def test_the_live_page_status_drops_the_emoji_its_web_font_cannot_draw() -> None:
+    from bot.live_page import without_emoji
+
+    assert without_emoji("⏳ 第 1 轮进行中，名次尚未确定") == "第 1 轮进行中，名次尚未确定"
+    assert without_emoji("🏁 Final standings") == "Final standings"
+    assert without_emoji("第 2 轮 · 2/3") == "第 2 轮 · 2/3"
