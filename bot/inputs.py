@@ -26,3 +26,7 @@ def bounded(text: str, key: str, low: int, high: int, **params: object) -> int:
     if not re.fullmatch(r"[0-9]{1,9}", text) or not low <= int(text) <= high:
         raise UserError(key, value=text, low=low, high=high, **params)
     return int(text)
+
+
+# The words that answer an "are you sure?" in the command itself (`/cancel yes`, `/drop x yes`).
+YES_WORDS = ("yes", "y", "是", "确认", "确定")

@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.context import Ctx
 from bot.errors import UserError
+from bot.inputs import YES_WORDS
 from bot.service.audit import FormatSet
 from bot.tournament import game_of
 from bot.types import Buttons
@@ -22,7 +23,6 @@ from db.status import EventStatus, PlayerStatus
 from engine.formats import FORMATS, format_word
 from engine.games import Game
 
-CONFIRM_WORDS = ("yes", "y", "是", "确认", "确定")
 KEEP = "keep"  # the "do not cancel" button's argument
 BY_SIZE = {"format": "size"}  # ``options["auto"]``: the draw picks the format by size
 
@@ -32,7 +32,7 @@ async def cancel(ctx: Ctx, args: str) -> None:
     """``/cancel``: asks for a confirming press; ``/cancel yes`` cancels at once."""
     t = await ctx.tournament(whole=False)
     answer = args.strip().lower()
-    if answer in CONFIRM_WORDS:
+    if answer in YES_WORDS:
         cancel_now(ctx, t)
         return
     if answer:

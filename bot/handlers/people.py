@@ -15,6 +15,7 @@ from bot.context import Ctx
 from bot.errors import UserError
 from bot.handlers.common import display_name, find_player, settle_round
 from bot.handlers.partners import names_player
+from bot.inputs import YES_WORDS
 from bot.service import people, results
 from bot.tournament import (
     UNCOUNTED,
@@ -28,7 +29,6 @@ from db.models import Player, Round, Tournament
 from db.status import EventStatus, PlayerStatus, RoundStatus
 from engine.formats import find_format
 
-YES_WORDS = ("yes", "确认", "是")
 SIGNUP_CAP = "signup-cap"
 DROP_BUTTON = "drop"
 # Who may /leave before the draw: the signed up, and those waiting beyond the cap.
