@@ -29,9 +29,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
-from bot.core import Core
-from bot.handlers import CALLBACKS, COMMANDS
-from bot.types import CHANNEL_BOT, GROUP_ANONYMOUS_BOT, Incoming
+from bot.application.core import Core
+from bot.application.routes import CALLBACKS, COMMANDS
+from bot.application.types import CHANNEL_BOT, GROUP_ANONYMOUS_BOT, Incoming
 from db.models import Base
 from playground.botapi import BotAPIServer
 from tests.e2e import raw_updates
@@ -141,14 +141,14 @@ class Probe(logging.Handler):
         core._run = probed_run  # type: ignore[method-assign]
         core._refusal = probed_refusal  # type: ignore[method-assign]
         core.system = probed_system  # type: ignore[method-assign]
-        logging.getLogger("bot.core").addHandler(self)
+        logging.getLogger("bot.application.core").addHandler(self)
 
     def emit(self, record: logging.LogRecord) -> None:
         self.refused = True  # the apology is a refusal too: its writes are rolled back
         self.findings.apologies.append(record.getMessage())
 
     def close(self) -> None:
-        logging.getLogger("bot.core").removeHandler(self)
+        logging.getLogger("bot.application.core").removeHandler(self)
         super().close()
 
 

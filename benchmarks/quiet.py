@@ -118,7 +118,7 @@ async def run(folder: Path) -> None:
         await server.wait_idle(quiet=1.0, timeout=60)
         end = counts(server)
     finally:
-        logging.getLogger("bot.polling").setLevel(logging.CRITICAL)  # the poll cut short
+        logging.getLogger("bot.transport.polling").setLevel(logging.CRITICAL)  # the poll cut short
         await app.stop()
         await server.stop()
 

@@ -1,5 +1,5 @@
 """``python -m bot``: the same as ``tourbot run``. Guarded: the drawing process
-(``bot.pictures``) is spawned, and imports the main module again."""
+(``bot.presentation.pictures``) is spawned, and imports the main module again."""
 
 import sys
 

@@ -17,15 +17,15 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.commands import menu_entries
+from bot.application.commands import menu_entries
+from bot.application.core import Core
+from bot.application.routes import COMMANDS
+from bot.application.types import StartupError
 from bot.config import Settings
-from bot.core import Core
-from bot.handlers import COMMANDS
-from bot.i18n import LANGS, Catalogue
-from bot.outbox import Sender
-from bot.pictures import close_drawer
-from bot.scheduler import Timers
-from bot.types import StartupError
+from bot.language.i18n import LANGS, Catalogue
+from bot.presentation.pictures import close_drawer
+from bot.transport.outbox import Sender
+from bot.transport.scheduler import Timers
 from db.migrate import upgrade_apart
 from db.session import make_engine, make_sessionmaker, sender_engine
 
@@ -34,11 +34,11 @@ log = logging.getLogger(__name__)
 
 def make_runner(settings: Settings) -> Any:
     if settings.backend == "ptb":
-        from bot.adapters.ptb_adapter import PTBRunner
+        from bot.transport.adapters.ptb_adapter import PTBRunner
 
         return PTBRunner(settings)
     if settings.backend == "aiogram":
-        from bot.adapters.aiogram_adapter import AiogramRunner
+        from bot.transport.adapters.aiogram_adapter import AiogramRunner
 
         return AiogramRunner(settings)
     raise SystemExit(f"BOT_BACKEND must be 'aiogram' or 'ptb', not {settings.backend!r}")
@@ -91,7 +91,7 @@ class App:
             raise
         catalogue = Catalogue()
         if self.settings.web_port is not None:
-            from bot.live_page import LivePages, serve
+            from bot.transport.live_page import LivePages, serve
 
             pages = LivePages(self.settings, catalogue, sessionmaker, self.clock)
             self._web, base = await serve(pages, self.settings.web_host, self.settings.web_port)

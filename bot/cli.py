@@ -1,6 +1,6 @@
 """``tourbot run``: start the bot with long polling (``python -m bot`` does the same);
 ``tourbot playground``: try it in the browser, without Telegram; ``tourbot gateway``,
-``worker`` and ``scheduler``: the scale-out mode (``bot.scaleout``)."""
+``worker`` and ``scheduler``: the scale-out mode (``bot.transport.scaleout``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from bot.config import Settings
 
 
 def main(argv: list[str] | None = None) -> int:
-    from bot.scaleout.cli import HELP as SCALEOUT
+    from bot.transport.scaleout.cli import HELP as SCALEOUT
 
     parser = argparse.ArgumentParser(prog="tourbot", description="Tournaments in Telegram groups")
     commands = parser.add_subparsers(dest="command", metavar="command")
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return playground(settings, args.port, args.fresh)
     if command in SCALEOUT:
-        from bot.scaleout.cli import main as scaleout
+        from bot.transport.scaleout.cli import main as scaleout
 
         return scaleout(command, settings)
     if not settings.bot_token:
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     from bot.app import App
-    from bot.types import StartupError
+    from bot.application.types import StartupError
 
     try:
         asyncio.run(App(settings).run_forever())

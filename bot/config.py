@@ -20,7 +20,7 @@ class Settings:
     per_chat_per_minute: int = 20  # Telegram's limit for one group
     edit_gap: float = 3.0  # seconds between two broadcast edits of one message
     poll_timeout: int = 25  # long-polling wait, seconds
-    # Scale-out mode (tourbot gateway / worker / scheduler); see bot/scaleout.
+    # Scale-out mode (tourbot gateway / worker / scheduler); see bot/transport/scaleout.
     nats_url: str = "nats://127.0.0.1:4222"
     nats_prefix: str = "tourbot"  # stream, subject and consumer names start with it
     webhook_url: str = ""  # the public HTTPS URL Telegram calls; the gateway serves its path

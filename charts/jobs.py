@@ -1,6 +1,6 @@
 """The pictures the bot asks for, by name of their job: what the drawing process runs.
 
-``bot.pictures`` hands these to a process of its own (so a slow picture never holds
+``bot.presentation.pictures`` hands these to a process of its own (so a slow picture never holds
 up another chat's reply, not even through the GIL). They are pickled by reference, so
 this module must stay light: it imports plain data only, and each job imports its
 drawing module (and matplotlib) when it first runs, in the drawing process. The bot's

@@ -133,13 +133,13 @@ class Player(Base):
     username: Mapped[str | None] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16), default=PlayerStatus.ACTIVE)
     # Who this player asked to team up with (/join @partner); a team or pair stands when
-    # every member names the others (``bot.tournament.given_teams``).
+    # every member names the others (``bot.application.tournament.given_teams``).
     partners: Mapped[list[Any]] = mapped_column(default=list)
     # Swiss rounds seat players of one department apart when they can (/dept).
     department: Mapped[str | None] = mapped_column(String(64))
     # A late entrant's first round (0: signed up before the draw); the round after which
     # a player dropped out (None: still in); a waiting player's ticket in the queue
-    # beyond the cap (None: not waiting). See bot/service/people.py.
+    # beyond the cap (None: not waiting). See bot/application/service/people.py.
     entered_round: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     dropped_round: Mapped[int | None] = mapped_column(Integer)
     queued: Mapped[int | None] = mapped_column(BigInteger)
@@ -365,7 +365,7 @@ class OutboxMessage(Base):
 
 class SendBudget(Base):
     """A chat's sending window as its scale-out sender last wrote it down (key
-    ``chat:<id>``, see ``bot.scaleout.budget``): ``tokens`` messages sent in the minute
+    ``chat:<id>``, see ``bot.transport.scaleout.budget``): ``tokens`` messages sent in the minute
     before ``at``, and Telegram's last 429 until ``blocked_until`` (epoch seconds). A
     sender that takes the chat's part over starts from it."""
 

@@ -555,7 +555,7 @@ class Repo:
         return await self.session.get(TableRow, table_id, options=[WITH_REPORTS])
 
     async def timed_tournaments(self) -> list[Tournament]:
-        """The active tournaments that wait for a moment (``bot.timers`` derives every
+        """The active tournaments that wait for a moment (``bot.application.timers`` derives every
         timer from these columns): a sign-up deadline, the open round's deadline, a
         table's own, a check-in cut-off, a live-standings refresh. The many that wait
         for nothing (a sign-up without a deadline) are not read, nor are any players,

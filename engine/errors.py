@@ -1,7 +1,7 @@
 """The engine's exceptions, in one place.
 
 Every refusal carries a stable ``code`` and its ``params`` instead of prose, so that the
-bot can say it in the chat's language (``bot/locale/<lang>/*.toml`` holds one message
+bot can say it in the chat's language (``bot/language/locale/<lang>/*.toml`` holds one message
 per code under ``[error]``). The engine itself never formats a user-facing sentence.
 """
 

@@ -20,8 +20,8 @@ from aiohttp import web
 
 from bot.app import App
 from bot.config import Settings
-from bot.i18n import Catalogue
-from bot.live_page import LivePages
+from bot.language.i18n import Catalogue
+from bot.transport.live_page import LivePages
 from playground import cast
 from playground.botapi import BotAPIServer
 from playground.store import FILENAME, WorldStore

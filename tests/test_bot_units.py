@@ -6,9 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.commands import parse_command
-from bot.context import TELEGRAM_TEXT_LIMIT, paginate
-from bot.i18n import Catalogue
+from bot.application.commands import parse_command
+from bot.application.context import TELEGRAM_TEXT_LIMIT, paginate
+from bot.language.i18n import Catalogue
 
 
 def test_long_text_is_cut_into_pages_telegram_accepts_without_losing_lines() -> None:
@@ -79,7 +79,7 @@ def test_both_languages_fill_in_the_same_blanks() -> None:
 
 
 def test_the_live_page_status_drops_the_emoji_its_web_font_cannot_draw() -> None:
-    from bot.live_page import without_emoji
+    from bot.transport.live_page import without_emoji
 
     assert without_emoji("⏳ 第 1 轮进行中，名次尚未确定") == "第 1 轮进行中，名次尚未确定"
     assert without_emoji("🏁 Final standings") == "Final standings"

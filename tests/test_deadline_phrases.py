@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.deadlines import (
+from bot.language.deadlines import (
     AmbiguousHour,
     DeadlineError,
     format_deadline,

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.deadlines import AmbiguousHour, DeadlineError, format_deadline, parse_deadline
-from bot.errors import UserError
-from bot.handlers.deadlines import HOUR_BUTTON, OPEN_BUTTON, Target
+from bot.application.handlers.deadlines import HOUR_BUTTON, OPEN_BUTTON, Target
+from bot.language.deadlines import AmbiguousHour, DeadlineError, format_deadline, parse_deadline
+from bot.language.errors import UserError
 
 SH = ZoneInfo("Asia/Shanghai")
 NOW = datetime(2026, 11, 18, 14, 30, tzinfo=SH)  # a Wednesday afternoon

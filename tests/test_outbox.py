@@ -15,8 +15,8 @@ from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
-from bot.outbox import Sender
-from bot.types import Outgoing, PermanentError
+from bot.application.types import Outgoing, PermanentError
+from bot.transport.outbox import Sender
 from db import outbox
 from db.migrate import upgrade
 from db.models import OutboxMessage

@@ -24,11 +24,17 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from bot.handlers.bracket import bracket_matches, robin_sheet
-from bot.handlers.draw import store_round
-from bot.i18n import Catalogue
-from bot.pictures import first_page, podium, progression_series, seating_sheet, standings_sheet
-from bot.tournament import format_of, state_of
+from bot.application.handlers.bracket import bracket_matches, robin_sheet
+from bot.application.handlers.draw import store_round
+from bot.application.tournament import format_of, state_of
+from bot.language.i18n import Catalogue
+from bot.presentation.pictures import (
+    first_page,
+    podium,
+    progression_series,
+    seating_sheet,
+    standings_sheet,
+)
 from charts.bracket import (
     LABEL_KEYS,
     MATCHES_PER_PAGE,
@@ -312,7 +318,7 @@ def test_podium_names_the_first_three_with_game_and_date() -> None:
 
 DRAWS_THEN_WAITS = """
 import asyncio, sys
-from bot.pictures import draw
+from bot.presentation.pictures import draw
 from charts.data import Row, Sheet
 from charts.jobs import first_png
 

@@ -9,9 +9,9 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-import bot.polling
-from bot.polling import Handle, Poller
-from bot.types import Incoming, Sender
+import bot.transport.polling
+from bot.application.types import Incoming, Sender
+from bot.transport.polling import Handle, Poller
 
 
 def update(update_id: int, chat: int) -> Incoming:
@@ -131,7 +131,7 @@ async def test_each_chat_runs_in_order_one_at_a_time() -> None:
 async def test_a_failed_update_is_retried_before_its_chats_later_ones(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(bot.polling, "MAX_BACKOFF", 0.01)
+    monkeypatch.setattr(bot.transport.polling, "MAX_BACKOFF", 0.01)
     tg = FakeTelegram()
     calls: list[int] = []
 

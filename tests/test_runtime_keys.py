@@ -9,10 +9,10 @@ from decimal import Decimal
 
 import pytest
 
-from bot.handlers import COMMANDS
-from bot.i18n import Catalogue
-from bot.service.results import REVERSE
-from bot.tournament import POLICY_KNOBS
+from bot.application.routes import COMMANDS
+from bot.application.service.results import REVERSE
+from bot.application.tournament import POLICY_KNOBS
+from bot.language.i18n import Catalogue
 from db.status import ReportStatus
 from engine.formats import FORMATS
 from engine.games import GAMES

@@ -14,20 +14,20 @@ from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from benchmarks.scaleout import busiest
+from bot.application.core import Core
+from bot.application.routes import TIMERS
+from bot.application.types import Outgoing, RetryAfter, Timer
 from bot.cli import main
 from bot.config import Settings
-from bot.core import Core
-from bot.handlers import TIMERS
-from bot.i18n import Catalogue
-from bot.scaleout.budget import PARTS, Pace, SharedSender
-from bot.scaleout.bus import shard_of, timer_json
-from bot.scaleout.cli import problem
-from bot.scaleout.clock import DatabaseClock
-from bot.scaleout.gateway import chat_of
-from bot.scaleout.scheduler import TimerHost
-from bot.scaleout.worker import Worker
-from bot.scheduler import pending_timers
-from bot.types import Outgoing, RetryAfter, Timer
+from bot.language.i18n import Catalogue
+from bot.transport.scaleout.budget import PARTS, Pace, SharedSender
+from bot.transport.scaleout.bus import shard_of, timer_json
+from bot.transport.scaleout.cli import problem
+from bot.transport.scaleout.clock import DatabaseClock
+from bot.transport.scaleout.gateway import chat_of
+from bot.transport.scaleout.scheduler import TimerHost
+from bot.transport.scaleout.worker import Worker
+from bot.transport.scheduler import pending_timers
 from db.migrate import upgrade
 from db.models import AuditEntry, Round, TableRow, Tournament
 from db.repo import Repo

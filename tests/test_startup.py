@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.app import App
+from bot.application.types import StartupError
 from bot.cli import main
 from bot.config import Settings
-from bot.types import StartupError
 from playground.botapi import BotAPIServer
 
 

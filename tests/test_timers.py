@@ -1,4 +1,5 @@
-"""Timer planning (``bot.timers``) and time-zone lookup (``bot.zones``), without a bot."""
+"""Timer planning (``bot.application.timers``) and time-zone lookup
+(``bot.language.zones``), without a bot."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.timers import remind_offsets, reminder_moments, tournament_timers
-from bot.tournament import POLICY_KNOBS
-from bot.zones import ZoneError, find_zone
+from bot.application.timers import remind_offsets, reminder_moments, tournament_timers
+from bot.application.tournament import POLICY_KNOBS
+from bot.language.zones import ZoneError, find_zone
 from db.models import Round, TableRow, Tournament
 from engine.errors import ConfigError
 

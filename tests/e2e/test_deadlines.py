@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy import select
 
-from bot.timers import LAST_CALL
+from bot.application.timers import LAST_CALL
 from db.models import Round
 from playground.botapi import SentMessage
 from tests.e2e.harness import Harness, tables_of

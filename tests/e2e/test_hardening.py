@@ -10,7 +10,7 @@ import io
 import pytest
 from sqlalchemy import select
 
-from bot.types import CHANNEL_BOT, GROUP_ANONYMOUS_BOT
+from bot.application.types import CHANNEL_BOT, GROUP_ANONYMOUS_BOT
 from db.models import AuditEntry, Player
 from playground.botapi import SentMessage
 from tests.e2e import raw_updates

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import bot.pictures as pictures
+import bot.presentation.pictures as pictures
 from charts import fonts
 from playground.botapi import SentMessage
 from tests.e2e.harness import Harness, tables_of

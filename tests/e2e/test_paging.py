@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import context
+from bot.application import context
 from tests.e2e.harness import Harness
 
 GROUP = -100900

@@ -1,5 +1,5 @@
 """The permission matrix: every command × every kind of sender, generated from the
-command table (``bot.handlers.COMMANDS``) and the README's "who" column, which must
+command table (``bot.application.routes.COMMANDS``) and the README's "who" column, which must
 describe every command. Organiser commands refuse everyone else; the person commands
 refuse shared identities (anonymous admins, channels); nothing gets the apology, and no
 refusal writes.
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.fuzz import ADMIN, CHANNEL, NAMES, PLAYERS, STRANGER, Findings, Probe
-from bot.handlers import COMMANDS
-from bot.types import CHANNEL_BOT, GROUP_ANONYMOUS_BOT
+from bot.application.routes import COMMANDS
+from bot.application.types import CHANNEL_BOT, GROUP_ANONYMOUS_BOT
 from tests.e2e.harness import Harness
 
 GROUP = -1010030

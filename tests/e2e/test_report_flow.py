@@ -14,8 +14,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.errors import UserError
-from bot.handlers.report_flow import CALLBACK_LIMIT, DONE, SHOW, SYMBOLS, FlowState, replay
+from bot.application.handlers.report_flow import (
+    CALLBACK_LIMIT,
+    DONE,
+    SHOW,
+    SYMBOLS,
+    FlowState,
+    replay,
+)
+from bot.language.errors import UserError
 from engine.games import GAMES, find_game
 from playground.botapi import SentMessage
 from tests.e2e.harness import Harness, tables_of

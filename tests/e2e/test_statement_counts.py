@@ -45,7 +45,7 @@ Statement = tuple[str, Any]  # as the driver got it: SQL and parameters
 @contextmanager
 def counting(bot: Harness) -> Iterator[list[Statement]]:
     """The statements of the updates' transactions; the sender's (on its autocommit
-    connection, see ``bot.outbox``) are checked against :data:`DELIVERY_BOUND`."""
+    connection, see ``bot.transport.outbox``) are checked against :data:`DELIVERY_BOUND`."""
     assert bot.app is not None
     statements: list[Statement] = []
     delivery: list[Statement] = []

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import load_messages
+from bot.language.i18n import load_messages
 from engine.errors import ConfigError, EngineError, ReportError
 from engine.games import GAMES, find_game
 from engine.games.doudizhu import DouDizhu

@@ -142,7 +142,7 @@ def test_s6_a_whole_table_forfeit_in_the_last_round_is_unsettled() -> None:
 def test_every_stage_and_figure_a_ranking_shows_has_words_in_both_languages() -> None:
     """A ranking line prints ``stage.<code>`` and ``tiebreak.<figure_code>``: every code
     any format's whole event produces is in both catalogues (no raw key in a chat)."""
-    from bot.i18n import Catalogue
+    from bot.language.i18n import Catalogue
     from engine.errors import ConfigError
     from engine.formats import FORMATS
     from engine.games import GAMES

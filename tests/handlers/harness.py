@@ -3,7 +3,7 @@ on :class:`tests.handlers.memory.Chats` (no HTTP, no Telegram library).
 
 ``bot.says``/``bot.server.wait_for`` keep the Bot API server's cursor (the next output
 after the last one matched; ``playground.botapi.outbox.Outbox`` itself). A "restart"
-runs the timers that came due on the moved clock, as ``bot.scheduler.Timers.start``
+runs the timers that came due on the moved clock, as ``bot.transport.scheduler.Timers.start``
 does; nothing runs between updates, so a test that waits for a timer without a restart
 belongs to the end-to-end suite.
 """
@@ -18,10 +18,10 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.core import Core
-from bot.scheduler import Timers, pending_timers
-from bot.types import Incoming, Outgoing
-from bot.types import Sender as User
+from bot.application.core import Core
+from bot.application.types import Incoming, Outgoing
+from bot.application.types import Sender as User
+from bot.transport.scheduler import Timers, pending_timers
 from playground.botapi.outbox import Outbox, Predicate
 from playground.botapi.records import CallbackAnswer, Edit, SentMessage
 from tests.handlers.memory import Chats, MemoryTransport, open_chats

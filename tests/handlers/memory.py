@@ -1,4 +1,4 @@
-"""Drive :class:`bot.core.Core` in memory: the same pipeline as production (one
+"""Drive :class:`bot.application.core.Core` in memory: the same pipeline as production (one
 transaction per update, the audit log, the outbox and its ``Sender``) with a transport
 that keeps what it would have sent; after each update the sender sends what is queued,
 unpaced (pacing and retries are ``tests/test_outbox.py``'s business). No HTTP and no
@@ -18,12 +18,12 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.application.core import Core
+from bot.application.types import Incoming, Outgoing
+from bot.application.types import Sender as User
 from bot.config import Settings
-from bot.core import Core
-from bot.i18n import Catalogue
-from bot.outbox import Sender
-from bot.types import Incoming, Outgoing
-from bot.types import Sender as User
+from bot.language.i18n import Catalogue
+from bot.transport.outbox import Sender
 from db.session import make_engine, make_sessionmaker
 
 CATALOGUE = Catalogue()  # loaded once for the whole run

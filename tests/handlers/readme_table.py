@@ -1,16 +1,16 @@
 """Rewrite the README's permission table from the command declarations.
 
 ``.venv/bin/python -m tests.handlers.readme_table`` after declaring, removing or changing
-a command (``bot/handlers/__init__.py``); ``test_commands.py`` fails until it is run.
+a command (``bot/application/handlers/__init__.py``); ``test_commands.py`` fails until it is run.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from bot.commands import permission_table
-from bot.handlers import COMMANDS
-from bot.i18n import Catalogue
+from bot.application.commands import permission_table
+from bot.application.routes import COMMANDS
+from bot.language.i18n import Catalogue
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 BEGIN, END = "<!-- permissions:begin -->\n", "\n<!-- permissions:end -->"

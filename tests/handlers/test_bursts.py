@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import event
 
-from bot.types import Incoming
+from bot.application.types import Incoming
 from tests.handlers.memory import Chats
 
 GROUP, ADMIN = -5001, 1

@@ -6,10 +6,10 @@ from __future__ import annotations
 import dataclasses
 
 from bot.app import publish_menu
-from bot.commands import Command, Handler, Role, Stage, menu_entries, permission_table
-from bot.context import Ctx
-from bot.handlers import COMMANDS
-from bot.types import CHANNEL_BOT, GROUP_ANONYMOUS_BOT
+from bot.application.commands import Command, Handler, Role, Stage, menu_entries, permission_table
+from bot.application.context import Ctx
+from bot.application.routes import COMMANDS
+from bot.application.types import CHANNEL_BOT, GROUP_ANONYMOUS_BOT
 from tests.handlers.memory import CATALOGUE, Chats
 from tests.handlers.readme_table import README, table_in
 

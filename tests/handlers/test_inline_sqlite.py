@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
-import bot.handlers.standings
+import bot.application.handlers.standings
 import db.inline_sqlite
-from bot.types import Incoming
+from bot.application.types import Incoming
 from db.inline_sqlite import InlineConnection, is_busy
 from db.session import make_engine
 from tests.handlers.memory import Chats
@@ -106,7 +106,7 @@ async def test_on_sqlite_a_slow_picture_in_one_chat_does_not_hold_up_another_cha
         await asyncio.sleep(0.5)  # the drawing thread at work
         return None  # nothing drawn: the text ranking goes out
 
-    monkeypatch.setattr(bot.handlers.standings, "drawn", slow_drawing)
+    monkeypatch.setattr(bot.application.handlers.standings, "drawn", slow_drawing)
 
     async def handle(chat: int, update_id: int, words: str) -> None:
         inc = Incoming(update_id, chat, "supergroup", chats.users[ADMIN], text=words)

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-import bot.live
-from bot.scheduler import Timers, pending_timers
+import bot.presentation.live
+from bot.transport.scheduler import Timers, pending_timers
 from charts.jobs import first_png
 from db.models import Player
 from tests.handlers.memory import Chats, Sent
@@ -83,7 +83,7 @@ async def test_the_live_picture_is_drawn_while_the_event_loop_serves_other_chats
     a second at least, here) the event loop goes on: other chats' updates are served."""
     await chats.drawn_event(GROUP, ADMIN, PLAYERS)
     await chats.says(GROUP, ADMIN, "/round")
-    monkeypatch.setattr(bot.live, "first_png", slow_first_png)
+    monkeypatch.setattr(bot.presentation.live, "first_png", slow_first_png)
     ticks = 0
 
     async def another_chat() -> None:

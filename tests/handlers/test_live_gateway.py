@@ -12,7 +12,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from icalendar import Calendar
 
 from bot.config import Settings
-from bot.scaleout.gateway import Gateway
+from bot.transport.scaleout.gateway import Gateway
 from tests.handlers.memory import Chats
 
 GROUP, ADMIN = -950, 1

@@ -1,6 +1,6 @@
 """A chat reads of the event's states in the order they happened: a reply to one person
 (here a /standings picture) never arrives before an announcement queued before it,
-though replies otherwise go first (``bot/outbox.py``)."""
+though replies otherwise go first (``bot/transport/outbox.py``)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pypdfium2 as pdfium
 
-from bot.types import Incoming
+from bot.application.types import Incoming
 from tests.e2e.test_paper import qr_links
 from tests.handlers.memory import Chats
 

@@ -9,7 +9,7 @@ import re
 
 from sqlalchemy import select
 
-from bot.types import Incoming
+from bot.application.types import Incoming
 from db.models import AuditEntry
 from tests.handlers.memory import Chats, Sent
 

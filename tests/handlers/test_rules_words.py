@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from bot.i18n import Catalogue
-from bot.knob_words import value_words
+from bot.language.i18n import Catalogue
+from bot.language.knob_words import value_words
 from engine.formats import FORMATS
 from engine.games import GAMES, find_game
 from engine.model import SEAT_LETTERS

@@ -8,7 +8,7 @@ import io
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
-from bot.service.audit import (
+from bot.application.service.audit import (
     KINDS,
     Confirmed,
     Disputed,
@@ -77,7 +77,8 @@ def test_every_typed_entry_reads_back_as_written() -> None:
 
 
 def test_a_deadline_change_stored_before_entries_were_typed_still_reads() -> None:
-    """The JSON /deadline <table> wrote in bot/handlers/deadlines.py (see git history)."""
+    """The JSON /deadline <table> wrote in bot/application/handlers/deadlines.py (see git
+    history)."""
     row = AuditEntry(
         action="deadline-table",
         old={"round": 2, "table_id": 17, "deadline": None, "set_at": None},
@@ -87,7 +88,7 @@ def test_a_deadline_change_stored_before_entries_were_typed_still_reads() -> Non
 
 
 def test_an_entry_stored_before_entries_were_typed_still_reads() -> None:
-    """The JSON a /fix wrote before bot/service existed (see git history)."""
+    """The JSON a /fix wrote before bot/application/service existed (see git history)."""
     row = AuditEntry(
         action="fix",
         old={

@@ -3,8 +3,8 @@ every command for another bot, still gets no answer."""
 
 from __future__ import annotations
 
-from bot.handlers import COMMANDS
-from bot.handlers.typos import closest, edit_distance
+from bot.application.handlers.typos import closest, edit_distance
+from bot.application.routes import COMMANDS
 from tests.handlers.memory import CATALOGUE, Chats
 
 GROUP, ADMIN, PLAYER = -1001, 1, 201

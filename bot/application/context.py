@@ -1,0 +1,300 @@
+"""What a use-case receives for one update: the repository, the caller, the language,
+and a place to put replies. Replies become outbox rows of the same transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from bot.application.service.audit import Entry
+from bot.application.types import (
+    CHANNEL_BOT,
+    GROUP_ANONYMOUS_BOT,
+    Buttons,
+    Incoming,
+    Outgoing,
+    Timer,
+)
+from bot.config import Settings
+from bot.language.errors import UserError
+from bot.language.i18n import Catalogue, Translator
+from db.models import Chat, Tournament
+from db.repo import Repo
+
+TELEGRAM_TEXT_LIMIT = 4096
+TELEGRAM_CAPTION_LIMIT = 1024
+PAGE_LIMIT = TELEGRAM_TEXT_LIMIT  # one page of a paged message
+
+
+def page_buttons(source: str, page: int, count: int) -> Buttons:
+    """◀ 2/5 ▶ under a paged message; the middle button just shows where you are."""
+    row = [(f"{page + 1}/{count}", f"pg:{source}:{page}")]
+    if page > 0:
+        row.insert(0, ("◀", f"pg:{source}:{page - 1}"))
+    if page < count - 1:
+        row.append(("▶", f"pg:{source}:{page + 1}"))
+    return [row]
+
+
+def paginate(text: str, limit: int = TELEGRAM_TEXT_LIMIT) -> list[str]:
+    """Cut long text on line ends into pieces Telegram accepts."""
+    pages: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            pages.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            pages.append(current)
+            current = line
+        else:
+            current = candidate
+    if current or not pages:
+        pages.append(current)
+    return pages
+
+
+@dataclass
+class Ctx:
+    inc: Incoming
+    repo: Repo
+    chat: Chat
+    t: Translator
+    settings: Settings
+    now: datetime
+    admins: Callable[[int], Awaitable[set[int]]]
+    catalogue: Catalogue
+    can_pin: Callable[[int], Awaitable[bool]]
+    outgoing: list[Outgoing] = field(default_factory=list)
+    toast: str | None = None  # the answer to a button press
+    toast_alert: bool = False  # refusals pop up; confirmations just flash
+    timers: list[Timer] = field(default_factory=list)  # scheduled once committed
+    bot_username: str = ""  # for links into the bot (t.me/<bot>?start=...)
+    # The tournament found for this update (by ``finished``): the command's admission
+    # and its handler ask for it, and the second ask must not query again.
+    _found: dict[bool, Tournament] = field(default_factory=dict)
+    _whole: set[bool] = field(default_factory=set)  # which of them were loaded whole
+    broadcasting: bool = False  # see announcing()
+    _organiser: bool | None = None  # see is_organiser()
+    # Work that needs the database after the use-case, in its transaction (e.g. the
+    # rating changes under a final announcement, found from the chat's other events).
+    deferred: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.chat.tz or self.settings.default_tz)
+
+    def set_lang(self, lang: str) -> None:
+        """Switch the chat's language; replies from here on use it."""
+        self.chat.lang = lang
+        self.t = self.catalogue[lang]
+
+    def defer(self, work: Callable[[], Awaitable[None]]) -> None:
+        """Run ``work`` once the use-case is done, before the transaction commits."""
+        self.deferred.append(work)
+
+    async def run_deferred(self) -> None:
+        while self.deferred:
+            await self.deferred.pop(0)()
+
+    @property
+    def actor(self) -> int:
+        return self.inc.sender.id
+
+    async def is_organiser(self) -> bool:
+        """Group admins (anonymous admins too) and users granted the role with /grant.
+
+        Tournaments live in groups: in a private chat nobody organises anything. Asked
+        again in the same update (the admission, then the use-case), it is not looked up
+        again."""
+        if self._organiser is None:
+            self._organiser = await self._find_organiser()
+        return self._organiser
+
+    async def _find_organiser(self) -> bool:
+        inc = self.inc
+        if inc.chat_type == "private":
+            return False
+        if self.is_anonymous_admin:
+            return True
+        if await self.repo.is_granted(inc.chat_id, inc.sender.id):
+            return True
+        return inc.sender.id in await self.admins(inc.chat_id)
+
+    @property
+    def is_anonymous_admin(self) -> bool:
+        return (
+            self.inc.sender.id == GROUP_ANONYMOUS_BOT or self.inc.sender_chat_id == self.inc.chat_id
+        )
+
+    def require_person(self) -> None:
+        """Players are people. An anonymous admin (every one arrives as the same user
+        1087968824) and a message sent as a channel (every channel arrives as 136817688)
+        are shared identities: signing up, reporting or confirming as one would let any
+        admin or any channel act for the others."""
+        if self.is_anonymous_admin:
+            raise UserError("refuse.anonymous-admin")
+        if self.inc.sender_chat_id is not None or self.inc.sender.id in (CHANNEL_BOT, 0):
+            raise UserError("refuse.sent-as-channel")
+
+    async def require_organiser(self) -> None:
+        if not await self.is_organiser():
+            raise UserError("refuse.not-organiser")
+
+    async def tournament(self, finished: bool = False, whole: bool = True) -> Tournament:
+        """The chat's (or topic's) active tournament, or a refusal saying there is none.
+
+        ``finished=True`` also accepts the latest one that has ended: its standings,
+        export and draw stay readable, and an organiser may still correct it.
+        ``whole=False`` loads the tournament row alone, for use-cases that must cost the
+        same in an event of ten players or of two thousand (they ask the repository for
+        the rows they need; ``repo.load_whole`` fetches the rest when it turns out to be
+        needed). Asked again in the same update (the command's admission asks first),
+        the same tournament comes back, loaded whole if now asked so."""
+        if finished in self._found:
+            known = self._found[finished]
+            if whole and finished not in self._whole:
+                await self.repo.load_whole(known)
+                self._whole.add(finished)
+            return known
+        repo, chat, thread = self.repo, self.inc.chat_id, self.inc.thread_id
+        found = await (
+            repo.latest_tournament(chat, thread, whole)
+            if finished
+            else repo.active_tournament(chat, thread, whole)
+        )
+        if found is None:
+            raise UserError("refuse.no-tournament")
+        self._found[finished] = found
+        if whole:
+            self._whole.add(finished)
+        return found
+
+    def record(self, t: Tournament, entry: Entry) -> None:
+        """Write a typed audit entry (``bot.application.service.audit``) for a change to ``t``."""
+        old, new = entry.rows()
+        self.audit(entry.action, t, old, new)
+
+    def audit(self, action: str, t: Tournament | None, old: Any = None, new: Any = None) -> None:
+        """Record a change; it also moves the tournament to a new version, so whatever was
+        derived from the old one (standings, their picture) is not served again."""
+        if self.is_anonymous_admin:  # one user id for every anonymous admin: say so
+            new = {**(new or {}), "by": "anonymous admin"}
+        if t is not None:
+            self.repo.bump_version(t)
+        self.repo.audit(
+            chat_id=self.inc.chat_id,
+            actor_id=self.actor,
+            action=action,
+            tournament_id=t.id if t else None,
+            update_id=self.inc.update_id or None,
+            old=old,
+            new=new,
+        )
+
+    # --- replies -------------------------------------------------------------------------
+    @contextmanager
+    def announcing(self) -> Iterator[None]:
+        """Messages queued inside are for the whole chat (a draw, a round, a result), so
+        they wait behind refusals and replies to one person in the outgoing queue."""
+        before, self.broadcasting = self.broadcasting, True
+        try:
+            yield
+        finally:
+            self.broadcasting = before
+
+    def _out(self, kind: str, text: str, **fields: Any) -> Outgoing:
+        out = Outgoing(
+            self.inc.chat_id,
+            kind,
+            text,
+            self.inc.thread_id,
+            broadcast=fields.pop("broadcast", self.broadcasting),
+            **fields,
+        )
+        self.outgoing.append(out)
+        return out
+
+    def react(self, emoji: str) -> None:
+        """A reaction on the caller's message instead of a reply: the quiet way to say
+        "got it" in a busy group."""
+        if self.inc.message_id is not None and not self.inc.is_callback:
+            self._out("react", emoji, edit_message_id=self.inc.message_id)
+
+    def edit_tagged(
+        self,
+        tag: str,
+        text: str,
+        buttons: Buttons | None = None,
+        kind: str = "edit",
+    ) -> None:
+        """Edit the latest message sent with ``tag`` (the sign-up message, the live
+        standings); several edits queued for it are merged into the newest. ``kind``:
+        ``edit`` (text) or ``edit_caption`` (``pictures.draw_later`` may make the latter
+        an ``edit_media``, with its picture)."""
+        self._out(kind, text, buttons=buttons, edit_tag=tag, broadcast=True)
+
+    def say(
+        self,
+        text: str,
+        buttons: Buttons | None = None,
+        pages: str | None = None,
+        tag: str | None = None,
+        pin: bool = False,
+    ) -> None:
+        """Queue a text reply (``tag`` and ``pin``: see :class:`Outgoing`).
+
+        Text longer than one Telegram message becomes ONE paged message when ``pages``
+        names a source that can rebuild it (see ``bot/application/handlers/paging.py``): its buttons
+        turn the page by editing the message. Otherwise it is cut into pieces."""
+        chunks = paginate(text, PAGE_LIMIT)
+        if len(chunks) > 1 and pages:
+            buttons, chunks = page_buttons(pages, 0, len(chunks)), chunks[:1]
+        for i, chunk in enumerate(chunks):
+            last = i == len(chunks) - 1
+            self._out(
+                "text",
+                chunk,
+                buttons=buttons if last else None,
+                tag=tag if i == 0 else None,
+                pin=pin and i == 0,
+            )
+
+    def answer(self, text: str, refresh: Callable[[], tuple[str, Buttons]] | None = None) -> None:
+        """A command gets ``text`` as a reply, a button press as a toast. ``refresh``
+        (given when the press changed something) rebuilds the pressed message, which is
+        edited in place: a room full of presses must not flood the group."""
+        if not self.inc.is_callback:
+            self.say(text)
+            return
+        self.toast = text
+        if refresh is not None:
+            body, buttons = refresh()
+            self._out(
+                "edit", body, buttons=buttons, edit_message_id=self.inc.message_id, broadcast=True
+            )
+
+    def reply(self, key: str, buttons: Buttons | None = None, **params: object) -> None:
+        self.say(self.t(key, **params), buttons)
+
+    def photo(
+        self,
+        png: bytes,
+        caption: str,
+        filename: str = "picture.png",
+        tag: str | None = None,
+        pin: bool = False,
+    ) -> None:
+        """One picture; a caption over Telegram's 1024 limit continues as text."""
+        caption, rest = caption[:TELEGRAM_CAPTION_LIMIT], caption[TELEGRAM_CAPTION_LIMIT:]
+        self._out("photo", caption, file=png, filename=filename, tag=tag, pin=pin)
+        if rest:
+            self.say(rest)
+
+    def document(self, data: bytes, filename: str, caption: str) -> None:
+        self._out("document", caption[:TELEGRAM_CAPTION_LIMIT], file=data, filename=filename)

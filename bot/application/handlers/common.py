@@ -1,0 +1,265 @@
+"""Small pieces several use-cases share: reading a table number, finding a player,
+describing tables, and closing a round once every table is settled."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import datetime
+
+from bot.application.context import Ctx
+from bot.application.ratings import announce_changes
+from bot.application.timers import table_deadline
+from bot.application.tournament import format_of, latest_round, names, state_of
+from bot.language.deadlines import format_deadline
+from bot.language.errors import UserError
+from bot.presentation import live
+from bot.presentation.board import board_of, ranking_lines
+from bot.presentation.pictures import podium, post_with_picture_later
+from charts.jobs import podium_png
+from db.models import Player, Round, TableRow, Tournament
+from db.status import EventStatus, RoundStatus, TableState
+from engine.board import build, notice
+from engine.formats.groups import LETTERS
+from engine.formats.teams import TeamStanding
+from engine.model import SEAT_LETTERS, Finished, TournamentState
+
+
+def display_name(ctx: Ctx) -> str:
+    return ctx.inc.sender.name or (ctx.inc.sender.username or str(ctx.inc.sender.id))
+
+
+def table_number(token: str) -> int:
+    """``3``, ``T3``, ``#3``, ``3号``, ``3桌``, ``第3桌`` → 3."""
+    match = re.fullmatch(r"(?:[Tt#]|第)?(\d{1,3})(?:号桌|号|桌)?", token.strip())
+    if not match:
+        raise UserError("refuse.bad-table", token=token)
+    return int(match.group(1))
+
+
+def open_round(t: Tournament) -> Round:
+    r = latest_round(t)
+    if r is None or r.status != RoundStatus.OPEN:
+        raise UserError("refuse.no-open-round")
+    return r
+
+
+async def timer_round(
+    ctx: Ctx, arg: str, due: Callable[[Round], datetime | None]
+) -> tuple[Tournament, Round] | None:
+    """The running tournament and open round a timer (``"<tournament>:<round>:…"``) is
+    for, once the round's ``due`` moment has come; None when the round has moved on
+    since the timer was set (settled, ruled already, or given a later moment)."""
+    found = await timer_open_round(ctx, arg)
+    if found is None:
+        return None
+    moment = due(found[1])
+    return found if moment is not None and moment <= ctx.now else None
+
+
+async def timer_open_round(ctx: Ctx, arg: str) -> tuple[Tournament, Round] | None:
+    """The running tournament and the round a timer is for, while that round is open."""
+    tournament_id, number = (int(x) for x in arg.split(":")[:2])
+    t = await ctx.repo.tournament(tournament_id)
+    if t is None or t.status != EventStatus.RUNNING:
+        return None
+    r = next((x for x in t.rounds if x.number == number), None)
+    return (t, r) if r is not None and r.status == RoundStatus.OPEN else None
+
+
+def find_table(r: Round, number: int) -> TableRow:
+    for row in r.tables:
+        if row.number == number:
+            return row
+    raise UserError("refuse.no-such-table", table=number, round=r.number)
+
+
+def my_table(r: Round, user_id: int) -> TableRow | None:
+    return next((row for row in r.tables if user_id in row.seats), None)
+
+
+def find_player(ctx: Ctx, t: Tournament, ref: str) -> Player:
+    """A player by @username, user id, exact name, or seat (``3A``: table 3, seat A)."""
+    ref = ref.strip()
+    by_user = {p.user_id: p for p in t.players}
+    r = latest_round(t)
+    seat = re.fullmatch(r"(\d{1,3})([A-Da-d])", ref)
+    if seat and r is not None:
+        row = find_table(r, int(seat.group(1)))
+        idx = SEAT_LETTERS.index(seat.group(2).upper())
+        if idx < len(row.seats):
+            return by_user[row.seats[idx]]
+    for p in t.players:
+        if (
+            (ref.startswith("@") and p.username and p.username.lower() == ref[1:].lower())
+            or ref == str(p.user_id)
+            or ref == p.name
+        ):
+            return p
+    raise UserError("refuse.no-such-player", who=ref)
+
+
+def deadline_text(ctx: Ctx, deadline: datetime | None, hint: bool = True) -> str:
+    """The deadline as the chat reads it: its zone, its language, the year when it is
+    not this year, and (with ``hint``) how long is left."""
+    if deadline is None:
+        return ctx.t("round.no-deadline")
+    return format_deadline(deadline, ctx.tz, ctx.t.lang, now=ctx.now, hint=hint)
+
+
+def stands_at(ctx: Ctx, r: Round, row: TableRow) -> str:
+    """For a pending report: when it stands if nobody disputes it ("" without a deadline)."""
+    when = table_deadline(r, row)
+    return "" if when is None else "\n" + ctx.t("deadline.stands-at", when=deadline_text(ctx, when))
+
+
+def describe_tables(ctx: Ctx, t: Tournament, r: Round) -> str:
+    who = names(t)
+    lines = [
+        ctx.t(
+            "table.line",
+            table=row.number,
+            seats=" · ".join(f"{SEAT_LETTERS[i]} {who[u]}" for i, u in enumerate(row.seats)),
+        )
+        for row in r.tables
+    ]
+    if r.byes:
+        lines.append(ctx.t("table.byes", names=[who[u] for u in r.byes]))
+    # What the draw decided beyond seating (a flip, an extra game…), in plain words.
+    notes = [f"note.{code}" for code in dict.fromkeys(r.notes)]
+    lines += [f"ℹ️ {ctx.t(key)}" for key in notes if ctx.t.has(key)]
+    return "\n".join(lines)
+
+
+def event_status(ctx: Ctx, t: Tournament) -> str:
+    """Where the event stands, above a ranking: over (the final ranking), or which round
+    is being played, is drawn and not yet begun, or is over with the next not yet begun
+    (the places are not final in any of those)."""
+    if t.status == EventStatus.FINISHED:
+        return ctx.t("outcome.finished")
+    if t.status == EventStatus.CANCELLED:
+        return ctx.t("outcome.cancelled")
+    r = latest_round(t)
+    if r is None:
+        return ctx.t("outcome.in-progress", round=0)
+    key = {RoundStatus.DRAWN: "outcome.drawn", RoundStatus.CLOSED: "outcome.between"}
+    return ctx.t(key.get(RoundStatus(r.status), "outcome.in-progress"), round=r.number)
+
+
+def refresh_live(ctx: Ctx, t: Tournament, state: TournamentState | None = None) -> None:
+    """Post or edit the live standings with the current text ranking (``bot.presentation.live``):
+    once the event is over, the final ranking the announcement gave (its champion named
+    as such), as /standings shows it. ``state``: the event's engine state, when the
+    caller built it already."""
+    live.refresh(ctx, t, ranking_lines(ctx, t, board_of(t, state)))
+
+
+def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None:
+    """After a table's result changed: update the live standings, then close the round
+    when every table is settled and tell the chat what happens next: the champion and
+    the podium if the format has finished, otherwise who goes on. A round that would end
+    the event while a whole table forfeited (a missed deadline, a final nobody played)
+    stays open until the organiser decides (``ruled``: an explicit /forfeit)."""
+    fmt, state = format_of(t), state_of(t)  # built once for the whole update
+    refresh_live(ctx, t, state)
+    if r.status != RoundStatus.OPEN or any(row.status == TableState.PENDING for row in r.tables):
+        return
+    outcome = fmt.plan(state)
+    held = fmt.unsettled(state)
+    if isinstance(outcome, Finished) and held and not ruled:
+        ctx.audit("held", t, None, {"round": r.number, "tables": list(held)})
+        ctx.reply("outcome.hold", round=r.number, tables=list(held))
+        return
+    r.status = RoundStatus.CLOSED
+    ctx.audit(
+        "round-closed",
+        t,
+        {"round": r.number, "status": RoundStatus.OPEN},
+        {"status": RoundStatus.CLOSED},
+    )
+    with ctx.announcing():
+        if isinstance(outcome, Finished):
+            t.status = EventStatus.FINISHED
+            ctx.audit(
+                "finished", t, {"status": EventStatus.RUNNING}, {"status": EventStatus.FINISHED}
+            )
+            final = build(fmt, state, outcome.ranking, over=True)
+            # the pinned message now says the ranking is final, as the announcement does
+            live.refresh(ctx, t, ranking_lines(ctx, t, final))
+            text = ctx.t(
+                "tournament.finished",
+                title=t.title,
+                winner=champion_text(ctx, t, fmt.champion(state, outcome)),
+                ranking=ranking_lines(ctx, t, final) + team_table_lines(ctx, t),
+            )
+            post_with_picture_later(
+                ctx, text, "podium", podium_png, lambda: podium(ctx, t, ctx.now)
+            )
+            ctx.defer(lambda: announce_changes(ctx, t))
+            return
+        who = names(t)
+        going_on = [who[u] for table in outcome.tables for u in table.players] + [
+            who[u] for u in outcome.byes
+        ]
+        if outcome.stage == "extra":
+            # A level series or a tie at the top of a final is played on: nobody goes on
+            # from it. The chat is told who is tied, and only they (a whole final table
+            # may replay it, but the others at it are not tied).
+            tied = [who[u] for u in notice(fmt, state, outcome)]
+            ctx.reply("outcome.extra-needed", round=r.number, players=tied, next=r.number + 1)
+            return
+        ctx.reply("round.complete", round=r.number, players=going_on, next=r.number + 1)
+
+
+def champion_text(ctx: Ctx, t: Tournament, champion: tuple[int, ...]) -> str:
+    """The champion as the event crowns it: a player; both partners of a pair; a team by
+    its number and members (docs/guide.en.md#end)."""
+    if not champion:
+        return "—"
+    who = names(t)
+    members = [who.get(p, str(p)) for p in champion]
+    teams = team_table(t)
+    if teams and set(teams[0].members) == set(champion):
+        return ctx.t("outcome.team", team=teams[0].team, members=members)
+    return ctx.t("outcome.champion-unit", members=members)
+
+
+def team_table(t: Tournament) -> tuple[TeamStanding, ...]:
+    """The team table of a team event (docs/rules/teams.md#team-score), else empty."""
+    fmt = format_of(t)
+    return fmt.team_standings(state_of(t)) if fmt.has_team_table else ()
+
+
+def team_table_lines(ctx: Ctx, t: Tournament) -> str:
+    """The team table under the individual one, for team events."""
+    teams = team_table(t)
+    if not teams:
+        return ""
+    who = names(t)
+    lines = [
+        ctx.t(
+            "standings.team-line",
+            rank=s.rank,
+            team=s.team,
+            members=[who.get(p, str(p)) for p in s.members],
+            points=s.points,
+        )
+        + "".join(f" ({ctx.t(f'tiebreak.{c}')})" for c in s.tiebreak if c != "points")
+        for s in teams
+    ]
+    return "\n\n" + ctx.t("standings.team-header") + "\n" + "\n".join(lines)
+
+
+def group_lines(ctx: Ctx, t: Tournament) -> str:
+    """Who is in which group, for 小组循环 once drawn: players are told
+    (docs/rules/groups.md#groups-by-lot)."""
+    fmt = format_of(t)
+    if not fmt.has_group_tables or not t.rounds:
+        return ""
+    who = names(t)
+    groups = fmt.draw_groups(state_of(t))
+    lines = [
+        ctx.t("outcome.group", letter=LETTERS[i], members=[who.get(p, str(p)) for p in members])
+        for i, members in enumerate(groups)
+    ]
+    return "\n\n" + ctx.t("outcome.groups") + "\n" + "\n".join(lines)

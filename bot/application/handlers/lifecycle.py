@@ -1,0 +1,142 @@
+"""The event as a whole: calling it off (/cancel), changing its format before the draw
+(/set format), reading /new's format word, and the format the draw picks by field size.
+
+A cancelled event keeps every row: /export, /standings and the history still read it
+(``finished=True`` finds the latest event whatever its status), but it is no longer the
+chat's active event, so /new may start another and no timer of it acts any more (each
+timer looks for a running or signing-up event,
+``bot.application.handlers.common.timer_open_round``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.application.context import Ctx
+from bot.application.service.audit import FormatSet
+from bot.application.tournament import game_of
+from bot.application.types import Buttons
+from bot.language.errors import UserError
+from bot.language.inputs import YES_WORDS
+from db.models import Tournament
+from db.status import EventStatus, PlayerStatus
+from engine.formats import FORMATS, format_word
+from engine.games import Game
+
+KEEP = "keep"  # the "do not cancel" button's argument
+BY_SIZE = {"format": "size"}  # ``options["auto"]``: the draw picks the format by size
+
+
+# --- /cancel -------------------------------------------------------------------------------
+async def cancel(ctx: Ctx, args: str) -> None:
+    """``/cancel``: asks for a confirming press; ``/cancel yes`` cancels at once."""
+    t = await ctx.tournament(whole=False)
+    answer = args.strip().lower()
+    if answer in YES_WORDS:
+        cancel_now(ctx, t)
+        return
+    if answer:
+        raise UserError("usage.cancel")
+    ctx.reply("cancel.ask", buttons=cancel_keyboard(ctx, t), title=t.title)
+
+
+def cancel_keyboard(ctx: Ctx, t: Tournament) -> Buttons:
+    return [
+        [
+            (ctx.t("button.cancel-event"), f"cancel:{t.id}"),
+            (ctx.t("button.keep-event"), f"cancel:{KEEP}"),
+        ]
+    ]
+
+
+async def cancel_button(ctx: Ctx, arg: str) -> None:
+    """A press on the question: only an organiser's counts, and only for the event the
+    question was about (a press on an old question after a new /new changes nothing)."""
+    await ctx.require_organiser()
+    if arg == KEEP:
+        ctx.answer(ctx.t("cancel.kept"), lambda: (ctx.t("cancel.kept"), []))
+        return
+    t = await ctx.tournament(whole=False)
+    if str(t.id) != arg:
+        raise UserError("refuse.cancel-gone")
+    cancel_now(ctx, t)
+    ctx.answer(ctx.t("cancel.done-short"), lambda: (ctx.t("cancel.done-short"), []))
+
+
+def cancel_now(ctx: Ctx, t: Tournament) -> None:
+    """Call the event off: it keeps its rows, stops being the chat's active event."""
+    old = {"status": t.status, "signup_until": t.signup_until and t.signup_until.isoformat()}
+    t.status, t.signup_until = EventStatus.CANCELLED, None
+    ctx.audit("cancel", t, old, {"status": EventStatus.CANCELLED})
+    with ctx.announcing():
+        ctx.reply("cancel.done", title=t.title)
+
+
+# --- the format ------------------------------------------------------------------------------
+def read_format(game: type[Game[Any]], words: Sequence[str]) -> tuple[str, list[str], bool]:
+    """``/new <game> [format] [title…]`` after the game: the format's key, the title's
+    words, and whether the draw picks the format by the field's size (no format named,
+    for a game whose rules say so). What counts as a format word, and a misspelt one
+    refused with the closest format: ``engine.formats.format_word``. A format that does
+    not fit the game (a knockout of pairs at 3-seat tables…) is refused here too."""
+    fmt = format_word(words[0]) if words else None
+    if fmt is None:
+        return game.default_format, list(words), game.formats_by_size is not None
+    fmt(game(), {})  # ConfigError when the format cannot seat this game
+    return fmt.key, list(words[1:]), False
+
+
+def by_size(t: Tournament) -> bool:
+    return bool(t.options.get("auto", {}).get("format") == "size")
+
+
+def format_name(ctx: Ctx, t: Tournament) -> str:
+    """The format as /new and /rules name it: before a by-size draw, the rule itself."""
+    sizes = game_of(t).formats_by_size
+    if by_size(t) and sizes is not None:
+        most, small, large = sizes
+        return ctx.t(
+            "format.by-size",
+            most=most,
+            small=ctx.t(f"format.{small}"),
+            large=ctx.t(f"format.{large}"),
+        )
+    return str(ctx.t(f"format.{t.format}"))
+
+
+async def set_format(ctx: Ctx, t: Tournament, value: str) -> None:
+    """``/set format <key>``: before the draw only (the draw seats by the format). The
+    new format's knobs start from their defaults, and the reply lists them."""
+    if t.status != EventStatus.SIGNUP:
+        raise UserError("refuse.format-after-draw", format=ctx.t(f"format.{t.format}"))
+    fmt = format_word(value)
+    if fmt is None:
+        raise UserError("refuse.unknown-format-word", word=value, known=[f.key for f in FORMATS])
+    fmt(game_of(t), {})  # ConfigError when the format cannot seat this game
+    before_format, before = t.format, t.options
+    options = {k: dict(v) for k, v in t.options.items() if k not in ("format", "auto")}
+    t.format, t.options = fmt.key, options
+    ctx.record(t, FormatSet(before_format, before, fmt.key, options))
+    defaults = ", ".join(f"{k.name}={k.default}" for k in fmt.knobs) or "—"
+    ctx.reply("set.format-done", format=ctx.t(f"format.{fmt.key}"), defaults=defaults)
+
+
+def format_at_draw(ctx: Ctx, t: Tournament) -> None:
+    """At the draw of an event whose format goes by size: fix the format for the field
+    signed up (docs/rules/two-player.md) and say which, and why, before the tables."""
+    sizes = game_of(t).formats_by_size
+    if not by_size(t) or sizes is None:
+        return
+    players = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
+    key = game_of(t).format_for(players)
+    old = {"format": t.format, "options": t.options}
+    if key != t.format:  # knobs of the other format do not apply
+        t.options = {k: dict(v) for k, v in t.options.items() if k != "format"}
+    t.format = key
+    t.options = {k: dict(v) for k, v in t.options.items() if k != "auto"}
+    ctx.audit("format-by-size", t, old, {"format": key, "players": players})
+    most = sizes[0]
+    said = "draw.format-by-size-small" if players <= most else "draw.format-by-size-large"
+    with ctx.announcing():
+        ctx.reply(said, players=players, most=most, format=ctx.t(f"format.{key}"))

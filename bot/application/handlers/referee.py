@@ -1,0 +1,110 @@
+"""The "🙋 call the referee" button: under the round announcement and the private report
+form. Each organiser who can be written to privately gets a message naming the table,
+its players and who called; nobody reachable, the call goes to the group instead.
+
+A table calls at most once in :data:`QUIET` (a nervous player tapping twice must not
+send the referee running twice); the moment of each table's last call is kept in the
+event's options, and every call is audited.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.application.context import Ctx
+from bot.application.handlers.common import display_name, find_table, my_table
+from bot.application.tournament import names
+from bot.application.types import Buttons, Outgoing
+from bot.language.errors import UserError
+from bot.language.inputs import id_or_none
+from db.models import Round, Tournament
+from db.status import EventStatus, RoundStatus
+from engine.model import SEAT_LETTERS
+
+PREFIX = "ref"
+QUIET = timedelta(minutes=5)
+
+
+def referee_row(ctx: Ctx, t: Tournament, r: Round, table: int | None = None) -> Buttons:
+    """One row with the button; without ``table`` it calls for the presser's own table."""
+    data = f"{PREFIX}:{t.id}:{r.number}:{'' if table is None else table}"
+    return [[(ctx.t("referee.button"), data)]]
+
+
+def _calls(t: Tournament) -> dict[str, Any]:
+    paper = t.options.get("paper", {})
+    calls = paper.get("calls", {}) if isinstance(paper, dict) else {}
+    return dict(calls) if isinstance(calls, dict) else {}
+
+
+def _note_call(t: Tournament, r: Round, table: int, at: datetime) -> None:
+    """Remember this table's call; calls of earlier rounds are dropped."""
+    calls = {k: v for k, v in _calls(t).items() if k.startswith(f"{r.number}:")}
+    calls[f"{r.number}:{table}"] = at.isoformat()
+    paper = t.options.get("paper", {})
+    t.options = {
+        **t.options,
+        "paper": {**(paper if isinstance(paper, dict) else {}), "calls": calls},
+    }
+
+
+def _last_call(t: Tournament, r: Round, table: int) -> datetime | None:
+    value = _calls(t).get(f"{r.number}:{table}")
+    return datetime.fromisoformat(value) if isinstance(value, str) else None
+
+
+def under_announcement(ctx: Ctx, first: int, t: Tournament, r: Round) -> None:
+    """Put the button under the round announcement queued from ``ctx.outgoing[first]``
+    on: its last message that has no buttons of its own (page buttons stay alone)."""
+    for out in reversed(ctx.outgoing[first:]):
+        if out.kind in ("text", "photo") and not out.buttons:
+            out.buttons = referee_row(ctx, t, r)
+            return
+
+
+async def call(ctx: Ctx, arg: str) -> None:
+    """A press of the button: check it, then alert the organisers (or the group)."""
+    ctx.require_person()
+    tid, number, table = [*arg.split(":"), "", ""][:3]
+    t_id, round_number = id_or_none(tid), id_or_none(number)
+    t = await ctx.repo.tournament(t_id) if t_id is not None else None
+    private = ctx.inc.chat_type == "private"
+    if t is None or (not private and t.chat_id != ctx.inc.chat_id):
+        raise UserError("referee.stale")
+    ctx.chat = await ctx.repo.chat(t.chat_id)  # the event's language, wherever pressed
+    ctx.t = ctx.catalogue[ctx.chat.lang or ctx.settings.default_lang]
+    r = next((x for x in t.rounds if x.number == round_number), None)
+    if t.status != EventStatus.RUNNING or r is None or r.status != RoundStatus.OPEN:
+        raise UserError("referee.stale")
+    row = find_table(r, int(table)) if table.isdigit() else my_table(r, ctx.actor)
+    if row is None or ctx.actor not in row.seats:
+        raise UserError("referee.not-seated", round=r.number)
+    last = _last_call(t, r, row.number)
+    if last is not None and ctx.now - last < QUIET:
+        left = QUIET - (ctx.now - last)
+        minutes = max(1, int(left.total_seconds() + 59) // 60)
+        raise UserError("referee.too-soon", table=row.number, minutes=minutes)
+    _note_call(t, r, row.number, ctx.now)
+    who = names(t)
+    text = ctx.t(
+        "referee.alert",
+        title=t.title,
+        round=r.number,
+        table=row.number,
+        players=" · ".join(f"{SEAT_LETTERS[i]} {who[u]}" for i, u in enumerate(row.seats)),
+        caller=display_name(ctx),
+    )
+    organisers = (await ctx.admins(t.chat_id) | await ctx.repo.granted(t.chat_id)) - {ctx.actor}
+    reachable = await ctx.repo.private_chats(organisers)
+    for user in sorted(reachable):
+        ctx.outgoing.append(Outgoing(user, "text", text))
+    if not reachable:  # no organiser has a private chat with the bot: tell the hall
+        ctx.outgoing.append(Outgoing(t.chat_id, "text", text, t.thread_id or None))
+    ctx.audit(
+        "referee-call",
+        t,
+        None,
+        {"round": r.number, "table": row.number, "organisers": len(reachable)},
+    )
+    ctx.toast = ctx.t("referee.called", table=row.number)

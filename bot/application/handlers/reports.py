@@ -1,0 +1,289 @@
+"""Score reports: /report, /confirm, /dispute (and their buttons), and /fix.
+
+A captain's report waits for one other player of the table to confirm it; an
+organiser's report or /fix counts at once. The engine checks every report against the
+game's rules before anything is stored (``bot.application.service.results.check``); the state
+changes are the service layer's (``bot.application.service.results``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+
+from bot.application.context import Ctx
+from bot.application.handlers.common import (
+    display_name,
+    find_table,
+    refresh_live,
+    settle_round,
+    stands_at,
+    table_number,
+    timer_open_round,
+)
+from bot.application.service import results
+from bot.application.tournament import game_of, latest_round, names, policy
+from bot.application.types import Buttons, Outgoing
+from bot.language.errors import UserError
+from bot.language.inputs import id_or_none
+from bot.presentation import live
+from db.models import Report, Round, TableRow, Tournament
+from db.status import PlayerStatus, ReportStatus, RoundStatus
+from engine.formats.series import games_won
+from engine.games.base import fmt_points
+from engine.model import SEAT_LETTERS
+
+
+def _split(args: str, usage: str, **example: str) -> tuple[int, str]:
+    head, _, rest = args.strip().partition(" ")
+    if not head or not rest.strip():
+        raise UserError(usage, **example)
+    return table_number(head), rest.strip()
+
+
+def score_lines(ctx: Ctx, who: Mapping[int, str], row: TableRow, scores: list[Decimal]) -> str:
+    return "\n".join(
+        ctx.t("report.seat", seat=SEAT_LETTERS[i], name=who[u], points=fmt_points(scores[i]))
+        for i, u in enumerate(row.seats)
+    )
+
+
+async def report(ctx: Ctx, args: str) -> None:
+    """``/report <table> <result…>`` typed (a bare ``/report`` is the button flow's)."""
+    t = await ctx.tournament(whole=False)
+    game = game_of(t)
+    number, text = _split(args, "usage.report", example=game.example(game.seat_counts[0]))
+    await file_report(ctx, t, number, text)
+
+
+async def latest_table(
+    ctx: Ctx, t: Tournament, number: int, open_only: bool = True
+) -> tuple[Round, TableRow]:
+    """The latest round (open, unless told) and its table ``number``, read alone: a
+    report costs the same at table 3 of 4 as at table 300 of 500."""
+    r = await ctx.repo.latest_round(t)
+    if r is None or (open_only and r.status != RoundStatus.OPEN):
+        raise UserError("refuse.no-open-round" if open_only else "refuse.not-drawn")
+    row = await ctx.repo.round_table(r.id, number)
+    if row is None:
+        raise UserError("refuse.no-such-table", table=number, round=r.number)
+    return r, row
+
+
+async def settle_if_done(ctx: Ctx, t: Tournament, r: Round) -> None:
+    """After a confirmed result: close the round once no table is pending, else update
+    the live standings. Both need the whole event (the engine planning the
+    next round from all of it; the standings), so it is loaded here; in a burst of
+    results the live standings are refreshed once for many
+    (``bot.presentation.live.later``), so that
+    a result costs what its table costs, not what the event does."""
+    if r.status == RoundStatus.OPEN and not await ctx.repo.unsettled(r.id):
+        await ctx.repo.load_whole(t)
+        settle_round(ctx, t, r)
+    elif not live.later(ctx, t, r):
+        await ctx.repo.load_whole(t)
+        refresh_live(ctx, t)
+
+
+async def live_due(ctx: Ctx, arg: str) -> None:
+    """The live standings refresh a burst of results planned (timer ``live``)."""
+    found = await timer_open_round(ctx, arg)
+    if found is None or found[0].live_due is None:
+        return  # the round closed, or a refresh came first: it showed these results
+    refresh_live(ctx, found[0])
+
+
+async def file_report(
+    ctx: Ctx, t: Tournament, number: int, text: str, edit: int | None = None
+) -> None:
+    """Check a report and store it: pending for a player, confirmed for an organiser.
+
+    The one path for the typed ``/report`` and the button flow's Submit, so both are
+    checked and stored alike; ``edit`` is the flow message to turn into the announcement.
+    """
+    r, row = await latest_table(ctx, t, number)
+    organiser = await ctx.is_organiser()
+    if not organiser and ctx.actor not in row.seats:
+        raise UserError("refuse.not-at-table", table=number)
+    results.reportable(row)
+    checked = results.check(t, r, row, text)
+    who = await ctx.repo.names(t.id, row.seats)
+    if not organiser:
+        check_reporter(ctx, t, row, checked.scores, who)
+    rep = await results.file(ctx, t, r, row, checked, organiser)
+    lines = score_lines(ctx, who, row, list(checked.scores))
+    if organiser:
+        announce(ctx, edit, ctx.t("report.confirmed", table=number, text=rep.text, scores=lines))
+        next_game(ctx, t, row, who)
+        await settle_if_done(ctx, t, r)
+        return
+    announce(
+        ctx,
+        edit,
+        ctx.t(
+            "report.pending",
+            table=number,
+            text=rep.text,
+            scores=lines,
+            reporter=display_name(ctx),
+        )
+        + stands_at(ctx, r, row),
+        [
+            [
+                (ctx.t("button.confirm"), f"confirm:{rep.id}"),
+                (ctx.t("button.dispute"), f"dispute:{rep.id}"),
+            ]
+        ],
+    )
+
+
+def next_game(ctx: Ctx, t: Tournament, row: TableRow, who: Mapping[int, str]) -> None:
+    """A match still level after its confirmed games plays on: the table is told its
+    next game and how to report it (the report adds to the games before); the other
+    tables are not held up (docs/rules/two-player.md)."""
+    earlier = results.awaiting(row)
+    if earlier is None:
+        return
+    outcome = game_of(t).parse(earlier.text, len(row.seats))
+    totals = [sum(side, Decimal(0)) for side in zip(*outcome.per_hand, strict=True)]
+    ctx.reply(
+        "series.next-game",
+        table=row.number,
+        a=who.get(row.seats[0], str(row.seats[0])),
+        b=who.get(row.seats[1], str(row.seats[1])),
+        score=games_won(totals, outcome),
+        played=outcome.hands,
+        game=outcome.hands + 1,
+    )
+
+
+def announce(ctx: Ctx, edit: int | None, text: str, buttons: Buttons | None = None) -> None:
+    """A new message, or (from the button flow) the flow's own message edited in place."""
+    if edit is None:
+        ctx.say(text, buttons)
+    else:
+        ctx.outgoing.append(
+            Outgoing(
+                ctx.inc.chat_id, "edit", text, ctx.inc.thread_id, buttons, edit_message_id=edit
+            )
+        )
+
+
+def check_reporter(
+    ctx: Ctx,
+    t: Tournament,
+    row: TableRow,
+    scores: tuple[Decimal, ...] | None,
+    who: Mapping[int, str],
+) -> None:
+    """Seat A reports by default; "winner reports" (seed: 由获胜者上报结果) is a policy.
+
+    Without ``scores`` (the button flow before any tap) only the captain rule can be checked.
+    """
+    rule = policy(t, "reporter")
+    seat = row.seats.index(ctx.actor)
+    if rule == "captain" and seat != 0:
+        raise UserError("refuse.not-captain", table=row.number, captain=who[row.seats[0]])
+    if rule == "winner" and scores is not None and scores[seat] != max(scores):
+        raise UserError("refuse.not-winner", table=row.number)
+
+
+async def _pending_for(
+    ctx: Ctx, arg: str, button: bool
+) -> tuple[Tournament, Round, TableRow, Report]:
+    """The pending report a player means: the button's, the table named, or their own
+    table's, in the latest round. One table is read, whatever the size of the event.
+    (The commands are declared ``person``; the buttons come here unadmitted.)"""
+    ctx.require_person()
+    t = await ctx.tournament(whole=False)
+    r = await ctx.repo.latest_round(t)
+    if r is None:
+        raise UserError("refuse.nothing-to-confirm")
+    row: TableRow | None
+    if button:
+        report_id = id_or_none(arg)
+        rep = await ctx.repo.report(report_id) if report_id is not None else None
+        row = await ctx.repo.table(rep.table_id) if rep is not None else None
+        row = row if row is not None and row.round_id == r.id else None
+    elif arg.strip():
+        _, row = await latest_table(ctx, t, table_number(arg.split()[0]), open_only=False)
+    else:
+        row = await ctx.repo.seated_table(r.id, ctx.actor)
+    live = results.live(row) if row is not None else None
+    if row is not None and live is not None and live.status == ReportStatus.PENDING:
+        if ctx.actor not in row.seats:
+            raise UserError("refuse.not-at-table", table=row.number)
+        me = await ctx.repo.player(t.id, ctx.actor)
+        if me is not None and me.status == PlayerStatus.REMOVED:  # a button skips admission
+            raise UserError("refuse.player-removed", name=me.name)
+        return t, r, row, live
+    raise UserError("refuse.nothing-to-confirm")
+
+
+async def _confirm(ctx: Ctx, arg: str, button: bool) -> None:
+    t, r, row, rep = await _pending_for(ctx, arg, button)
+    results.confirm(ctx, t, r, row, rep)
+    ctx.toast = ctx.t("report.confirmed-short", table=row.number)
+    who = await ctx.repo.names(t.id, row.seats)
+    ctx.reply(
+        "report.confirmed",
+        table=row.number,
+        text=rep.text,
+        scores=score_lines(ctx, who, row, [Decimal(s) for s in rep.scores]),
+    )
+    next_game(ctx, t, row, who)
+    await settle_if_done(ctx, t, r)
+
+
+async def _dispute(ctx: Ctx, arg: str, button: bool) -> None:
+    table_arg, reason = (arg, "") if button else _table_and_reason(arg)
+    t, _, row, rep = await _pending_for(ctx, table_arg, button)
+    results.dispute(ctx, t, row, rep, reason)
+    ctx.toast = ctx.t("report.disputed-short", table=row.number)
+    ctx.reply("report.disputed", table=row.number, name=display_name(ctx), reason=reason or "—")
+
+
+def _table_and_reason(arg: str) -> tuple[str, str]:
+    """``/dispute [table] [reason…]``: the table number is optional."""
+    head, _, rest = arg.strip().partition(" ")
+    try:
+        table_number(head)
+    except UserError:
+        return "", arg.strip()
+    return head, rest.strip()
+
+
+async def confirm(ctx: Ctx, args: str) -> None:
+    await _confirm(ctx, args, button=False)
+
+
+async def confirm_button(ctx: Ctx, arg: str) -> None:
+    await _confirm(ctx, arg, button=True)
+
+
+async def dispute(ctx: Ctx, args: str) -> None:
+    await _dispute(ctx, args, button=False)
+
+
+async def dispute_button(ctx: Ctx, arg: str) -> None:
+    await _dispute(ctx, arg, button=True)
+
+
+async def fix(ctx: Ctx, args: str) -> None:
+    """``/fix <table> <result…>``: replace a table's result in the latest round."""
+    t = await ctx.tournament(finished=True)
+    number, text = _split(args, "usage.fix")
+    r = latest_round(t)
+    if r is None:
+        raise UserError("refuse.not-drawn")
+    row = find_table(r, number)
+    checked = results.check(t, r, row, text, whole=True)
+    rep = await results.fix(ctx, t, r, row, checked)
+    ctx.reply(
+        "report.fixed",
+        table=number,
+        text=rep.text,
+        scores=score_lines(ctx, names(t), row, list(checked.scores)),
+    )
+    next_game(ctx, t, row, names(t))
+    settle_round(ctx, t, r)

@@ -1,0 +1,162 @@
+"""Rounds and deadlines: /round opens the next round; a passed deadline settles it."""
+
+from __future__ import annotations
+
+from bot.application.context import Ctx
+from bot.application.handlers import people, referee
+from bot.application.handlers.checkin import checkin_line, noshow_passed, start_checkin
+from bot.application.handlers.common import (
+    deadline_text,
+    describe_tables,
+    my_table,
+    settle_round,
+    timer_open_round,
+    timer_round,
+)
+from bot.application.handlers.deadlines import (
+    Target,
+    chosen_hour,
+    pressed_for,
+    read_deadline,
+    table_names,
+    timer_moment,
+)
+from bot.application.handlers.draw import store_round
+from bot.application.service import results
+from bot.application.timers import epoch, table_deadline, tournament_timers
+from bot.application.tournament import format_of, game_of, latest_round, names, state_of
+from bot.language.errors import UserError
+from bot.language.knob_words import how_to_report
+from bot.presentation.pictures import drawn, post_with_picture, seating_sheet
+from charts.jobs import sheet_pngs
+from db.models import Round, Tournament
+from db.status import EventStatus, RoundStatus, TableState
+from engine.model import SEAT_LETTERS, Finished
+
+
+async def open_next(ctx: Ctx, args: str) -> None:
+    """``/round [deadline]``: open the drawn round, or draw and open the next one. A bare
+    hour with two readings is asked about first: the round opens when one is pressed."""
+    t = await ctx.tournament()
+    r = latest_round(t)
+    assert r is not None  # a running tournament has its first round drawn
+    deadline = None
+    if args.strip():
+        ask = Target("o", t.id, r.number) if r.status != RoundStatus.OPEN else None
+        deadline = read_deadline(ctx, args, ask)
+        if deadline is None:
+            return
+    if r.status == RoundStatus.OPEN:
+        raise UserError("refuse.round-still-open", round=r.number)
+    if r.status == RoundStatus.CLOSED:
+        plan = format_of(t).plan(state_of(t))
+        if isinstance(plan, Finished):  # settle_round already announced it
+            raise UserError("refuse.finished")
+        r = store_round(t, plan, r.number + 1)
+    r.status, r.deadline = RoundStatus.OPEN, deadline
+    r.deadline_set_at = ctx.now if deadline is not None else None
+    ctx.audit("round-open", t, None, {"round": r.number, "deadline": str(deadline)})
+    walked = people.walkovers(ctx, t, r)
+    seating = await drawn(sheet_pngs, seating_sheet(ctx, t, r))
+    with ctx.announcing():  # the round and its check-in, in that order, for everyone
+        first = len(ctx.outgoing)
+        post_with_picture(ctx, seating, opened_text(ctx, t, r), f"open.{r.number}")
+        referee.under_announcement(ctx, first, t, r)
+        start_checkin(ctx, t, r)
+        if walked:
+            ctx.say(walked)
+    ctx.timers += tournament_timers(t)
+    if walked:
+        settle_round(ctx, t, r)  # a walkover may settle the round (a final)
+
+
+async def open_button(ctx: Ctx, arg: str) -> None:
+    """A pressed reading of /round's bare hour: open the round with that deadline, as
+    /round with it written out would, if the rounds are where they were when asked."""
+    target, at = Target.pressed(arg)
+    t = await pressed_for(ctx, target)
+    r = latest_round(t) if t.status != EventStatus.SIGNUP else None
+    if target.kind != "o" or r is None or r.number != target.round:
+        raise UserError("refuse.deadline-choice-stale")
+    when = at.astimezone(ctx.tz)
+    await open_next(ctx, deadline_text(ctx, when, hint=False))  # the echo reads back exactly
+    chosen_hour(ctx, when)
+
+
+def opened_text(ctx: Ctx, t: Tournament, r: Round) -> str:
+    """The round announcement: deadline, tables and how to report."""
+    return (
+        ctx.t("round.opened", round=r.number, deadline=deadline_text(ctx, r.deadline))
+        + "\n"
+        + describe_tables(ctx, t, r)
+        + "\n\n"
+        + how_to_report(ctx.t, game_of(t), {len(row.seats) for row in r.tables})
+    )
+
+
+async def deadline_passed(ctx: Ctx, arg: str) -> None:
+    """Settle the tables whose deadline is this timer's moment, once (不在截止日期前上报，整桌作废:
+    docs/rules/deadlines.md#late). Pending, undisputed reports stand as reported; the notice names
+    the players of every table it settles. Tables given a later deadline of their own
+    (``/deadline <table>``) wait for it.
+
+    A check-in cut-off that came due before the deadline rules first: an outage across
+    both must end as if the bot had been up (no-shows forfeit, the others have a bye)."""
+    at = timer_moment(arg)
+    cut_off = await timer_round(ctx, arg, lambda r: r.checkin_until)
+    if cut_off is not None and (cut_off[1].checkin_until or at) <= at:
+        await noshow_passed(ctx, arg)
+    found = await timer_open_round(ctx, arg)
+    if found is None:
+        return
+    t, r = found
+    due = [
+        row
+        for row in r.tables
+        if row.status == TableState.PENDING and epoch(table_deadline(r, row)) == epoch(at)
+    ]
+    if not due:
+        return  # the deadline was moved since this timer was set
+    accepted, forfeited, waiting = results.late(ctx, t, r, due, at)
+    later = [
+        row
+        for row in r.tables
+        if row.status == TableState.PENDING and (table_deadline(r, row) or at) > at
+    ]
+    ctx.reply(
+        "deadline.settled",
+        round=r.number,
+        accepted=table_names(ctx, t, accepted),
+        forfeited=table_names(ctx, t, forfeited),
+        waiting=table_names(ctx, t, waiting),
+    )
+    if later:
+        ctx.reply(
+            "deadline.still-open",
+            tables=[row.number for row in later],
+            deadline=deadline_text(ctx, min(table_deadline(r, row) or at for row in later)),
+        )
+    settle_round(ctx, t, r)
+
+
+async def my_table_cmd(ctx: Ctx, args: str) -> None:
+    t = await ctx.tournament()
+    r = latest_round(t)
+    if r is None:
+        raise UserError("refuse.not-drawn")
+    row = my_table(r, ctx.actor)
+    if row is None:
+        key = "table.bye" if ctx.actor in r.byes else "table.none"
+        raise UserError(key, round=r.number)
+    who = names(t)
+    others = [f"{SEAT_LETTERS[i]} {who[u]}" for i, u in enumerate(row.seats) if u != ctx.actor]
+    mine = ctx.t(
+        "table.mine",
+        round=r.number,
+        table=row.number,
+        seat=SEAT_LETTERS[row.seats.index(ctx.actor)],
+        others=others,
+        deadline=deadline_text(ctx, table_deadline(r, row)),
+    )
+    checkin = checkin_line(ctx, r, row, ctx.actor)
+    ctx.say(f"{mine}\n{checkin}" if checkin else mine)

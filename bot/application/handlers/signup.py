@@ -1,0 +1,295 @@
+"""Creating a tournament and signing up: /new, /join, /leave, /players, /set, /rules."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+
+from bot.application.context import Ctx
+from bot.application.handlers import people
+from bot.application.handlers.common import display_name
+from bot.application.handlers.lifecycle import BY_SIZE, format_name, read_format, set_format
+from bot.application.handlers.partners import name_partners, read_partners, team_lines
+from bot.application.service import results
+from bot.application.timers import tournament_timers
+from bot.application.tournament import (
+    POLICY_KNOBS,
+    RUNNING_KNOBS,
+    format_of,
+    game_of,
+    noshow_minutes,
+    options_with,
+    seed_noshow_minutes,
+    signed_up,
+)
+from bot.application.types import Buttons
+from bot.application.versioned import texts
+from bot.language.errors import UserError
+from bot.language.knob_words import how_to_report, knob_words
+from db.models import Player, Tournament
+from db.status import EventStatus, PlayerStatus
+from engine.draw import commitment
+from engine.games import find_game
+
+MAX_TITLE = 200  # the column's width; a title is one line, not an essay
+
+
+async def new(ctx: Ctx, args: str) -> None:
+    """``/new <game> [format] [title…]``: one active tournament per chat or topic."""
+    words = args.split()
+    if not words:
+        raise UserError("usage.new")
+    if await ctx.repo.active_tournament(ctx.inc.chat_id, ctx.inc.thread_id, whole=False):
+        raise UserError("refuse.already-running")
+    game = find_game(words[0])
+    fmt_key, title_words, sized = read_format(game, words[1:])
+    if len(" ".join(title_words)) > MAX_TITLE:
+        raise UserError("refuse.title-too-long", limit=MAX_TITLE)
+    if ctx.chat.lang is None and ctx.inc.sender.language_code:
+        lang = ctx.inc.sender.language_code.split("-")[0]
+        if lang in ("zh", "en"):
+            ctx.set_lang(lang)
+    seed = secrets.token_hex(32)
+    t = Tournament(
+        chat_id=ctx.inc.chat_id,
+        thread_id=ctx.inc.thread_id or 0,
+        game=game.key,
+        format=fmt_key,
+        title=" ".join(title_words) or ctx.t(f"game.{game.key}"),
+        options={"auto": dict(BY_SIZE)} if sized else {},
+        status=EventStatus.SIGNUP,
+        seed=seed,
+        creator_id=ctx.actor,
+        players=[],  # a new event has none; saying so spares a lazy load
+        rounds=[],
+        penalties=[],
+    )
+    await ctx.repo.add(t)
+    ctx.audit("new", t, None, {"game": t.game, "format": t.format, "title": t.title})
+    with ctx.announcing():
+        ctx.say(signup_text(ctx, t), buttons=join_keyboard(ctx, t), tag=signup_tag(t))
+
+
+def signup_tag(t: Tournament) -> str:
+    """Names the sign-up message, so a typed /join can update its count."""
+    return f"signup:{t.id}"
+
+
+def join_keyboard(ctx: Ctx, t: Tournament) -> Buttons:
+    return [[(ctx.t("button.join"), f"join:{t.id}")]]
+
+
+def signup_text(ctx: Ctx, t: Tournament, count: int | None = None) -> str:
+    """The sign-up announcement; once people join it also says how many have
+    (``count``, when the caller counted them without loading every player)."""
+    text = ctx.t(
+        "tournament.created",
+        title=t.title,
+        game=ctx.t(f"game.{t.game}"),
+        format=format_name(ctx, t),
+        rules=rules_line(ctx, t),
+        commitment=commitment(t.seed),
+    )
+    if count is None:
+        count = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
+    return text + ("\n" + ctx.t("signup.count", count=count) if count else "")
+
+
+def rules_line(ctx: Ctx, t: Tournament) -> str:
+    """The game's rules with its knobs in words and its own report example."""
+    game = game_of(t)
+    words = knob_words(ctx.t, t.game, game.options)
+    text = ctx.t(f"rules.{t.game}", **words, example=game.example(game.seat_counts[0]))
+    series = game.options.get("series")
+    if series not in (None, "sudden"):  # the game's own text describes sudden death
+        text += ctx.t(f"series.rule.{series}")
+    return text
+
+
+async def join(ctx: Ctx, args: str) -> None:
+    """``/join``, or ``/join @partner…`` to sign up together in a team or pair event."""
+    t = await ctx.tournament(whole=False)
+    if t.status != EventStatus.SIGNUP:  # late entry, where the format takes it
+        await people.join_late(ctx, t)
+        return
+    if not args.strip():
+        await _join(ctx, t)
+        return
+    await ctx.repo.load_whole(t)
+    # Naming a partner who has not joined yet still signs the sender up, and remembers
+    # the request (``bot.application.handlers.partners``).
+    partners, unjoined = read_partners(ctx, t, args)
+    player, joined, _ = await _sign_up(ctx, t, [*partners, *unjoined])
+    if unjoined and not joined:
+        joined = ctx.t("signup.already", name=player.name)
+    ctx.say("\n".join(filter(None, [joined, name_partners(ctx, t, player, partners, unjoined)])))
+
+
+async def join_button(ctx: Ctx, arg: str) -> None:
+    t = await ctx.tournament(whole=False)
+    if str(t.id) != arg:
+        raise UserError("refuse.signup-closed")
+    if t.status != EventStatus.SIGNUP:  # late entry, where the format takes it
+        await people.join_late(ctx, t)
+        return
+    await _join(ctx, t)
+
+
+async def _join(ctx: Ctx, t: Tournament) -> None:
+    """Sign up, quietly: a hundred sign-ups must not flood the group. A button press
+    answers with a toast, a typed /join with a 👍 on the message; both update the count
+    on the sign-up message instead of posting. Only "already signed up" is a reply."""
+    player, joined, count = await _sign_up(ctx, t)
+    if not joined:
+        ctx.answer(ctx.t("signup.already", name=player.name))
+    elif player.status == PlayerStatus.WAITING:  # told their place on the waiting list
+        ctx.answer(joined)
+    elif ctx.inc.is_callback:
+        ctx.answer(joined, lambda: (signup_text(ctx, t, count), join_keyboard(ctx, t)))
+    else:
+        ctx.react("👍")
+        ctx.edit_tagged(signup_tag(t), signup_text(ctx, t, count), join_keyboard(ctx, t))
+
+
+async def _sign_up(
+    ctx: Ctx, t: Tournament, partners: Sequence[int | str] = ()
+) -> tuple[Player, str, int]:
+    """The caller's sign-up (made, or back after /leave), its confirmation (empty when
+    they were already signed up) and the number signed up. It reads one player row and
+    a count, never the list: the cost of a sign-up does not grow with the event."""
+    ctx.require_person()
+    if t.status != EventStatus.SIGNUP:
+        raise UserError("refuse.signup-closed")
+    name = display_name(ctx)
+    existing = await ctx.repo.player(t.id, ctx.actor)
+    if existing is not None and existing.status == PlayerStatus.ACTIVE:
+        return existing, "", 0
+    if existing is not None and existing.status == PlayerStatus.WAITING:
+        return existing, await people.waiting_text(ctx, t, existing), 0
+    if waits := await people.should_wait(ctx, t, partners):
+        await ctx.repo.load_whole(t)  # the stored row, to put it on the list
+        existing = next((p for p in t.players if p.user_id == ctx.actor), None)
+    if existing is not None:
+        existing.status, existing.name = PlayerStatus.ACTIVE, name
+        player = existing
+    else:
+        player = await ctx.repo.new_player(t, ctx.actor, name, ctx.inc.sender.username)
+    if waits:
+        people.put_on_list(ctx, t, player)
+        return player, await people.waiting_text(ctx, t, player), 0
+    ctx.audit("join", t, None, {"user": ctx.actor, "name": name})
+    count = await ctx.repo.active_players(t.id)
+    return player, ctx.t("signup.joined", name=name, count=count), count
+
+
+async def leave(ctx: Ctx, args: str) -> None:
+    t = await ctx.tournament()
+    player = next(
+        (p for p in t.players if p.user_id == ctx.actor and p.status in people.ON_LIST), None
+    )
+    if player is None:
+        raise UserError("refuse.not-signed-up")
+    status = player.status
+    player.status, partners = PlayerStatus.LEFT, player.partners
+    player.partners = []
+    ctx.audit(
+        "leave",
+        t,
+        {"user": ctx.actor, "status": status, "partners": partners},
+        {"status": PlayerStatus.LEFT, "partners": []},
+    )
+    count = len([p for p in t.players if p.status == PlayerStatus.ACTIVE])
+    left = ctx.t("signup.left", name=player.name, count=count)
+    ctx.say("\n".join(filter(None, [left, people.promoted_text(ctx, t)])))
+
+
+async def players(ctx: Ctx, args: str) -> None:
+    """The list is built once per tournament version and language
+    (``bot.application.versioned``)."""
+    t = await ctx.tournament(whole=False)
+    key = texts.key(t, "players", ctx.t.lang)
+    text = texts.get(key)
+    if text is None:
+        await ctx.repo.load_whole(t)
+        if not signed_up(t):
+            ctx.reply("players.none")
+            return
+        text = players_text(ctx, t)
+        texts.put(key, text)
+    ctx.say(text, pages="players")
+
+
+def players_text(ctx: Ctx, t: Tournament) -> str:
+    listed = signed_up(t)
+    lines = [
+        ctx.t("players.line", n=i, name=p.name)
+        + (ctx.t("players.dept", dept=p.department) if p.department else "")
+        + people.player_mark(ctx, t, p)
+        for i, p in enumerate(listed, 1)
+    ]
+    header = ctx.t("players.header", title=t.title, count=len(listed))
+    return header + "\n" + "\n".join(lines) + team_lines(ctx, t) + people.waiting_lines(ctx, t)
+
+
+async def set_knob(ctx: Ctx, args: str) -> None:
+    """``/set <knob> <value>``: a game, format or policy knob, before the draw (a few
+    policies, :data:`RUNNING_KNOBS`, also later: they apply from the next round)."""
+    t = await ctx.tournament()
+    key, _, value = args.partition(" ")
+    if value.strip() and people.set_knob(ctx, t, key, value.strip()):
+        return  # cap, late entry (bot/application/handlers/people.py)
+    if key == "format" and value.strip():
+        await set_format(ctx, t, value.strip())
+        return
+    if t.status != EventStatus.SIGNUP and key not in RUNNING_KNOBS:
+        raise UserError("refuse.set-after-draw")
+    if not key or not value.strip():
+        raise UserError("usage.set")
+    game, fmt = game_of(t), format_of(t)
+    if key in game.knob_names():
+        section = "game"
+    elif key in {k.name for k in fmt.knobs}:
+        section = "format"
+    elif key in {k.name for k in POLICY_KNOBS}:
+        section = "policy"
+        knob = next(k for k in POLICY_KNOBS if k.name == key)
+        knob.coerce(value)
+    else:
+        known = [*game.knob_names(), *(k.name for k in fmt.knobs), *(k.name for k in POLICY_KNOBS)]
+        raise UserError("refuse.unknown-knob", knob=key, known=known)
+    results.rule_set(ctx, t, options_with(t, section, key, value.strip()), key)
+    format_of(t)  # validates game and format knobs together; raises ConfigError
+    ctx.reply("set.done", knob=key, value=value.strip())
+    ctx.timers += tournament_timers(t)  # ``remind`` changes the reminders still to come
+
+
+def format_rules(ctx: Ctx, t: Tournament) -> str:
+    """What the format does for this game, including where the seeds are silent: the
+    game's own wording of the format, and how a tie at the top of a final is played off."""
+    fmt = format_of(t)
+    section = f"format_rules_{fmt.rules_variant}" if fmt.rules_variant else "format_rules"
+    text = ctx.t(f"{section}.{t.format}", **knob_words(ctx.t, t.format, fmt.options))
+    if fmt.eliminates and max(fmt.sizes) > 2:
+        text += "\n" + ctx.t("format_rules_extra.final-tie")
+    if max(fmt.sizes) == 2 and fmt.game.options.get("series") == "sudden":
+        text += "\n" + ctx.t("series.format-note")
+    return text
+
+
+async def rules(ctx: Ctx, args: str) -> None:
+    t = await ctx.tournament()
+    policies = {k.name: t.options.get("policy", {}).get(k.name, k.default) for k in POLICY_KNOBS}
+    text = ctx.t(
+        "rules.text",
+        title=t.title,
+        game=ctx.t(f"game.{t.game}"),
+        rules=rules_line(ctx, t) + "\n" + how_to_report(ctx.t, game_of(t)),
+        format=format_name(ctx, t),
+        format_rules=format_rules(ctx, t),
+        reporter=ctx.t(f"policy.reporter.{policies['reporter']}"),
+        late=ctx.t(f"policy.late.{policies['late']}"),
+        noshow=ctx.t("policy.noshow", minutes=noshow_minutes(t))
+        if noshow_minutes(t)
+        else ctx.t("policy.no-checkin", minutes=seed_noshow_minutes(t)),
+    )
+    ctx.say(text + people.rules_lines(ctx, t))

@@ -1,0 +1,35 @@
+"""``/standings all``: every line of the ranking, as one paged text message.
+
+/standings shows the top of the ranking (its picture and caption); this is the rest for
+anyone in the chat, players included (/export is the organiser's file)."""
+
+from __future__ import annotations
+
+from bot.application.context import Ctx
+from bot.application.handlers.common import event_status
+from bot.application.tournament import latest_round
+from bot.language.errors import UserError
+from bot.presentation.board import board_of, ranking_lines
+from db.models import Tournament
+
+ALL_WORDS = ("all", "全部")
+
+
+def whole_ranking_text(ctx: Ctx, t: Tournament) -> str:
+    """The ranking's every line under the event's status (rebuilt for each page turned)."""
+    r = latest_round(t)
+    if r is None:
+        raise UserError("refuse.not-drawn")
+    b = board_of(t)
+    return "\n".join(
+        (
+            ctx.t("standings.caption", title=t.title, round=r.number),
+            event_status(ctx, t),
+            ranking_lines(ctx, t, b, limit=len(b.entries)),
+        )
+    )
+
+
+async def whole_ranking(ctx: Ctx) -> None:
+    t = await ctx.tournament(finished=True)
+    ctx.say(whole_ranking_text(ctx, t), pages="ranking")

@@ -1,0 +1,241 @@
+"""People coming and going: the cap and its waiting list, late entry, and dropping out.
+
+Each change is coded once here and audited in the caller's transaction; none of these
+functions speaks to the chat (``bot/application/handlers/people.py`` does). The settings live in
+``Tournament.options["people"]`` (``cap``, ``late``, ``apart``), so /set and /undo treat
+them as any other knob. Rules in the project's words: docs/rules/people.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.application.context import Ctx
+from bot.application.service.audit import Dropped, Substituted, TableBefore
+from bot.application.tournament import latest_round, signed_up
+from bot.language.errors import UserError
+from db.models import Player, Round, TableRow, Tournament
+from db.status import EventStatus, PlayerStatus, RoundStatus, TableState
+from engine.formats import find_format
+
+SECTION = "people"
+OFF_WORDS = ("off", "关", "否", "0", "no")
+MAX_CAP = 10_000
+
+
+def settings(t: Tournament) -> dict[str, Any]:
+    return dict(t.options.get(SECTION, {}))
+
+
+def cap_of(t: Tournament) -> int | None:
+    """The most players sign-up takes (None: no cap); beyond it they wait."""
+    cap = settings(t).get("cap")
+    return int(cap) if cap else None
+
+
+def late_value(t: Tournament) -> str:
+    """The ``late`` setting as given, else the format's default ("" where the format
+    cannot take late entrants at all)."""
+    default = find_format(t.format).late_entry
+    if default is None:
+        return ""
+    return str(settings(t).get("late", default))
+
+
+def late_until(t: Tournament) -> int | None:
+    """The last round a late entrant may still enter (None: no late entry)."""
+    value = late_value(t)
+    return int(value) if value and value not in OFF_WORDS else None
+
+
+def read_cap(raw: str) -> int | None:
+    """``/set cap N`` (``off`` lifts it)."""
+    value = raw.strip().lower()
+    if value in OFF_WORDS:
+        return None
+    if not value.isdigit() or not 2 <= int(value) <= MAX_CAP:
+        raise UserError("people.refuse.cap-value", value=raw.strip(), most=MAX_CAP)
+    return int(value)
+
+
+def read_late(raw: str) -> str:
+    """``/set late off`` or ``/set late N`` (entries until round N); also ``until N``."""
+    value = raw.strip().lower().removeprefix("until").strip()
+    if value in OFF_WORDS:
+        return "off"
+    if not value.isdigit() or int(value) < 2:
+        raise UserError("people.refuse.late-value", value=raw.strip())
+    return value
+
+
+# --- the waiting list ------------------------------------------------------------------
+async def is_full(ctx: Ctx, t: Tournament) -> bool:
+    cap = cap_of(t)
+    return cap is not None and await ctx.repo.active_players(t.id) >= cap
+
+
+def wait(ctx: Ctx, player: Player) -> None:
+    """Put a player at the end of the queue: their ticket is the moment they joined."""
+    player.status = PlayerStatus.WAITING
+    player.queued = int(ctx.now.timestamp() * 1000)
+
+
+def queue(t: Tournament) -> list[Player]:
+    """The waiting list in order (the tournament's players loaded)."""
+    waiting = [p for p in t.players if p.status == PlayerStatus.WAITING]
+    return sorted(waiting, key=lambda p: (p.queued or 0, p.id))
+
+
+def place(t: Tournament, player: Player) -> int:
+    return 1 + next(i for i, p in enumerate(queue(t)) if p.user_id == player.user_id)
+
+
+def let_in(ctx: Ctx, t: Tournament, player: Player) -> None:
+    """From the waiting list into the event."""
+    player.status, player.queued = PlayerStatus.ACTIVE, None
+    ctx.audit(
+        "promote",
+        t,
+        {"user": player.user_id, "status": PlayerStatus.WAITING},
+        {"status": PlayerStatus.ACTIVE},
+    )
+
+
+# --- late entry ------------------------------------------------------------------------
+def late_round(t: Tournament) -> int:
+    """The round a late entrant would enter, or a refusal saying why they cannot (where
+    the format takes late entrants: :func:`late_until` is None where it does not)."""
+    if t.status != EventStatus.RUNNING:
+        raise UserError("refuse.signup-closed")
+    until = late_until(t)
+    if until is None:
+        raise UserError("people.refuse.late-off")
+    r = latest_round(t)
+    entering = (r.number if r is not None else 0) + 1
+    rounds = settings_rounds(t)
+    if entering > until or (rounds is not None and entering > rounds):
+        raise UserError("people.refuse.late-closed", round=min(until, rounds or until))
+    return entering
+
+
+def settings_rounds(t: Tournament) -> int | None:
+    """The format's number of rounds, where it has that knob."""
+    value = t.options.get("format", {}).get("rounds")
+    knob = next((k for k in find_format(t.format).knobs if k.name == "rounds"), None)
+    if knob is None:
+        return None
+    return int(value if value is not None else knob.default)
+
+
+def enter_late(ctx: Ctx, t: Tournament, player: Player, entering: int) -> None:
+    player.status, player.queued, player.entered_round = PlayerStatus.ACTIVE, None, entering
+    ctx.audit("join-late", t, None, {"user": player.user_id, "round": entering})
+
+
+# --- dropping out ----------------------------------------------------------------------
+def seated_pending(t: Tournament, player: Player) -> TableRow | None:
+    """The player's table in a round drawn or open, while its result is still to come:
+    dropping out now forfeits it."""
+    r = latest_round(t)
+    if r is None or r.status == RoundStatus.CLOSED:
+        return None
+    row = next((x for x in r.tables if player.user_id in x.seats), None)
+    if row is None or row.status != TableState.PENDING or player.user_id in row.forfeited:
+        return None
+    return row
+
+
+def drop(ctx: Ctx, t: Tournament, player: Player) -> TableRow | None:
+    """The player is never drawn again and keeps their line in the standings, marked
+    with the round they dropped after. A table still to be played is their forfeit; when
+    one player is left at it, the table is a walkover for them. Returns that table."""
+    if player.status != PlayerStatus.ACTIVE:
+        raise UserError("people.refuse.not-playing", name=player.name)
+    r = latest_round(t)
+    assert r is not None  # dropping needs the draw (the command's stage)
+    row = seated_pending(t, player)
+    before = TableBefore(row.id, row.status, list(row.forfeited)) if row is not None else None
+    if row is not None:
+        row.forfeited = sorted({*row.forfeited, player.user_id})
+        if len(set(row.seats) - set(row.forfeited)) <= 1 and not any(x.live for x in row.reports):
+            row.status = TableState.FORFEIT
+    ctx.record(t, Dropped(player.user_id, player.status, r.number, before))
+    player.status, player.dropped_round = PlayerStatus.DROPPED, r.number
+    return row
+
+
+async def undo_drop(ctx: Ctx, t: Tournament, entry: Dropped) -> None:
+    """Back in: only while the round they dropped in is still the latest (a later draw
+    was made without them)."""
+    r = latest_round(t)
+    if r is None or r.number != entry.round:
+        raise UserError("refuse.undo-too-late")
+    player = next(p for p in t.players if p.user_id == entry.user)
+    player.status, player.dropped_round = entry.status, None
+    if entry.table is not None:
+        row = next(x for x in r.tables if x.id == entry.table.table_id)
+        _reopen(t, r)
+        row.status, row.forfeited = entry.table.status, entry.table.forfeited
+
+
+def _reopen(t: Tournament, r: Round) -> None:
+    if r.status == RoundStatus.CLOSED:
+        r.status, t.status = RoundStatus.OPEN, EventStatus.RUNNING
+
+
+# --- substitutes ----------------------------------------------------------------------
+def substitute(ctx: Ctx, t: Tournament, out: Player, sub: Player, first: int) -> None:
+    """``sub`` takes ``out``'s place from round ``first``: the place (its pair or team,
+    and everything it scored) plays on under a new name. Audited; /undo takes it back
+    until that round is drawn."""
+    entry = Substituted(out.user_id, sub.user_id, first, out.status, sub.status)
+    options = {k: dict(v) for k, v in t.options.items()}
+    section = options.setdefault(SECTION, {})
+    section["subs"] = [*section.get("subs", []), [out.user_id, sub.user_id, first]]
+    t.options = options
+    out.status = PlayerStatus.SUBSTITUTED
+    sub.status, sub.queued = PlayerStatus.ACTIVE, None
+    ctx.record(t, entry)
+
+
+async def undo_sub(ctx: Ctx, t: Tournament, entry: Substituted) -> None:
+    r = latest_round(t)
+    if r is not None and r.number >= entry.round:
+        raise UserError("refuse.undo-too-late")
+    options = {k: dict(v) for k, v in t.options.items()}
+    subs = [s for s in options[SECTION]["subs"] if s[:2] != [entry.out, entry.sub]]
+    options[SECTION]["subs"] = subs
+    t.options = options
+    for p in t.players:
+        if p.user_id == entry.out:
+            p.status = entry.out_status
+        elif p.user_id == entry.sub:
+            p.status = entry.sub_status
+
+
+def walk_over(ctx: Ctx, t: Tournament, r: Round) -> list[tuple[TableRow, list[int]]]:
+    """A knockout's draw seated players who dropped out after winning: each forfeits that
+    table at once, a walkover for the opponents. Returns the tables and who forfeited."""
+    gone = {p.user_id for p in t.players if p.status == PlayerStatus.DROPPED}
+    ruled = []
+    for row in r.tables:
+        out = [u for u in row.seats if u in gone and u not in row.forfeited]
+        if out:
+            row.forfeited = sorted({*row.forfeited, *out})
+            if len(set(row.seats) - set(row.forfeited)) <= 1:
+                row.status = TableState.FORFEIT
+            ctx.audit("walkover", t, None, {"round": r.number, "table": row.number, "out": out})
+            ruled.append((row, out))
+    return ruled
+
+
+def marks(t: Tournament) -> dict[int, tuple[str, int]]:
+    """What the standings and /players say beside a name: ``("dropped", N)`` (退出 after
+    round N) or ``("entered", N)`` (joined late, from round N)."""
+    out: dict[int, tuple[str, int]] = {}
+    for p in signed_up(t):
+        if p.status == PlayerStatus.DROPPED:
+            out[p.user_id] = ("dropped", p.dropped_round or 0)
+        elif p.entered_round:
+            out[p.user_id] = ("entered", p.entered_round)
+    return out

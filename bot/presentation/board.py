@@ -1,0 +1,79 @@
+"""The standings' read model (``engine.board``) for a stored event, and its words.
+
+Every surface that says where players stand (/standings, its picture, the pinned live
+standings, /bracket, /standings all, /me and the end announcement) takes a
+:class:`~engine.board.Board` from here and prints it with :func:`ranking_lines` or
+:func:`stage_words`, so none of them can say something another contradicts.
+"""
+
+from __future__ import annotations
+
+from bot.application.context import Ctx
+from bot.application.tournament import format_of, names, state_of
+from bot.language.i18n import show
+from db.models import Tournament
+from db.status import EventStatus
+from engine.board import Board, Entry, Status, board
+from engine.model import TournamentState
+
+
+def board_of(t: Tournament, state: TournamentState | None = None) -> Board:
+    """The board of ``t`` now (``state``: its engine state, when the caller has it)."""
+    over = t.status == EventStatus.FINISHED
+    return board(format_of(t), state_of(t) if state is None else state, over)
+
+
+def place_text(ctx: Ctx, e: Entry) -> str:
+    """``3``, or ``3=`` while the place is shared (not decided yet)."""
+    return ctx.t("board.shared", place=e.place) if e.shared else str(e.place)
+
+
+def stage_words(ctx: Ctx, e: Entry) -> str:
+    """How far the line got, in words (决赛 / 第2轮出局 / 等待第3桌结果 …); "" if none."""
+    if not e.stage or not ctx.t.has(f"stage.{e.stage}"):
+        return ""
+    return ctx.t(f"stage.{e.stage}", round=e.stage_round)
+
+
+def ranking_lines(ctx: Ctx, t: Tournament, b: Board, limit: int = 10) -> str:
+    """The top of a ranking: each place with how far it got and the figure that ordered
+    it there, never a figure of another kind that could contradict the place; then the
+    tie-break that separated it from the next line, once applied (加赛, 对手分, a flip
+    drawn…), never a flip still to be drawn."""
+    who = names(t)
+    lines = []
+    for e in b.entries[:limit]:
+        details = [words] if (words := stage_words(ctx, e)) else []
+        if e.figure is not None and ctx.t.has(f"tiebreak.{e.figure_code}"):
+            details.append(f"{ctx.t(f'tiebreak.{e.figure_code}')} {show(e.figure)}")
+        name = who.get(e.player, str(e.player))
+        rank = place_text(ctx, e)
+        line = (
+            ctx.t("outcome.line", rank=rank, name=name, details=" · ".join(details))
+            if details
+            else ctx.t("outcome.plain", rank=rank, name=name)
+        )
+        labels = [ctx.t(f"tiebreak.{c}") for c in e.decided if ctx.t.has(f"tiebreak.{c}")]
+        if labels:
+            line = ctx.t("outcome.decided", line=line, label=" / ".join(labels))
+        lines.append(line)
+    if len(b.entries) > limit:
+        lines.append(ctx.t("standings.more-all", count=len(b.entries) - limit))
+    return "\n".join(lines)
+
+
+def my_standing(ctx: Ctx, t: Tournament, user: int) -> str:
+    """/me's line for one event: the final place once it is over, else where the
+    player stands now (the board's words), as the standings say it."""
+    b = board_of(t)
+    mine = b.of(user)
+    if b.over:
+        place = mine.place if mine is not None else "—"
+        return ctx.t("me.place", place=place, of=len(b.entries))
+    words = stage_words(ctx, mine) if mine is not None else ""
+    return words or ctx.t("me.playing")
+
+
+def out_of_it(e: Entry) -> bool:
+    """A line a picture greys out: lost, or removed."""
+    return e.status in (Status.OUT, Status.REMOVED)

@@ -1,0 +1,65 @@
+"""Bot API objects → :class:`Incoming`, for both libraries.
+
+aiogram and python-telegram-bot mirror the Bot API's field names (``chat.id``,
+``from_user``, ``message_thread_id``, ``is_topic_message``, ``sender_chat``, …), so one
+translation serves both adapters; each adapter only decides whether a callback's message
+is still accessible (their "inaccessible message" classes differ).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.application.types import Incoming, Sender
+
+
+def sender_of(user: Any, sender_chat: Any = None) -> Sender:
+    """The person behind an update; a message sent as a chat has no user (id 0)."""
+    if user is None:
+        return Sender(0, (sender_chat.title or "") if sender_chat is not None else "")
+    return Sender(user.id, user.full_name, user.username, user.language_code)
+
+
+def _thread(message: Any) -> int | None:
+    """Reply into a forum topic only for a real topic message (not a plain reply thread)."""
+    return message.message_thread_id if message.is_topic_message else None
+
+
+def message_incoming(update_id: int, message: Any) -> Incoming:
+    return Incoming(
+        update_id=update_id,
+        chat_id=message.chat.id,
+        chat_type=message.chat.type,
+        sender=sender_of(message.from_user, message.sender_chat),
+        thread_id=_thread(message),
+        sender_chat_id=message.sender_chat.id if message.sender_chat else None,
+        text=message.text or message.caption or "",
+        message_id=message.message_id,
+        migrate_to_chat_id=message.migrate_to_chat_id,
+    )
+
+
+def member_incoming(update_id: int, updated: Any) -> Incoming:
+    """A ``chat_member`` / ``my_chat_member`` update: who is an admin may have changed."""
+    return Incoming(
+        update_id=update_id,
+        chat_id=updated.chat.id,
+        chat_type=updated.chat.type,
+        sender=sender_of(updated.from_user),
+        admins_changed=True,
+    )
+
+
+def callback_incoming(update_id: int, query: Any) -> Incoming:
+    """A button press; the caller has checked that ``query.message`` is accessible."""
+    message = query.message
+    return Incoming(
+        update_id=update_id,
+        chat_id=message.chat.id,
+        chat_type=message.chat.type,
+        sender=sender_of(query.from_user),
+        thread_id=_thread(message),
+        message_id=message.message_id,
+        callback_id=query.id,
+        callback_data=query.data or "",
+    )

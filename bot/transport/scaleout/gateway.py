@@ -1,0 +1,135 @@
+"""``tourbot gateway``: Telegram's webhook endpoint, in front of JetStream.
+
+It only checks the secret, finds the chat, and stores the raw update in the chat's
+shard; it answers 200 only once JetStream has acknowledged the publish, so an update
+Telegram was told we have is on disk. Anything else (NATS down, a timeout) is a 503 and
+Telegram retries; the retry carries the same ``update_id``, which JetStream's duplicate
+window drops if the first attempt had in fact been stored. Gateways keep no state, so
+any number can run behind a load balancer. With ``PUBLIC_URL`` set (the gateways'
+public address) they also serve the events' live pages, read from the database.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+from typing import Any
+from urllib.parse import urlsplit
+
+import aiohttp
+from aiohttp import web
+from nats.errors import Error as NatsError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.application.types import StartupError
+from bot.config import Settings
+from bot.language.i18n import Catalogue
+from bot.transport.scaleout.bus import MSG_ID, Bus, connect
+from bot.transport.scaleout.process import wait_for_signal
+from db.session import make_engine, make_sessionmaker
+
+log = logging.getLogger(__name__)
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+UPDATES = ["message", "callback_query", "my_chat_member"]
+PUBLISH_TIMEOUT = 5.0
+
+
+def chat_of(update: dict[str, Any]) -> int:
+    """The chat an update belongs to (0 when it has none, e.g. an inline query)."""
+    for kind, body in update.items():
+        if not isinstance(body, dict):
+            continue
+        if kind == "callback_query":
+            body = body.get("message") or {}
+        chat = body.get("chat")
+        if isinstance(chat, dict) and isinstance(chat.get("id"), int):
+            return int(chat["id"])
+    return 0
+
+
+async def set_webhook(settings: Settings) -> None:
+    """Point Telegram at ``WEBHOOK_URL`` with our secret (through ``BOT_API_URL``)."""
+    url = f"{settings.bot_api_url}/bot{settings.bot_token}/setWebhook"
+    body = {
+        "url": settings.webhook_url,
+        "secret_token": settings.webhook_secret,
+        "allowed_updates": UPDATES,
+        "max_connections": 100,
+    }
+    try:
+        async with aiohttp.ClientSession() as http, http.post(url, json=body) as resp:
+            answer = await resp.json(content_type=None)
+    except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
+        raise StartupError("unreachable", str(exc)) from exc
+    if resp.status == 401:
+        raise StartupError("token", answer.get("description", "Unauthorized"))
+    if not answer.get("ok"):
+        raise StartupError("unreachable", f"setWebhook: {answer.get('description')}")
+
+
+class Gateway:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.bus = Bus.of(settings)
+        self.path = urlsplit(settings.webhook_url).path or "/"
+        self.engine: AsyncEngine | None = None
+        self.pages: Any = None
+        if settings.public_url:  # the gateways are the public address: they serve /live
+            from bot.transport.live_page import LivePages
+
+            self.engine = make_engine(settings.database_url)
+            self.pages = LivePages(settings, Catalogue(), make_sessionmaker(self.engine))
+
+    def app(self) -> web.Application:
+        """The webhook's route; with ``PUBLIC_URL`` set, the events' live pages too (read
+        from the database, so any gateway behind the balancer can answer)."""
+        app = web.Application(client_max_size=1024 * 1024)
+        app.router.add_post(self.path, self.handle)
+        if self.pages is not None:
+            self.pages.add_routes(app)
+        return app
+
+    async def handle(self, request: web.Request) -> web.Response:
+        given = request.headers.get(SECRET_HEADER, "")
+        if not hmac.compare_digest(given.encode(), self.settings.webhook_secret.encode()):
+            return web.Response(status=401, text="wrong secret token")
+        body = await request.read()
+        try:
+            update = json.loads(body)
+            update_id = int(update["update_id"])
+        except (ValueError, KeyError, TypeError):
+            return web.Response(status=400, text="not a Telegram update")
+        subject = self.bus.chat_subject(chat_of(update))
+        try:
+            await self.js.publish(
+                subject, body, timeout=PUBLISH_TIMEOUT, headers={MSG_ID: str(update_id)}
+            )
+        except (NatsError, TimeoutError, OSError) as exc:
+            log.warning("update %s not stored (%s); Telegram will retry", update_id, exc)
+            return web.Response(status=503, text="try again")
+        return web.Response(text="ok")
+
+    async def run_forever(self) -> None:
+        nc = await connect(self.settings, "tourbot-gateway")
+        self.js = nc.jetstream()
+        await self.bus.ensure(self.js)
+        runner = web.AppRunner(self.app(), access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, self.settings.gateway_host, self.settings.gateway_port)
+        await site.start()
+        try:
+            await set_webhook(self.settings)
+            log.info(
+                "gateway on %s:%s%s → %s",
+                self.settings.gateway_host,
+                self.settings.gateway_port,
+                self.path,
+                self.bus.stream,
+            )
+            await wait_for_signal()
+        finally:
+            await runner.cleanup()
+            await nc.drain()
+            if self.engine is not None:
+                await self.engine.dispose()

@@ -1,0 +1,241 @@
+"""``tourbot worker``: handle the updates the gateways stored, with the same ``Core``.
+
+One task per shard pulls from that shard's durable consumer. JetStream gives a shard's
+next message to some worker only after the previous one was acknowledged (see
+``bot.transport.scaleout.bus``), so one chat's updates run one at a time and in order across all
+workers, while shards run in parallel within a process and across processes.
+
+A message is acknowledged only after ``Core.handle`` committed it. A worker killed before
+the ack leaves the message to be redelivered to another worker after ``ACK_WAIT``; if the
+commit had happened, the processed-update table makes the second run a no-op. While an
+update is being handled the worker tells JetStream it is still working on it, so a slow
+update is not handed out twice.
+
+Its clock is the database's (``bot.transport.scaleout.clock``): a timer the leader fired is due here
+too. Should a timer still be put back (the database was away), its message is
+redelivered a moment later rather than handed back to a leader that fired it already.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from nats.aio.msg import Msg
+from nats.errors import Error as NatsError
+from nats.errors import TimeoutError as NatsTimeout
+
+from bot.app import make_runner
+from bot.application.core import Core
+from bot.application.routes import TIMERS
+from bot.application.types import Timer
+from bot.config import Settings
+from bot.language.i18n import Catalogue
+from bot.transport.scaleout.budget import LANES, Pace, SharedSender, part_of
+from bot.transport.scaleout.bus import ACK_WAIT, Bus, connect, timer_from, timer_json
+from bot.transport.scaleout.clock import SYNC_EVERY, DatabaseClock, host_clock
+from bot.transport.scaleout.process import migrate_once, wait_for_signal
+from db.session import make_engine, make_sessionmaker, sender_engine
+
+log = logging.getLogger(__name__)
+FETCH_WAIT = 5.0  # seconds a pull request waits for a message
+RETRY = 1.0  # seconds before retrying after NATS or the database failed
+MAX_ATTEMPTS = 20  # deliveries (backing off to 30 s, ~8 min) before a failing one is dropped
+STOP_GRACE = 10.0  # seconds in-flight updates get to finish on SIGTERM
+POOL = 8  # database connections: updates handled at once (other shards' wait their turn)
+
+
+class PutBack(Exception):
+    """A fired timer the core put back: its message is redelivered later."""
+
+
+class Worker:
+    def __init__(self, settings: Settings, host: Callable[[], datetime] = host_clock) -> None:
+        self.settings = settings
+        self.clock = DatabaseClock(host)
+        self.bus = Bus.of(settings)
+        self._stopping = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._busy: set[int] = set()  # shards whose update is being handled
+        self._notices: set[asyncio.Task[None]] = set()
+        self._running: set[Timer] = set()  # fired timers being run now
+        self._put_back: set[Timer] = set()
+
+    async def start(self) -> None:
+        self.engine = make_engine(self.settings.database_url, pool_size=POOL)
+        await migrate_once(self.engine)
+        await self._sync_clock()
+        sessionmaker = make_sessionmaker(self.engine)
+        self.runner = make_runner(self.settings)
+        await self.runner.prepare()
+        self.core = Core(
+            self.settings, sessionmaker, Catalogue(), self.runner.transport, self.clock
+        )
+        # Each lane: its locks' connection, and one for a pass.
+        self.sender_engine = sender_engine(self.engine, pool_size=2 * LANES)
+        pace = Pace(self.settings.per_second)
+        self.senders = [
+            SharedSender(
+                sessionmaker,
+                self.runner.transport,
+                self.settings.per_second,
+                self.settings.per_chat_per_minute,
+                self.sender_engine,
+                lane,
+                LANES,
+                pace,
+            )
+            for lane in range(LANES)
+        ]
+        for sender in self.senders:
+            await sender.open()
+        # A commit wakes only the lane of its chat (``_dispatch``): woken together, all
+        # the lanes read the outbox after every update. Other chats' lanes (a private
+        # reply) and other workers' see it at their next look.
+        self.core.on_timer = self._announce
+        self.nc = await connect(self.settings, "tourbot-worker")
+        self.js = self.nc.jetstream()
+        await self.bus.ensure(self.js)
+        for sender in self.senders:
+            sender.start()  # replies left queued by a crash go out now
+        self._tasks = [
+            asyncio.create_task(self._consume(shard), name=f"shard-{shard}")
+            for shard in range(self.bus.shards)
+        ]
+        self._clock_task = asyncio.create_task(self._keep_clock(), name="clock")
+        log.info("worker consuming %s shards of %s", self.bus.shards, self.bus.stream)
+
+    async def stop(self) -> None:
+        """Let updates being handled finish (up to ``STOP_GRACE``); stop waiting ones."""
+        self._stopping.set()
+        self._clock_task.cancel()
+        for shard, task in enumerate(self._tasks):
+            if shard not in self._busy:
+                task.cancel()
+        if self._tasks:
+            _, pending = await asyncio.wait(self._tasks, timeout=STOP_GRACE)
+            for task in pending:
+                task.cancel()
+        for sender in self.senders:
+            await sender.close()
+        with contextlib.suppress(Exception):
+            await self.nc.close()
+        await self.runner.stop()
+        await self.sender_engine.dispose()
+        await self.engine.dispose()
+
+    async def run_forever(self) -> None:
+        await self.start()
+        try:
+            await wait_for_signal()
+        finally:
+            await self.stop()
+
+    def _wake_sender(self, chat_id: int) -> None:
+        self.senders[part_of(chat_id) % LANES].wake()
+
+    async def _sync_clock(self) -> None:
+        async with self.engine.connect() as conn:
+            await self.clock.sync(conn)
+
+    async def _keep_clock(self) -> None:
+        while True:
+            await asyncio.sleep(SYNC_EVERY)
+            try:
+                await self._sync_clock()
+            except Exception:  # the database is away: keep the last offset
+                log.warning("could not read the database's clock", exc_info=True)
+
+    def _announce(self, timer: Timer) -> None:
+        """A committed change set a timer: tell the scheduler (it also rescans the
+        database, so a lost notice only delays the timer by one rescan). A fired timer
+        being run here that the core puts back is not announced: see ``_dispatch``."""
+        if timer in self._running:
+            self._put_back.add(timer)
+            return
+        payload = json.dumps(timer_json(timer)).encode()
+        task = asyncio.create_task(self.nc.publish(self.bus.timers_subject, payload))
+        self._notices.add(task)  # keep a reference until it is done
+        task.add_done_callback(self._notice_done)
+
+    def _notice_done(self, task: asyncio.Task[None]) -> None:
+        self._notices.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("could not tell the scheduler about a timer: %s", task.exception())
+
+    async def _consume(self, shard: int) -> None:
+        sub = None
+        while not self._stopping.is_set():
+            try:
+                if sub is None:
+                    sub = await self.js.pull_subscribe_bind(
+                        durable=self.bus.consumer(shard), stream=self.bus.stream
+                    )
+                messages = await sub.fetch(1, timeout=FETCH_WAIT)
+            except NatsTimeout:
+                continue
+            except (NatsError, OSError, TimeoutError):
+                log.warning("shard %s: NATS unavailable, retrying", shard, exc_info=True)
+                await asyncio.sleep(RETRY)
+                continue
+            self._busy.add(shard)
+            try:
+                for msg in messages:
+                    await self._process(msg)
+            finally:
+                self._busy.discard(shard)
+
+    async def _process(self, msg: Msg) -> None:
+        """Handle one message and acknowledge it once committed."""
+        keepalive = asyncio.create_task(self._working(msg))
+        try:
+            await self._dispatch(json.loads(msg.data))
+        except Exception:
+            if msg.metadata.num_delivered >= MAX_ATTEMPTS:  # a bug, not an outage: move on
+                log.exception("giving up on message on %s: %r", msg.subject, msg.data[:200])
+                with contextlib.suppress(Exception):
+                    await msg.term()
+                return
+            log.exception("message on %s failed; it will be redelivered", msg.subject)
+            with contextlib.suppress(Exception):
+                await msg.nak(delay=min(30.0, RETRY * 2**msg.metadata.num_delivered))
+            return
+        finally:
+            keepalive.cancel()
+        with contextlib.suppress(Exception):  # a lost ack means a redelivery, then a skip
+            await msg.ack()
+
+    @staticmethod
+    async def _working(msg: Msg) -> None:
+        while True:
+            await asyncio.sleep(ACK_WAIT / 3)
+            with contextlib.suppress(Exception):
+                await msg.in_progress()
+
+    async def _dispatch(self, data: dict[str, Any]) -> None:
+        if "timer" in data:
+            fired = data["timer"]
+            timer = timer_from(fired)
+            # The leader fired it: it is due, whatever this host's clock says.
+            self.clock.reached(max(timer.at, datetime.fromisoformat(fired.get("now", fired["at"]))))
+            self._running.add(timer)
+            try:
+                await self.core.system(
+                    fired["chat_id"], fired.get("thread_id"), TIMERS[timer.kind], timer.arg, timer
+                )
+            finally:
+                self._running.discard(timer)
+            self._wake_sender(fired["chat_id"])
+            if timer in self._put_back:  # the leader fired it once: run it again from here
+                self._put_back.discard(timer)
+                raise PutBack(timer.key)
+            return
+        incoming = self.runner.incoming(data)
+        if incoming is not None:
+            await self.core.handle(incoming)
+            self._wake_sender(incoming.chat_id)
