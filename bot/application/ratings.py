@@ -57,9 +57,16 @@ def event_result(t: Tournament) -> EventResult:
     return EventResult(t.id, tuple(encounters))
 
 
+def rated(events: Sequence[Tournament]) -> list[Tournament]:
+    """The events that count towards ratings: every one but the cancelled (an event
+    called off does not stand; docs/rules/ratings.md#cancelled)."""
+    return [t for t in events if t.status != EventStatus.CANCELLED]
+
+
 async def ledger(repo: Repo, chat_id: int, game: str) -> Ledger:
-    """The chat's ratings for ``game``, brought up to date with its stored events."""
-    events = await repo.chat_events(chat_id, game)
+    """The chat's ratings for ``game``, brought up to date with its stored events (a
+    cancelled event leaves the ledger: its hands are no longer rated)."""
+    events = rated(await repo.chat_events(chat_id, game))
     led = _LEDGERS.setdefault((chat_id, game), Ledger())
     for ev in set(led.events) - {t.id for t in events}:
         led.remove(ev)
