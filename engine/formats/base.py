@@ -56,7 +56,9 @@ class Format:
     aliases: ClassVar[tuple[str, ...]]
     knobs: ClassVar[tuple[Knob, ...]] = ()
     seeds: ClassVar[tuple[str, ...]] = ()
-    tiebreaks: ClassVar[tuple[str, ...]] = ("points", "flip")
+    # The chain of the standings; a format whose chain depends on the game (a Swiss of
+    # two-player matches) sets its own on the instance.
+    tiebreaks: tuple[str, ...] = ("points", "flip")
     # Capabilities: what the format has, so the bot asks instead of knowing format keys.
     signs_up_together: ClassVar[bool] = False  # players may name partners (/join @a)
     seats_departments_apart: ClassVar[bool] = False  # /dept: colleagues at other tables

@@ -41,6 +41,7 @@ from engine.draw import flip_order, shuffled, stream
 from engine.errors import ConfigError, FormatError
 from engine.formats.base import APART_NOTE, AnyGame, Format
 from engine.formats.elimination import extra_table, lucky_losers, top_of_final
+from engine.formats.series import SERIES_NOTES, series_note
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -84,7 +85,15 @@ class Knockout(Format):
     key = "knockout"
     aliases = ("knockout", "分桌淘汰", "淘汰赛", "table knockout")
     seeds = ("000", "001")
-    note_codes = ("bye", "tiebreak-flip", "final-flip", "extra-game", "lucky-loser", APART_NOTE)
+    note_codes = (
+        "bye",
+        "tiebreak-flip",
+        "final-flip",
+        "extra-game",
+        "lucky-loser",
+        APART_NOTE,
+        *SERIES_NOTES,
+    )
     keeps_apart = True
     knobs = (
         Knob("advance", "1", (), int),
@@ -247,7 +256,9 @@ class Knockout(Format):
         w = self.walk(state)
         label = self.label(state)
         rng = stream(state.seed, label)
-        notes = tuple(dict.fromkeys(w.notes))  # the last round's decisions
+        # The last round's decisions, then how long a match is at two-player tables
+        # (docs/rules/two-player.md#formats).
+        notes = (*dict.fromkeys(w.notes), *series_note(self.game))
         if w.final_played:
             table = extra_table(w.top, w.final_table, self.sizes, w.sides)
             if len(w.top) > 1 and table is not None:

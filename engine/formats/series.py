@@ -18,22 +18,38 @@ can say it and every report is checked against it:
 
 Which of the two a round plays is the game's ``series`` knob (:func:`series_note`):
 ``sudden`` (the default of the two-player games), ``bo1``…``bo7`` for every match, or
-``stages`` for the lengths the format sets per stage.
+``stages`` for the lengths the format sets per stage. Every format a two-player game can
+be run in puts the note on its rounds: single elimination and groups (their playoffs and
+round robins too), Swiss and teams, table knockout and score stages
+(docs/rules/two-player.md#formats).
+
+Where the standings add rounds up (Swiss, teams), a match counts as a match, not as its
+games (docs/rules/two-player.md#swiss): :func:`match_points` gives the winner a win's
+points, a level match half each, the games' points being the first tie-break.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
 from engine.errors import ReportError
 from engine.games.base import Game, Outcome
+from engine.model import PlayerId, RoundRecord, TableResult, TableStatus, TournamentState
+from engine.standings import net_scores, penalties_by_round
 
 NOTE = re.compile(r"best-of-(\d+)")
+HALF = Decimal("0.5")
 SUDDEN = "sudden"  # the round note of "two games, then one more until someone wins"
 SERIES_NOTES = (SUDDEN, *(f"best-of-{n}" for n in (1, 3, 5, 7)))
+
+
+def in_matches(game: Game[Any]) -> bool:
+    """Whether every round of a format without stage lengths plays the game as matches
+    (its ``series`` knob is ``sudden`` or ``bo<N>``; ``stages`` there means no set length)."""
+    return bool(series_note(game))
 
 
 def series_length(notes: Sequence[str]) -> int | None:
@@ -110,3 +126,39 @@ def check_report(notes: Sequence[str], game: Game[Any], outcome: Outcome) -> boo
     games = int(str(game.options.get("games", 2)))
     check_sudden(games, outcome)
     return sudden_level(games, outcome)
+
+
+def match_of(
+    record: RoundRecord, result: TableResult, pens: Mapping[tuple[int, PlayerId], Decimal]
+) -> dict[PlayerId, Decimal]:
+    """One two-player match as 1 (won), ½ (level) or 0 (lost) per player, from its games'
+    points after the round's penalties (docs/rules/two-player.md#swiss). A walkover: the
+    player who stayed won, the forfeiter lost; a table both forfeited counts for nobody.
+    A match not settled yet (level, waiting for its next game) counts nothing."""
+    players = result.table.players
+    if len(players) != 2:
+        return {}
+    if result.status is TableStatus.FORFEIT:
+        stayed = [p for p in players if p not in result.forfeited]
+        return {p: Decimal(p in stayed) for p in players} if len(stayed) == 1 else {}
+    net = net_scores(record, result, pens)
+    if not net:
+        return {}
+    a, b = (net[p] for p in players)
+    if a == b:
+        return dict.fromkeys(players, HALF)
+    return {players[0]: Decimal(a > b), players[1]: Decimal(b > a)}
+
+
+def match_points(state: TournamentState, game: Game[Any]) -> dict[PlayerId, Decimal]:
+    """Every player's match points over the event: a won match is worth what a won game
+    is (the game's ``points`` knob: 1, or 2 with ``2/1/0``), a level one half that, a
+    lost one or a bye nothing (docs/rules/two-player.md#swiss)."""
+    unit = Decimal(2) if game.options.get("points") == "2/1/0" else Decimal(1)
+    pens = penalties_by_round(state)
+    out = dict.fromkeys(state.players, Decimal(0))
+    for rec in state.rounds:
+        for res in rec.results:
+            for p, won in match_of(rec, res, pens).items():
+                out[p] = out.get(p, Decimal(0)) + won * unit
+    return out

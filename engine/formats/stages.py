@@ -32,6 +32,7 @@ from engine.draw import flip_order, shuffled, stream
 from engine.errors import ConfigError
 from engine.formats.base import APART_NOTE, AnyGame, Format
 from engine.formats.elimination import extra_table, lucky_losers
+from engine.formats.series import SERIES_NOTES, series_note
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -85,7 +86,7 @@ class Stages(Format):
     key = "stages"
     aliases = ("stages", "积分晋级", "积分晋级制", "score stages")
     seeds = ("000",)
-    note_codes = ("bye", "tiebreak-flip", "extra-hand", "lucky-loser", APART_NOTE)
+    note_codes = ("bye", "tiebreak-flip", "extra-hand", "lucky-loser", APART_NOTE, *SERIES_NOTES)
     keeps_apart = True
     knobs = (
         Knob("hands", "10", (), int, 1),
@@ -103,6 +104,12 @@ class Stages(Format):
             raise ConfigError(
                 "knob-range", knob="advance", value=k, low=1, high=min(self.sizes) - 1
             )
+
+    @property
+    def rules_variant(self) -> str:
+        """``series`` where every table is a two-player match played under the game's
+        series instead of ``hands`` (docs/rules/two-player.md#formats)."""
+        return "series" if max(self.sizes) == 2 and series_note(self.game) else ""
 
     # --- history -----------------------------------------------------------------------
     def walk(self, state: TournamentState) -> Walk:
@@ -236,7 +243,9 @@ class Stages(Format):
         w = self.walk(state)
         label = self.label(state)
         rng = stream(state.seed, label)
-        notes = tuple(dict.fromkeys(w.notes))
+        # The last stage's decisions, then how long a match is at two-player tables: the
+        # series replaces ``hands`` there (docs/rules/two-player.md#formats).
+        notes = (*dict.fromkeys(w.notes), *series_note(self.game))
         if w.pending:
             tables = tuple(
                 Table(i + 1, tuple(shuffled(sorted(t.table()), rng)))

@@ -10,6 +10,12 @@ count does not fit the tables, byes go to those with the fewest byes, lowest sco
 After ``rounds`` rounds the standings are final: points, then Buchholz (opponents'
 points), then tables won, then a flip.
 
+Two-player matches (象棋, 五子棋, 军棋 with a ``series``; docs/rules/two-player.md#swiss): every
+round carries the series note, so a match is two games then one at a time until someone
+wins (or best of N), and the standings count matches: match points (a win's points to the
+winner, half each for a level match), then game points, then Buchholz on match points,
+then matches won, then a flip.
+
 Discipline (docs/rules/penalties.md#forfeits): a player with ``forfeits`` forfeited games is removed
 and their scores are struck (:meth:`Format.disciplined`); a removed player is never seated again, so
 a withdrawal only shrinks the next draw. When too few remain for one table the event is over.
@@ -17,12 +23,14 @@ a withdrawal only shrinks the next draw. When too few remain for one table the e
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import ClassVar
 
 from engine.draw import stream
-from engine.formats.base import APART_NOTE, FORFEITS_KNOB, Format
+from engine.formats.base import APART_NOTE, FORFEITS_KNOB, AnyGame, Format
 from engine.formats.seeding import RATING, SeedsKnob, by_rating, snake
+from engine.formats.series import SERIES_NOTES, match_points, series_note
 from engine.games.base import Knob
 from engine.model import Finished, PlayerId, RoundPlan, Standing, Table, TournamentState
 from engine.seating import keep_apart, partition, seat_round
@@ -40,14 +48,34 @@ class Swiss(Format):
     # scores), until round 2 unless the organiser says otherwise (docs/rules/people.md).
     late_entry: ClassVar[str | None] = "2"
     keeps_apart: ClassVar[bool] = True
-    note_codes: ClassVar[tuple[str, ...]] = ("bye", APART_NOTE)
+    note_codes: ClassVar[tuple[str, ...]] = ("bye", APART_NOTE, *SERIES_NOTES)
     knobs: ClassVar[tuple[Knob, ...]] = (
         Knob("rounds", "5", (), int),
         Knob("by", "score", ("score", "mix"), str),
         FORFEITS_KNOB,
         SeedsKnob("seeds", "0", ("0", "rating"), str),
     )
-    tiebreaks = ("removed", "points", "buchholz", "wins", "flip")
+    tiebreaks: tuple[str, ...] = ("removed", "points", "buchholz", "wins", "flip")
+    # Two-player matches: match points, then the games' points (docs/rules/two-player.md#swiss).
+    match_tiebreaks = ("removed", "match-points", "game-points", "buchholz", "wins", "flip")
+
+    def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
+        super().__init__(game, options)
+        # The note every round carries: how long a match is (empty: no matches).
+        self.series: tuple[str, ...] = series_note(game) if max(self.sizes) == 2 else ()
+        if self.series:
+            self.tiebreaks = self.match_tiebreaks
+
+    @property
+    def rules_variant(self) -> str:
+        """``series`` where every table is a two-player match: /rules says how a match
+        counts (docs/rules/two-player.md#swiss)."""
+        return "series" if self.series else ""
+
+    def points(self, state: TournamentState) -> dict[PlayerId, Decimal]:
+        """What ranks a player (on a disciplined state): match points where the rounds
+        are matches, else the total of the scores."""
+        return match_points(state, self.game) if self.series else totals(state)
 
     def groups(self, state: TournamentState) -> dict[PlayerId, int]:
         """Players who must not share a table (teammates, departments)."""
@@ -82,7 +110,12 @@ class Swiss(Format):
                 tuple(byes),
                 "",
                 label,
-                ("rating-seeds", *(("bye",) if byes else ()), *(() if kept else (APART_NOTE,))),
+                (
+                    "rating-seeds",
+                    *self.series,
+                    *(("bye",) if byes else ()),
+                    *(() if kept else (APART_NOTE,)),
+                ),
             )
         by_score = self.str_option("by") == "score"
         seats = seat_round(
@@ -95,7 +128,7 @@ class Swiss(Format):
             design_rng=None if by_score else stream(state.seed, "design"),
             rounds=self.int_option("rounds"),
         )
-        notes: tuple[str, ...] = ("bye",) if byes else ()
+        notes: tuple[str, ...] = (*self.series, *(("bye",) if byes else ()))
         seats, kept = keep_apart(seats, state.apart, history, groups)
         if not kept:
             notes = (*notes, APART_NOTE)
@@ -105,16 +138,23 @@ class Swiss(Format):
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         state = self.disciplined(state)
-        points = totals(state)
+        points = self.points(state)
+        games = totals(state) if self.series else {}
         opp = opponents(state.rounds)
         wins = table_wins(state)
         flip = flips(state)
         lines = []
         for p in state.players:
             buchholz = sum((points.get(q, Decimal(0)) for q in opp.get(p, [])), Decimal(0))
+            ranked_by: tuple[tuple[str, Decimal], ...] = (("points", points.get(p, Decimal(0))),)
+            if self.series:
+                ranked_by = (
+                    ("match-points", points.get(p, Decimal(0))),
+                    ("game-points", games.get(p, Decimal(0))),
+                )
             keys = (
                 ("removed", Decimal(p not in state.removed)),
-                ("points", points.get(p, Decimal(0))),
+                *ranked_by,
                 ("buchholz", buchholz),
                 ("wins", wins.get(p, Decimal(0))),
                 ("flip", flip[p]),

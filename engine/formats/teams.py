@@ -32,7 +32,7 @@ from engine.formats.base import FORFEITS_KNOB, members_by_label
 from engine.formats.swiss import Swiss
 from engine.games.base import Knob
 from engine.model import Finished, PlayerId, TournamentState
-from engine.standings import Line, rank, totals
+from engine.standings import Line, rank
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ class Teams(Swiss):
     def team_standings(self, state: TournamentState) -> tuple[TeamStanding, ...]:
         """Teams ranked by summed points, then best individual, then a flip."""
         teams = self.groups(state)
-        points = totals(self.disciplined(state))
+        points = self.points(self.disciplined(state))  # match points in a two-player event
         size = self.int_option("size")
         members: dict[int, list[PlayerId]] = {}
         for p in state.players:

@@ -1,14 +1,39 @@
-"""Best-of-N series at two-player tables (docs/rules/groups.md#best-of)."""
+"""Two-player matches: best-of-N series (docs/rules/groups.md#best-of) and two games then
+sudden death (docs/rules/two-player.md#series), in every format a two-player game plays in
+(docs/rules/two-player.md#formats), and how a Swiss counts them (#swiss there)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from decimal import Decimal
+from random import Random
+from typing import Any
+
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.errors import ReportError
-from engine.formats.series import check_report, check_series, series_length, series_note
+from engine.errors import FormatError, ReportError
+from engine.formats import find_format
+from engine.formats.series import (
+    SERIES_NOTES,
+    check_report,
+    check_series,
+    series_length,
+    series_note,
+)
 from engine.games import find_game
+from engine.games.base import Game, Outcome
+from engine.model import (
+    Finished,
+    RoundPlan,
+    RoundRecord,
+    Table,
+    TableResult,
+    TableStatus,
+    TournamentState,
+)
+from tests.engine.test_formats_support import play
 
 XIANGQI = find_game("xiangqi")()
 GAMES = ("1-0", "0-1", "0.5-0.5")
@@ -129,3 +154,149 @@ def test_the_reported_three_games_after_two_wins_are_refused() -> None:
 )
 def test_the_series_knob_names_the_rounds_rule(series_knob: str, notes: tuple[str]) -> None:
     assert series_note(find_game("junqi")({"series": series_knob}), 7) == notes
+
+
+# --- every format a two-player game plays in (docs/rules/two-player.md#formats) -----------
+
+TWO_PLAYER_FORMATS = ("bracket", "groups", "swiss", "teams", "knockout", "stages")
+
+
+def play_match(game: Game[Any], notes: tuple[str, ...], table: Table, rng: Random) -> TableResult:
+    """Games by lot at one table, played exactly as long as the round's series allows: the
+    report is accepted and decided, and one more game would be refused."""
+    games: list[str] = []
+    while True:
+        games.append(rng.choice(GAMES))
+        outcome = game.parse(series(*games), 2)
+        best_of = series_length(notes)
+        if best_of is not None and (len(games) == best_of or _decided(best_of, outcome)):
+            break
+        if best_of is None and not check_report(notes, game, outcome):
+            break
+    assert not check_report(notes, game, outcome)
+    with pytest.raises(ReportError):
+        check_report(notes, game, game.parse(series(*games, rng.choice(GAMES)), 2))
+    return TableResult(table, TableStatus.CONFIRMED, game.round_scores(outcome, 2))
+
+
+def _decided(best_of: int, outcome: Outcome) -> bool:
+    return max(sum(side, Decimal(0)) for side in zip(*outcome.per_hand, strict=True)) * 2 > best_of
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.sampled_from(TWO_PLAYER_FORMATS),
+    st.integers(min_value=4, max_value=12),
+    st.sampled_from(("sudden", "bo1", "bo3")),
+    st.randoms(use_true_random=False),
+)
+def test_every_format_plays_two_player_matches_under_the_series_rule(
+    key: str, players: int, length: str, rng: Random
+) -> None:
+    """Whatever the format, every round of two-player tables carries the series note, so
+    each match is played as the rule says and a game after the decision is refused; a
+    sudden-death match always ends with a winner who won more games; the event ends."""
+    game = find_game("xiangqi")({"series": length})
+    fmt = find_format(key)(game)
+    state = TournamentState(players=tuple(range(1, players + 1)), seed=f"s{players}")
+    for _ in range(60):
+        plan = fmt.plan(state)
+        if isinstance(plan, Finished):
+            break
+        assert plan.notes and set(plan.notes) & set(SERIES_NOTES), (key, plan.stage, plan.notes)
+        results = []
+        for table in plan.tables:
+            result = play_match(game, plan.notes, table, rng)
+            if length == "sudden":
+                assert result.scores[0] != result.scores[1]
+            results.append(result)
+        number = len(state.rounds) + 1
+        state = replace(state, rounds=(*state.rounds, RoundRecord(number, plan, tuple(results))))
+    else:
+        raise AssertionError(f"{key} did not finish")
+    assert isinstance(plan, Finished) and plan.ranking
+
+
+def test_a_swiss_counts_matches_then_games() -> None:
+    """Four players, best of three, one round: 1 beats 2 2–1, 3 and 4 draw 1.5–1.5 (a level
+    best-of match: half a match point each). The winner of a match ranks above anyone who
+    won more games but no match; game points split level match points."""
+    game = find_game("xiangqi")({"series": "bo3"})
+    fmt = find_format("swiss")(game, {"rounds": "1"})
+    plan = RoundPlan((Table(1, (1, 2)), Table(2, (3, 4))), (), "", "round1", ("best-of-3",))
+    one = game.round_scores(game.parse("1-0; 0-1; 1-0", 2), 2)
+    two = game.round_scores(game.parse("1-0; 0-1; 0.5-0.5", 2), 2)
+    state = TournamentState(
+        players=(1, 2, 3, 4),
+        seed="s",
+        rounds=(
+            RoundRecord(
+                1,
+                plan,
+                (
+                    TableResult(plan.tables[0], TableStatus.CONFIRMED, one),
+                    TableResult(plan.tables[1], TableStatus.CONFIRMED, two),
+                ),
+            ),
+        ),
+    )
+    ranking = fmt.standings(state)
+    assert [(s.player, s.points) for s in ranking] == [
+        (1, Decimal(1)),
+        (3, Decimal("0.5")),
+        (4, Decimal("0.5")),
+        (2, Decimal(0)),
+    ]
+    assert ranking[0].tiebreak == ("match-points",) and ranking[0].figure_code == "match-points"
+    assert ranking[1].tiebreak == ("flip",)  # the level pair: the same in every criterion
+    assert fmt.tiebreaks[1:3] == ("match-points", "game-points")
+
+
+def test_a_swiss_match_point_is_two_under_2_1_0_and_a_walkover_is_won() -> None:
+    game = find_game("gomoku")({"points": "2/1/0"})
+    fmt = find_format("swiss")(game, {"rounds": "1"})
+    plan = fmt.plan(TournamentState(players=(1, 2, 3, 4), seed="s"))
+    assert isinstance(plan, RoundPlan) and plan.notes[0] == "sudden"
+    first, second = plan.tables
+    scores = game.round_scores(game.parse("1-0; 0-1; 0-1", 2), 2)
+    results = (
+        TableResult(first, TableStatus.CONFIRMED, scores),
+        TableResult(second, TableStatus.FORFEIT, (), frozenset({second.players[0]})),
+    )
+    state = TournamentState(players=(1, 2, 3, 4), seed="s", rounds=(RoundRecord(1, plan, results),))
+    points = {s.player: s.points for s in fmt.standings(state)}
+    assert points[first.players[1]] == 2 and points[first.players[0]] == 0
+    assert points[second.players[1]] == 2 and points[second.players[0]] == 0
+
+
+def test_a_level_sudden_match_counts_nothing_until_its_next_game() -> None:
+    """The bot keeps a level match's table open (its result pending): the standings count
+    no match points for it, and the next round waits for it."""
+    game = find_game("junqi")()
+    fmt = find_format("swiss")(game, {"rounds": "2"})
+    plan = fmt.plan(TournamentState(players=(1, 2), seed="s"))
+    assert isinstance(plan, RoundPlan)
+    pending = TableResult(plan.tables[0], TableStatus.PENDING)
+    state = TournamentState(players=(1, 2), seed="s", rounds=(RoundRecord(1, plan, (pending,)),))
+    assert all(s.points == 0 for s in fmt.standings(state))
+    with pytest.raises(FormatError):
+        fmt.plan(state)
+
+
+@pytest.mark.parametrize("key", ["knockout", "stages"])
+def test_in_table_knockout_and_score_stages_the_match_winner_goes_on(key: str) -> None:
+    """Eight players, sudden death: the player who wins every match (the highest id here,
+    always winning 2–0 or after a deciding game) is champion, and every round said the rule."""
+    game = find_game("xiangqi")()
+    fmt = find_format(key)(game)
+
+    def higher_wins(_number: int, plan: RoundPlan, table: Table) -> TableResult:
+        a, b = table.players
+        games = "1-0; 0-1; 1-0" if a > b else "0-1; 1-0; 0-1"
+        outcome = game.parse(games, 2)
+        assert not check_report(plan.notes, game, outcome)  # decided at game 3
+        return TableResult(table, TableStatus.CONFIRMED, game.round_scores(outcome, 2))
+
+    final, done = play(fmt, TournamentState(players=tuple(range(1, 9)), seed="k"), higher_wins)
+    assert done.ranking[0].player == 8
+    assert all("sudden" in rec.plan.notes for rec in final.rounds)
