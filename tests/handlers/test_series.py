@@ -6,6 +6,7 @@ next game while the other tables go on; a game after the decision is refused."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 from tests.e2e.harness import byes_of, tables_of
@@ -149,3 +150,105 @@ async def test_a_level_match_at_the_deadline_waits_for_the_organiser(
     await bot.says(GROUP, ADMIN, "/report 1 0-1", "0.5-0.5; 0.5-0.5; 0-1")
     done = await bot.server.wait_for("第 1 轮结束")
     assert {v: k for k, v in ids.items()}[tables[1][1]] in done.body
+
+
+# --- the same rule in every other format a two-player game plays in --------------------
+# (docs/rules/two-player.md#formats)
+
+
+def setup(bot: MemoryHarness, count: int) -> dict[str, int]:
+    """The organiser, the group and ``count`` players (stronger the earlier in NAMES)."""
+    bot.server.add_user(ADMIN, "组织者", language_code="zh")
+    bot.server.add_chat(GROUP, "象棋群", admins=[ADMIN])
+    ids = {name: 501 + i for i, name in enumerate(NAMES[:count])}
+    for name, uid in ids.items():
+        bot.server.add_user(uid, name, language_code="zh")
+    return ids
+
+
+def stronger_wins(seats: list[int], close: bool) -> tuple[str, tuple[float, float]]:
+    """The report of a match the stronger player (lower id) wins, from seat A's side:
+    2–0, or (``close``) level after two games and won in the third. Also the games'
+    points of seats A and B."""
+    a_wins = seats[0] < seats[1]
+    if close:
+        return ("1-0; 0-1; 1-0", (2, 1)) if a_wins else ("0-1; 1-0; 0-1", (1, 2))
+    return ("1-0; 1-0", (2, 0)) if a_wins else ("0-1; 0-1", (0, 2))
+
+
+def ranking_lines(body: str) -> list[tuple[str, float]]:
+    """``N. name — 场分 X…`` lines of /standings: (name, match points) in order."""
+    out = []
+    for line in body.splitlines():
+        m = re.match(r"\d+=?\. (\S+) — (?:.* · )?场分 ([\d.]+)", line)
+        if m:
+            out.append((m.group(1), float(m.group(2))))
+    return out
+
+
+async def test_a_swiss_of_six_plays_matches_and_ranks_match_points_then_games(
+    memory_bot: MemoryHarness,
+) -> None:
+    """瑞士移位 of 象棋, three rounds: every round is matches under sudden death; a third
+    game after 2–0 is refused; a 1–1 match plays on at its table while the others are
+    confirmed; the standings rank match points, then game points (docs/rules/two-player.md#swiss),
+    as recomputed here from the games played; the player who won every match 2–0 wins."""
+    bot = memory_bot
+    ids = setup(bot, 6)
+    name = {v: k for k, v in ids.items()}
+    await bot.says(GROUP, ADMIN, "/new xiangqi swiss 象棋瑞士", "SHA-256")
+    await bot.says(GROUP, ADMIN, "/set rounds 3", "已设置")
+    for uid in ids.values():
+        await bot.joins(GROUP, uid)
+    rules = await bot.says(GROUP, ADMIN, "/rules", "📋")
+    assert "按场分排名" in rules.body and "场分相同看局分" in rules.body
+    await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    match_points = dict.fromkeys(ids.values(), 0.0)
+    game_points = dict.fromkeys(ids.values(), 0.0)
+    for round_number in (1, 2, 3):
+        opened = await bot.says(GROUP, ADMIN, "/round", f"第 {round_number} 轮开始")
+        assert "每场先下两盘" in opened.body
+        tables = tables_of(opened.body, ids)
+        assert len(tables) == 3
+        for number, seats in tables.items():
+            # The strongest mostly wins 2–0, the others now 2–0, now in a deciding game;
+            # in round 1, table 1 is 2–0 (a third game refused), table 2 goes to game 3.
+            close = min(seats) != ids[NAMES[0]] and (sum(seats) + round_number) % 2 == 1
+            if round_number == 1:
+                close = number == 2
+            report, (a, b) = stronger_wins(seats, close)
+            if round_number == 1 and number == 1:
+                refused = await bot.says(GROUP, ADMIN, f"/report 1 {report}; 1-0", "不会有第 3 盘")
+                assert ("2–0" if seats[0] < seats[1] else "0–2") in refused.body
+            match_points[min(seats)] += 1
+            game_points[seats[0]] += a
+            game_points[seats[1]] += b
+            if round_number == 1 and number == 2:  # level at 1–1: its game 3 comes last
+                first, _, deferred = report.rpartition("; ")
+                await bot.says(GROUP, ADMIN, f"/report 2 {first}", "请下第 3 盘")
+                continue
+            await bot.says(GROUP, ADMIN, f"/report {number} {report}", f"第 {number} 桌结果确认")
+        if round_number == 1:  # every other table confirmed; the round waits for table 2
+            waiting = await bot.says(GROUP, ADMIN, "/standings", "📊")
+            assert "战平，等第 3 盘" in waiting.body
+            assert not [m for m in bot.server.outbox(GROUP) if "第 1 轮结束" in m.body]
+            await bot.says(GROUP, ADMIN, f"/report 2 {deferred}", "第 2 桌结果确认")
+        if round_number < 3:
+            await bot.server.wait_for(f"第 {round_number} 轮结束")
+        if round_number == 1:  # table 2 went to game 3 and was decided there
+            standings = await bot.says(GROUP, ADMIN, "/standings", "📊")
+            a2, b2 = tables[2]
+            score = "2–1" if a2 < b2 else "1–2"
+            full = stronger_wins(tables[2], True)[0]
+            line = f"第 2 桌 {name[a2]} {score} {name[b2]}（{full}）：{name[min(a2, b2)]} 胜"
+            assert line in standings.body
+    done = await bot.server.wait_for("结束！冠军")
+    assert NAMES[0] in done.body.split("冠军：")[1].splitlines()[0]
+
+    standings = await bot.says(GROUP, ADMIN, "/standings", "场分")
+    shown = ranking_lines(standings.body)
+    assert [n for n, _ in shown][:1] == [NAMES[0]] and len(shown) == 6
+    assert all(mp == match_points[ids[n]] for n, mp in shown)
+    keys = [(match_points[ids[n]], game_points[ids[n]]) for n, _ in shown]
+    assert keys == sorted(keys, reverse=True)  # match points, then game points
+    assert sum(match_points.values()) == 9  # nine matches, each won by someone
