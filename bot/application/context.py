@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from bot.application.service.audit import Entry
@@ -24,6 +24,9 @@ from bot.language.errors import UserError
 from bot.language.i18n import Catalogue, Translator
 from db.models import Chat, Tournament
 from db.repo import Repo
+
+if TYPE_CHECKING:
+    from bot.application.event import Event
 
 TELEGRAM_TEXT_LIMIT = 4096
 TELEGRAM_CAPTION_LIMIT = 1024
@@ -84,6 +87,8 @@ class Ctx:
     # Work that needs the database after the use-case, in its transaction (e.g. the
     # rating changes under a final announcement, found from the chat's other events).
     deferred: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    # The events this update works on, one aggregate per tournament (``Event.of``).
+    events: dict[int, Event] = field(default_factory=dict)
 
     @property
     def tz(self) -> ZoneInfo:

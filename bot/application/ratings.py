@@ -10,7 +10,7 @@ facts, so ratings can never disagree with them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
 from bot.application.context import Ctx
@@ -121,16 +121,16 @@ async def season_points(
     return out
 
 
-async def announce_changes(ctx: Ctx, t: Tournament) -> None:
+async def announce_changes(ctx: Ctx, t: Tournament, placed: Mapping[int, int]) -> None:
     """After the final announcement: each rated player's figure before → after this
     event, the newly rated with their first figure, and the provisional apart, unnumbered.
+    ``placed``: each player's final place, as the announcement ranked them.
 
     Queued as an announcement, so it cannot overtake the 🏁 message queued before it."""
     before, after = (await ledger(ctx.repo, t.chat_id, t.game)).around(t.id)
     if not after:
         return
     who = {p.user_id: p.name for p in t.players}
-    placed = places(t)
     lines, unrated = [], []
     for p in sorted((p for p in placed if p in after), key=lambda p: placed[p]):
         name, was, now = who.get(p, str(p)), before.get(p, NEW), after[p]

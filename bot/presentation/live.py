@@ -23,6 +23,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.application.context import TELEGRAM_CAPTION_LIMIT, Ctx
+from bot.application.event import Event
 from bot.application.timers import live_timer
 from bot.application.tournament import latest_round
 from bot.presentation.pictures import draw_later, first_page, standings_sheet
@@ -59,12 +60,13 @@ async def check_pin_right(ctx: Ctx, t: Tournament) -> None:
 
 
 def live_text(ctx: Ctx, t: Tournament, ranking: str) -> str:
-    """The pinned message's text; once the event is over it says the ranking is final
-    instead of promising further updates."""
+    """The pinned message's text; once the event is over it says the ranking is final,
+    once it is cancelled that it was, instead of promising further updates."""
     r = latest_round(t)
-    over = t.status == EventStatus.FINISHED
-    head = "live.final" if over else "live.header"
-    foot = "live.closed" if over else "live.updated"
+    head, foot = {
+        EventStatus.FINISHED: ("live.final", "live.closed"),
+        EventStatus.CANCELLED: ("live.cancelled", "live.cancelled-foot"),
+    }.get(EventStatus(t.status), ("live.header", "live.updated"))
     text = "\n".join(
         [
             ctx.t(head, title=t.title, round=r.number if r else 0),
@@ -75,24 +77,27 @@ def live_text(ctx: Ctx, t: Tournament, ranking: str) -> str:
     return text[:TELEGRAM_CAPTION_LIMIT]
 
 
-def _picture_later(ctx: Ctx, t: Tournament, kind: str) -> None:
+def _picture_later(ctx: Ctx, event: Event, kind: str) -> None:
     """The message just queued becomes the standings' picture once it is drawn
-    (``pictures.draw_later``); else it stays text."""
+    (``pictures.draw_later``); else it stays text. It shows the event's state when drawn
+    (built once for the update, ``Event.state``)."""
+    t = event.t
 
     def shown() -> None:
         t.live_picture_at = ctx.now
 
     def sheet() -> Sheet:
-        return first_page(ctx, standings_sheet(ctx, t))
+        return first_page(ctx, standings_sheet(ctx, t, event.board(), event.state))
 
     draw_later(ctx, ctx.outgoing[-1], kind, "standings.png", first_png, sheet, then=shown)
 
 
-def refresh(ctx: Ctx, t: Tournament, ranking: str) -> None:
+def refresh(ctx: Ctx, event: Event, ranking: str) -> None:
     """Post the live standings (``ranking``: the text ranking) the first time, edit them
     after that. Refreshed again by the update that posted them (a round's last result
     that also ends the event), the message not yet sent shows the newer text instead
     (and its picture, drawn once the update is done, the newer standings)."""
+    t = event.t
     text = live_text(ctx, t, ranking)
     first = t.live_at is None
     t.live_at, t.live_due = ctx.now, None
@@ -103,11 +108,11 @@ def refresh(ctx: Ctx, t: Tournament, ranking: str) -> None:
     if first:
         with ctx.announcing():
             ctx.say(text, tag=tag(t), pin=t.live_pin)
-        _picture_later(ctx, t, "photo")
+        _picture_later(ctx, event, "photo")
         return
     if t.live_picture_at is None:  # a text message: it stays one
         ctx.edit_tagged(tag(t), text)
         return
     ctx.edit_tagged(tag(t), text, kind="edit_caption")
     if ctx.now - t.live_picture_at >= PICTURE_GAP:
-        _picture_later(ctx, t, "edit_media")
+        _picture_later(ctx, event, "edit_media")

@@ -500,15 +500,16 @@ def progression_series(
     return {who.get(p, str(p)): [float(step.get(p, Decimal(0))) for step in running] for p in order}
 
 
-def podium(ctx: Ctx, t: Tournament, when: datetime) -> Podium:
-    """冠亚季军: the first three places (teams with their members in team and pair events)."""
+def podium(ctx: Ctx, t: Tournament, when: datetime, state: TournamentState | None = None) -> Podium:
+    """冠亚季军: the first three places (teams with their members in team and pair events);
+    ``state``: the event's engine state, when the caller has it."""
     fmt = format_of(t)
     if not fmt.has_group_tables:
-        rows = [r for r in standings_sheet(ctx, t).rows if r.mark != "section"]
+        rows = [r for r in standings_sheet(ctx, t, state=state).rows if r.mark != "section"]
         top = [(r.cells[1], r.sub) for r in rows[: len(PODIUM)]]
     else:  # the group tables are not the final order
         who = names(t)
-        top = [(who.get(e.player, str(e.player)), "") for e in board_of(t).entries[:3]]
+        top = [(who.get(e.player, str(e.player)), "") for e in board_of(t, state).entries[:3]]
     return Podium(
         t.title,
         ctx.t(

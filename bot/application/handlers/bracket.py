@@ -7,31 +7,33 @@ from __future__ import annotations
 from decimal import Decimal
 
 from bot.application.context import Ctx
+from bot.application.event import Event
 from bot.application.handlers.common import event_status, group_lines
 from bot.application.handlers.match_lines import match_lines
 from bot.application.tournament import format_of, names, state_of
 from bot.language.errors import UserError
 from bot.language.i18n import show
-from bot.presentation.board import board_of, ranking_lines
+from bot.presentation.board import ranking_lines
 from bot.presentation.pictures import drawn, send_pictures
 from charts.data import BRACKET_LABEL_KEYS, Match, Row, Sheet
 from charts.jobs import bracket_pngs, sheet_pngs
 from db.models import TableRow, Tournament
 from db.status import EventStatus, TableState
 from engine.formats.elimination import BracketRound
+from engine.model import TournamentState
 
 
 async def bracket(ctx: Ctx, args: str) -> None:
-    t = await ctx.tournament(finished=True)
-    fmt = format_of(t)
+    event = await Event.load(ctx, finished=True)
+    t, fmt = event.t, event.fmt
     if not fmt.has_bracket:
         raise UserError("bracket.none", format=ctx.t(f"format.{t.format}"))
     if not t.rounds:
         raise UserError("refuse.not-drawn")
-    state = state_of(t)
+    state = event.state
     rounds = fmt.bracket(state)
     if not rounds and fmt.rules_variant == "tables":  # the playoff is one final table
-        raise UserError("outcome.no-tree", groups=group_lines(ctx, t).strip())
+        raise UserError("outcome.no-tree", groups=group_lines(ctx, event).strip())
     if not rounds:
         raise UserError("bracket.not-yet")
     matches = bracket_matches(t, rounds)
@@ -44,10 +46,10 @@ async def bracket(ctx: Ctx, args: str) -> None:
         )
         or []
     )
-    robin = robin_sheet(ctx, t, rounds)
+    robin = robin_sheet(ctx, t, rounds, state)
     if pngs and robin is not None:
         pngs += await drawn(sheet_pngs, robin) or []
-    lines = ranking_lines(ctx, t, board_of(t, state))
+    lines = ranking_lines(ctx, t, event.board())
     caption = ctx.t("bracket.caption", title=t.title) + "\n" + event_status(ctx, t)
     caption += match_lines(ctx, t)
     send_pictures(ctx, pngs, caption + "\n" + lines, "tree")
@@ -103,10 +105,16 @@ def _meetings(t: Tournament) -> dict[frozenset[int], dict[int, Decimal]]:
     return out
 
 
-def robin_sheet(ctx: Ctx, t: Tournament, rounds: tuple[BracketRound, ...]) -> Sheet | None:
+def robin_sheet(
+    ctx: Ctx,
+    t: Tournament,
+    rounds: tuple[BracketRound, ...],
+    state: TournamentState | None = None,
+) -> Sheet | None:
     """The round robin of the last three (docs/rules/bracket.md#last-three): the two-player
     tables played after the knockout's last meeting that are not knockout matches, and
-    the champion once it is over (the tree above it ends before the round robin)."""
+    the champion once it is over (the tree above it ends before the round robin);
+    ``state``: the event's engine state, when the caller has it."""
     knockout = {frozenset((a, b)) for rnd in rounds for a, b, _ in rnd if b}
     last = max(
         (r.number for r in t.rounds for row in r.tables if frozenset(row.seats) in knockout),
@@ -126,7 +134,8 @@ def robin_sheet(ctx: Ctx, t: Tournament, rounds: tuple[BracketRound, ...]) -> Sh
             rows.append(Row((str(r.number), who.get(a, str(a)), score, who.get(b, str(b)))))
     if not rows:
         return None
-    ranking = format_of(t).standings(state_of(t)) if t.status == EventStatus.FINISHED else ()
+    over = t.status == EventStatus.FINISHED
+    ranking = format_of(t).standings(state_of(t) if state is None else state) if over else ()
     champion = who.get(ranking[0].player, str(ranking[0].player)) if ranking else ""
     return Sheet(
         ctx.t("pictures.robin-title", title=t.title),

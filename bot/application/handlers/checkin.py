@@ -17,15 +17,15 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.application.context import Ctx
+from bot.application.event import Event
 from bot.application.handlers.common import (
     deadline_text,
     find_player,
     my_table,
     open_round,
-    settle_round,
+    tell,
     timer_round,
 )
-from bot.application.service import results
 from bot.application.tournament import names, noshow_minutes
 from bot.application.types import Buttons, Timer
 from bot.language.errors import UserError
@@ -124,15 +124,15 @@ async def noshow_passed(ctx: Ctx, arg: str) -> None:
     if found is None:
         return
     t, r = found
-    number = r.number
+    event = Event.of(ctx, t)
+    ruled = event.no_shows(r)
     who = names(t)
     lines = [
         ctx.t("checkin.absent-line", table=row.number, names=[who[u] for u in absent])
-        for row, absent in results.no_shows(ctx, t, r)
+        for row, absent in ruled.absent
     ]
-    r.checkin_until = None
     if lines:
-        ctx.reply("checkin.ruled", round=number, lines="\n".join(lines))
+        ctx.reply("checkin.ruled", round=ruled.round, lines="\n".join(lines))
     else:
-        ctx.reply("checkin.all-present", round=number)
-    settle_round(ctx, t, r)
+        ctx.reply("checkin.all-present", round=ruled.round)
+    await tell(ctx, event, ruled.then)

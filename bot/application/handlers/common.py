@@ -1,28 +1,36 @@
 """Small pieces several use-cases share: reading a table number, finding a player,
-describing tables, and closing a round once every table is settled."""
+describing tables, and saying what settling a round did (``Event.settle``)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from bot.application.context import Ctx
+from bot.application.event import (
+    Event,
+    EventFinished,
+    HeldForRuling,
+    PlayOffNeeded,
+    RoundClosed,
+    Settled,
+    StandingsMoved,
+)
 from bot.application.ratings import announce_changes
 from bot.application.timers import table_deadline
-from bot.application.tournament import format_of, latest_round, names, state_of
+from bot.application.tournament import latest_round, names
 from bot.language.deadlines import format_deadline
 from bot.language.errors import UserError
 from bot.presentation import live
-from bot.presentation.board import board_of, ranking_lines
+from bot.presentation.board import ranking_lines
 from bot.presentation.pictures import podium, post_with_picture_later
 from charts.jobs import podium_png
 from db.models import Player, Round, TableRow, Tournament
-from db.status import EventStatus, RoundStatus, TableState
-from engine.board import build, notice
+from db.status import EventStatus, RoundStatus
+from engine.board import Board
 from engine.formats.groups import LETTERS
-from engine.formats.teams import TeamStanding
-from engine.model import SEAT_LETTERS, Finished, TournamentState
+from engine.model import SEAT_LETTERS
 
 
 def display_name(ctx: Ctx) -> str:
@@ -146,96 +154,87 @@ def event_status(ctx: Ctx, t: Tournament) -> str:
     return ctx.t(key.get(RoundStatus(r.status), "outcome.in-progress"), round=r.number)
 
 
-def refresh_live(ctx: Ctx, t: Tournament, state: TournamentState | None = None) -> None:
+def refresh_live(ctx: Ctx, event: Event) -> None:
     """Post or edit the live standings with the current text ranking (``bot.presentation.live``):
     once the event is over, the final ranking the announcement gave (its champion named
-    as such), as /standings shows it. ``state``: the event's engine state, when the
-    caller built it already."""
-    live.refresh(ctx, t, ranking_lines(ctx, t, board_of(t, state)))
+    as such), as /standings shows it."""
+    live.refresh(ctx, event, ranking_lines(ctx, event.t, event.board()))
 
 
-def settle_round(ctx: Ctx, t: Tournament, r: Round, ruled: bool = False) -> None:
-    """After a table's result changed: update the live standings, then close the round
-    when every table is settled and tell the chat what happens next: the champion and
-    the podium if the format has finished, otherwise who goes on. A round that would end
-    the event while a whole table forfeited (a missed deadline, a final nobody played)
-    stays open until the organiser decides (``ruled``: an explicit /forfeit)."""
-    fmt, state = format_of(t), state_of(t)  # built once for the whole update
-    refresh_live(ctx, t, state)
-    if r.status != RoundStatus.OPEN or any(row.status == TableState.PENDING for row in r.tables):
-        return
-    outcome = fmt.plan(state)
-    held = fmt.unsettled(state)
-    if isinstance(outcome, Finished) and held and not ruled:
-        ctx.audit("held", t, None, {"round": r.number, "tables": list(held)})
-        ctx.reply("outcome.hold", round=r.number, tables=list(held))
-        return
-    r.status = RoundStatus.CLOSED
-    ctx.audit(
-        "round-closed",
-        t,
-        {"round": r.number, "status": RoundStatus.OPEN},
-        {"status": RoundStatus.CLOSED},
-    )
+async def tell(ctx: Ctx, event: Event, happened: Sequence[Settled]) -> None:
+    """Say what settling a round did (``Event.settle``): the live standings moved; the
+    round held for a ruling; closed, with who goes on or who plays off; or the event
+    over, with its champion, podium and rating changes."""
+    t = event.t
+    for what in happened:
+        match what:
+            case StandingsMoved(round=r, soon=soon):
+                if soon and live.later(ctx, t, r):
+                    continue  # one refresh after the burst shows this result too
+                await event.whole()
+                refresh_live(ctx, event)
+            case HeldForRuling(round=number, tables=tables):
+                ctx.reply("outcome.hold", round=number, tables=list(tables))
+            case PlayOffNeeded(round=number, tied=tied):
+                who = names(t)
+                with ctx.announcing():
+                    ctx.reply(
+                        "outcome.extra-needed",
+                        round=number,
+                        players=[who[u] for u in tied],
+                        next=number + 1,
+                    )
+            case RoundClosed(round=number, going_on=going_on):
+                who = names(t)
+                with ctx.announcing():
+                    ctx.reply(
+                        "round.complete",
+                        round=number,
+                        players=[who[u] for u in going_on],
+                        next=number + 1,
+                    )
+            case EventFinished(final=final, champion=champion):
+                finished(ctx, event, final, champion)
+
+
+def finished(ctx: Ctx, event: Event, final: Board, champion: tuple[int, ...]) -> None:
+    """The event is over: the pinned message says the ranking is final, as the
+    announcement (the champion, the ranking, the podium) does; the rating changes after."""
+    t = event.t
     with ctx.announcing():
-        if isinstance(outcome, Finished):
-            t.status = EventStatus.FINISHED
-            ctx.audit(
-                "finished", t, {"status": EventStatus.RUNNING}, {"status": EventStatus.FINISHED}
-            )
-            final = build(fmt, state, outcome.ranking, over=True)
-            # the pinned message now says the ranking is final, as the announcement does
-            live.refresh(ctx, t, ranking_lines(ctx, t, final))
-            text = ctx.t(
-                "tournament.finished",
-                title=t.title,
-                winner=champion_text(ctx, t, fmt.champion(state, outcome)),
-                ranking=ranking_lines(ctx, t, final) + team_table_lines(ctx, t),
-            )
-            post_with_picture_later(
-                ctx, text, "podium", podium_png, lambda: podium(ctx, t, ctx.now)
-            )
-            ctx.defer(lambda: announce_changes(ctx, t))
-            return
-        who = names(t)
-        going_on = [who[u] for table in outcome.tables for u in table.players] + [
-            who[u] for u in outcome.byes
-        ]
-        if outcome.stage == "extra":
-            # A level series or a tie at the top of a final is played on: nobody goes on
-            # from it. The chat is told who is tied, and only they (a whole final table
-            # may replay it, but the others at it are not tied).
-            tied = [who[u] for u in notice(fmt, state, outcome)]
-            ctx.reply("outcome.extra-needed", round=r.number, players=tied, next=r.number + 1)
-            return
-        ctx.reply("round.complete", round=r.number, players=going_on, next=r.number + 1)
+        live.refresh(ctx, event, ranking_lines(ctx, t, final))
+        text = ctx.t(
+            "tournament.finished",
+            title=t.title,
+            winner=champion_text(ctx, event, champion),
+            ranking=ranking_lines(ctx, t, final) + team_table_lines(ctx, event),
+        )
+        post_with_picture_later(
+            ctx, text, "podium", podium_png, lambda: podium(ctx, t, ctx.now, event.state)
+        )
+        placed = event.standings()
+        ctx.defer(lambda: announce_changes(ctx, t, placed))
 
 
-def champion_text(ctx: Ctx, t: Tournament, champion: tuple[int, ...]) -> str:
+def champion_text(ctx: Ctx, event: Event, champion: tuple[int, ...]) -> str:
     """The champion as the event crowns it: a player; both partners of a pair; a team by
     its number and members (docs/guide.en.md#end)."""
     if not champion:
         return "—"
-    who = names(t)
+    who = names(event.t)
     members = [who.get(p, str(p)) for p in champion]
-    teams = team_table(t)
+    teams = event.teams()
     if teams and set(teams[0].members) == set(champion):
         return ctx.t("outcome.team", team=teams[0].team, members=members)
     return ctx.t("outcome.champion-unit", members=members)
 
 
-def team_table(t: Tournament) -> tuple[TeamStanding, ...]:
-    """The team table of a team event (docs/rules/teams.md#team-score), else empty."""
-    fmt = format_of(t)
-    return fmt.team_standings(state_of(t)) if fmt.has_team_table else ()
-
-
-def team_table_lines(ctx: Ctx, t: Tournament) -> str:
+def team_table_lines(ctx: Ctx, event: Event) -> str:
     """The team table under the individual one, for team events."""
-    teams = team_table(t)
+    teams = event.teams()
     if not teams:
         return ""
-    who = names(t)
+    who = names(event.t)
     lines = [
         ctx.t(
             "standings.team-line",
@@ -250,14 +249,13 @@ def team_table_lines(ctx: Ctx, t: Tournament) -> str:
     return "\n\n" + ctx.t("standings.team-header") + "\n" + "\n".join(lines)
 
 
-def group_lines(ctx: Ctx, t: Tournament) -> str:
+def group_lines(ctx: Ctx, event: Event) -> str:
     """Who is in which group, for 小组循环 once drawn: players are told
     (docs/rules/groups.md#groups-by-lot)."""
-    fmt = format_of(t)
-    if not fmt.has_group_tables or not t.rounds:
+    groups = event.groups()
+    if not groups:
         return ""
-    who = names(t)
-    groups = fmt.draw_groups(state_of(t))
+    who = names(event.t)
     lines = [
         ctx.t("outcome.group", letter=LETTERS[i], members=[who.get(p, str(p)) for p in members])
         for i, members in enumerate(groups)

@@ -23,6 +23,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.application.base36 import DIGITS, b36
 from bot.application.context import Ctx
+from bot.application.event import Event
 from bot.application.handlers import report_flow, reports
 from bot.application.handlers.common import (
     deadline_text,
@@ -387,7 +388,7 @@ async def signup_passed(ctx: Ctx, arg: str) -> None:
     if t is None or t.status != EventStatus.SIGNUP or until is None or epoch(until) != epoch(at):
         return  # drawn by hand, moved, or taken back since
     try:
-        await draw_now(ctx, t)
+        await draw_now(ctx, Event.of(ctx, t))
     except (UserError, EngineError) as exc:
         key = exc.key if isinstance(exc, UserError) else f"error.{exc.code}"
         reason = ctx.t(key, **exc.params) if ctx.t.has(key) else key

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from bot.application.context import Ctx
+from bot.application.event import Event, PenaltyGiven, PlayerDisqualified
 from bot.application.handlers.common import (
     find_player,
     find_table,
     my_table,
     open_round,
-    settle_round,
     table_number,
+    tell,
 )
-from bot.application.service import results
 from bot.language.errors import UserError
 from bot.language.inputs import bounded
 from db.status import PenaltyKind
-from engine.games.penalties import MAX_CARDS, Rung, deduction, ladder, per_card
+from engine.games.penalties import MAX_CARDS, deduction, per_card
 
 WARN_WORDS = ("warn", "warning", "警告")
 CARD_WORDS = ("cards", "card", "张", "暴露张")
@@ -28,41 +28,35 @@ async def penalty(ctx: Ctx, args: str) -> None:
     - ``/penalty <player> cards <n> [reason]``: 0.5 for each exposed or misplayed card;
     - ``/penalty <player> warn [reason]``: the ladder, warning → −1 → disqualification.
     """
-    t = await ctx.tournament()
+    event = await Event.load(ctx)
     words = args.split()
     if len(words) < 2:
         raise UserError("usage.penalty")
-    player = find_player(ctx, t, words[0])
+    player = find_player(ctx, event.t, words[0])
     how, rest = words[1].lower(), words[2:]
-    kind = PenaltyKind.POINTS
+    done: PenaltyGiven | PlayerDisqualified
     if how in WARN_WORDS:
-        offence = 1 + sum(
-            p.kind == PenaltyKind.LADDER for p in t.penalties if p.user_id == player.user_id
-        )
-        step = ladder(offence)
-        if step.rung is Rung.DISQUALIFY:
-            results.disqualify(ctx, t, player)
-            ctx.reply("penalty.ladder-dq", name=player.name, offence=offence)
-            return
-        kind, points = PenaltyKind.LADDER, step.points
+        done = await event.warn(player, " ".join(rest))
     elif how in CARD_WORDS:
         if not rest:
             raise UserError("usage.penalty")
         cards = bounded(rest[0], "refuse.penalty-cards", 1, MAX_CARDS)
-        kind, points, rest = PenaltyKind.CARDS, per_card(cards), rest[1:]
+        done = await event.penalise(player, per_card(cards), PenaltyKind.CARDS, " ".join(rest[1:]))
     else:
-        points = deduction(words[1])
-    reason = " ".join(rest)
-    await results.penalise(ctx, t, player, points, kind, reason)
-    if points == 0:
-        ctx.reply("penalty.warning", name=player.name, offence=1, reason=reason or "—")
-    else:
-        ctx.reply("penalty.done", name=player.name, points=points, reason=reason or "—")
+        done = await event.penalise(player, deduction(words[1]), PenaltyKind.POINTS, " ".join(rest))
+    match done:
+        case PlayerDisqualified(offence=offence):
+            ctx.reply("penalty.ladder-dq", name=player.name, offence=offence)
+        case PenaltyGiven(points=0, reason=reason):
+            ctx.reply("penalty.warning", name=player.name, offence=1, reason=reason or "—")
+        case PenaltyGiven(points=points, reason=reason):
+            ctx.reply("penalty.done", name=player.name, points=points, reason=reason or "—")
 
 
 async def forfeit(ctx: Ctx, args: str) -> None:
     """``/forfeit <table>`` forfeits the whole table; ``/forfeit <player>`` only them."""
-    t = await ctx.tournament()
+    event = await Event.load(ctx)
+    t = event.t
     r = open_round(t)
     ref = args.strip()
     if not ref:
@@ -76,17 +70,17 @@ async def forfeit(ctx: Ctx, args: str) -> None:
         if found is None:
             raise UserError("table.none", round=r.number) from None
         row, losers = found, [player.user_id]
-    results.forfeit(ctx, t, row, losers)
+    done = event.forfeit(r, row, losers)
     ctx.reply("forfeit.done", table=row.number, count=len(losers))
-    settle_round(ctx, t, r, ruled=True)  # the organiser's own ruling may end the event
+    await tell(ctx, event, done.then)  # the organiser's own ruling may end the event
 
 
 async def dq(ctx: Ctx, args: str) -> None:
     """``/dq <player>``: removed from the event; never seated again
     (docs/rules/penalties.md#disqualification)."""
-    t = await ctx.tournament()
+    event = await Event.load(ctx)
     if not args.strip():
         raise UserError("usage.dq")
-    player = find_player(ctx, t, args)
-    results.disqualify(ctx, t, player)
+    player = find_player(ctx, event.t, args)
+    event.disqualify(player)
     ctx.reply("dq.done", name=player.name)

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.application.context import Ctx
+from bot.application.event import Event
+from bot.application.handlers.common import refresh_live
 from bot.application.service.audit import FormatSet
 from bot.application.tournament import game_of
 from bot.application.types import Buttons
@@ -31,10 +33,11 @@ BY_SIZE = {"format": "size"}  # ``options["auto"]``: the draw picks the format b
 # --- /cancel -------------------------------------------------------------------------------
 async def cancel(ctx: Ctx, args: str) -> None:
     """``/cancel``: asks for a confirming press; ``/cancel yes`` cancels at once."""
-    t = await ctx.tournament(whole=False)
+    event = await Event.load(ctx, whole=False)
+    t = event.t
     answer = args.strip().lower()
     if answer in YES_WORDS:
-        cancel_now(ctx, t)
+        await cancel_now(ctx, event)
         return
     if answer:
         raise UserError("usage.cancel")
@@ -57,20 +60,22 @@ async def cancel_button(ctx: Ctx, arg: str) -> None:
     if arg == KEEP:
         ctx.answer(ctx.t("cancel.kept"), lambda: (ctx.t("cancel.kept"), []))
         return
-    t = await ctx.tournament(whole=False)
-    if str(t.id) != arg:
+    event = await Event.load(ctx, whole=False)
+    if str(event.t.id) != arg:
         raise UserError("refuse.cancel-gone")
-    cancel_now(ctx, t)
+    await cancel_now(ctx, event)
     ctx.answer(ctx.t("cancel.done-short"), lambda: (ctx.t("cancel.done-short"), []))
 
 
-def cancel_now(ctx: Ctx, t: Tournament) -> None:
-    """Call the event off: it keeps its rows, stops being the chat's active event."""
-    old = {"status": t.status, "signup_until": t.signup_until and t.signup_until.isoformat()}
-    t.status, t.signup_until = EventStatus.CANCELLED, None
-    ctx.audit("cancel", t, old, {"status": EventStatus.CANCELLED})
+async def cancel_now(ctx: Ctx, event: Event) -> None:
+    """Call the event off (``Event.cancel``) and say so; the pinned live standings, if
+    posted, say it too (with the places as they stood) instead of a running event."""
+    done = event.cancel()
     with ctx.announcing():
-        ctx.reply("cancel.done", title=t.title)
+        ctx.reply("cancel.done", title=done.title)
+    if event.t.live_at is not None:
+        await event.whole()
+        refresh_live(ctx, event)
 
 
 # --- the format ------------------------------------------------------------------------------

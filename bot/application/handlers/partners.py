@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.application.context import Ctx
+from bot.application.event import Event
 from bot.application.handlers.common import find_player
-from bot.application.tournament import format_of, given_teams, names, state_of
+from bot.application.tournament import format_of, given_teams, names
 from bot.language.errors import UserError
 from db.models import Player, Tournament
 from db.status import EventStatus, PlayerStatus
@@ -114,7 +115,7 @@ def team_lines(ctx: Ctx, t: Tournament) -> str:
         teams = given_teams(t)
         header = "partners.together"
     else:
-        teams = format_of(t).groups(state_of(t))
+        teams = format_of(t).groups(Event.of(ctx, t).state)
         header = f"partners.header.{t.format}"
     members: dict[int, list[str]] = {}
     for user, team in teams.items():

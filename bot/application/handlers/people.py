@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.application.context import Ctx
-from bot.application.handlers.common import display_name, find_player, settle_round
+from bot.application.event import Event
+from bot.application.handlers.common import display_name, find_player, tell
 from bot.application.handlers.partners import names_player
 from bot.application.service import people, results
 from bot.application.tournament import (
@@ -25,7 +26,7 @@ from bot.application.tournament import (
 )
 from bot.language.errors import UserError
 from bot.language.inputs import YES_WORDS
-from db.models import Player, Round, Tournament
+from db.models import Player, TableRow, Tournament
 from db.status import EventStatus, PlayerStatus, RoundStatus
 from engine.formats import find_format
 
@@ -226,7 +227,7 @@ async def drop(ctx: Ctx, args: str) -> None:
             round=r.number,
         )
         return
-    _drop_now(ctx, t, player)
+    await _drop_now(ctx, t, player)
 
 
 async def drop_button(ctx: Ctx, arg: str) -> None:
@@ -235,7 +236,7 @@ async def drop_button(ctx: Ctx, arg: str) -> None:
     if str(t.id) != tournament_id or t.status != EventStatus.RUNNING or not user.isdigit():
         raise UserError("refuse.finished")  # another event's, or not a button we made
     player = await _dropping(ctx, t, user if int(user) != ctx.actor else "")
-    _drop_now(ctx, t, player)
+    await _drop_now(ctx, t, player)
 
 
 async def _dropping(ctx: Ctx, t: Tournament, ref: str) -> Player:
@@ -251,7 +252,8 @@ async def _dropping(ctx: Ctx, t: Tournament, ref: str) -> Player:
     return mine
 
 
-def _drop_now(ctx: Ctx, t: Tournament, player: Player) -> None:
+async def _drop_now(ctx: Ctx, t: Tournament, player: Player) -> None:
+    event = Event.of(ctx, t)
     row = people.drop(ctx, t, player)
     r = latest_round(t)
     assert r is not None
@@ -263,16 +265,16 @@ def _drop_now(ctx: Ctx, t: Tournament, player: Player) -> None:
     with ctx.announcing():
         ctx.say("\n".join(lines))
     if row is not None and r.status == RoundStatus.OPEN:
-        settle_round(ctx, t, r)
+        await tell(ctx, event, event.settle(r))
 
 
-def walkovers(ctx: Ctx, t: Tournament, r: Round) -> str:
-    """When a round opens: the tables a dropped-out player was drawn at go to their
+def walkovers(ctx: Ctx, t: Tournament, walked: Sequence[tuple[TableRow, Sequence[int]]]) -> str:
+    """When a round opens: the tables a dropped-out player was drawn at went to their
     opponents (a knockout draws a winner who then dropped out); what to say of them."""
     who = names(t)
     return "\n".join(
         ctx.t("people.walkover", table=row.number, names=[who[u] for u in out])
-        for row, out in people.walk_over(ctx, t, r)
+        for row, out in walked
     )
 
 

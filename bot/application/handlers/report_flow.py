@@ -21,6 +21,7 @@ from typing import Any
 
 from bot.application.base36 import b36
 from bot.application.context import Ctx
+from bot.application.event import Event
 from bot.application.handlers import referee, reports
 from bot.application.handlers.common import find_table, my_table, open_round
 from bot.application.service import results
@@ -155,7 +156,8 @@ async def press(ctx: Ctx, arg: str) -> None:
     if action == CANCEL:
         _edit(ctx, ctx.t("report-flow.cancelled"), None)
         return
-    t = await _event_of(ctx, state)
+    event = await _event_of(ctx, state)
+    t = event.t
     r = open_round(t)
     if t.id != state.tournament or r.number != state.round:
         raise UserError("report-flow.stale")
@@ -169,9 +171,9 @@ async def press(ctx: Ctx, arg: str) -> None:
             raise UserError("report-flow.stale")
         text = game.compose(progress.answers, len(row.seats))
         if ctx.inc.chat_type == "private":
-            await _submit_from_private(ctx, t, state.table, text)
+            await _submit_from_private(ctx, event, state.table, text)
         else:
-            await reports.file_report(ctx, t, state.table, text, edit=ctx.inc.message_id)
+            await reports.file_report(ctx, event, state.table, text, edit=ctx.inc.message_id)
         return
     rows = await _tables_for(ctx, t, r)
     text, buttons = render(ctx, t, r, state, rows)
@@ -180,29 +182,29 @@ async def press(ctx: Ctx, arg: str) -> None:
     _edit(ctx, text, buttons)
 
 
-async def _event_of(ctx: Ctx, state: FlowState) -> Tournament:
+async def _event_of(ctx: Ctx, state: FlowState) -> Event:
     """The group's event; in a private chat (a form opened from a score slip's QR code)
     the event the form was opened for, spoken in its group's language."""
     if ctx.inc.chat_type != "private":
-        return await ctx.tournament()
+        return await Event.load(ctx)
     t = await ctx.repo.tournament(state.tournament)
     if t is None or t.status != EventStatus.RUNNING:
         raise UserError("report-flow.stale")
     ctx.chat = await ctx.repo.chat(t.chat_id)  # its language and zone
     ctx.t = ctx.catalogue[ctx.chat.lang or ctx.settings.default_lang]
-    return t
+    return Event.of(ctx, t)
 
 
-async def _submit_from_private(ctx: Ctx, t: Tournament, table: int, text: str) -> None:
+async def _submit_from_private(ctx: Ctx, event: Event, table: int, text: str) -> None:
     """A form filled in privately is filed as if typed in the group: the report, its
     Confirm and Dispute buttons and its audit row belong to the group, where the table's
     other players confirm it. The private form then says where it went."""
-    private = ctx.inc
+    private, t = ctx.inc, event.t
     ctx.inc = replace(
         private, chat_id=t.chat_id, chat_type="supergroup", thread_id=t.thread_id or None
     )
     try:
-        await reports.file_report(ctx, t, table, text)
+        await reports.file_report(ctx, event, table, text)
     finally:
         ctx.inc = private
     _edit(ctx, ctx.t("report-flow.sent-to-group", table=table, text=text), None)

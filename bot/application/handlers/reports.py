@@ -12,13 +12,14 @@ from collections.abc import Mapping
 from decimal import Decimal
 
 from bot.application.context import Ctx
+from bot.application.event import Event
 from bot.application.handlers.common import (
     display_name,
     find_table,
     refresh_live,
-    settle_round,
     stands_at,
     table_number,
+    tell,
     timer_open_round,
 )
 from bot.application.service import results
@@ -26,7 +27,6 @@ from bot.application.tournament import game_of, latest_round, names, policy
 from bot.application.types import Buttons, Outgoing
 from bot.language.errors import UserError
 from bot.language.inputs import id_or_none
-from bot.presentation import live
 from db.models import Report, Round, TableRow, Tournament
 from db.status import PlayerStatus, ReportStatus, RoundStatus
 from engine.formats.series import games_won
@@ -50,10 +50,10 @@ def score_lines(ctx: Ctx, who: Mapping[int, str], row: TableRow, scores: list[De
 
 async def report(ctx: Ctx, args: str) -> None:
     """``/report <table> <result…>`` typed (a bare ``/report`` is the button flow's)."""
-    t = await ctx.tournament(whole=False)
-    game = game_of(t)
+    event = await Event.load(ctx, whole=False)
+    game = event.game
     number, text = _split(args, "usage.report", example=game.example(game.seat_counts[0]))
-    await file_report(ctx, t, number, text)
+    await file_report(ctx, event, number, text)
 
 
 async def latest_table(
@@ -70,37 +70,23 @@ async def latest_table(
     return r, row
 
 
-async def settle_if_done(ctx: Ctx, t: Tournament, r: Round) -> None:
-    """After a confirmed result: close the round once no table is pending, else update
-    the live standings. Both need the whole event (the engine planning the
-    next round from all of it; the standings), so it is loaded here; in a burst of
-    results the live standings are refreshed once for many
-    (``bot.presentation.live.later``), so that
-    a result costs what its table costs, not what the event does."""
-    if r.status == RoundStatus.OPEN and not await ctx.repo.unsettled(r.id):
-        await ctx.repo.load_whole(t)
-        settle_round(ctx, t, r)
-    elif not live.later(ctx, t, r):
-        await ctx.repo.load_whole(t)
-        refresh_live(ctx, t)
-
-
 async def live_due(ctx: Ctx, arg: str) -> None:
     """The live standings refresh a burst of results planned (timer ``live``)."""
     found = await timer_open_round(ctx, arg)
     if found is None or found[0].live_due is None:
         return  # the round closed, or a refresh came first: it showed these results
-    refresh_live(ctx, found[0])
+    refresh_live(ctx, Event.of(ctx, found[0]))
 
 
 async def file_report(
-    ctx: Ctx, t: Tournament, number: int, text: str, edit: int | None = None
+    ctx: Ctx, event: Event, number: int, text: str, edit: int | None = None
 ) -> None:
     """Check a report and store it: pending for a player, confirmed for an organiser.
 
     The one path for the typed ``/report`` and the button flow's Submit, so both are
     checked and stored alike; ``edit`` is the flow message to turn into the announcement.
     """
+    t = event.t
     r, row = await latest_table(ctx, t, number)
     organiser = await ctx.is_organiser()
     if not organiser and ctx.actor not in row.seats:
@@ -110,12 +96,13 @@ async def file_report(
     who = await ctx.repo.names(t.id, row.seats)
     if not organiser:
         check_reporter(ctx, t, row, checked.scores, who)
-    rep = await results.file(ctx, t, r, row, checked, organiser)
-    lines = score_lines(ctx, who, row, list(checked.scores))
-    if organiser:
+    done = await event.report(r, row, checked, organiser)
+    rep = done.report
+    lines = score_lines(ctx, who, row, list(done.scores))
+    if done.counts:
         announce(ctx, edit, ctx.t("report.confirmed", table=number, text=rep.text, scores=lines))
         next_game(ctx, t, row, who)
-        await settle_if_done(ctx, t, r)
+        await tell(ctx, event, done.then)
         return
     announce(
         ctx,
@@ -188,14 +175,13 @@ def check_reporter(
         raise UserError("refuse.not-winner", table=row.number)
 
 
-async def _pending_for(
-    ctx: Ctx, arg: str, button: bool
-) -> tuple[Tournament, Round, TableRow, Report]:
+async def _pending_for(ctx: Ctx, arg: str, button: bool) -> tuple[Event, Round, TableRow, Report]:
     """The pending report a player means: the button's, the table named, or their own
     table's, in the latest round. One table is read, whatever the size of the event.
     (The commands are declared ``person``; the buttons come here unadmitted.)"""
     ctx.require_person()
-    t = await ctx.tournament(whole=False)
+    event = await Event.load(ctx, whole=False)
+    t = event.t
     r = await ctx.repo.latest_round(t)
     if r is None:
         raise UserError("refuse.nothing-to-confirm")
@@ -216,13 +202,14 @@ async def _pending_for(
         me = await ctx.repo.player(t.id, ctx.actor)
         if me is not None and me.status == PlayerStatus.REMOVED:  # a button skips admission
             raise UserError("refuse.player-removed", name=me.name)
-        return t, r, row, live
+        return event, r, row, live
     raise UserError("refuse.nothing-to-confirm")
 
 
 async def _confirm(ctx: Ctx, arg: str, button: bool) -> None:
-    t, r, row, rep = await _pending_for(ctx, arg, button)
-    results.confirm(ctx, t, r, row, rep)
+    event, r, row, rep = await _pending_for(ctx, arg, button)
+    t = event.t
+    done = await event.confirm(r, row, rep)
     ctx.toast = ctx.t("report.confirmed-short", table=row.number)
     who = await ctx.repo.names(t.id, row.seats)
     ctx.reply(
@@ -232,13 +219,13 @@ async def _confirm(ctx: Ctx, arg: str, button: bool) -> None:
         scores=score_lines(ctx, who, row, [Decimal(s) for s in rep.scores]),
     )
     next_game(ctx, t, row, who)
-    await settle_if_done(ctx, t, r)
+    await tell(ctx, event, done.then)
 
 
 async def _dispute(ctx: Ctx, arg: str, button: bool) -> None:
     table_arg, reason = (arg, "") if button else _table_and_reason(arg)
-    t, _, row, rep = await _pending_for(ctx, table_arg, button)
-    results.dispute(ctx, t, row, rep, reason)
+    event, _, row, rep = await _pending_for(ctx, table_arg, button)
+    event.dispute(row, rep, reason)
     ctx.toast = ctx.t("report.disputed-short", table=row.number)
     ctx.reply("report.disputed", table=row.number, name=display_name(ctx), reason=reason or "—")
 
@@ -271,19 +258,20 @@ async def dispute_button(ctx: Ctx, arg: str) -> None:
 
 async def fix(ctx: Ctx, args: str) -> None:
     """``/fix <table> <result…>``: replace a table's result in the latest round."""
-    t = await ctx.tournament(finished=True)
+    event = await Event.load(ctx, finished=True)
+    t = event.t
     number, text = _split(args, "usage.fix")
     r = latest_round(t)
     if r is None:
         raise UserError("refuse.not-drawn")
     row = find_table(r, number)
     checked = results.check(t, r, row, text, whole=True)
-    rep = await results.fix(ctx, t, r, row, checked)
+    done = await event.fix(r, row, checked)
     ctx.reply(
         "report.fixed",
         table=number,
-        text=rep.text,
-        scores=score_lines(ctx, names(t), row, list(checked.scores)),
+        text=done.report.text,
+        scores=score_lines(ctx, names(t), row, list(done.scores)),
     )
     next_game(ctx, t, row, names(t))
-    settle_round(ctx, t, r)
+    await tell(ctx, event, done.then)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from bot.application.context import Ctx
+from bot.application.event import Event
 from bot.application.handlers import people, referee
 from bot.application.handlers.checkin import checkin_line, noshow_passed, start_checkin
 from bot.application.handlers.common import (
     deadline_text,
     describe_tables,
     my_table,
-    settle_round,
+    tell,
     timer_open_round,
     timer_round,
 )
@@ -21,23 +22,22 @@ from bot.application.handlers.deadlines import (
     table_names,
     timer_moment,
 )
-from bot.application.handlers.draw import store_round
-from bot.application.service import results
 from bot.application.timers import epoch, table_deadline, tournament_timers
-from bot.application.tournament import format_of, game_of, latest_round, names, state_of
+from bot.application.tournament import game_of, latest_round, names
 from bot.language.errors import UserError
 from bot.language.knob_words import how_to_report
 from bot.presentation.pictures import drawn, post_with_picture, seating_sheet
 from charts.jobs import sheet_pngs
 from db.models import Round, Tournament
 from db.status import EventStatus, RoundStatus, TableState
-from engine.model import SEAT_LETTERS, Finished
+from engine.model import SEAT_LETTERS
 
 
 async def open_next(ctx: Ctx, args: str) -> None:
     """``/round [deadline]``: open the drawn round, or draw and open the next one. A bare
     hour with two readings is asked about first: the round opens when one is pressed."""
-    t = await ctx.tournament()
+    event = await Event.load(ctx)
+    t = event.t
     r = latest_round(t)
     assert r is not None  # a running tournament has its first round drawn
     deadline = None
@@ -46,17 +46,9 @@ async def open_next(ctx: Ctx, args: str) -> None:
         deadline = read_deadline(ctx, args, ask)
         if deadline is None:
             return
-    if r.status == RoundStatus.OPEN:
-        raise UserError("refuse.round-still-open", round=r.number)
-    if r.status == RoundStatus.CLOSED:
-        plan = format_of(t).plan(state_of(t))
-        if isinstance(plan, Finished):  # settle_round already announced it
-            raise UserError("refuse.finished")
-        r = store_round(t, plan, r.number + 1)
-    r.status, r.deadline = RoundStatus.OPEN, deadline
-    r.deadline_set_at = ctx.now if deadline is not None else None
-    ctx.audit("round-open", t, None, {"round": r.number, "deadline": str(deadline)})
-    walked = people.walkovers(ctx, t, r)
+    opened = event.open_round(deadline)
+    r = opened.round
+    walked = people.walkovers(ctx, t, opened.walked)
     seating = await drawn(sheet_pngs, seating_sheet(ctx, t, r))
     with ctx.announcing():  # the round and its check-in, in that order, for everyone
         first = len(ctx.outgoing)
@@ -66,8 +58,8 @@ async def open_next(ctx: Ctx, args: str) -> None:
         if walked:
             ctx.say(walked)
     ctx.timers += tournament_timers(t)
-    if walked:
-        settle_round(ctx, t, r)  # a walkover may settle the round (a final)
+    if opened.walked:  # a walkover may settle the round (a final)
+        await tell(ctx, event, event.settle(r))
 
 
 async def open_button(ctx: Ctx, arg: str) -> None:
@@ -110,6 +102,7 @@ async def deadline_passed(ctx: Ctx, arg: str) -> None:
     if found is None:
         return
     t, r = found
+    event = Event.of(ctx, t)
     due = [
         row
         for row in r.tables
@@ -117,7 +110,7 @@ async def deadline_passed(ctx: Ctx, arg: str) -> None:
     ]
     if not due:
         return  # the deadline was moved since this timer was set
-    accepted, forfeited, waiting = results.late(ctx, t, r, due, at)
+    ruled = event.late(r, due, at)
     later = [
         row
         for row in r.tables
@@ -126,9 +119,9 @@ async def deadline_passed(ctx: Ctx, arg: str) -> None:
     ctx.reply(
         "deadline.settled",
         round=r.number,
-        accepted=table_names(ctx, t, accepted),
-        forfeited=table_names(ctx, t, forfeited),
-        waiting=table_names(ctx, t, waiting),
+        accepted=table_names(ctx, t, list(ruled.accepted)),
+        forfeited=table_names(ctx, t, list(ruled.forfeited)),
+        waiting=table_names(ctx, t, list(ruled.waiting)),
     )
     if later:
         ctx.reply(
@@ -136,7 +129,7 @@ async def deadline_passed(ctx: Ctx, arg: str) -> None:
             tables=[row.number for row in later],
             deadline=deadline_text(ctx, min(table_deadline(r, row) or at for row in later)),
         )
-    settle_round(ctx, t, r)
+    await tell(ctx, event, ruled.then)
 
 
 async def my_table_cmd(ctx: Ctx, args: str) -> None:

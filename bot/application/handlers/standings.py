@@ -8,10 +8,11 @@ import io
 from decimal import Decimal
 
 from bot.application.context import Ctx
+from bot.application.event import Event
 from bot.application.handlers.common import event_status, group_lines, team_table_lines
 from bot.application.handlers.match_lines import match_lines
 from bot.application.handlers.whole_ranking import ALL_WORDS, whole_ranking
-from bot.application.tournament import format_of, latest_round, names, state_of
+from bot.application.tournament import latest_round, names
 from bot.application.versioned import pictures
 from bot.language.errors import UserError
 from bot.language.i18n import show
@@ -46,17 +47,18 @@ async def standings(ctx: Ctx, args: str) -> None:
     if args.strip().lower() in ALL_WORDS:
         await whole_ranking(ctx)
         return
-    t = await ctx.tournament(finished=True, whole=False)
+    event = await Event.load(ctx, finished=True, whole=False)
+    t = event.t
     key = pictures.key(t, "standings", ctx.t.lang)
     kept = pictures.get(key)
     if kept is None:
-        await ctx.repo.load_whole(t)
+        await event.whole()
         if not t.rounds:
             raise UserError("refuse.not-drawn")
-        state, over = await off_loop(state_of, t), t.status == EventStatus.FINISHED
+        state, over = await off_loop(lambda: event.state), t.status == EventStatus.FINISHED
         # the final ranking only once the event is over: a round held for the organiser's
         # ruling (a whole table forfeited) crowns nobody yet (docs/rules/deadlines.md#late)
-        b = await apart(board, format_of(t), state, over)
+        b = await apart(board, event.fmt, state, over)
         r = latest_round(t)
         caption = (
             ctx.t("standings.caption", title=t.title, round=r.number if r else 0)
@@ -64,8 +66,8 @@ async def standings(ctx: Ctx, args: str) -> None:
             + event_status(ctx, t)
             + "\n"
             + ranking_lines(ctx, t, b)
-            + team_table_lines(ctx, t)
-            + group_lines(ctx, t)
+            + team_table_lines(ctx, event)
+            + group_lines(ctx, event)
             + match_lines(ctx, t)
         )
         sheet = await off_loop(_first_page, ctx, t, b, state)
@@ -95,11 +97,12 @@ async def export(ctx: Ctx, args: str) -> None:
     A player removed by the forfeits rule has every score struck (docs/rules/penalties.md#forfeits),
     so their rows show 0, as the standings add them; the others at a table forfeited by no-shows
     went through as if on a bye (docs/rules/deadlines.md#no-show)."""
-    t = await ctx.tournament(finished=True)
+    event = await Event.load(ctx, finished=True)
+    t = event.t
     who = names(t)
     removed = {p.user_id for p in t.players if p.status == PlayerStatus.REMOVED}
-    state = state_of(t)
-    struck = format_of(t).disciplined(state).removed - state.removed
+    state = event.state
+    struck = event.fmt.disciplined(state).removed - state.removed
     penalty: dict[tuple[int, int], Decimal] = {}
     for p in t.penalties:
         key = (p.round_number, p.user_id)

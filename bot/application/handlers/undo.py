@@ -9,15 +9,12 @@ taken back while their round is the latest one: a later draw was made from them.
 from __future__ import annotations
 
 from bot.application.context import Ctx
-from bot.application.handlers.common import settle_round
-from bot.application.service import results
-from bot.application.tournament import latest_round
+from bot.application.event import Event
+from bot.application.handlers.common import tell
 
 
 async def undo(ctx: Ctx, args: str) -> None:
-    t = await ctx.tournament(finished=True)
-    action = await results.undo(ctx, t)
-    ctx.reply("undo.done", what=ctx.t(f"undo.what.{action}"))
-    r = latest_round(t)
-    if r is not None:
-        settle_round(ctx, t, r)  # every table settled again: close it and say what follows
+    event = await Event.load(ctx, finished=True)
+    done = await event.undo()
+    ctx.reply("undo.done", what=ctx.t(f"undo.what.{done.action}"))
+    await tell(ctx, event, done.then)  # every table settled again: what follows

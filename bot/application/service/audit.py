@@ -15,7 +15,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from db.models import AuditEntry
-from db.status import PenaltyKind, PlayerStatus, ReportStatus
+from db.status import EventStatus, PenaltyKind, PlayerStatus, ReportStatus, RoundStatus
 
 Json = dict[str, Any]
 
@@ -40,6 +40,12 @@ class Action(StrEnum):
     DROP = "drop"
     SUB = "sub"
     UNDO = "undo"
+    DRAW = "draw"
+    ROUND_OPEN = "round-open"
+    HELD = "held"
+    ROUND_CLOSED = "round-closed"
+    FINISHED = "finished"
+    CANCEL = "cancel"
 
 
 @dataclass(frozen=True)
@@ -454,6 +460,103 @@ class Undone(Entry):
         return cls(int(new["undone"]), old["action"], old.get("entry"))
 
 
+@dataclass(frozen=True)
+class Drawn(Entry):
+    """Sign-up closed and round 1 seated: its tables."""
+
+    action: ClassVar[Action] = Action.DRAW
+    tables: list[list[int]]
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {"status": EventStatus.SIGNUP}, {
+            "status": EventStatus.RUNNING,
+            "tables": self.tables,
+        }
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(new["tables"])
+
+
+@dataclass(frozen=True)
+class RoundOpened(Entry):
+    """A round opened, with its deadline (``None``: none)."""
+
+    action: ClassVar[Action] = Action.ROUND_OPEN
+    round: int
+    deadline: str
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return None, {"round": self.round, "deadline": self.deadline}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(new["round"], new["deadline"])
+
+
+@dataclass(frozen=True)
+class Held(Entry):
+    """A round that would end the event with whole tables forfeited waits for the
+    organiser's ruling (docs/rules/deadlines.md#late)."""
+
+    action: ClassVar[Action] = Action.HELD
+    round: int
+    tables: list[int]
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return None, {"round": self.round, "tables": self.tables}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(new["round"], new["tables"])
+
+
+@dataclass(frozen=True)
+class Closed(Entry):
+    """Every table of the round settled: the round is over."""
+
+    action: ClassVar[Action] = Action.ROUND_CLOSED
+    round: int
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {"round": self.round, "status": RoundStatus.OPEN}, {"status": RoundStatus.CLOSED}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old["round"])
+
+
+@dataclass(frozen=True)
+class Finished(Entry):
+    """The format has finished: the event is over."""
+
+    action: ClassVar[Action] = Action.FINISHED
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {"status": EventStatus.RUNNING}, {"status": EventStatus.FINISHED}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls()
+
+
+@dataclass(frozen=True)
+class Cancelled(Entry):
+    """/cancel: the event's status and sign-up deadline before it was called off."""
+
+    action: ClassVar[Action] = Action.CANCEL
+    status: str
+    signup_until: str | None
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        old = {"status": self.status, "signup_until": self.signup_until}
+        return old, {"status": EventStatus.CANCELLED}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old["status"], old.get("signup_until"))
+
+
 KINDS: dict[str, type[Entry]] = {
     kind.action: kind
     for kind in (
@@ -474,6 +577,12 @@ KINDS: dict[str, type[Entry]] = {
         Dropped,
         Substituted,
         Undone,
+        Drawn,
+        RoundOpened,
+        Held,
+        Closed,
+        Finished,
+        Cancelled,
     )
 }
 

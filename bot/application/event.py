@@ -1,0 +1,432 @@
+"""One event as one update works on it: the aggregate every use-case on the result path
+goes through (docs/development.md#layers).
+
+An :class:`Event` holds the tournament row loaded once, its format and game, and the
+engine's state, built once and kept: a verb that changes what the engine reads (a
+result, a forfeit, a penalty…) records an audit entry, which moves the tournament to its
+next version, and the state is rebuilt once, when next asked for. Entries that change
+nothing the engine reads (the round closed, the event over) keep it.
+
+The lifecycle is here as verbs: draw, open a round, report, confirm, dispute, fix,
+forfeit, penalise, warn, disqualify, rule a deadline or a check-in cut-off, undo, settle
+a round (and with it finish the event) and cancel. Each does its change through the
+services (``bot.application.service``), writes its typed audit entry, and returns what
+happened as domain events (the dataclasses below) for the handler to render: no verb
+speaks to the chat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+
+from bot.application.context import Ctx
+from bot.application.service import audit, people, results
+from bot.application.tournament import format_of, game_of, latest_round, playing_for, state_of
+from bot.language.errors import UserError
+from db.models import Player, Report, Round, TableRow, Tournament
+from db.status import EventStatus, PenaltyKind, RoundStatus, TableState
+from engine.board import Board, board, build, notice
+from engine.formats.base import Format
+from engine.formats.teams import TeamStanding
+from engine.games import Game
+from engine.games.penalties import Rung, ladder
+from engine.model import Finished, RoundPlan, TournamentState
+
+
+# --- what happened ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StandingsMoved:
+    """A result changed the standings of ``round``: the live standings show it. ``soon``:
+    a result in a burst, whose refresh may wait for the others
+    (``bot.presentation.live.later``)."""
+
+    round: Round
+    soon: bool = False
+
+
+@dataclass(frozen=True)
+class HeldForRuling:
+    """The round would end the event with whole ``tables`` forfeited: it stays open
+    until the organiser rules (docs/rules/deadlines.md#late)."""
+
+    round: int
+    tables: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RoundClosed:
+    """Every table settled; ``going_on`` play the next round."""
+
+    round: int
+    going_on: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PlayOffNeeded:
+    """The round closed level: ``tied`` play it on (a level series, a tie at the top)."""
+
+    round: int
+    tied: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class EventFinished:
+    """The format has finished: the final ranking and who is crowned."""
+
+    final: Board
+    champion: tuple[int, ...]
+
+
+Settled = StandingsMoved | HeldForRuling | RoundClosed | PlayOffNeeded | EventFinished
+
+
+@dataclass(frozen=True)
+class ResultReported:
+    """A report stored on ``table``; ``counts``: an organiser's, settled at once."""
+
+    table: TableRow
+    report: Report
+    scores: tuple[Decimal, ...]
+    counts: bool
+    then: tuple[Settled, ...] = ()
+
+
+@dataclass(frozen=True)
+class ResultConfirmed:
+    table: TableRow
+    report: Report
+    then: tuple[Settled, ...]
+
+
+@dataclass(frozen=True)
+class ResultDisputed:
+    table: TableRow
+    reason: str
+
+
+@dataclass(frozen=True)
+class ResultFixed:
+    table: TableRow
+    report: Report
+    scores: tuple[Decimal, ...]
+    then: tuple[Settled, ...]
+
+
+@dataclass(frozen=True)
+class TableForfeited:
+    table: TableRow
+    losers: tuple[int, ...]
+    then: tuple[Settled, ...]
+
+
+@dataclass(frozen=True)
+class PenaltyGiven:
+    """A deduction (0: a warning); ``offence``: its rung on the warning ladder."""
+
+    player: Player
+    points: Decimal
+    reason: str
+    offence: int = 1
+
+
+@dataclass(frozen=True)
+class PlayerDisqualified:
+    """Removed from the event; ``offence``: the warning that did it (0: /dq)."""
+
+    player: Player
+    offence: int = 0
+
+
+@dataclass(frozen=True)
+class NoShowsRuled:
+    """The check-in cut-off: each ruled table and its absent players."""
+
+    round: int
+    absent: tuple[tuple[TableRow, tuple[int, ...]], ...]
+    then: tuple[Settled, ...]
+
+
+@dataclass(frozen=True)
+class DeadlineRuled:
+    """A deadline passed: the tables whose report stood, forfeited, still waiting."""
+
+    round: Round
+    accepted: tuple[TableRow, ...]
+    forfeited: tuple[TableRow, ...]
+    waiting: tuple[TableRow, ...]
+    then: tuple[Settled, ...]
+
+
+@dataclass(frozen=True)
+class RulingUndone:
+    action: str
+    then: tuple[Settled, ...]
+
+
+@dataclass(frozen=True)
+class RoundDrawn:
+    round: Round
+
+
+@dataclass(frozen=True)
+class RoundOpened:
+    """A round opened; the tables a dropped-out player was drawn at went over to their
+    opponents (the caller settles the round once it has announced it: a final may be
+    over at once)."""
+
+    round: Round
+    walked: tuple[tuple[TableRow, tuple[int, ...]], ...]
+
+
+@dataclass(frozen=True)
+class EventCancelled:
+    title: str
+
+
+# --- the aggregate ---------------------------------------------------------------------------
+class Event:
+    """The chat's event for one update (see the module docstring). Get it with
+    :meth:`load` (the chat's event) or :meth:`of` (a tournament found otherwise, e.g. by
+    a timer); both give the same object for the same tournament in one update."""
+
+    def __init__(self, ctx: Ctx, t: Tournament, whole: bool) -> None:
+        self.ctx, self.t, self._whole = ctx, t, whole
+        self._state: TournamentState | None = None
+        self._built: int | None = None  # the tournament version the state was built at
+
+    @classmethod
+    async def load(cls, ctx: Ctx, finished: bool = False, whole: bool = True) -> Event:
+        """The chat's (or topic's) event (``Ctx.tournament``: ``finished``, ``whole``)."""
+        t = await ctx.tournament(finished=finished, whole=whole)
+        return cls.of(ctx, t, whole)
+
+    @classmethod
+    def of(cls, ctx: Ctx, t: Tournament, whole: bool = True) -> Event:
+        known = ctx.events.get(t.id)
+        if known is None or known.t is not t:
+            known = ctx.events[t.id] = cls(ctx, t, whole)
+        known._whole = known._whole or whole
+        return known
+
+    async def whole(self) -> None:
+        """Load every row of the event (it was loaded alone, ``whole=False``)."""
+        if not self._whole:
+            await self.ctx.repo.load_whole(self.t)
+            self._whole = True
+
+    # --- what the engine sees ----------------------------------------------------------------
+    @property
+    def fmt(self) -> Format:
+        return format_of(self.t)
+
+    @property
+    def game(self) -> Game:  # type: ignore[type-arg]
+        return game_of(self.t)
+
+    @property
+    def state(self) -> TournamentState:
+        """The engine's state, built once per version of the event."""
+        if self._state is None or self._built != self.t.version:
+            self._state, self._built = state_of(self.t), self.t.version
+        return self._state
+
+    def board(self) -> Board:
+        """The standings' read model now (``engine.board``): final once the event is over."""
+        return board(self.fmt, self.state, self.t.status == EventStatus.FINISHED)
+
+    def teams(self) -> tuple[TeamStanding, ...]:
+        """The team table of a team event (docs/rules/teams.md#team-score), else empty."""
+        fmt = self.fmt
+        return fmt.team_standings(self.state) if fmt.has_team_table else ()
+
+    def groups(self) -> Sequence[Sequence[int]]:
+        """The groups of a group stage once drawn (docs/rules/groups.md#groups-by-lot)."""
+        fmt = self.fmt
+        if not fmt.has_group_tables or not self.t.rounds:
+            return ()
+        return fmt.draw_groups(self.state)
+
+    def standings(self) -> dict[int, int]:
+        """Each player's place by the format's standings (a finished event's final)."""
+        return {s.player: s.rank for s in self.fmt.standings(self.state)}
+
+    def _record(self, entry: audit.Entry, keeps_state: bool = False) -> None:
+        """Audit ``entry``; ``keeps_state``: it changes nothing the engine reads, so the
+        state built before it is still the event's."""
+        fresh = self._state is not None and self._built == self.t.version
+        self.ctx.record(self.t, entry)
+        if keeps_state and fresh:
+            self._built = self.t.version
+
+    # --- rounds ----------------------------------------------------------------------------
+    def draw(self) -> RoundDrawn:
+        """Close sign-up and seat round 1 (refused when too few can be seated)."""
+        plan = self.fmt.plan(self.state)
+        if isinstance(plan, Finished):
+            raise UserError("refuse.too-few-players")
+        r = self.store_round(plan, 1)
+        self.t.status, self.t.signup_until = EventStatus.RUNNING, None
+        self._record(audit.Drawn([list(row.seats) for row in r.tables]))
+        return RoundDrawn(r)
+
+    def store_round(self, plan: RoundPlan, number: int) -> Round:
+        now = playing_for(self.t)  # a place a substitute took is seated as them
+        r = Round(
+            number=number,
+            stage=plan.stage,
+            seed_label=plan.seed_label,
+            status=RoundStatus.DRAWN,
+            byes=[now.get(u, u) for u in plan.byes],
+            notes=list(plan.notes),
+        )
+        r.tables = [
+            TableRow(
+                number=tb.number,
+                seats=[now.get(u, u) for u in tb.players],
+                forfeited=[],
+                present=[],
+            )
+            for tb in plan.tables
+        ]
+        self.t.rounds.append(r)
+        return r
+
+    def open_round(self, deadline: datetime | None) -> RoundOpened:
+        """Open the drawn round, or draw the next one from the last and open it."""
+        r = latest_round(self.t)
+        assert r is not None  # a running event has its first round drawn
+        if r.status == RoundStatus.OPEN:
+            raise UserError("refuse.round-still-open", round=r.number)
+        if r.status == RoundStatus.CLOSED:
+            plan = self.fmt.plan(self.state)
+            if isinstance(plan, Finished):  # the settling announced it
+                raise UserError("refuse.finished")
+            r = self.store_round(plan, r.number + 1)
+        r.status, r.deadline = RoundStatus.OPEN, deadline
+        r.deadline_set_at = self.ctx.now if deadline is not None else None
+        self._record(audit.RoundOpened(r.number, str(deadline)))
+        walked = tuple((row, tuple(out)) for row, out in people.walk_over(self.ctx, self.t, r))
+        return RoundOpened(r, walked)
+
+    def settle(self, r: Round, ruled: bool = False) -> tuple[Settled, ...]:
+        """After a table's result changed: the standings moved; once every table of the
+        open round is settled, close it, and finish the event when the format has. A
+        round that would end the event while a whole table forfeited (a missed
+        deadline, a final nobody played) stays open until the organiser decides
+        (``ruled``: an explicit /forfeit)."""
+        moved = StandingsMoved(r)
+        if r.status != RoundStatus.OPEN or any(
+            row.status == TableState.PENDING for row in r.tables
+        ):
+            return (moved,)
+        fmt, state = self.fmt, self.state
+        outcome = fmt.plan(state)
+        held = fmt.unsettled(state)
+        if isinstance(outcome, Finished) and held and not ruled:
+            self._record(audit.Held(r.number, list(held)), keeps_state=True)
+            return moved, HeldForRuling(r.number, tuple(held))
+        r.status = RoundStatus.CLOSED
+        self._record(audit.Closed(r.number), keeps_state=True)
+        if isinstance(outcome, Finished):
+            return moved, self.finish(outcome)
+        if outcome.stage == "extra":
+            # A level series or a tie at the top of a final is played on: nobody goes on
+            # from it, and only the tied are named (a whole final table may replay it).
+            return moved, PlayOffNeeded(r.number, notice(fmt, state, outcome))
+        going_on = [u for table in outcome.tables for u in table.players] + list(outcome.byes)
+        return moved, RoundClosed(r.number, tuple(going_on))
+
+    def finish(self, outcome: Finished) -> EventFinished:
+        """The format has finished: the event is over, its ranking final."""
+        self.t.status = EventStatus.FINISHED
+        self._record(audit.Finished(), keeps_state=True)
+        fmt, state = self.fmt, self.state
+        final = build(fmt, state, outcome.ranking, over=True)
+        return EventFinished(final, fmt.champion(state, outcome))
+
+    async def settle_result(self, r: Round) -> tuple[Settled, ...]:
+        """After a confirmed result: the round closes once no table is pending (that
+        needs the whole event); else the live standings move, in a burst of results
+        once for many (``soon``), so a result costs what its table costs."""
+        if r.status == RoundStatus.OPEN and not await self.ctx.repo.unsettled(r.id):
+            await self.whole()
+            return self.settle(r)
+        return (StandingsMoved(r, soon=True),)
+
+    def cancel(self) -> EventCancelled:
+        """Call the event off: it keeps its rows, stops being the chat's active event."""
+        t = self.t
+        until = t.signup_until.isoformat() if t.signup_until is not None else None
+        before = audit.Cancelled(t.status, until)
+        t.status, t.signup_until = EventStatus.CANCELLED, None
+        self._record(before, keeps_state=True)
+        return EventCancelled(t.title)
+
+    # --- results ---------------------------------------------------------------------------
+    async def report(
+        self, r: Round, row: TableRow, checked: results.Checked, organiser: bool
+    ) -> ResultReported:
+        """Store a checked report: confirmed at once from an organiser, else pending."""
+        rep = await results.file(self.ctx, self.t, r, row, checked, organiser)
+        then = await self.settle_result(r) if organiser else ()
+        return ResultReported(row, rep, checked.scores, organiser, then)
+
+    async def confirm(self, r: Round, row: TableRow, rep: Report) -> ResultConfirmed:
+        results.confirm(self.ctx, self.t, r, row, rep)
+        return ResultConfirmed(row, rep, await self.settle_result(r))
+
+    def dispute(self, row: TableRow, rep: Report, reason: str) -> ResultDisputed:
+        results.dispute(self.ctx, self.t, row, rep, reason)
+        return ResultDisputed(row, reason)
+
+    async def fix(self, r: Round, row: TableRow, checked: results.Checked) -> ResultFixed:
+        rep = await results.fix(self.ctx, self.t, r, row, checked)
+        return ResultFixed(row, rep, checked.scores, self.settle(r))
+
+    def forfeit(self, r: Round, row: TableRow, losers: Sequence[int]) -> TableForfeited:
+        """``losers`` forfeit the table's game; the organiser's own ruling may end the
+        event (a held round is ruled)."""
+        results.forfeit(self.ctx, self.t, row, list(losers))
+        return TableForfeited(row, tuple(losers), self.settle(r, ruled=True))
+
+    async def penalise(
+        self, player: Player, points: Decimal, kind: PenaltyKind, reason: str
+    ) -> PenaltyGiven:
+        await results.penalise(self.ctx, self.t, player, points, kind, reason)
+        return PenaltyGiven(player, points, reason)
+
+    async def warn(self, player: Player, reason: str) -> PenaltyGiven | PlayerDisqualified:
+        """The warning ladder (docs/rules/penalties.md): warning → −1 → disqualification."""
+        offence = 1 + sum(
+            p.kind == PenaltyKind.LADDER for p in self.t.penalties if p.user_id == player.user_id
+        )
+        step = ladder(offence)
+        if step.rung is Rung.DISQUALIFY:
+            results.disqualify(self.ctx, self.t, player)
+            return PlayerDisqualified(player, offence)
+        await results.penalise(self.ctx, self.t, player, step.points, PenaltyKind.LADDER, reason)
+        return PenaltyGiven(player, step.points, reason, offence)
+
+    def disqualify(self, player: Player) -> PlayerDisqualified:
+        results.disqualify(self.ctx, self.t, player)
+        return PlayerDisqualified(player)
+
+    def no_shows(self, r: Round) -> NoShowsRuled:
+        """The check-in cut-off, once: clearing it closes the check-in."""
+        ruled = results.no_shows(self.ctx, self.t, r)
+        r.checkin_until = None
+        absent = tuple((row, tuple(out)) for row, out in ruled)
+        return NoShowsRuled(r.number, absent, self.settle(r))
+
+    def late(self, r: Round, due: Sequence[TableRow], at: datetime) -> DeadlineRuled:
+        accepted, forfeited, waiting = results.late(self.ctx, self.t, r, list(due), at)
+        return DeadlineRuled(r, tuple(accepted), tuple(forfeited), tuple(waiting), self.settle(r))
+
+    async def undo(self) -> RulingUndone:
+        """Take back the organiser's last ruling; the latest round settles again."""
+        action = await results.undo(self.ctx, self.t)
+        r = latest_round(self.t)
+        return RulingUndone(action, self.settle(r) if r is not None else ())
