@@ -11,8 +11,14 @@ what the history says about each player, pair or team member at this moment:
   (翻牌) separates share their place until the event is over: that flip is drawn for the
   final ranking, not before (docs/rules/tiebreaks.md).
 * the figure that ranks the line, and ``decided``: the tie-break that actually separated
-  it from the next line, only once applied (never a stage, never the figure itself, never
-  a flip not yet drawn).
+  it from the next line, only once applied (never a stage, never a flip not yet drawn,
+  never on a shared place). The figure itself is named only where it orders lines of one
+  stage whose places are settled (two crossover losers split by their match's score).
+* while a format's groups play (``Board.by_group``), a table per group, A then B: each
+  line's ``place`` is its place in the group, shared while only the group's flip (drawn
+  when the groups end) separates it; after the groups, one ranking, and the ones not
+  going on are out in the groups (``group-out``). Once over, the final's second is the
+  runner-up (``runner-up``).
 
 The text of /standings, its picture, the pinned live standings, /bracket, /me and the
 end announcement all render this, so they say the same things. Pure and picklable: the
@@ -21,11 +27,12 @@ bot may build it in its drawing process.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
+from itertools import pairwise
 
-from engine.formats.base import Format, ranked
+from engine.formats.base import Format, GroupPlace, ranked
 from engine.model import PlayerId, RoundPlan, Standing, TableStatus, TournamentState
 from engine.standings import STAGE_CODES
 
@@ -60,6 +67,7 @@ class Entry:
     unit: int = 0  # pair or team number, where partners share a line
     table: int = 0  # the table they wait for (WAITING, PLAYOFF)
     round: int = 0  # through / out in this round
+    group: int = 0  # 1 for group A, 2 for B… (formats with groups)
 
     @property
     def still_in(self) -> bool:
@@ -74,6 +82,7 @@ class Board:
     entries: tuple[Entry, ...]
     over: bool
     playoff: tuple[PlayerId, ...] = ()
+    by_group: bool = False  # the groups play: entries per group, places in the group
 
     def of(self, player: PlayerId) -> Entry | None:
         return next((e for e in self.entries if e.player == player), None)
@@ -88,6 +97,10 @@ def board(fmt: Format, state: TournamentState, over: bool) -> Board:
 
 def build(fmt: Format, state: TournamentState, rows: tuple[Standing, ...], over: bool) -> Board:
     """:func:`board` from a ranking already computed (``rows``)."""
+    groups = fmt.group_places(state) if fmt.has_group_tables and state.rounds else ()
+    if groups and not over and fmt.in_group_stage(state):
+        return _by_group(groups, rows, pending_tables(state))
+    group_of = {g.player: g.group + 1 for g in groups}
     waiting = {} if over else pending_tables(state)
     tied = () if over else fmt.playoff(state)
     last = last_seen(state)
@@ -96,6 +109,8 @@ def build(fmt: Format, state: TournamentState, rows: tuple[Standing, ...], over:
         status, stage, at = _status(fmt, s, waiting, set(tied), over, last)
         shared = not over and ((i + 1 < len(rows) and s.lot) or (i > 0 and rows[i - 1].lot))
         place = entries[-1].place if i and not over and rows[i - 1].lot else s.rank
+        if over and stage == "final" and place == 2:  # the final is settled: 亚军
+            stage = "runner-up"
         # a knockout table not reported yet has no score to show: a 0 would read as one
         unscored = stage == "waiting" and fmt.eliminates
         entries.append(
@@ -107,15 +122,76 @@ def build(fmt: Format, state: TournamentState, rows: tuple[Standing, ...], over:
                 stage_round=at,
                 figure=None if unscored else s.figure,
                 figure_code="" if unscored else s.figure_code,
-                decided=_decided(s, over),
+                decided=() if shared else _decided(s, over),
                 points=s.points,
                 shared=shared,
                 unit=s.unit,
                 table=waiting.get(s.player, 0),
-                round=at if status in (Status.THROUGH, Status.OUT) else 0,
+                round=_round_of(s, status, stage, at, last),
+                group=group_of.get(s.player, 0),
             )
         )
-    return Board(tuple(entries), over, tied)
+    return Board(_figures_said(entries, rows, over), over, tied)
+
+
+def _round_of(s: Standing, status: Status, stage: str, at: int, last: dict[PlayerId, int]) -> int:
+    """The round a line went through or out in (out in the groups: their last group round)."""
+    if stage == "group-out":
+        return last.get(s.player, 0)
+    return at if status in (Status.THROUGH, Status.OUT) else 0
+
+
+def _figures_said(
+    entries: list[Entry], rows: tuple[Standing, ...], over: bool
+) -> tuple[Entry, ...]:
+    """Where the figure shown split two lines of the same stage whose order is settled
+    (the event is over, or both are out), it is the tie-break applied, and the line says
+    so: two crossover losers 3rd and 4th by their match's score."""
+    out = list(entries)
+    for i, (e, below) in enumerate(pairwise(entries)):
+        same = e.stage and (e.stage, e.stage_round) == (below.stage, below.stage_round)
+        settled = over or (e.status is Status.OUT and below.status is Status.OUT)
+        if same and settled and not e.shared and rows[i].tiebreak == (e.figure_code,):
+            out[i] = replace(e, decided=(e.figure_code, *e.decided))
+    return tuple(out)
+
+
+def _by_group(
+    groups: tuple[GroupPlace, ...], rows: tuple[Standing, ...], waiting: dict[PlayerId, int]
+) -> Board:
+    """The board while the groups play: a table per group, A then B, each line's place
+    in its group (shared while only the group's flip, not drawn yet, separates it)."""
+    row = {s.player: s for s in rows}
+    said = STAGE_CODES - {"flip"}
+    entries = []
+    for g in groups:
+        s = row[g.player]
+        table = waiting.get(g.player, 0)
+        if s.stage == "removed":
+            status, stage, at = Status.REMOVED, "removed", 0
+        elif table:
+            status, stage, at = Status.WAITING, "waiting", table
+        else:
+            status, stage, at = Status.IN, "group-tied" if g.shared else "group", g.place
+        decided = () if g.shared else tuple(c for c in g.tiebreak if c not in said)
+        entries.append(
+            Entry(
+                place=g.place,
+                player=g.player,
+                status=status,
+                stage=stage,
+                stage_round=at,
+                figure=s.figure,
+                figure_code=s.figure_code,
+                decided=tuple(c for c in decided if c != s.figure_code),
+                points=s.points,
+                shared=g.shared,
+                unit=s.unit,
+                table=table,
+                group=g.group + 1,
+            )
+        )
+    return Board(tuple(entries), False, (), by_group=True)
 
 
 def notice(fmt: Format, state: TournamentState, plan: RoundPlan) -> tuple[PlayerId, ...]:
@@ -180,6 +256,12 @@ def _status(
         )
     if not fmt.eliminates or not s.stage:
         return Status.IN, s.stage, s.stage_round
+    if s.stage == "group":  # the groups are over and they do not go on
+        return (
+            (Status.IN, s.stage, s.stage_round)
+            if s.alive
+            else (Status.OUT, "group-out", s.stage_round)
+        )
     if not s.alive or s.stage in ("out", "playoff"):
         return Status.OUT, s.stage, s.stage_round
     if s.stage in ("playing", "through"):

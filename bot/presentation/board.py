@@ -14,6 +14,7 @@ from bot.language.i18n import show
 from db.models import Tournament
 from db.status import EventStatus
 from engine.board import Board, Entry, Status, board
+from engine.formats.groups import LETTERS
 from engine.model import TournamentState
 
 
@@ -39,11 +40,18 @@ def ranking_lines(ctx: Ctx, t: Tournament, b: Board, limit: int = 10) -> str:
     """The top of a ranking: each place with how far it got and the figure that ordered
     it there, never a figure of another kind that could contradict the place; then the
     tie-break that separated it from the next line, once applied (加赛, 对手分, a flip
-    drawn…), never a flip still to be drawn."""
+    drawn…), never a flip still to be drawn. While the groups play, a table per group
+    (A 组 then B 组, as the picture), each place in its group, the heading saying so."""
     who = names(t)
     lines = []
+    group = 0
     for e in b.entries[:limit]:
-        details = [words] if (words := stage_words(ctx, e)) else []
+        if b.by_group and e.group != group:
+            group = e.group
+            lines.append(ctx.t("board.group", letter=LETTERS[group - 1]))
+        # under its group's heading, the place says the group place: words only to wait
+        plain = b.by_group and e.stage in ("group", "group-tied")
+        details = [words] if not plain and (words := stage_words(ctx, e)) else []
         if e.figure is not None and ctx.t.has(f"tiebreak.{e.figure_code}"):
             details.append(f"{ctx.t(f'tiebreak.{e.figure_code}')} {show(e.figure)}")
         name = who.get(e.player, str(e.player))

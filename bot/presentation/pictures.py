@@ -6,8 +6,9 @@ One picture answers one question, in the shape the format asks for:
 * formats that rank by the stage reached (``reached`` in the tie-break chain: table
   knockout, single elimination, pairs) show that stage next to the points, so a 116-point
   champion above a 151-point runner-up reads right;
-* group events show a table per group (played, won, drawn, lost, points) with the
-  players who go on tinted;
+* group events show a table per group (played, won, drawn, lost, points) while the
+  groups play, each place in its group as the text says it (shared while undecided);
+  after the groups, the one ranking the text shows, by stage reached;
 * the rest (Swiss, stages) rank by points with the criterion that decided each place.
 
 The formats are asked what they have (``has_team_table``, ``sits_in_pairs``,
@@ -240,8 +241,8 @@ def standings_sheet(
             rows,
             _chain(ctx, fmt.team_tiebreaks),
         )
-    if fmt.has_group_tables:
-        return _groups_sheet(ctx, t, title, subtitle, state)
+    if fmt.has_group_tables and (b.by_group or not state.rounds):
+        return _groups_sheet(ctx, t, b, title, subtitle, state)
     if fmt.sits_in_pairs:
         return _pairs_sheet(ctx, t, b, title, subtitle, state)
     if "reached" in fmt.tiebreaks:
@@ -368,9 +369,10 @@ def _pairs_sheet(
 
 
 def _groups_sheet(
-    ctx: Ctx, t: Tournament, title: str, subtitle: str, state: TournamentState
+    ctx: Ctx, t: Tournament, b: Board, title: str, subtitle: str, state: TournamentState
 ) -> Sheet:
-    """A table per group: played, won, drawn, lost, points; who goes on tinted."""
+    """A table per group: played, won, drawn, lost, points; each line's place in its
+    group as the board (and so the text) has it, shared while undecided."""
     fmt: Any = format_of(t)
     w = fmt.walk(state)
     who = names(t)
@@ -394,17 +396,17 @@ def _groups_sheet(
                 line = record.setdefault(p, [0, 0, 0, 0])
                 line[0] += 1
                 line[1 if s == best and tops == 1 else 2 if s == best else 3] += 1
-    beyond = len(t.rounds) > len(w.group_rounds) or t.status == EventStatus.FINISHED
-    goes_on = set(fmt.advancers(w, set(fmt.active(state)))) if beyond else set()
+    shown = {e.player: place_text(ctx, e) for e in b.entries} if b.by_group else {}
     rows: list[Row] = []
     for i, members in enumerate(w.groups):
         rows.append(Row((ctx.t("pictures.group", letter="ABCDEFGH"[i]),), "section"))
-        for p in sorted(members, key=lambda q: w.place.get(q, 99)):
+        listed = [e.player for e in b.entries if e.player in members] if b.by_group else []
+        for p in listed or sorted(members, key=lambda q: w.place.get(q, 99)):
             played, won, drawn, lost = record.get(p, [0, 0, 0, 0])
             rows.append(
                 Row(
                     (
-                        str(w.place.get(p, "")),
+                        shown.get(p, ""),
                         who.get(p, str(p)),
                         str(played),
                         str(won),
@@ -412,10 +414,8 @@ def _groups_sheet(
                         str(lost),
                         show(w.record[p].points),
                     ),
-                    "advance" if p in goes_on else "",
                 )
             )
-    legend = (("advance", ctx.t("pictures.advances")),) if goes_on else ()
     return Sheet(
         title,
         subtitle,
@@ -432,7 +432,6 @@ def _groups_sheet(
         "clrrrrr",
         tuple(rows),
         _chain(ctx, fmt.tiebreaks),
-        legend,
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -47,6 +47,20 @@ FORFEITS_KNOB = Knob("forfeits", "2", (), int)
 
 # A plan's note when /apart pairs had to share a table: no seating kept them all apart.
 APART_NOTE = "apart-impossible"
+
+
+@dataclass(frozen=True)
+class GroupPlace:
+    """A player's line in their group's table (``has_group_tables``): the group (0 is A),
+    the place shown, ``shared`` while only a flip not drawn yet separates it from a
+    neighbour, and the group's criterion that separated it from the next line, once
+    applied (docs/rules/groups.md#group-ranking)."""
+
+    player: PlayerId
+    group: int
+    place: int
+    shared: bool = False
+    tiebreak: tuple[str, ...] = ()
 
 
 class Format:
@@ -124,6 +138,15 @@ class Format:
     def draw_groups(self, state: TournamentState) -> list[list[PlayerId]]:
         """The groups by lot, where ``has_group_tables``; otherwise none."""
         return []
+
+    def group_places(self, state: TournamentState) -> tuple[GroupPlace, ...]:
+        """Every group's lines in group order, where ``has_group_tables``; otherwise none."""
+        return ()
+
+    def in_group_stage(self, state: TournamentState) -> bool:
+        """Whether the groups are drawn and still play (a group round to come or one not
+        all reported): the standings are then a table per group."""
+        return False
 
     def team_standings(self, state: TournamentState) -> tuple[TeamStanding, ...]:
         """The teams ranked, where ``has_team_table``; otherwise empty."""

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from engine.draw import shuffled, stream
-from engine.formats.base import AnyGame, Format
+from engine.formats.base import AnyGame, Format, GroupPlace
 from engine.formats.elimination import (
     BracketRound,
     Ladder,
@@ -625,3 +625,27 @@ class Groups(Format):
 
     def _group_rounds_left(self, w: Walk, active: set[PlayerId]) -> bool:
         return self._next_group_round(w, active, "") is not None
+
+    def in_group_stage(self, state: TournamentState) -> bool:
+        if not state.rounds:  # the groups are drawn with round 1
+            return False
+        return self._in_groups(self.walk(state), set(self.active(state)), state)
+
+    def group_places(self, state: TournamentState) -> tuple[GroupPlace, ...]:
+        """Each group's lines in group order. The group's closing flip is drawn when the
+        groups end (it decides who goes on, docs/rules/groups.md#group-ranking): before,
+        lines only it separates share their place, and nobody is said to be placed by it
+        (a group that has played nothing is all 1=)."""
+        w = self.walk(state)
+        drawn = not self.in_group_stage(state)
+        out: list[GroupPlace] = []
+        for g, members in enumerate(w.groups):
+            order = sorted(members, key=lambda p: w.place.get(p, 99))
+            place = 0
+            for i, p in enumerate(order):
+                lot = w.group_lot.get(p, False) and not drawn
+                above = i > 0 and w.group_lot.get(order[i - 1], False) and not drawn
+                place = place if above else i + 1
+                said = () if lot else w.group_tiebreak.get(p, ())
+                out.append(GroupPlace(p, g, place, lot or above, said))
+        return tuple(out)

@@ -162,3 +162,129 @@ def test_the_last_three_go_by_head_to_head_before_a_flip() -> None:
     assert order.index(2) < order.index(3), b.entries
     two = b.of(2)
     assert two is not None and two.decided == ("head-to-head",)
+
+
+# --- groups: a table per group while the groups play, then one ranking ----------------
+# 五子棋 groups of 8 (seed b0a2d001): A = 8, 7, 5, 2 and B = 1, 4, 3, 6; round 1 seats
+# A at tables 1 (8–2) and 2 (7–5), B at tables 3 (1–6) and 4 (4–3). Every match is two
+# games, then one more until someone wins; a level match waits with no result.
+
+
+def gomoku_groups() -> tuple[Format, TournamentState, RoundPlan]:
+    fmt = fmt_of("gomoku", "groups")
+    st = state(8)
+    assert fmt.draw_groups(st) == [[8, 7, 5, 2], [1, 4, 3, 6]]
+    plan = plan_of(fmt, st)
+    assert [t.players for t in plan.tables] == [(8, 2), (7, 5), (1, 6), (4, 3)]
+    return fmt, st, plan
+
+
+def test_a_group_that_has_played_nothing_shares_its_places() -> None:
+    """After round 1's first table (8 beat 2 2–0; group B has played nothing): the
+    standings are a table per group, A then B; nobody in B is first or fourth."""
+    fmt, st, plan = gomoku_groups()
+    st = with_results(st, plan, confirmed(plan.tables[0], 2, 0))
+    b = board(fmt, st, over=False)
+    assert b.by_group
+    assert [e.group for e in b.entries] == [1, 1, 1, 1, 2, 2, 2, 2]
+    group_b = [e for e in b.entries if e.group == 2]
+    assert {(e.place, e.shared) for e in group_b} == {(1, True)}
+    assert all(e.stage == "waiting" and e.status is Status.WAITING for e in group_b)
+    first = b.entries[0]
+    assert (first.player, first.place, first.shared, first.status) == (8, 1, False, Status.IN)
+    assert first.stage == "group" and first.stage_round == 1
+    no_lot_claimed(b)
+
+
+def test_a_level_match_is_not_split_below_the_one_who_lost() -> None:
+    """Table 2 (7–5) level 1–1, waiting for its third game; 2 lost 0–2 to 8. 7 and 5 are
+    not put 2nd and 4th of their group with the loser between them: all three share 2."""
+    fmt, st, plan = gomoku_groups()
+    st = with_results(st, plan, confirmed(plan.tables[0], 2, 0))
+    b = board(fmt, st, over=False)
+    seven, five, two = b.of(7), b.of(5), b.of(2)
+    assert seven is not None and five is not None and two is not None
+    assert seven.place == five.place == two.place == 2
+    assert seven.shared and five.shared and two.shared
+    assert (seven.status, seven.table) == (Status.WAITING, 2)
+    assert (two.status, two.stage, two.stage_round) == (Status.IN, "group-tied", 2)
+
+
+def test_a_shared_group_place_claims_no_tie_break() -> None:
+    """After round 1: 8 beat 2 and 7 beat 5, both 2–0: level on matches and games, and
+    not yet met, so only the group's flip, not drawn before the groups end, could order
+    them. Both are 1= with the same words; neither line says a tie-break placed it."""
+    fmt, st, plan = gomoku_groups()
+    one, two, three, four = plan.tables
+    results = (confirmed(one, 2, 0), confirmed(two, 2, 0), confirmed(three, 2, 1))
+    st = with_results(st, plan, *results, confirmed(four, 2, 0))
+    b = board(fmt, st, over=False)
+    assert b.by_group
+    top = [b.of(8), b.of(7)]
+    assert all(e is not None and (e.place, e.shared) == (1, True) for e in top)
+    assert all(e is not None and (e.stage, e.stage_round) == ("group-tied", 1) for e in top)
+    assert all(e is not None and e.decided == () for e in top)
+    no_lot_claimed(b)
+
+
+def play_groups(fmt: Format, st: TournamentState) -> TournamentState:
+    """Every group match won 2–0 by seat A."""
+    while True:
+        plan = plan_of(fmt, st)
+        if not plan.stage.startswith("group"):
+            return st
+        st = with_results(st, plan, *(confirmed(t, 2, 0) for t in plan.tables))
+
+
+def test_after_the_groups_the_ones_not_going_on_are_out_in_the_groups() -> None:
+    """After the group stage: one overall ranking; 3rd and 4th of a group are out
+    (小组赛出局), not "小组第3名" as if still in."""
+    fmt, st, _ = gomoku_groups()
+    st = play_groups(fmt, st)
+    b = board(fmt, st, over=False)
+    assert not b.by_group
+    going = set(fmt.plan(st).tables[0].players) | set(fmt.plan(st).tables[1].players)  # type: ignore[union-attr]
+    for e in b.entries:
+        if e.player in going:
+            assert e.still_in and e.stage != "group-out"
+        else:
+            assert (e.status, e.stage) == (Status.OUT, "group-out") and e.stage_round in (3, 4)
+    no_lot_claimed(b)
+
+
+def test_the_final_ranking_says_runner_up_and_what_split_the_semi_final_losers() -> None:
+    """After the final: the runner-up is 亚军, not still "决赛"; the two crossover losers
+    (one lost 1–2, the other 0–2) are split by their match's score, and the line says so."""
+    fmt, st, _ = gomoku_groups()
+    st = play_groups(fmt, st)
+    cross = plan_of(fmt, st)
+    first, second = cross.tables
+    st = with_results(st, cross, confirmed(first, 2, 1), confirmed(second, 2, 0))
+    final = plan_of(fmt, st)
+    assert final.stage == "final"
+    st = with_results(st, final, confirmed(final.tables[0], 2, 0))
+    b = board(fmt, st, over=True)
+    stages = [(e.place, e.stage) for e in b.entries[:4]]
+    assert stages == [(1, "champion"), (2, "runner-up"), (3, "playoff"), (4, "playoff")]
+    third = b.entries[2]
+    assert third.player == first.players[1] and "round-score" in third.decided
+    assert b.entries[3].decided == () or "round-score" not in b.entries[3].decided
+
+
+def test_card_game_groups_share_the_places_of_a_table_not_reported() -> None:
+    """锄大地 groups of 8 (two groups, one table each): group A's table in, B's not. B
+    shares one place, waits for its table, and is listed after A."""
+    fmt = fmt_of("bigtwo", "groups")
+    st = state(8)
+    plan = plan_of(fmt, st)
+    one = plan.tables[0]
+    st = with_results(st, plan, confirmed(one, 5, 1, -2, -4))
+    b = board(fmt, st, over=False)
+    assert b.by_group
+    groups = [e.group for e in b.entries]
+    assert groups == sorted(groups)
+    waiting = [e for e in b.entries if e.player not in one.players]
+    assert {(e.place, e.shared, e.status) for e in waiting} == {(1, True, Status.WAITING)}
+    played = [e for e in b.entries if e.player in one.players]
+    assert [e.place for e in played] == [1, 2, 3, 4] and not any(e.shared for e in played)
+    no_lot_claimed(b)
