@@ -192,7 +192,7 @@ async def test_a_swiss_of_six_plays_matches_and_ranks_match_points_then_games(
     """瑞士移位 of 象棋, three rounds: every round is matches under sudden death; a third
     game after 2–0 is refused; a 1–1 match plays on at its table while the others are
     confirmed; the standings rank match points, then game points (docs/rules/two-player.md#swiss),
-    as recomputed here from the games played; the player who won every match 2–0 wins."""
+    as recomputed here from the games played, and the first of them is champion."""
     bot = memory_bot
     ids = setup(bot, 6)
     name = {v: k for k, v in ids.items()}
@@ -243,12 +243,118 @@ async def test_a_swiss_of_six_plays_matches_and_ranks_match_points_then_games(
             line = f"第 2 桌 {name[a2]} {score} {name[b2]}（{full}）：{name[min(a2, b2)]} 胜"
             assert line in standings.body
     done = await bot.server.wait_for("结束！冠军")
-    assert NAMES[0] in done.body.split("冠军：")[1].splitlines()[0]
-
     standings = await bot.says(GROUP, ADMIN, "/standings", "场分")
     shown = ranking_lines(standings.body)
-    assert [n for n, _ in shown][:1] == [NAMES[0]] and len(shown) == 6
+    assert len(shown) == 6 and shown[0][0] in done.body.split("冠军：")[1].splitlines()[0]
     assert all(mp == match_points[ids[n]] for n, mp in shown)
     keys = [(match_points[ids[n]], game_points[ids[n]]) for n, _ in shown]
     assert keys == sorted(keys, reverse=True)  # match points, then game points
     assert sum(match_points.values()) == 9  # nine matches, each won by someone
+
+
+async def play_elimination(bot: MemoryHarness, ids: dict[str, int], stage: str) -> list[str]:
+    """Play rounds until the champion is announced, the stronger player winning every
+    match, the first table of round 1 after a deciding game reported on its own. Returns
+    every round's announcement."""
+    opened_rounds = []
+    for round_number in range(1, 8):
+        opened = await bot.says(GROUP, ADMIN, "/round", f"第 {round_number} 轮开始")
+        opened_rounds.append(opened.body)
+        assert "每场先下两盘" in opened.body, (stage, opened.body)
+        for number, seats in tables_of(opened.body, ids).items():
+            report, _ = stronger_wins(seats, close=round_number == 1 and number == 1)
+            if round_number == 1 and number == 1:
+                first, _, last = report.rpartition("; ")
+                await bot.says(GROUP, ADMIN, f"/report 1 {first}", "请下第 3 盘")
+                await bot.says(GROUP, ADMIN, f"/report 1 {last}; 1-0", "不会有第 4 盘")
+                report = last
+            await bot.says(GROUP, ADMIN, f"/report {number} {report}", f"第 {number} 桌结果确认")
+        await bot.server.wait_idle()
+        if any("结束！冠军" in m.body for m in bot.server.outbox(GROUP)):
+            return opened_rounds
+        await bot.server.wait_for(f"第 {round_number} 轮结束")
+    raise AssertionError(f"{stage}: no champion")
+
+
+async def test_a_table_knockout_of_five_plays_matches_to_its_champion(
+    memory_bot: MemoryHarness,
+) -> None:
+    """分桌淘汰 of 象棋: five players, tables of two by lot (a bye), the match winner goes
+    on (docs/rules/two-player.md#formats, docs/rules/knockout.md#advance) until the last two
+    play the final; the player who wins every match is champion."""
+    bot = memory_bot
+    ids = setup(bot, 5)
+    await bot.says(GROUP, ADMIN, "/new xiangqi knockout 象棋淘汰", "SHA-256")
+    for uid in ids.values():
+        await bot.joins(GROUP, uid)
+    await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    rounds = await play_elimination(bot, ids, "knockout")
+    assert len(rounds) == 3  # 5 → 3 (two winners and the bye) → 2 → the final
+    done = await bot.server.wait_for("结束！冠军")
+    assert NAMES[0] in done.body.split("冠军：")[1].splitlines()[0]
+    standings = await bot.says(GROUP, ADMIN, "/standings", "📊")
+    places = [ln for ln in standings.body.splitlines() if ln[:1].isdigit()]
+    assert places[0].split(". ", 1)[1].startswith(NAMES[0])
+    assert "第 1 桌" in standings.body and "胜" in standings.body  # the final's match
+
+
+async def test_score_stages_of_four_play_matches_instead_of_hands(
+    memory_bot: MemoryHarness,
+) -> None:
+    """积分晋级 of 五子棋: each table is a match under the series, not ``hands`` games; the
+    match's games are added to the stage's base (docs/rules/two-player.md#formats), so the
+    winner goes on; the two winners play the final."""
+    bot = memory_bot
+    ids = setup(bot, 4)
+    await bot.says(GROUP, ADMIN, "/new gomoku stages 五子棋积分赛", "SHA-256")
+    for uid in ids.values():
+        await bot.joins(GROUP, uid)
+    rules = await bot.says(GROUP, ADMIN, "/rules", "📋")
+    assert "每桌一场比赛" in rules.body and "每桌打 10 局" not in rules.body
+    await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    rounds = await play_elimination(bot, ids, "stages")
+    assert len(rounds) == 2  # two matches, then the final
+    done = await bot.server.wait_for("结束！冠军")
+    assert NAMES[0] in done.body.split("冠军：")[1].splitlines()[0]
+
+
+async def test_a_team_event_of_six_counts_its_members_match_points(
+    memory_bot: MemoryHarness,
+) -> None:
+    """团体赛 of 军棋, best of one (draws allowed): two teams of three by lot, three rounds of
+    matches across the teams; a drawn match is half a match point each; a team's score is
+    its members' match points (docs/rules/two-player.md#swiss)."""
+    bot = memory_bot
+    ids = setup(bot, 6)
+    await bot.says(GROUP, ADMIN, "/new junqi teams 军棋团体", "SHA-256")
+    await bot.says(GROUP, ADMIN, "/set series bo1", "已设置")
+    for uid in ids.values():
+        await bot.joins(GROUP, uid)
+    await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    match_points = dict.fromkeys(ids.values(), 0.0)
+    for round_number in (1, 2, 3):
+        opened = await bot.says(GROUP, ADMIN, "/round", f"第 {round_number} 轮开始")
+        assert "每场比赛一局定胜负" in opened.body
+        for number, (a, b) in tables_of(opened.body, ids).items():
+            if number == 1 and round_number == 1:  # one game only: a second is refused
+                await bot.says(GROUP, ADMIN, "/report 1 0.5-0.5; 1-0", "最多 1 局")
+            report = "0.5-0.5" if number == 1 else ("1-0" if a < b else "0-1")
+            await bot.says(GROUP, ADMIN, f"/report {number} {report}", f"第 {number} 桌结果确认")
+            if number == 1:
+                match_points[a] += 0.5
+                match_points[b] += 0.5
+            else:
+                match_points[min(a, b)] += 1
+        if round_number < 3:
+            await bot.server.wait_for(f"第 {round_number} 轮结束")
+    done = await bot.server.wait_for("结束！冠军")
+    standings = await bot.says(GROUP, ADMIN, "/standings", "📊")
+    shown = ranking_lines(standings.body)
+    assert len(shown) == 6 and all(mp == match_points[ids[n]] for n, mp in shown), shown
+    assert sum(match_points.values()) == 9  # nine matches, a point each
+    champions = done.body.split("冠军：")[1].splitlines()[0]
+    teams = re.findall(r"\d+\. 第 \d+ 队（(.+?)）([\d.]+) 分", standings.body)
+    assert len(teams) == 2
+    for members, points in teams:
+        assert float(points) == sum(match_points[ids[n]] for n in members.split(", "))
+    assert teams[0][0] in champions
