@@ -70,7 +70,7 @@ async def seed_of(bot: Harness) -> str:
 
 
 def ranking(text: str) -> list[tuple[int, str, str, str]]:
-    """'1. 甲 — 决赛 · 本轮桌内得分 10（加赛分出先后）' lines → (rank, name, stage, rest)."""
+    """'1. 甲 — 冠军 · 最后一桌得分 10（加赛分出先后）' lines → (rank, name, stage, rest)."""
     out = []
     for line in text.splitlines():
         m = RANK_LINE.match(line)
@@ -150,7 +150,7 @@ async def test_seed_001_big_two_final_tie_is_played_off_and_the_ranking_agrees(
     lines = ranking(done.body)
     assert [n for _, n, _, _ in lines[:2]] == [name[winner], name[runner_up]]
     assert "加赛分出先后" in lines[0][3]
-    assert [s for _, _, s, _ in lines] == ["冠军"] + ["决赛"] * 3 + ["第1轮出局"] * 6
+    assert [s for _, _, s, _ in lines] == ["冠军", "亚军"] + ["决赛"] * 2 + ["第1轮出局"] * 6
     agree(lines)
     standings = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
     assert "🏁 最终名次" in standings.body
@@ -252,8 +252,8 @@ async def test_doudizhu_groups_of_nine_seat_everyone_show_groups_and_play_what_r
     done = await bot.server.wait_for("结束！冠军", timeout=20)
     assert done.body.split("冠军：")[1].splitlines()[0].strip() == name[final[1]]
     lines = ranking(done.body)
-    assert [s for _, _, s, _ in lines[:3]] == ["冠军", "决赛", "决赛"]
-    assert all(s.startswith("小组第") for _, _, s, _ in lines[3:])
+    assert [s for _, _, s, _ in lines[:3]] == ["冠军", "亚军", "决赛"]
+    assert all(s.startswith("小组赛出局（小组第") for _, _, s, _ in lines[3:])
     agree(lines)
     after = await bot.says(GROUP, ADMIN, "/bracket", "standings")
     assert "没有对阵图" in after.body and "小组赛结束后" not in after.body
@@ -324,7 +324,7 @@ async def test_seed_002_final_of_four_pairs_over_two_rounds_crowns_a_pair(bot: H
     lines = ranking(done.body)
     assert [r for r, _, _, _ in lines] == [1, 1, 2, 2, 3, 3, 4, 4]  # 冠、亚、季军及第四名
     assert {n for r, n, _, _ in lines if r == 1} == set(crowned)
-    assert [stage for _, _, stage, _ in lines] == ["冠军"] * 2 + ["决赛"] * 6  # both of the pair
+    assert [stage for _, _, stage, _ in lines] == ["冠军"] * 2 + ["亚军"] * 2 + ["决赛"] * 4
     agree(lines)
     standings = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
     assert ranking(standings.body) == lines

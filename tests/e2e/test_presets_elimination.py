@@ -95,7 +95,7 @@ async def test_bracket_runs_with_a_bye_a_forfeit_and_a_drawn_final_replayed(
     # the two forfeited players tie on everything but the card flip, and the chain says so.
     lines = [ln for ln in standings.body.splitlines() if ln[:1].isdigit()]
     stages = [ln.split(" — ")[1].split(" · ")[0] for ln in lines]
-    assert stages == ["冠军", "决赛"] + ["第1轮出局"] * 3
+    assert stages == ["冠军", "亚军"] + ["第1轮出局"] * 3
     assert "🏁 最终名次" in standings.body and "翻牌分出先后" in lines[3]
 
 
@@ -148,7 +148,7 @@ async def test_groups_run_round_robin_crossover_and_final(bot: Harness) -> None:
     standings = await bot.says(GROUP, 201, "/standings", "积分")
     places = [ln for ln in standings.body.splitlines() if ln[:1].isdigit()]
     stages = [ln.split(" — ")[1].split(" · ")[0] for ln in places]
-    assert stages == ["冠军", "决赛", "复赛第1轮出局", "复赛第1轮出局", "小组第3名"]
+    assert stages == ["冠军", "亚军", "复赛第1轮出局", "复赛第1轮出局", "小组赛出局（小组第3名）"]
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
