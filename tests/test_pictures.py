@@ -24,8 +24,8 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
+from bot.application.event import Event
 from bot.application.handlers.bracket import bracket_matches, robin_sheet
-from bot.application.handlers.draw import store_round
 from bot.application.tournament import format_of, state_of
 from bot.language.i18n import Catalogue
 from bot.presentation.pictures import (
@@ -48,6 +48,7 @@ from charts.podium import podium_figure, podium_png
 from charts.progression import progression_png
 from charts.sheet import sheet_figures, sheet_pngs
 from db.models import Player, Report, Tournament
+from engine.board import board
 from engine.model import Finished
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,8 +102,11 @@ def scores(seats: int, salt: str) -> list[float]:
     return [float(x) for x in base[shift:] + base[:shift]]
 
 
-def played(game: str, fmt: str, count: int, options: dict[str, str] | None = None) -> Tournament:
-    """A tournament of ``count`` players played to the end with the real engine."""
+def played(
+    game: str, fmt: str, count: int, options: dict[str, str] | None = None, rounds: int = 0
+) -> Tournament:
+    """A tournament of ``count`` players played to the end with the real engine (or its
+    first ``rounds`` rounds)."""
     t = Tournament(
         chat_id=1,
         thread_id=0,
@@ -123,11 +127,13 @@ def played(game: str, fmt: str, count: int, options: dict[str, str] | None = Non
         penalties=[],
     )
     for number in range(1, 40):
+        if rounds and number > rounds:
+            return t
         plan = format_of(t).plan(state_of(t))
         if isinstance(plan, Finished):
             t.status = "finished"
             return t
-        r = store_round(t, plan, number)
+        r = Event(ctx(), t, True).store_round(plan, number)
         r.status = "closed"
         for row in r.tables:
             row.status = "confirmed"
@@ -238,16 +244,29 @@ def test_pair_standings_give_partners_one_line_and_one_medal() -> None:
     assert " & " in places[0].members and places[0].label == "Champion"
 
 
-def test_group_standings_are_group_tables_with_advancers_marked() -> None:
-    t = played("xiangqi", "groups", 8, None)
+def test_group_standings_are_group_tables_while_the_groups_play_then_the_ranking() -> None:
+    """While the groups play: a table per group, each place the board's (the text's),
+    shared while undecided. After them: the one ranking the text shows."""
+    t = played("xiangqi", "groups", 8, None, rounds=2)
     sheet = standings_sheet(ctx(), t)
     sections = [r.cells[0] for r in sheet.rows if r.mark == "section"]
     assert sections == ["A 组", "B 组"]
-    assert sum(r.mark == "advance" for r in sheet.rows) == 4  # top two of each group
     line = next(r for r in sheet.rows if r.mark != "section")
     played_, won, drawn, lost = (int(x) for x in line.cells[2:6])
-    assert played_ == 3 and won + drawn + lost == played_
+    assert played_ == 2 and won + drawn + lost == played_
     assert "场" in sheet.columns and "负" in sheet.columns
+    b = board(format_of(t), state_of(t), False)
+    assert b.by_group
+    places = {r.cells[1]: r.cells[0] for r in sheet.rows if r.mark != "section"}
+    names = {p.user_id: p.name for p in t.players}
+    assert places == {
+        names[e.player]: f"{e.place}=" if e.shared else str(e.place) for e in b.entries
+    }
+    t = played("xiangqi", "groups", 8, None)
+    sheet = standings_sheet(ctx(), t)
+    assert not any(r.mark == "section" for r in sheet.rows)
+    assert [r.cells[2] for r in sheet.rows][:2] == ["冠军", "亚军"]
+    assert sum("小组赛出局" in r.cells[2] for r in sheet.rows) == 4
 
 
 def test_swiss_standings_name_the_deciding_criterion() -> None:
