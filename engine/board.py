@@ -36,6 +36,8 @@ from engine.formats.base import Format, GroupPlace, ranked
 from engine.model import PlayerId, RoundPlan, Standing, TableStatus, TournamentState
 from engine.standings import STAGE_CODES
 
+OUT_STAGES = frozenset({"out", "playoff"})  # out in round N of a knockout, of the playoffs
+
 
 class Status(StrEnum):
     """Where a line stands now."""
@@ -144,12 +146,17 @@ def _round_of(s: Standing, status: Status, stage: str, at: int, last: dict[Playe
 def _figures_said(
     entries: list[Entry], rows: tuple[Standing, ...], over: bool
 ) -> tuple[Entry, ...]:
-    """Where the figure shown split two lines of the same stage whose order is settled
-    (the event is over, or both are out), it is the tie-break applied, and the line says
-    so: two crossover losers 3rd and 4th by their match's score."""
+    """Where the figure shown split two lines out in the same round (so from different
+    tables) whose order is settled (the event is over, or both are out), it is the
+    tie-break applied, and the line says so: two crossover losers 3rd and 4th by their
+    match's score. At one table (a final, the last three's round robin) the figures
+    side by side say it already."""
     out = list(entries)
     for i, (e, below) in enumerate(pairwise(entries)):
-        same = e.stage and (e.stage, e.stage_round) == (below.stage, below.stage_round)
+        same = e.stage in OUT_STAGES and (e.stage, e.stage_round) == (
+            below.stage,
+            below.stage_round,
+        )
         settled = over or (e.status is Status.OUT and below.status is Status.OUT)
         if same and settled and not e.shared and rows[i].tiebreak == (e.figure_code,):
             out[i] = replace(e, decided=(e.figure_code, *e.decided))

@@ -543,11 +543,13 @@ class Groups(Format):
                 ("reached", level),
                 *finals,
                 ("group-place", Decimal(-w.place.get(p, 99))),
-                *w.group_keys.get(p, ()),
+                # groupmates differ in group place; between groups, the matches and
+                # games won, never head-to-head: they have not met (#ranking)
+                *w.group_keys.get(p, ())[:2],
                 ("flip", flip[p]),
             )
             stage, at = self._stage_of(w, p, active, p in still, level, grouping)
-            figure = keys[2] if level else (keys[-4] if p in w.group_keys else None)
+            figure = keys[2] if level else (keys[-3] if p in w.group_keys else None)
             lines.append(Line(p, points.get(p, Decimal(0)), p in still, keys, stage, at, 0, figure))
         return self._explain(w, rank(lines))
 

@@ -288,3 +288,33 @@ def test_card_game_groups_share_the_places_of_a_table_not_reported() -> None:
     played = [e for e in b.entries if e.player in one.players]
     assert [e.place for e in played] == [1, 2, 3, 4] and not any(e.shared for e in played)
     no_lot_claimed(b)
+
+
+def test_players_of_different_groups_are_never_split_by_head_to_head() -> None:
+    """象棋 groups of 8 played out, every match 2–1 one way or the other: two crossover
+    losers of different groups, level on their match's score, on group place, matches
+    and games won, were said to be split by 相互胜负, though they never met. Between
+    lines of different groups head-to-head says nothing (docs/rules/groups.md#ranking)."""
+    import hashlib
+
+    fmt = fmt_of("xiangqi", "groups")
+    for seed in ("5eed" * 16, "b0a2d001", "c0ffee"):
+        st = state(8, seed)
+        while isinstance(plan := fmt.plan(st), RoundPlan):
+            won = [
+                int(hashlib.sha256(f"{seed}{len(st.rounds)}{t.number}".encode()).hexdigest(), 16)
+                % 2
+                for t in plan.tables
+            ]
+            st = with_results(
+                st,
+                plan,
+                *(
+                    confirmed(t, *((2, 1) if w else (1, 2)))
+                    for t, w in zip(plan.tables, won, strict=True)
+                ),
+            )
+        b = board(fmt, st, over=True)
+        for e, below in zip(b.entries, b.entries[1:], strict=False):
+            if "head-to-head" in e.decided:
+                assert e.group == below.group, (seed, e, below)
