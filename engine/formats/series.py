@@ -150,6 +150,17 @@ def match_of(
     return {players[0]: Decimal(a > b), players[1]: Decimal(b > a)}
 
 
+def matches_won(state: TournamentState) -> dict[PlayerId, Decimal]:
+    """Matches each player won outright (a level match is won by nobody; a walkover is)."""
+    pens = penalties_by_round(state)
+    out = dict.fromkeys(state.players, Decimal(0))
+    for rec in state.rounds:
+        for res in rec.results:
+            for p, won in match_of(rec, res, pens).items():
+                out[p] = out.get(p, Decimal(0)) + (won == 1)
+    return out
+
+
 def match_points(state: TournamentState, game: Game[Any]) -> dict[PlayerId, Decimal]:
     """Every player's match points over the event: a won match is worth what a won game
     is (the game's ``points`` knob: 1, or 2 with ``2/1/0``), a level one half that, a

@@ -30,7 +30,7 @@ from typing import ClassVar
 from engine.draw import stream
 from engine.formats.base import APART_NOTE, FORFEITS_KNOB, AnyGame, Format
 from engine.formats.seeding import RATING, SeedsKnob, by_rating, snake
-from engine.formats.series import SERIES_NOTES, match_points, series_note
+from engine.formats.series import SERIES_NOTES, match_points, matches_won, series_note
 from engine.games.base import Knob
 from engine.model import Finished, PlayerId, RoundPlan, Standing, Table, TournamentState
 from engine.seating import keep_apart, partition, seat_round
@@ -141,7 +141,7 @@ class Swiss(Format):
         points = self.points(state)
         games = totals(state) if self.series else {}
         opp = opponents(state.rounds)
-        wins = table_wins(state)
+        wins = matches_won(state) if self.series else table_wins(state)
         flip = flips(state)
         lines = []
         for p in state.players:

@@ -16,9 +16,12 @@ from hypothesis import strategies as st
 from engine.errors import FormatError, ReportError
 from engine.formats import find_format
 from engine.formats.series import (
+    HALF,
     SERIES_NOTES,
     check_report,
     check_series,
+    match_points,
+    matches_won,
     series_length,
     series_note,
 )
@@ -33,6 +36,7 @@ from engine.model import (
     TableStatus,
     TournamentState,
 )
+from engine.standings import totals
 from tests.engine.test_formats_support import play
 
 XIANGQI = find_game("xiangqi")()
@@ -215,6 +219,12 @@ def test_every_format_plays_two_player_matches_under_the_series_rule(
     else:
         raise AssertionError(f"{key} did not finish")
     assert isinstance(plan, Finished) and plan.ranking
+    if key in ("swiss", "teams"):  # matches ranked: match points, then game points
+        points, games = match_points(state, game), totals(state)
+        assert sum(points.values()) == sum(len(rec.plan.tables) for rec in state.rounds)
+        order = [(points[s.player], games[s.player]) for s in plan.ranking]
+        assert order == sorted(order, reverse=True)
+        assert [s.points for s in plan.ranking] == [o[0] for o in order]
 
 
 def test_a_swiss_counts_matches_then_games() -> None:
@@ -300,3 +310,18 @@ def test_in_table_knockout_and_score_stages_the_match_winner_goes_on(key: str) -
     final, done = play(fmt, TournamentState(players=tuple(range(1, 9)), seed="k"), higher_wins)
     assert done.ranking[0].player == 8
     assert all("sudden" in rec.plan.notes for rec in final.rounds)
+
+
+def test_matches_won_leaves_out_a_level_match_and_counts_a_walkover() -> None:
+    game = find_game("xiangqi")({"series": "bo1"})
+    plan = RoundPlan((Table(1, (1, 2)), Table(2, (3, 4)), Table(3, (5, 6))), ())
+    draw = game.round_scores(game.parse("0.5-0.5", 2), 2)
+    win = game.round_scores(game.parse("0-1", 2), 2)
+    results = (
+        TableResult(plan.tables[0], TableStatus.CONFIRMED, draw),
+        TableResult(plan.tables[1], TableStatus.CONFIRMED, win),
+        TableResult(plan.tables[2], TableStatus.FORFEIT, (), frozenset({5})),
+    )
+    state = TournamentState(tuple(range(1, 7)), "s", rounds=(RoundRecord(1, plan, results),))
+    assert matches_won(state) == {1: 0, 2: 0, 3: 0, 4: 1, 5: 0, 6: 1}
+    assert match_points(state, game) == {1: HALF, 2: HALF, 3: 0, 4: 1, 5: 0, 6: 1}
