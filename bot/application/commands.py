@@ -78,15 +78,15 @@ async def admit(ctx: Ctx, command: Command) -> None:
     """Refuse the caller unless their identity, role and the event's stage fit the
     declaration."""
     if command.person:
-        ctx.require_person()
-    organiser = await ctx.is_organiser() if command.role > Role.ANYONE else False
+        ctx.caller.require_person()
+    organiser = await ctx.caller.is_organiser() if command.role > Role.ANYONE else False
     if command.role is Role.ORGANISER and not organiser:
         raise UserError("refuse.not-organiser")
     if command.stage is Stage.ANY:
         return
     # The tournament row alone, and at most the caller's own player row: admission
     # costs the same in any size of event (the handler loads more if it needs it).
-    t = await ctx.tournament(finished=command.stage is Stage.RECORD, whole=False)
+    t = await ctx.uow.tournament(finished=command.stage is Stage.RECORD, whole=False)
     if t.status == EventStatus.CANCELLED and command.role is Role.ORGANISER:
         raise UserError("refuse.cancelled")  # /fix, /undo: a cancelled event's record stands
     if (command.stage is Stage.SIGNUP and t.status != EventStatus.SIGNUP) or (
@@ -94,7 +94,7 @@ async def admit(ctx: Ctx, command: Command) -> None:
     ):
         raise UserError(command.refusal or STAGE_REFUSAL[command.stage])
     if command.role is Role.PLAYER and not organiser:
-        player = await ctx.repo.player(t.id, ctx.actor)
+        player = await ctx.uow.repo.player(t.id, ctx.caller.actor)
         if player is None or player.status == PlayerStatus.LEFT:
             raise UserError("refuse.not-signed-up")
         if player.status == PlayerStatus.REMOVED:  # disqualified: no say in results
@@ -103,10 +103,12 @@ async def admit(ctx: Ctx, command: Command) -> None:
 
 async def role_of(ctx: Ctx) -> Role:
     """The caller's role in this chat, for /help."""
-    if await ctx.is_organiser():
+    if await ctx.caller.is_organiser():
         return Role.ORGANISER
-    t = await ctx.repo.active_tournament(ctx.inc.chat_id, ctx.inc.thread_id, whole=False)
-    player = await ctx.repo.player(t.id, ctx.actor) if t is not None else None
+    t = await ctx.uow.repo.active_tournament(
+        ctx.caller.inc.chat_id, ctx.caller.inc.thread_id, whole=False
+    )
+    player = await ctx.uow.repo.player(t.id, ctx.caller.actor) if t is not None else None
     signed = player is not None and player.status == PlayerStatus.ACTIVE
     return Role.PLAYER if signed else Role.ANYONE
 

@@ -1,11 +1,13 @@
-"""What a use-case receives for one update: the repository, the caller, the language,
-and a place to put replies. Replies become outbox rows of the same transaction."""
+"""What a use-case receives for one update (:class:`Ctx`): who is asking
+(:class:`Caller`), the update's unit of work (:class:`UnitOfWork`: the repository, the
+audit log, the events it works on, work deferred to before the commit, timers planned
+once committed), what it says (:class:`Replies`: they become outbox rows of the same
+transaction), the chat's language and clock."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
@@ -62,50 +64,16 @@ def paginate(text: str, limit: int = TELEGRAM_TEXT_LIMIT) -> list[str]:
     return pages
 
 
-@dataclass
-class Ctx:
-    inc: Incoming
-    repo: Repo
-    chat: Chat
-    t: Translator
-    settings: Settings
-    now: datetime
-    admins: Callable[[int], Awaitable[set[int]]]
-    catalogue: Catalogue
-    can_pin: Callable[[int], Awaitable[bool]]
-    outgoing: list[Outgoing] = field(default_factory=list)
-    toast: str | None = None  # the answer to a button press
-    toast_alert: bool = False  # refusals pop up; confirmations just flash
-    timers: list[Timer] = field(default_factory=list)  # scheduled once committed
-    bot_username: str = ""  # for links into the bot (t.me/<bot>?start=...)
-    # The tournament found for this update (by ``finished``): the command's admission
-    # and its handler ask for it, and the second ask must not query again.
-    _found: dict[bool, Tournament] = field(default_factory=dict)
-    _whole: set[bool] = field(default_factory=set)  # which of them were loaded whole
-    broadcasting: bool = False  # see announcing()
-    _organiser: bool | None = None  # see is_organiser()
-    # Work that needs the database after the use-case, in its transaction (e.g. the
-    # rating changes under a final announcement, found from the chat's other events).
-    deferred: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
-    # The events this update works on, one aggregate per tournament (``Event.of``).
-    events: dict[int, Event] = field(default_factory=dict)
+class Caller:
+    """Who sent the update, and what they may do: the incoming update itself, its
+    sender (``actor``), whether they organise here."""
 
-    @property
-    def tz(self) -> ZoneInfo:
-        return ZoneInfo(self.chat.tz or self.settings.default_tz)
-
-    def set_lang(self, lang: str) -> None:
-        """Switch the chat's language; replies from here on use it."""
-        self.chat.lang = lang
-        self.t = self.catalogue[lang]
-
-    def defer(self, work: Callable[[], Awaitable[None]]) -> None:
-        """Run ``work`` once the use-case is done, before the transaction commits."""
-        self.deferred.append(work)
-
-    async def run_deferred(self) -> None:
-        while self.deferred:
-            await self.deferred.pop(0)()
+    def __init__(
+        self, inc: Incoming, repo: Repo, admins: Callable[[int], Awaitable[set[int]]]
+    ) -> None:
+        self.inc, self._repo = inc, repo
+        self.admins = admins  # a chat's administrators, as Telegram lists them
+        self._organiser: bool | None = None  # see is_organiser()
 
     @property
     def actor(self) -> int:
@@ -127,7 +95,7 @@ class Ctx:
             return False
         if self.is_anonymous_admin:
             return True
-        if await self.repo.is_granted(inc.chat_id, inc.sender.id):
+        if await self._repo.is_granted(inc.chat_id, inc.sender.id):
             return True
         return inc.sender.id in await self.admins(inc.chat_id)
 
@@ -151,6 +119,33 @@ class Ctx:
         if not await self.is_organiser():
             raise UserError("refuse.not-organiser")
 
+
+class UnitOfWork:
+    """The update's transaction: the repository, the audit log of its changes, the
+    events it works on, work deferred to before the commit, timers planned once it is
+    committed."""
+
+    def __init__(self, repo: Repo, caller: Caller) -> None:
+        self.repo, self._caller = repo, caller
+        self.timers: list[Timer] = []  # scheduled once committed
+        # Work that needs the database after the use-case, in its transaction (e.g. the
+        # rating changes under a final announcement, found from the chat's other events).
+        self.deferred: list[Callable[[], Awaitable[None]]] = []
+        # The events this update works on, one aggregate per tournament (``Event.of``).
+        self.events: dict[int, Event] = {}
+        # The tournament found for this update (by ``finished``): the command's admission
+        # and its handler ask for it, and the second ask must not query again.
+        self._found: dict[bool, Tournament] = {}
+        self._whole: set[bool] = set()  # which of them were loaded whole
+
+    def defer(self, work: Callable[[], Awaitable[None]]) -> None:
+        """Run ``work`` once the use-case is done, before the transaction commits."""
+        self.deferred.append(work)
+
+    async def run_deferred(self) -> None:
+        while self.deferred:
+            await self.deferred.pop(0)()
+
     async def tournament(self, finished: bool = False, whole: bool = True) -> Tournament:
         """The chat's (or topic's) active tournament, or a refusal saying there is none.
 
@@ -167,7 +162,8 @@ class Ctx:
                 await self.repo.load_whole(known)
                 self._whole.add(finished)
             return known
-        repo, chat, thread = self.repo, self.inc.chat_id, self.inc.thread_id
+        inc = self._caller.inc
+        repo, chat, thread = self.repo, inc.chat_id, inc.thread_id
         found = await (
             repo.latest_tournament(chat, thread, whole)
             if finished
@@ -188,21 +184,33 @@ class Ctx:
     def audit(self, action: str, t: Tournament | None, old: Any = None, new: Any = None) -> None:
         """Record a change; it also moves the tournament to a new version, so whatever was
         derived from the old one (standings, their picture) is not served again."""
-        if self.is_anonymous_admin:  # one user id for every anonymous admin: say so
+        caller = self._caller
+        if caller.is_anonymous_admin:  # one user id for every anonymous admin: say so
             new = {**(new or {}), "by": "anonymous admin"}
         if t is not None:
             self.repo.bump_version(t)
         self.repo.audit(
-            chat_id=self.inc.chat_id,
-            actor_id=self.actor,
+            chat_id=caller.inc.chat_id,
+            actor_id=caller.actor,
             action=action,
             tournament_id=t.id if t else None,
-            update_id=self.inc.update_id or None,
+            update_id=caller.inc.update_id or None,
             old=old,
             new=new,
         )
 
-    # --- replies -------------------------------------------------------------------------
+
+class Replies:
+    """What the update says: replies, announcements, edits, pictures, files, the answer
+    to a button press; queued here, they become outbox rows of the same transaction."""
+
+    def __init__(self, caller: Caller, translator: Callable[[], Translator]) -> None:
+        self._caller, self._t = caller, translator
+        self.outgoing: list[Outgoing] = []
+        self.toast: str | None = None  # the answer to a button press
+        self.toast_alert = False  # refusals pop up; confirmations just flash
+        self.broadcasting = False  # see announcing()
+
     @contextmanager
     def announcing(self) -> Iterator[None]:
         """Messages queued inside are for the whole chat (a draw, a round, a result), so
@@ -214,11 +222,12 @@ class Ctx:
             self.broadcasting = before
 
     def _out(self, kind: str, text: str, **fields: Any) -> Outgoing:
+        inc = self._caller.inc
         out = Outgoing(
-            self.inc.chat_id,
+            inc.chat_id,
             kind,
             text,
-            self.inc.thread_id,
+            inc.thread_id,
             broadcast=fields.pop("broadcast", self.broadcasting),
             **fields,
         )
@@ -228,8 +237,9 @@ class Ctx:
     def react(self, emoji: str) -> None:
         """A reaction on the caller's message instead of a reply: the quiet way to say
         "got it" in a busy group."""
-        if self.inc.message_id is not None and not self.inc.is_callback:
-            self._out("react", emoji, edit_message_id=self.inc.message_id)
+        inc = self._caller.inc
+        if inc.message_id is not None and not inc.is_callback:
+            self._out("react", emoji, edit_message_id=inc.message_id)
 
     def edit_tagged(
         self,
@@ -274,18 +284,18 @@ class Ctx:
         """A command gets ``text`` as a reply, a button press as a toast. ``refresh``
         (given when the press changed something) rebuilds the pressed message, which is
         edited in place: a room full of presses must not flood the group."""
-        if not self.inc.is_callback:
+        inc = self._caller.inc
+        if not inc.is_callback:
             self.say(text)
             return
         self.toast = text
         if refresh is not None:
             body, buttons = refresh()
-            self._out(
-                "edit", body, buttons=buttons, edit_message_id=self.inc.message_id, broadcast=True
-            )
+            self._out("edit", body, buttons=buttons, edit_message_id=inc.message_id, broadcast=True)
 
     def reply(self, key: str, buttons: Buttons | None = None, **params: object) -> None:
-        self.say(self.t(key, **params), buttons)
+        """``say`` the catalogue's text ``key`` in the chat's language."""
+        self.say(self._t()(key, **params), buttons)
 
     def photo(
         self,
@@ -303,3 +313,36 @@ class Ctx:
 
     def document(self, data: bytes, filename: str, caption: str) -> None:
         self._out("document", caption[:TELEGRAM_CAPTION_LIMIT], file=data, filename=filename)
+
+
+class Ctx:
+    """One update's use-case context: ``caller`` (who asks), ``uow`` (the transaction's
+    work), ``out`` (what it says), the chat, its language ``t`` and zone, and ``now``."""
+
+    def __init__(
+        self,
+        inc: Incoming,
+        repo: Repo,
+        chat: Chat,
+        t: Translator,
+        settings: Settings,
+        now: datetime,
+        admins: Callable[[int], Awaitable[set[int]]],
+        catalogue: Catalogue,
+        can_pin: Callable[[int], Awaitable[bool]],
+        bot_username: str = "",  # for links into the bot (t.me/<bot>?start=...)
+    ) -> None:
+        self.chat, self.t, self.settings, self.now = chat, t, settings, now
+        self.catalogue, self.can_pin, self.bot_username = catalogue, can_pin, bot_username
+        self.caller = Caller(inc, repo, admins)
+        self.uow = UnitOfWork(repo, self.caller)
+        self.out = Replies(self.caller, lambda: self.t)
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.chat.tz or self.settings.default_tz)
+
+    def set_lang(self, lang: str) -> None:
+        """Switch the chat's language; replies from here on use it."""
+        self.chat.lang = lang
+        self.t = self.catalogue[lang]

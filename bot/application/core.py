@@ -195,20 +195,20 @@ class Core:
     async def _use_case(self, ctx: Ctx, handler: Handler, arg: str) -> None:
         """Run one update's use-case in the open transaction, and keep its mark and
         replies to be written with it."""
-        if ctx.inc.chat_type == "private":  # the bot may write to this user from now on
-            await ctx.repo.note_private_chat(ctx.inc.sender.id)
+        if ctx.caller.inc.chat_type == "private":  # the bot may write to this user from now on
+            await ctx.uow.repo.note_private_chat(ctx.caller.inc.sender.id)
         await handler(ctx, arg)
-        await ctx.run_deferred()
-        ctx.repo.mark_update(ctx.inc.update_id)
-        self._enqueue(ctx.repo, ctx.outgoing)
+        await ctx.uow.run_deferred()
+        ctx.uow.repo.mark_update(ctx.caller.inc.update_id)
+        self._enqueue(ctx.uow.repo, ctx.out.outgoing)
 
     async def _committed(self, ctx: Ctx) -> None:
         """After an update's transaction committed: schedule its timers, answer its
         button, wake the sender."""
-        for timer in ctx.timers:
+        for timer in ctx.uow.timers:
             self.on_timer(timer)
-        if ctx.inc.callback_id:
-            await self._answer(ctx.inc, ctx.toast, ctx.toast_alert)
+        if ctx.caller.inc.callback_id:
+            await self._answer(ctx.caller.inc, ctx.out.toast, ctx.out.toast_alert)
         self.on_outbox()
 
     async def _answer(self, inc: Incoming, text: str | None, alert: bool = False) -> None:
@@ -241,12 +241,12 @@ class Core:
         async with self.sessionmaker() as session, session.begin():
             repo = Repo(session)
             repo.mark_update(inc.update_id)
-            ctx.outgoing, ctx.timers = [], []
+            ctx.out.outgoing, ctx.uow.timers = [], []
             if inc.callback_id:
-                ctx.toast, ctx.toast_alert = refusal, True
+                ctx.out.toast, ctx.out.toast_alert = refusal, True
             else:
-                ctx.say(refusal)
-            self._enqueue(repo, ctx.outgoing)
+                ctx.out.say(refusal)
+            self._enqueue(repo, ctx.out.outgoing)
             await repo.write_pending()
         return ctx
 
@@ -320,10 +320,10 @@ class Core:
                         self.on_timer(timer)
                         return
                     repo.mark_timer(*timer)
-                with ctx.announcing():  # nobody asked: everything said is for the whole chat
+                with ctx.out.announcing():  # nobody asked: everything said is for the whole chat
                     await work(ctx, arg)
-                    await ctx.run_deferred()
-                self._enqueue(repo, ctx.outgoing)
+                    await ctx.uow.run_deferred()
+                self._enqueue(repo, ctx.out.outgoing)
                 await repo.write_pending()
         except IntegrityError:  # most likely another process recorded this timer first
             log.warning("timer %s not run: integrity error (fired elsewhere?)", timer)
@@ -334,6 +334,6 @@ class Core:
             log.warning("timer %s put back: the database was away (%s)", timer, exc)
             self.on_timer(timer)  # rolled back, so not recorded as fired: try again
             return
-        for planned in ctx.timers:  # committed: schedule what the work planned
+        for planned in ctx.uow.timers:  # committed: schedule what the work planned
             self.on_timer(planned)
         self.on_outbox()

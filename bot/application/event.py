@@ -200,21 +200,21 @@ class Event:
     @classmethod
     async def load(cls, ctx: Ctx, finished: bool = False, whole: bool = True) -> Event:
         """The chat's (or topic's) event (``Ctx.tournament``: ``finished``, ``whole``)."""
-        t = await ctx.tournament(finished=finished, whole=whole)
+        t = await ctx.uow.tournament(finished=finished, whole=whole)
         return cls.of(ctx, t, whole)
 
     @classmethod
     def of(cls, ctx: Ctx, t: Tournament, whole: bool = True) -> Event:
-        known = ctx.events.get(t.id)
+        known = ctx.uow.events.get(t.id)
         if known is None or known.t is not t:
-            known = ctx.events[t.id] = cls(ctx, t, whole)
+            known = ctx.uow.events[t.id] = cls(ctx, t, whole)
         known._whole = known._whole or whole
         return known
 
     async def whole(self) -> None:
         """Load every row of the event (it was loaded alone, ``whole=False``)."""
         if not self._whole:
-            await self.ctx.repo.load_whole(self.t)
+            await self.ctx.uow.repo.load_whole(self.t)
             self._whole = True
 
     # --- what the engine sees ----------------------------------------------------------------
@@ -257,7 +257,7 @@ class Event:
         """Audit ``entry``; ``keeps_state``: it changes nothing the engine reads, so the
         state built before it is still the event's."""
         fresh = self._state is not None and self._built == self.t.version
-        self.ctx.record(self.t, entry)
+        self.ctx.uow.record(self.t, entry)
         if keeps_state and fresh:
             self._built = self.t.version
 
@@ -351,7 +351,7 @@ class Event:
         """After a confirmed result: the round closes once no table is pending (that
         needs the whole event); else the live standings move, in a burst of results
         once for many (``soon``), so a result costs what its table costs."""
-        if r.status == RoundStatus.OPEN and not await self.ctx.repo.unsettled(r.id):
+        if r.status == RoundStatus.OPEN and not await self.ctx.uow.repo.unsettled(r.id):
             await self.whole()
             return self.settle(r)
         return (StandingsMoved(r, soon=True),)

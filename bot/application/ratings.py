@@ -127,7 +127,7 @@ async def announce_changes(ctx: Ctx, t: Tournament, placed: Mapping[int, int]) -
     ``placed``: each player's final place, as the announcement ranked them.
 
     Queued as an announcement, so it cannot overtake the 🏁 message queued before it."""
-    before, after = (await ledger(ctx.repo, t.chat_id, t.game)).around(t.id)
+    before, after = (await ledger(ctx.uow.repo, t.chat_id, t.game)).around(t.id)
     if not after:
         return
     who = {p.user_id: p.name for p in t.players}
@@ -150,15 +150,15 @@ async def announce_changes(ctx: Ctx, t: Tournament, placed: Mapping[int, int]) -
             )
     if unrated:
         lines.append(ctx.t("rating.provisional-list", hands=PROVISIONAL_HANDS, names=unrated))
-    with ctx.announcing():
-        ctx.reply("rating.changes", game=ctx.t(f"game.{t.game}"), lines="\n".join(lines))
+    with ctx.out.announcing():
+        ctx.out.reply("rating.changes", game=ctx.t(f"game.{t.game}"), lines="\n".join(lines))
 
 
 async def seed_by_rating(ctx: Ctx, t: Tournament, seeds: object) -> None:
     """Before the draw, when the organiser seeds by rating: store the order it uses."""
     if seeds != SEED_BY_RATING:
         return
-    led = await ledger(ctx.repo, t.chat_id, t.game)
+    led = await ledger(ctx.uow.repo, t.chat_id, t.game)
     order = rated_order(led, [p.user_id for p in t.players if p.status == PlayerStatus.ACTIVE])
     t.options = {**t.options, "draw": {"seeding": order}}
 

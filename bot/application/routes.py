@@ -48,7 +48,7 @@ LEFT_LATE = "refuse.leave-after-draw"
 
 async def help_cmd(ctx: Ctx, args: str) -> None:
     """The commands the caller's role may use, from the declarations below."""
-    ctx.say(help_text(ctx.t, COMMANDS, await role_of(ctx)))
+    ctx.out.say(help_text(ctx.t, COMMANDS, await role_of(ctx)))
 
 
 async def start(ctx: Ctx, args: str) -> None:

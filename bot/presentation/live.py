@@ -47,16 +47,16 @@ def later(ctx: Ctx, t: Tournament, r: Round) -> bool:
         return False
     if t.live_due is None:
         t.live_due = t.live_at + gap
-        ctx.timers.append(live_timer(t, r.number, t.live_due))
+        ctx.uow.timers.append(live_timer(t, r.number, t.live_due))
     return True
 
 
 async def check_pin_right(ctx: Ctx, t: Tournament) -> None:
     """At the draw: remember whether the live standings can be pinned; say so if not."""
-    t.live_pin = await ctx.can_pin(ctx.inc.chat_id)
+    t.live_pin = await ctx.can_pin(ctx.caller.inc.chat_id)
     if not t.live_pin:
-        with ctx.announcing():
-            ctx.reply("live.no-pin")
+        with ctx.out.announcing():
+            ctx.out.reply("live.no-pin")
 
 
 def live_text(ctx: Ctx, t: Tournament, ranking: str) -> str:
@@ -89,7 +89,7 @@ def _picture_later(ctx: Ctx, event: Event, kind: str) -> None:
     def sheet() -> Sheet:
         return first_page(ctx, standings_sheet(ctx, t, event.board(), event.state))
 
-    draw_later(ctx, ctx.outgoing[-1], kind, "standings.png", first_png, sheet, then=shown)
+    draw_later(ctx, ctx.out.outgoing[-1], kind, "standings.png", first_png, sheet, then=shown)
 
 
 def refresh(ctx: Ctx, event: Event, ranking: str) -> None:
@@ -101,18 +101,18 @@ def refresh(ctx: Ctx, event: Event, ranking: str) -> None:
     text = live_text(ctx, t, ranking)
     first = t.live_at is None
     t.live_at, t.live_due = ctx.now, None
-    posted = next((out for out in ctx.outgoing if out.tag == tag(t)), None)
+    posted = next((out for out in ctx.out.outgoing if out.tag == tag(t)), None)
     if posted is not None:
         posted.text = text
         return
     if first:
-        with ctx.announcing():
-            ctx.say(text, tag=tag(t), pin=t.live_pin)
+        with ctx.out.announcing():
+            ctx.out.say(text, tag=tag(t), pin=t.live_pin)
         _picture_later(ctx, event, "photo")
         return
     if t.live_picture_at is None:  # a text message: it stays one
-        ctx.edit_tagged(tag(t), text)
+        ctx.out.edit_tagged(tag(t), text)
         return
-    ctx.edit_tagged(tag(t), text, kind="edit_caption")
+    ctx.out.edit_tagged(tag(t), text, kind="edit_caption")
     if ctx.now - t.live_picture_at >= PICTURE_GAP:
         _picture_later(ctx, event, "edit_media")

@@ -141,13 +141,13 @@ def draw_later(
         png = await drawn(fn, data())
         if png is None:
             if out.kind == "photo":
-                ctx.outgoing.remove(out)
+                ctx.out.outgoing.remove(out)
             return
         out.kind, out.file, out.filename = kind, png, filename
         if then is not None:
             then()
 
-    ctx.defer(work)
+    ctx.uow.defer(work)
 
 
 def send_pictures(ctx: Ctx, pngs: list[bytes], caption: str, name: str) -> None:
@@ -155,13 +155,13 @@ def send_pictures(ctx: Ctx, pngs: list[bytes], caption: str, name: str) -> None:
     drawn (the text ranking beats an apology). A caption over Telegram's limit goes as
     text after the pictures, whole, so nobody reads half a line."""
     if not pngs:
-        ctx.say(caption)
+        ctx.out.say(caption)
         return
     fits = len(caption) <= TELEGRAM_CAPTION_LIMIT
     for i, png in enumerate(pngs):
-        ctx.photo(png, caption if i == 0 and fits else "", f"{name}-{i + 1}.png")
+        ctx.out.photo(png, caption if i == 0 and fits else "", f"{name}-{i + 1}.png")
     if not fits:
-        ctx.say(caption)
+        ctx.out.say(caption)
 
 
 def post_with_picture(ctx: Ctx, pngs: list[bytes] | None, text: str, pages: str) -> None:
@@ -170,9 +170,9 @@ def post_with_picture(ctx: Ctx, pngs: list[bytes] | None, text: str, pages: str)
     if pngs and len(text) <= TELEGRAM_CAPTION_LIMIT:
         send_pictures(ctx, pngs, text, pages.split(".")[0])
         return
-    ctx.say(text, pages=pages)
+    ctx.out.say(text, pages=pages)
     for i, png in enumerate(pngs or []):
-        ctx.photo(png, "", f"{pages}-{i + 1}.png")
+        ctx.out.photo(png, "", f"{pages}-{i + 1}.png")
 
 
 def post_with_picture_later(
@@ -182,10 +182,10 @@ def post_with_picture_later(
     ``fn(data())`` is drawn later (:func:`draw_later`), the text goes alone if it cannot
     be."""
     fits = len(text) <= TELEGRAM_CAPTION_LIMIT
-    ctx.say(text, pages=None if fits else pages)
+    ctx.out.say(text, pages=None if fits else pages)
     if not fits:
-        ctx.photo(b"", "", f"{pages}-1.png")
-    draw_later(ctx, ctx.outgoing[-1], "photo", f"{pages}-1.png", fn, data)
+        ctx.out.photo(b"", "", f"{pages}-1.png")
+    draw_later(ctx, ctx.out.outgoing[-1], "photo", f"{pages}-1.png", fn, data)
 
 
 def _mark(rank: int, alive: bool, finished: bool) -> str:

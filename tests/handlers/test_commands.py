@@ -63,7 +63,7 @@ async def test_every_command_admits_exactly_the_roles_and_stages_it_declares(
 
     def spy(name: str) -> Handler:
         async def handler(ctx: Ctx, arg: str) -> None:
-            ran.append((name, ctx.actor, ctx.inc.chat_id))
+            ran.append((name, ctx.caller.actor, ctx.caller.inc.chat_id))
 
         return handler
 

@@ -43,7 +43,7 @@ def moments(ctx: Ctx, t: Tournament) -> list[Moment]:
 
 async def calendar(ctx: Ctx, args: str) -> None:
     """``/calendar``: the ``.ics`` file, in the chat's zone, or why there is none yet."""
-    t = await ctx.tournament()
+    t = await ctx.uow.tournament()
     found = moments(ctx, t)
     if not found:
         raise UserError("calendar.none")
@@ -53,4 +53,4 @@ async def calendar(ctx: Ctx, args: str) -> None:
     page = page_url(ctx.settings, token) if token is not None else None
     if page is not None:  # the live page's feed: subscribed, it follows every move
         caption += "\n" + ctx.t("calendar.subscribe", url=f"{page}/calendar.ics")
-    ctx.document(data, f"tourbot-{t.id}.ics", caption)
+    ctx.out.document(data, f"tourbot-{t.id}.ics", caption)

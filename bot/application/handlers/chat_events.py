@@ -18,8 +18,8 @@ async def lang(ctx: Ctx, args: str) -> None:
         raise UserError("usage.lang")
     old = ctx.chat.lang
     ctx.set_lang(choice)
-    ctx.audit("lang", None, {"lang": old}, {"lang": choice})
-    ctx.reply("lang.done")
+    ctx.uow.audit("lang", None, {"lang": old}, {"lang": choice})
+    ctx.out.reply("lang.done")
 
 
 async def tz(ctx: Ctx, args: str) -> None:
@@ -30,24 +30,24 @@ async def tz(ctx: Ctx, args: str) -> None:
         raise UserError(f"refuse.{exc.code}", **exc.params) from None
     old = ctx.chat.tz
     ctx.chat.tz = zone
-    ctx.audit("tz", None, {"tz": old}, {"tz": zone})
+    ctx.uow.audit("tz", None, {"tz": old}, {"tz": zone})
     label = zone_label(ZoneInfo(zone))
-    ctx.reply("tz.done", zone=label if label == zone else f"{label} ({zone})")
+    ctx.out.reply("tz.done", zone=label if label == zone else f"{label} ({zone})")
 
 
 async def grant(ctx: Ctx, args: str) -> None:
     """``/grant <player>``: make a signed-up player an organiser of this chat."""
-    t = await ctx.tournament()
+    t = await ctx.uow.tournament()
     player = find_player(ctx, t, args)
-    if await ctx.repo.is_granted(ctx.inc.chat_id, player.user_id):
+    if await ctx.uow.repo.is_granted(ctx.caller.inc.chat_id, player.user_id):
         raise UserError("refuse.already-granted", name=player.name)
-    ctx.repo.grant(ctx.inc.chat_id, player.user_id, ctx.actor)
-    ctx.audit("grant", t, None, {"user": player.user_id})
-    ctx.reply("grant.done", name=player.name)
+    ctx.uow.repo.grant(ctx.caller.inc.chat_id, player.user_id, ctx.caller.actor)
+    ctx.uow.audit("grant", t, None, {"user": player.user_id})
+    ctx.out.reply("grant.done", name=player.name)
 
 
 async def migrate(ctx: Ctx, arg: str) -> None:
     """The group became a supergroup: everything moves to the new chat id."""
     new_id = int(arg)
-    await ctx.repo.migrate_chat(ctx.inc.chat_id, new_id)
-    ctx.audit("migrate", None, {"chat_id": ctx.inc.chat_id}, {"chat_id": new_id})
+    await ctx.uow.repo.migrate_chat(ctx.caller.inc.chat_id, new_id)
+    ctx.uow.audit("migrate", None, {"chat_id": ctx.caller.inc.chat_id}, {"chat_id": new_id})

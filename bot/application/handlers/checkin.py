@@ -39,8 +39,8 @@ def start_checkin(ctx: Ctx, t: Tournament, r: Round) -> None:
     if not minutes:
         return
     r.checkin_until = ctx.now + timedelta(minutes=minutes)
-    ctx.timers.append(Timer("noshow", t.id, r.number, r.checkin_until))
-    ctx.say(checkin_text(ctx, r), buttons=here_keyboard(ctx, t, r))
+    ctx.uow.timers.append(Timer("noshow", t.id, r.number, r.checkin_until))
+    ctx.out.say(checkin_text(ctx, r), buttons=here_keyboard(ctx, t, r))
 
 
 def checkin_text(ctx: Ctx, r: Round) -> str:
@@ -70,14 +70,14 @@ def checkin_line(ctx: Ctx, r: Round, row: TableRow, user_id: int) -> str:
 
 async def here(ctx: Ctx, args: str) -> None:
     """``/here``: I am at my table. ``/here <player>`` (organiser): they are."""
-    t = await ctx.tournament()
+    t = await ctx.uow.tournament()
     r = _checkin_round(ctx, t)
     if args.strip():
-        await ctx.require_organiser()
+        await ctx.caller.require_organiser()
         user = find_player(ctx, t, args).user_id
     else:
-        ctx.require_person()
-        own = next((p for p in t.players if p.user_id == ctx.actor), None)
+        ctx.caller.require_person()
+        own = next((p for p in t.players if p.user_id == ctx.caller.actor), None)
         if own is None:
             raise UserError("refuse.not-signed-up")
         user = own.user_id
@@ -85,11 +85,11 @@ async def here(ctx: Ctx, args: str) -> None:
 
 
 async def here_button(ctx: Ctx, arg: str) -> None:
-    t = await ctx.tournament()
+    t = await ctx.uow.tournament()
     r = _checkin_round(ctx, t)
     if arg != f"{t.id}:{r.number}":  # a button of an earlier round's check-in
         raise UserError("refuse.checkin-closed")
-    _check_in(ctx, t, r, ctx.actor)
+    _check_in(ctx, t, r, ctx.caller.actor)
 
 
 def _checkin_round(ctx: Ctx, t: Tournament) -> Round:
@@ -107,13 +107,13 @@ def _check_in(ctx: Ctx, t: Tournament, r: Round, user_id: int) -> None:
     if row is None:
         raise UserError("refuse.no-seat", name=name, round=r.number)
     if user_id in row.present:
-        ctx.answer(ctx.t("checkin.already", name=name))
+        ctx.out.answer(ctx.t("checkin.already", name=name))
         return
     row.present = sorted({*row.present, user_id})
-    ctx.audit("checkin", t, None, {"round": r.number, "table": row.number, "user": user_id})
+    ctx.uow.audit("checkin", t, None, {"round": r.number, "table": row.number, "user": user_id})
     seat = SEAT_LETTERS[row.seats.index(user_id)]
     done = ctx.t("checkin.done", name=name, table=row.number, seat=seat)
-    ctx.answer(done, lambda: (checkin_text(ctx, r), here_keyboard(ctx, t, r)))
+    ctx.out.answer(done, lambda: (checkin_text(ctx, r), here_keyboard(ctx, t, r)))
 
 
 async def noshow_passed(ctx: Ctx, arg: str) -> None:
@@ -132,7 +132,7 @@ async def noshow_passed(ctx: Ctx, arg: str) -> None:
         for row, absent in ruled.absent
     ]
     if lines:
-        ctx.reply("checkin.ruled", round=ruled.round, lines="\n".join(lines))
+        ctx.out.reply("checkin.ruled", round=ruled.round, lines="\n".join(lines))
     else:
-        ctx.reply("checkin.all-present", round=ruled.round)
+        ctx.out.reply("checkin.all-present", round=ruled.round)
     await tell(ctx, event, ruled.then)

@@ -34,7 +34,9 @@ from engine.model import SEAT_LETTERS
 
 
 def display_name(ctx: Ctx) -> str:
-    return ctx.inc.sender.name or (ctx.inc.sender.username or str(ctx.inc.sender.id))
+    return ctx.caller.inc.sender.name or (
+        ctx.caller.inc.sender.username or str(ctx.caller.inc.sender.id)
+    )
 
 
 def table_number(token: str) -> int:
@@ -68,7 +70,7 @@ async def timer_round(
 async def timer_open_round(ctx: Ctx, arg: str) -> tuple[Tournament, Round] | None:
     """The running tournament and the round a timer is for, while that round is open."""
     tournament_id, number = (int(x) for x in arg.split(":")[:2])
-    t = await ctx.repo.tournament(tournament_id)
+    t = await ctx.uow.repo.tournament(tournament_id)
     if t is None or t.status != EventStatus.RUNNING:
         return None
     r = next((x for x in t.rounds if x.number == number), None)
@@ -174,11 +176,11 @@ async def tell(ctx: Ctx, event: Event, happened: Sequence[Settled]) -> None:
                 await event.whole()
                 refresh_live(ctx, event)
             case HeldForRuling(round=number, tables=tables):
-                ctx.reply("outcome.hold", round=number, tables=list(tables))
+                ctx.out.reply("outcome.hold", round=number, tables=list(tables))
             case PlayOffNeeded(round=number, tied=tied):
                 who = names(t)
-                with ctx.announcing():
-                    ctx.reply(
+                with ctx.out.announcing():
+                    ctx.out.reply(
                         "outcome.extra-needed",
                         round=number,
                         players=[who[u] for u in tied],
@@ -186,8 +188,8 @@ async def tell(ctx: Ctx, event: Event, happened: Sequence[Settled]) -> None:
                     )
             case RoundClosed(round=number, going_on=going_on):
                 who = names(t)
-                with ctx.announcing():
-                    ctx.reply(
+                with ctx.out.announcing():
+                    ctx.out.reply(
                         "round.complete",
                         round=number,
                         players=[who[u] for u in going_on],
@@ -201,7 +203,7 @@ def finished(ctx: Ctx, event: Event, final: Board, champion: tuple[int, ...]) ->
     """The event is over: the pinned message says the ranking is final, as the
     announcement (the champion, the ranking, the podium) does; the rating changes after."""
     t = event.t
-    with ctx.announcing():
+    with ctx.out.announcing():
         live.refresh(ctx, event, ranking_lines(ctx, t, final))
         text = ctx.t(
             "tournament.finished",
@@ -213,7 +215,7 @@ def finished(ctx: Ctx, event: Event, final: Board, champion: tuple[int, ...]) ->
             ctx, text, "podium", podium_png, lambda: podium(ctx, t, ctx.now, event.state)
         )
         placed = event.standings()
-        ctx.defer(lambda: announce_changes(ctx, t, placed))
+        ctx.uow.defer(lambda: announce_changes(ctx, t, placed))
 
 
 def champion_text(ctx: Ctx, event: Event, champion: tuple[int, ...]) -> str:

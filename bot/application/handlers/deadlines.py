@@ -104,13 +104,15 @@ def read_deadline(ctx: Ctx, text: str, target: Target | None = None) -> datetime
         raise UserError("refuse.deadline-too-far", text=text, days=MAX_DEADLINE.days) from None
     check_deadline(ctx, found.when, text)
     if found.skipped is not None:
-        ctx.reply("deadline.dst-gap", written=found.skipped, when=deadline_text(ctx, found.when))
+        ctx.out.reply(
+            "deadline.dst-gap", written=found.skipped, when=deadline_text(ctx, found.when)
+        )
     if found.converted is not None:
-        ctx.reply(
+        ctx.out.reply(
             "deadline.converted", written=found.converted, when=deadline_text(ctx, found.when)
         )
     if found.period:
-        ctx.reply("deadline.period-end", text=text, when=deadline_text(ctx, found.when))
+        ctx.out.reply("deadline.period-end", text=text, when=deadline_text(ctx, found.when))
     return found.when
 
 
@@ -131,7 +133,7 @@ def _ask_hour(ctx: Ctx, text: str, target: Target, choices: tuple[datetime, date
         [(deadline_text(ctx, when, hint=False), target.button(when))] for when in choices
     ]
     first, second = (deadline_text(ctx, when) for when in choices)
-    ctx.reply("deadline.which-hour", buttons, text=text, first=first, second=second)
+    ctx.out.reply("deadline.which-hour", buttons, text=text, first=first, second=second)
 
 
 def timer_moment(arg: str) -> datetime:
@@ -161,7 +163,7 @@ def table_names(ctx: Ctx, t: Tournament, rows: list[TableRow]) -> str:
 # --- /deadline -------------------------------------------------------------------------------
 async def deadline(ctx: Ctx, args: str) -> None:
     """``/deadline <phrase>``, ``/deadline <table> <phrase>``, ``/deadline signup <phrase>``."""
-    t = await ctx.tournament()
+    t = await ctx.uow.tournament()
     head, _, rest = args.strip().partition(" ")
     if not head:
         raise UserError("usage.deadline")
@@ -182,7 +184,7 @@ async def deadline(ctx: Ctx, args: str) -> None:
         when = read_deadline(ctx, args.strip(), Target("r", t.id, r.number))
         if when is not None:
             _round_deadline(ctx, t, r, when)
-    ctx.timers += tournament_timers(t)
+    ctx.uow.timers += tournament_timers(t)
 
 
 def _unreadable(ctx: Ctx, text: str) -> bool:
@@ -204,16 +206,16 @@ def _table_meant(ctx: Ctx, r: Round, head: str, rest: str, whole: str) -> TableR
 
 
 def _round_deadline(ctx: Ctx, t: Tournament, r: Round, when: datetime) -> None:
-    ctx.record(t, RoundDeadline(r.number, Moment(r.deadline, r.deadline_set_at), when))
+    ctx.uow.record(t, RoundDeadline(r.number, Moment(r.deadline, r.deadline_set_at), when))
     r.deadline, r.deadline_set_at = when, ctx.now
-    ctx.reply("deadline.moved", round=r.number, deadline=deadline_text(ctx, when))
+    ctx.out.reply("deadline.moved", round=r.number, deadline=deadline_text(ctx, when))
 
 
 def _table_deadline(ctx: Ctx, t: Tournament, r: Round, row: TableRow, when: datetime) -> None:
     before = Moment(row.deadline, row.deadline_set_at)
-    ctx.record(t, TableDeadline(r.number, row.id, row.number, before, when))
+    ctx.uow.record(t, TableDeadline(r.number, row.id, row.number, before, when))
     row.deadline, row.deadline_set_at = when, ctx.now
-    ctx.reply("deadline.table-moved", table=row.number, deadline=deadline_text(ctx, when))
+    ctx.out.reply("deadline.table-moved", table=row.number, deadline=deadline_text(ctx, when))
 
 
 def _signup_deadline(ctx: Ctx, t: Tournament, phrase: str) -> None:
@@ -227,10 +229,10 @@ def _signup_deadline(ctx: Ctx, t: Tournament, phrase: str) -> None:
 
 
 def _set_signup(ctx: Ctx, t: Tournament, when: datetime) -> None:
-    ctx.record(t, SignupDeadline(t.signup_until, when))
+    ctx.uow.record(t, SignupDeadline(t.signup_until, when))
     t.signup_until = when
-    ctx.reply("deadline.signup-set", deadline=deadline_text(ctx, when))
-    ctx.timers += tournament_timers(t)
+    ctx.out.reply("deadline.signup-set", deadline=deadline_text(ctx, when))
+    ctx.uow.timers += tournament_timers(t)
 
 
 async def hour_button(ctx: Ctx, arg: str) -> None:
@@ -259,16 +261,16 @@ async def hour_button(ctx: Ctx, arg: str) -> None:
             _table_deadline(ctx, t, r, row, when)
         else:
             _round_deadline(ctx, t, r, when)
-        ctx.timers += tournament_timers(t)
+        ctx.uow.timers += tournament_timers(t)
     chosen_hour(ctx, when)
 
 
 async def pressed_for(ctx: Ctx, target: Target) -> Tournament:
     """The tournament a pressed reading is for, if the presser may set it and it is still
     the chat's."""
-    if not await ctx.is_organiser():
+    if not await ctx.caller.is_organiser():
         raise UserError("refuse.not-organiser")
-    t = await ctx.tournament()
+    t = await ctx.uow.tournament()
     if t.id != target.tournament:
         raise UserError("refuse.deadline-choice-stale")
     return t
@@ -277,14 +279,14 @@ async def pressed_for(ctx: Ctx, target: Target) -> Tournament:
 def chosen_hour(ctx: Ctx, when: datetime) -> None:
     """The question, answered: its buttons go, the chosen reading stays."""
     chosen = ctx.t("deadline.hour-chosen", when=deadline_text(ctx, when, hint=False))
-    ctx.outgoing.append(
+    ctx.out.outgoing.append(
         Outgoing(
-            ctx.inc.chat_id,
+            ctx.caller.inc.chat_id,
             "edit",
             chosen,
-            ctx.inc.thread_id,
+            ctx.caller.inc.thread_id,
             None,
-            edit_message_id=ctx.inc.message_id,
+            edit_message_id=ctx.caller.inc.message_id,
         )
     )
 
@@ -314,14 +316,14 @@ async def remind(ctx: Ctx, arg: str) -> None:
         players = ctx.t("deadline.separator").join(mention(by_user[u]) for u in row.seats)
         lines.append(ctx.t(key, table=row.number, players=players))
     soonest = min(targets)
-    ctx.reply(
+    ctx.out.reply(
         "deadline.reminder",
         round=r.number,
         left=relative_hint(soonest, ctx.now, ctx.t.lang),
         deadline=deadline_text(ctx, soonest, hint=False),
         lines="\n".join(lines),
     )
-    ctx.audit("reminder", t, None, {"round": r.number, "tables": [row.number for row in rows]})
+    ctx.uow.audit("reminder", t, None, {"round": r.number, "tables": [row.number for row in rows]})
     await _remind_privately(ctx, t, r, rows)
 
 
@@ -337,7 +339,7 @@ def _waiting(row: TableRow) -> bool:
 
 
 async def _remind_privately(ctx: Ctx, t: Tournament, r: Round, rows: list[TableRow]) -> None:
-    reachable = await ctx.repo.private_chats({u for row in rows for u in row.seats})
+    reachable = await ctx.uow.repo.private_chats({u for row in rows for u in row.seats})
     for row in rows:
         when = deadline_text(ctx, table_deadline(r, row))
         for user in row.seats:
@@ -354,7 +356,7 @@ async def _remind_privately(ctx: Ctx, t: Tournament, r: Round, rows: list[TableR
                 )
                 label = ctx.t("deadline.button-report")
                 buttons = [[(label, f"{REPORT_BUTTON}:{t.id}:{r.number}")]]
-            ctx.outgoing.append(Outgoing(user, "text", text, None, buttons))
+            ctx.out.outgoing.append(Outgoing(user, "text", text, None, buttons))
 
 
 async def report_button(ctx: Ctx, arg: str) -> None:
@@ -363,26 +365,26 @@ async def report_button(ctx: Ctx, arg: str) -> None:
     garbled one is stale, not an exception."""
     tournament_id, _, number = arg.partition(":")
     tid, round_number = id_or_none(tournament_id), id_or_none(number)
-    t = await ctx.repo.tournament(tid) if tid is not None else None
+    t = await ctx.uow.repo.tournament(tid) if tid is not None else None
     r = latest_round(t) if t is not None and t.status == EventStatus.RUNNING else None
     if t is None or r is None or r.number != round_number or r.status != RoundStatus.OPEN:
         raise UserError("report-flow.stale")
-    group = await ctx.repo.chat(t.chat_id)  # the form is the group's: its language
+    group = await ctx.uow.repo.chat(t.chat_id)  # the form is the group's: its language
     ctx.t = ctx.catalogue[group.lang or ctx.settings.default_lang]
-    row = my_table(r, ctx.actor)
+    row = my_table(r, ctx.caller.actor)
     if row is None:
         raise UserError("report-flow.no-table", round=r.number)
     results.reportable(row)
     reports.check_reporter(ctx, t, row, None, names(t))
-    state = report_flow.FlowState(ctx.actor, t.id, r.number, row.number)
+    state = report_flow.FlowState(ctx.caller.actor, t.id, r.number, row.number)
     text, buttons = report_flow.render(ctx, t, r, state, [row])
-    ctx.outgoing.append(Outgoing(t.chat_id, "text", text, t.thread_id or None, buttons))
-    ctx.toast = ctx.t("deadline.report-opened")
+    ctx.out.outgoing.append(Outgoing(t.chat_id, "text", text, t.thread_id or None, buttons))
+    ctx.out.toast = ctx.t("deadline.report-opened")
 
 
 async def signup_passed(ctx: Ctx, arg: str) -> None:
     """The sign-up deadline: close sign-up and draw, or tell the organiser why not."""
-    t = await ctx.repo.tournament(int(arg.split(":")[0]))
+    t = await ctx.uow.repo.tournament(int(arg.split(":")[0]))
     at = timer_moment(arg)
     until = t.signup_until if t is not None else None
     if t is None or t.status != EventStatus.SIGNUP or until is None or epoch(until) != epoch(at):
@@ -393,5 +395,5 @@ async def signup_passed(ctx: Ctx, arg: str) -> None:
         key = exc.key if isinstance(exc, UserError) else f"error.{exc.code}"
         reason = ctx.t(key, **exc.params) if ctx.t.has(key) else key
         t.signup_until = None
-        ctx.audit("signup-closed", t, {"deadline": at.isoformat()}, {"drawn": False})
-        ctx.reply("deadline.signup-cannot-draw", reason=reason)
+        ctx.uow.audit("signup-closed", t, {"deadline": at.isoformat()}, {"drawn": False})
+        ctx.out.reply("deadline.signup-cannot-draw", reason=reason)

@@ -22,7 +22,7 @@ MAX_LENGTH = 64
 
 
 async def dept(ctx: Ctx, args: str) -> None:
-    t = await ctx.tournament()
+    t = await ctx.uow.tournament()
     if not find_format(t.format).seats_departments_apart:
         raise UserError("refuse.no-departments", format=ctx.t(f"format.{t.format}"))
     words = args.split()
@@ -33,13 +33,13 @@ async def dept(ctx: Ctx, args: str) -> None:
     department = None if name.lower() in CLEAR_WORDS else name
     old = player.department
     player.department = department
-    ctx.audit(
+    ctx.uow.audit(
         "department", t, {"user": player.user_id, "department": old}, {"department": department}
     )
     if department is None:
-        ctx.reply("dept.cleared", name=player.name)
+        ctx.out.reply("dept.cleared", name=player.name)
     else:
-        ctx.reply("dept.done", name=player.name, dept=department)
+        ctx.out.reply("dept.done", name=player.name, dept=department)
 
 
 async def _whose(ctx: Ctx, t: Tournament, words: list[str]) -> tuple[Player, list[str]]:
@@ -51,12 +51,13 @@ async def _whose(ctx: Ctx, t: Tournament, words: list[str]) -> tuple[Player, lis
         except UserError:
             named = None  # not a player: the words are all the department's name
         if named is not None:
-            if named.user_id != ctx.actor:
-                await ctx.require_organiser()
+            if named.user_id != ctx.caller.actor:
+                await ctx.caller.require_organiser()
             return named, words[1:]
-    ctx.require_person()
+    ctx.caller.require_person()
     own = next(
-        (p for p in t.players if p.user_id == ctx.actor and p.status == PlayerStatus.ACTIVE), None
+        (p for p in t.players if p.user_id == ctx.caller.actor and p.status == PlayerStatus.ACTIVE),
+        None,
     )
     if own is None:
         raise UserError("refuse.not-signed-up")

@@ -46,11 +46,11 @@ async def penalty(ctx: Ctx, args: str) -> None:
         done = await event.penalise(player, deduction(words[1]), PenaltyKind.POINTS, " ".join(rest))
     match done:
         case PlayerDisqualified(offence=offence):
-            ctx.reply("penalty.ladder-dq", name=player.name, offence=offence)
+            ctx.out.reply("penalty.ladder-dq", name=player.name, offence=offence)
         case PenaltyGiven(points=0, reason=reason):
-            ctx.reply("penalty.warning", name=player.name, offence=1, reason=reason or "—")
+            ctx.out.reply("penalty.warning", name=player.name, offence=1, reason=reason or "—")
         case PenaltyGiven(points=points, reason=reason):
-            ctx.reply("penalty.done", name=player.name, points=points, reason=reason or "—")
+            ctx.out.reply("penalty.done", name=player.name, points=points, reason=reason or "—")
 
 
 async def forfeit(ctx: Ctx, args: str) -> None:
@@ -71,7 +71,7 @@ async def forfeit(ctx: Ctx, args: str) -> None:
             raise UserError("table.none", round=r.number) from None
         row, losers = found, [player.user_id]
     done = event.forfeit(r, row, losers)
-    ctx.reply("forfeit.done", table=row.number, count=len(losers))
+    ctx.out.reply("forfeit.done", table=row.number, count=len(losers))
     await tell(ctx, event, done.then)  # the organiser's own ruling may end the event
 
 
@@ -83,4 +83,4 @@ async def dq(ctx: Ctx, args: str) -> None:
         raise UserError("usage.dq")
     player = find_player(ctx, event.t, args)
     event.disqualify(player)
-    ctx.reply("dq.done", name=player.name)
+    ctx.out.reply("dq.done", name=player.name)

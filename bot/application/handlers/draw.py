@@ -25,8 +25,8 @@ async def draw_now(ctx: Ctx, event: Event) -> None:
     format_at_draw(ctx, t)
     await seed_by_rating(ctx, t, event.fmt.options.get("seeds"))
     r = event.draw().round
-    with ctx.announcing():
-        ctx.say(draw_text(ctx, t, r), pages=f"draw.{r.number}")
+    with ctx.out.announcing():
+        ctx.out.say(draw_text(ctx, t, r), pages=f"draw.{r.number}")
     await live.check_pin_right(ctx, t)
 
 
@@ -45,9 +45,9 @@ def draw_text(ctx: Ctx, t: Tournament, r: Round) -> str:
 
 
 async def verify(ctx: Ctx, args: str) -> None:
-    t = await ctx.tournament(finished=True)
+    t = await ctx.uow.tournament(finished=True)
     if not t.rounds:
-        ctx.reply("verify.before", commitment=commitment(t.seed))
+        ctx.out.reply("verify.before", commitment=commitment(t.seed))
         return
     labels = [f"{r.number}: {r.seed_label}" for r in t.rounds]
-    ctx.reply("verify.after", seed=t.seed, commitment=commitment(t.seed), labels=labels)
+    ctx.out.reply("verify.after", seed=t.seed, commitment=commitment(t.seed), labels=labels)

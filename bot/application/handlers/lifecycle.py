@@ -41,7 +41,7 @@ async def cancel(ctx: Ctx, args: str) -> None:
         return
     if answer:
         raise UserError("usage.cancel")
-    ctx.reply("cancel.ask", buttons=cancel_keyboard(ctx, t), title=t.title)
+    ctx.out.reply("cancel.ask", buttons=cancel_keyboard(ctx, t), title=t.title)
 
 
 def cancel_keyboard(ctx: Ctx, t: Tournament) -> Buttons:
@@ -56,23 +56,23 @@ def cancel_keyboard(ctx: Ctx, t: Tournament) -> Buttons:
 async def cancel_button(ctx: Ctx, arg: str) -> None:
     """A press on the question: only an organiser's counts, and only for the event the
     question was about (a press on an old question after a new /new changes nothing)."""
-    await ctx.require_organiser()
+    await ctx.caller.require_organiser()
     if arg == KEEP:
-        ctx.answer(ctx.t("cancel.kept"), lambda: (ctx.t("cancel.kept"), []))
+        ctx.out.answer(ctx.t("cancel.kept"), lambda: (ctx.t("cancel.kept"), []))
         return
     event = await Event.load(ctx, whole=False)
     if str(event.t.id) != arg:
         raise UserError("refuse.cancel-gone")
     await cancel_now(ctx, event)
-    ctx.answer(ctx.t("cancel.done-short"), lambda: (ctx.t("cancel.done-short"), []))
+    ctx.out.answer(ctx.t("cancel.done-short"), lambda: (ctx.t("cancel.done-short"), []))
 
 
 async def cancel_now(ctx: Ctx, event: Event) -> None:
     """Call the event off (``Event.cancel``) and say so; the pinned live standings, if
     posted, say it too (with the places as they stood) instead of a running event."""
     done = event.cancel()
-    with ctx.announcing():
-        ctx.reply("cancel.done", title=done.title)
+    with ctx.out.announcing():
+        ctx.out.reply("cancel.done", title=done.title)
     if event.t.live_at is not None:
         await event.whole()
         refresh_live(ctx, event)
@@ -122,9 +122,9 @@ async def set_format(ctx: Ctx, t: Tournament, value: str) -> None:
     before_format, before = t.format, t.options
     options = {k: dict(v) for k, v in t.options.items() if k not in ("format", "auto")}
     t.format, t.options = fmt.key, options
-    ctx.record(t, FormatSet(before_format, before, fmt.key, options))
+    ctx.uow.record(t, FormatSet(before_format, before, fmt.key, options))
     defaults = ", ".join(f"{k.name}={k.default}" for k in fmt.knobs) or "—"
-    ctx.reply("set.format-done", format=ctx.t(f"format.{fmt.key}"), defaults=defaults)
+    ctx.out.reply("set.format-done", format=ctx.t(f"format.{fmt.key}"), defaults=defaults)
 
 
 def format_at_draw(ctx: Ctx, t: Tournament) -> None:
@@ -140,8 +140,8 @@ def format_at_draw(ctx: Ctx, t: Tournament) -> None:
         t.options = {k: dict(v) for k, v in t.options.items() if k != "format"}
     t.format = key
     t.options = {k: dict(v) for k, v in t.options.items() if k != "auto"}
-    ctx.audit("format-by-size", t, old, {"format": key, "players": players})
+    ctx.uow.audit("format-by-size", t, old, {"format": key, "players": players})
     most = sizes[0]
     said = "draw.format-by-size-small" if players <= most else "draw.format-by-size-large"
-    with ctx.announcing():
-        ctx.reply(said, players=players, most=most, format=ctx.t(f"format.{key}"))
+    with ctx.out.announcing():
+        ctx.out.reply(said, players=players, most=most, format=ctx.t(f"format.{key}"))

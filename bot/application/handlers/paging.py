@@ -40,19 +40,19 @@ async def turn_page(ctx: Ctx, arg: str) -> None:
     """``pg:<source>[.<round>]:<page>``: show that page in the same message."""
     source, _, page_text = arg.rpartition(":")
     kind, _, param = source.partition(".")
-    t = await ctx.repo.latest_tournament(ctx.inc.chat_id, ctx.inc.thread_id)
+    t = await ctx.uow.repo.latest_tournament(ctx.caller.inc.chat_id, ctx.caller.inc.thread_id)
     page_number = id_or_none(page_text)
     if t is None or kind not in SOURCES or page_number is None:
         raise UserError("refuse.page-gone")
     pages = paginate(SOURCES[kind](ctx, t, param), context.PAGE_LIMIT)
     page = min(page_number, len(pages) - 1)
-    ctx.outgoing.append(
+    ctx.out.outgoing.append(
         Outgoing(
-            ctx.inc.chat_id,
+            ctx.caller.inc.chat_id,
             "edit",
             pages[page],
-            ctx.inc.thread_id,
+            ctx.caller.inc.thread_id,
             page_buttons(source, page, len(pages)),
-            edit_message_id=ctx.inc.message_id,
+            edit_message_id=ctx.caller.inc.message_id,
         )
     )

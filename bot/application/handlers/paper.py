@@ -90,7 +90,7 @@ def printed_round(ctx: Ctx, t: Tournament, r: Round) -> PrintedRound:
 
 async def print_cmd(ctx: Ctx, args: str) -> None:
     """``/print``: the PDF of the current round (drawn or open)."""
-    t = await ctx.tournament()
+    t = await ctx.uow.tournament()
     r = latest_round(t)
     if r is None or r.status == RoundStatus.CLOSED or not r.tables:
         raise UserError("paper.no-round")
@@ -102,21 +102,21 @@ async def print_cmd(ctx: Ctx, args: str) -> None:
     except NoCJKFont:
         raise UserError("paper.no-font") from None
     pdf = await apart(print_round, printed_round(ctx, t, r), font)
-    ctx.audit("print", t, None, {"round": r.number, "new_slip_secret": new_secret})
+    ctx.uow.audit("print", t, None, {"round": r.number, "new_slip_secret": new_secret})
     caption = ctx.t("paper.caption", round=r.number, count=len(r.tables))
-    ctx.document(pdf, f"round-{r.number}.pdf", caption)
+    ctx.out.document(pdf, f"round-{r.number}.pdf", caption)
 
 
 async def start(ctx: Ctx, args: str) -> bool:
     """``/start <slip>`` in the private chat: that table's form. ``False`` when ``args``
     is no slip (a plain ``/start``), which the caller answers with help."""
-    ref = read_payload(args.strip()) if ctx.inc.chat_type == "private" else None
+    ref = read_payload(args.strip()) if ctx.caller.inc.chat_type == "private" else None
     if ref is None:
         return False
-    t = await ctx.repo.tournament(ref.tournament)
+    t = await ctx.uow.repo.tournament(ref.tournament)
     if t is None or not genuine(t, ref):
         raise UserError("paper.slip-unknown")
-    ctx.chat = await ctx.repo.chat(t.chat_id)  # the form is the event's: its language
+    ctx.chat = await ctx.uow.repo.chat(t.chat_id)  # the form is the event's: its language
     ctx.t = ctx.catalogue[ctx.chat.lang or ctx.settings.default_lang]
     r = next((x for x in t.rounds if x.number == ref.round), None)
     if r is None or r.status == RoundStatus.CLOSED or t.status != EventStatus.RUNNING:
@@ -125,7 +125,7 @@ async def start(ctx: Ctx, args: str) -> bool:
         raise UserError("paper.slip-not-open", title=t.title, round=r.number)
     row = find_table(r, ref.table)
     who = names(t)
-    if ctx.actor not in row.seats:
+    if ctx.caller.actor not in row.seats:
         players = " · ".join(f"{letter} {name}" for letter, name in seats_of(row, who))
         raise UserError(
             "paper.slip-not-yours", title=t.title, round=r.number, table=row.number,
@@ -133,11 +133,11 @@ async def start(ctx: Ctx, args: str) -> bool:
         )  # fmt: skip
     results.reportable(row)
     reports.check_reporter(ctx, t, row, None, who)
-    state = report_flow.FlowState(ctx.actor, t.id, r.number, row.number)
+    state = report_flow.FlowState(ctx.caller.actor, t.id, r.number, row.number)
     text, buttons = report_flow.render(ctx, t, r, state, [row])
     when = table_deadline(r, row)
     heading = ctx.t("paper.form-heading", title=t.title, round=r.number)
     if when is not None:
         heading += "\n" + ctx.t("paper.deadline", deadline=deadline_text(ctx, when))
-    ctx.say(f"{heading}\n{text}", [*buttons, *referee.referee_row(ctx, t, r, row.number)])
+    ctx.out.say(f"{heading}\n{text}", [*buttons, *referee.referee_row(ctx, t, r, row.number)])
     return True

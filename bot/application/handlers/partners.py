@@ -35,7 +35,7 @@ def read_partners(ctx: Ctx, t: Tournament, args: str) -> tuple[list[int], list[s
         raise UserError("refuse.signup-closed")
     partners: set[int] = set()
     unjoined: list[str] = []
-    own = {str(ctx.actor), f"@{ctx.inc.sender.username or ctx.actor}".lower()}
+    own = {str(ctx.caller.actor), f"@{ctx.caller.inc.sender.username or ctx.caller.actor}".lower()}
     for ref in args.split():
         if ref.lower() in own:
             raise UserError("refuse.partner-self")
@@ -47,7 +47,7 @@ def read_partners(ctx: Ctx, t: Tournament, args: str) -> tuple[list[int], list[s
         if player.status != PlayerStatus.ACTIVE:
             unjoined.append(ref)
             continue
-        if player.user_id == ctx.actor:
+        if player.user_id == ctx.caller.actor:
             raise UserError("refuse.partner-self")
         partners.add(player.user_id)
     size = format_of(t).team_size()
@@ -74,7 +74,7 @@ def claim_requests(ctx: Ctx, t: Tournament, player: Player, partners: list[int])
         p.partners = sorted(
             {r for r in old if not names_player(r, player)} | {player.user_id}, key=str
         )
-        ctx.audit("partners", t, {"user": p.user_id, "partners": old}, {"partners": p.partners})
+        ctx.uow.audit("partners", t, {"user": p.user_id, "partners": old}, {"partners": p.partners})
 
 
 def name_partners(
@@ -84,7 +84,7 @@ def name_partners(
     claim_requests(ctx, t, player, partners)
     old = list(player.partners)
     player.partners = [*partners, *unjoined]
-    ctx.audit(
+    ctx.uow.audit(
         "partners", t, {"user": player.user_id, "partners": old}, {"partners": player.partners}
     )
     who = names(t)

@@ -50,14 +50,14 @@ def set_knob(ctx: Ctx, t: Tournament, key: str, value: str) -> bool:
         done = ctx.t("people.cap-set", cap=cap) if cap else ctx.t("people.cap-off")
         count = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
         over = ctx.t("people.cap-over", count=count) if cap and count > cap else ""
-        ctx.say("\n".join(filter(None, [done, over, promoted_text(ctx, t)])))
+        ctx.out.say("\n".join(filter(None, [done, over, promoted_text(ctx, t)])))
         return True
     if key == "late" and value.strip().lower() not in ("forfeit", "organiser"):
         if find_format(t.format).late_entry is None:  # the reason alone: not a sign-up
             raise UserError(f"people.late-no.{t.format}")
         late = people.read_late(value)
         _store(ctx, t, "late", late)
-        ctx.reply("people.late-set", rule=late_rule(ctx, t))
+        ctx.out.reply("people.late-set", rule=late_rule(ctx, t))
         return True
     return False
 
@@ -84,7 +84,7 @@ async def should_wait(ctx: Ctx, t: Tournament, partners: Sequence[int | str]) ->
     if await people.is_full(ctx, t):
         return True
     if partners:
-        await ctx.repo.load_whole(t)
+        await ctx.uow.repo.load_whole(t)
         return any(_named(partners, p) for p in people.queue(t))
     return False
 
@@ -124,11 +124,11 @@ def promote(ctx: Ctx, t: Tournament) -> list[Player]:
 
 def put_on_list(ctx: Ctx, t: Tournament, player: Player) -> None:
     people.wait(ctx, player)
-    ctx.audit("join", t, None, {"user": player.user_id, "name": player.name, "waiting": True})
+    ctx.uow.audit("join", t, None, {"user": player.user_id, "name": player.name, "waiting": True})
 
 
 async def waiting_text(ctx: Ctx, t: Tournament, player: Player) -> str:
-    await ctx.repo.load_whole(t)
+    await ctx.uow.repo.load_whole(t)
     return ctx.t("people.waiting", name=player.name, place=people.place(t, player))
 
 
@@ -165,9 +165,9 @@ def player_mark(ctx: Ctx, t: Tournament, player: Player) -> str:
 async def join_late(ctx: Ctx, t: Tournament) -> None:
     """``/join`` after the draw: into the next round's draw where the format and the
     ``late`` setting allow it; otherwise the refusal says why."""
-    ctx.require_person()
-    await ctx.repo.load_whole(t)
-    player = next((p for p in t.players if p.user_id == ctx.actor), None)
+    ctx.caller.require_person()
+    await ctx.uow.repo.load_whole(t)
+    player = next((p for p in t.players if p.user_id == ctx.caller.actor), None)
     fmt = find_format(t.format)
     new = player is None or player.status in UNCOUNTED
     if fmt.late_entry is None and new and format_of(t).team_size() > 1:
@@ -175,27 +175,31 @@ async def join_late(ctx: Ctx, t: Tournament) -> None:
         return
     refuse_late_format(ctx, t)
     if player is not None and player.status == PlayerStatus.ACTIVE:
-        ctx.reply("signup.already", name=player.name)
+        ctx.out.reply("signup.already", name=player.name)
         return
     if player is not None and not new:  # dropped out, removed, or replaced
         raise UserError("people.refuse.no-return", name=player.name)
     entering = people.late_round(t)
     if player is None:
-        player = await ctx.repo.new_player(t, ctx.actor, display_name(ctx), ctx.inc.sender.username)
+        player = await ctx.uow.repo.new_player(
+            t, ctx.caller.actor, display_name(ctx), ctx.caller.inc.sender.username
+        )
     people.enter_late(ctx, t, player, entering)
-    ctx.reply("people.entered", name=player.name, round=entering, missed=missed_rule(ctx, t))
+    ctx.out.reply("people.entered", name=player.name, round=entering, missed=missed_rule(ctx, t))
 
 
 async def _reserve(ctx: Ctx, t: Tournament, player: Player | None) -> None:
     """In a pair or team event a /join after the draw cannot play, but may stand by: on
     the waiting list, from which the organiser brings a substitute in with /sub."""
     if player is None:
-        await ctx.repo.new_player(t, ctx.actor, display_name(ctx), ctx.inc.sender.username)
-        player = next(p for p in t.players if p.user_id == ctx.actor)
+        await ctx.uow.repo.new_player(
+            t, ctx.caller.actor, display_name(ctx), ctx.caller.inc.sender.username
+        )
+        player = next(p for p in t.players if p.user_id == ctx.caller.actor)
     if player.status != PlayerStatus.WAITING:
         put_on_list(ctx, t, player)
     reason = ctx.t(f"people.late-no.{t.format}")
-    ctx.reply("people.reserve", reason=reason, name=player.name, place=people.place(t, player))
+    ctx.out.reply("people.reserve", reason=reason, name=player.name, place=people.place(t, player))
 
 
 def refuse_late_format(ctx: Ctx, t: Tournament) -> None:
@@ -210,7 +214,7 @@ async def drop(ctx: Ctx, args: str) -> None:
     """``/drop`` (oneself) or ``/drop <player>`` (an organiser): out from the next draw.
     A drop that forfeits a table still to be played is asked once more, with a button
     (or ``/drop … yes``)."""
-    t = await ctx.tournament()
+    t = await ctx.uow.tournament()
     words = args.split()
     sure = bool(words) and words[-1].lower() in YES_WORDS
     ref = " ".join(words[:-1] if sure else words)
@@ -219,7 +223,7 @@ async def drop(ctx: Ctx, args: str) -> None:
     if row is not None and not sure:
         r = latest_round(t)
         assert r is not None
-        ctx.reply(
+        ctx.out.reply(
             "people.drop-ask",
             buttons=[[(ctx.t("people.drop-button"), f"{DROP_BUTTON}:{t.id}:{player.user_id}")]],
             name=player.name,
@@ -231,11 +235,11 @@ async def drop(ctx: Ctx, args: str) -> None:
 
 
 async def drop_button(ctx: Ctx, arg: str) -> None:
-    t = await ctx.tournament()
+    t = await ctx.uow.tournament()
     tournament_id, _, user = arg.partition(":")
     if str(t.id) != tournament_id or t.status != EventStatus.RUNNING or not user.isdigit():
         raise UserError("refuse.finished")  # another event's, or not a button we made
-    player = await _dropping(ctx, t, user if int(user) != ctx.actor else "")
+    player = await _dropping(ctx, t, user if int(user) != ctx.caller.actor else "")
     await _drop_now(ctx, t, player)
 
 
@@ -243,10 +247,10 @@ async def _dropping(ctx: Ctx, t: Tournament, ref: str) -> Player:
     """Who drops: the caller, or (for an organiser) the player named."""
     if ref:
         player = find_player(ctx, t, ref)
-        if player.user_id != ctx.actor and not await ctx.is_organiser():
+        if player.user_id != ctx.caller.actor and not await ctx.caller.is_organiser():
             raise UserError("refuse.not-organiser")
         return player
-    mine = next((p for p in t.players if p.user_id == ctx.actor), None)
+    mine = next((p for p in t.players if p.user_id == ctx.caller.actor), None)
     if mine is None or mine.status in UNCOUNTED:
         raise UserError("refuse.not-signed-up")
     return mine
@@ -262,8 +266,8 @@ async def _drop_now(ctx: Ctx, t: Tournament, player: Player) -> None:
         lines.append(ctx.t("people.drop-forfeit", table=row.number, name=player.name))
     elif format_of(t).eliminates:
         lines.append(ctx.t("people.drop-walkover"))
-    with ctx.announcing():
-        ctx.say("\n".join(lines))
+    with ctx.out.announcing():
+        ctx.out.say("\n".join(lines))
     if row is not None and r.status == RoundStatus.OPEN:
         await tell(ctx, event, event.settle(r))
 
@@ -282,7 +286,7 @@ def walkovers(ctx: Ctx, t: Tournament, walked: Sequence[tuple[TableRow, Sequence
 async def sub(ctx: Ctx, args: str) -> None:
     """``/sub <out> <in>`` between rounds of a pair or team event: ``in`` plays ``out``'s
     place from the next round; what the place scored stays with its pair or team."""
-    t = await ctx.tournament()
+    t = await ctx.uow.tournament()
     if format_of(t).team_size() < 2:
         raise UserError("people.refuse.sub-format", format=ctx.t(f"format.{t.format}"))
     r = latest_round(t)
@@ -298,19 +302,19 @@ async def sub(ctx: Ctx, args: str) -> None:
     if comes.status not in UNCOUNTED:
         raise UserError("people.refuse.sub-playing", name=comes.name)
     people.substitute(ctx, t, out, comes, r.number + 1)
-    with ctx.announcing():
-        ctx.reply("people.subbed", out=out.name, sub=comes.name, round=r.number + 1)
+    with ctx.out.announcing():
+        ctx.out.reply("people.subbed", out=out.name, sub=comes.name, round=r.number + 1)
 
 
 # --- /apart ---------------------------------------------------------------------------
 async def apart(ctx: Ctx, args: str) -> None:
     """``/apart <player> <player>`` keeps two players at different tables (several pairs
     allowed); ``/apart`` lists the pairs, ``/apart clear`` removes them all."""
-    t = await ctx.tournament()
+    t = await ctx.uow.tournament()
     pairs = [tuple(pair) for pair in people.settings(t).get("apart", [])]
     words = args.split()
     if not words:
-        ctx.say(apart_list(ctx, t))
+        ctx.out.say(apart_list(ctx, t))
         return
     if not find_format(t.format).keeps_apart:
         raise UserError("people.refuse.apart-format", format=ctx.t(f"format.{t.format}"))
@@ -320,7 +324,7 @@ async def apart(ctx: Ctx, args: str) -> None:
         if not pairs:
             raise UserError("people.refuse.apart-none")
         _store(ctx, t, "apart", None)
-        ctx.reply("people.apart-cleared", count=len(pairs))
+        ctx.out.reply("people.apart-cleared", count=len(pairs))
         return
     if len(words) != 2:
         raise UserError("people.usage.apart")
@@ -335,7 +339,7 @@ async def apart(ctx: Ctx, args: str) -> None:
         raise UserError("people.refuse.apart-twice", a=a.name, b=b.name)
     _store(ctx, t, "apart", [list(x) for x in [*pairs, pair]])
     key = "people.apart-done" if t.status == EventStatus.SIGNUP else "people.apart-next"
-    ctx.reply(key, a=a.name, b=b.name)
+    ctx.out.reply(key, a=a.name, b=b.name)
 
 
 def apart_list(ctx: Ctx, t: Tournament) -> str:

@@ -56,19 +56,19 @@ def day(t: Tournament, zone: ZoneInfo) -> str:
 
 async def rating(ctx: Ctx, args: str) -> None:
     """``/rating [game]``: the group's leaderboard for a game (default: the latest event's)."""
-    chat = ctx.inc.chat_id
+    chat = ctx.caller.inc.chat_id
     if args.strip():
         game = find_game(args.strip()).key
     else:
-        latest = await ctx.repo.chat_events(chat)
+        latest = await ctx.uow.repo.chat_events(chat)
         if not latest:
             raise UserError("refuse.no-rated-events")
         game = latest[-1].game
-    led = await ledger(ctx.repo, chat, game)
+    led = await ledger(ctx.uow.repo, chat, game)
     board = leaderboard(led.ratings())
     if not board:
         raise UserError("refuse.no-ratings", game=ctx.t(f"game.{game}"))
-    who = names(await ctx.repo.chat_events(chat, game))
+    who = names(await ctx.uow.repo.chat_events(chat, game))
     rated = [(p, r) for p, r in board if not r.provisional]
     unrated = [
         ctx.t("rating.provisional-name", name=who.get(p, str(p)), games=r.games)
@@ -87,20 +87,20 @@ async def rating(ctx: Ctx, args: str) -> None:
     game_name = ctx.t(f"game.{game}")
     text = ctx.t("rating.title", game=game_name) + "\n" + "\n".join(lines)
     if not rated:
-        ctx.say(text)
+        ctx.out.say(text)
         return
     rows = [(i + 1, who.get(p, str(p)), r.display, "") for i, (p, r) in enumerate(rated)]
-    ctx.photo(
+    ctx.out.photo(
         await draw(board_png, rows, ctx.t("rating.chart-title", game=game_name)), text, "rating.png"
     )
 
 
 async def me(ctx: Ctx, args: str) -> None:
     """``/me``: my events here, my place in each, my rating per game and its graph."""
-    chat, user = ctx.inc.chat_id, ctx.actor
+    chat, user = ctx.caller.inc.chat_id, ctx.caller.actor
     events = [
         t
-        for t in await ctx.repo.chat_events(chat)
+        for t in await ctx.uow.repo.chat_events(chat)
         if any(p.user_id == user and p.status != PlayerStatus.LEFT for p in t.players)
     ]
     if not events:
@@ -119,7 +119,7 @@ async def me(ctx: Ctx, args: str) -> None:
         )
     series: list[tuple[str, list[tuple[str, int]]]] = []
     for game in dict.fromkeys(t.game for t in events):
-        led = await ledger(ctx.repo, chat, game)
+        led = await ledger(ctx.uow.repo, chat, game)
         mine = led.ratings().get(user)
         if mine is None:
             continue
@@ -138,9 +138,9 @@ async def me(ctx: Ctx, args: str) -> None:
     series = [(game, points) for game, points in series if points]
     text = "\n".join(lines)
     if not series:
-        ctx.say(text)
+        ctx.out.say(text)
         return
-    ctx.photo(await draw(history_png, series, ctx.t("me.chart-title")), text, "me.png")
+    ctx.out.photo(await draw(history_png, series, ctx.t("me.chart-title")), text, "me.png")
 
 
 async def season(ctx: Ctx, args: str) -> None:
@@ -149,13 +149,13 @@ async def season(ctx: Ctx, args: str) -> None:
     if word.lower() in ("start", "开始", "新赛季"):
         await start_season(ctx, rest.strip())
         return
-    current = await ctx.repo.season(ctx.inc.chat_id)
+    current = await ctx.uow.repo.season(ctx.caller.inc.chat_id)
     if current is None:
         raise UserError("refuse.no-season")
-    events = await season_events(ctx.repo, current)
-    table = season_table(await season_points(ctx.repo, current, events))
+    events = await season_events(ctx.uow.repo, current)
+    table = season_table(await season_points(ctx.uow.repo, current, events))
     if not table:
-        ctx.reply("season.empty", name=current.name)
+        ctx.out.reply("season.empty", name=current.name)
         return
     who = names(events)
     rows = [(ln.rank, who.get(ln.player, str(ln.player)), ln.points, "") for ln in table]
@@ -174,7 +174,7 @@ async def season(ctx: Ctx, args: str) -> None:
         lines.append(ctx.t("standings.more", count=len(table) - BOARD_LINES))
     title = ctx.t("season.title", name=current.name, events=len(events))
     scoring = scoring_text(ctx, current.scoring)
-    ctx.photo(
+    ctx.out.photo(
         await draw(board_png, rows, ctx.t("season.chart-title", name=current.name)),
         f"{title}\n{scoring}\n" + "\n".join(lines),
         "season.png",
@@ -188,25 +188,25 @@ def scoring_text(ctx: Ctx, scoring: str) -> str:
 
 
 async def start_season(ctx: Ctx, args: str) -> None:
-    await ctx.require_organiser()
+    await ctx.caller.require_organiser()
     words = args.split()
     if not words:
         raise UserError("usage.season")
     scoring = parse_scoring(words[-1]) if len(words) > 1 and is_scoring(words[-1]) else None
     name = " ".join(words[:-1] if scoring else words)[:100]
     scoring = scoring or parse_scoring("")
-    since = await ctx.repo.last_event_id(ctx.inc.chat_id)
+    since = await ctx.uow.repo.last_event_id(ctx.caller.inc.chat_id)
     row = Season(
-        chat_id=ctx.inc.chat_id,
+        chat_id=ctx.caller.inc.chat_id,
         name=name,
         scoring=scoring,
         since_event=since,
         started_at=ctx.now,
-        started_by=ctx.actor,
+        started_by=ctx.caller.actor,
     )
-    await ctx.repo.add(row)
-    ctx.audit("season-start", None, None, {"season": row.id, "name": name, "scoring": scoring})
-    ctx.reply("season.started", name=name, scoring=scoring_text(ctx, scoring))
+    await ctx.uow.repo.add(row)
+    ctx.uow.audit("season-start", None, None, {"season": row.id, "name": name, "scoring": scoring})
+    ctx.out.reply("season.started", name=name, scoring=scoring_text(ctx, scoring))
 
 
 def is_scoring(word: str) -> bool:
@@ -224,20 +224,20 @@ async def export(ctx: Ctx, args: str) -> None:
 
 async def export_season(ctx: Ctx) -> None:
     """``/export season``: one row per player per event of the current season."""
-    await ctx.require_organiser()
-    current = await ctx.repo.season(ctx.inc.chat_id)
+    await ctx.caller.require_organiser()
+    current = await ctx.uow.repo.season(ctx.caller.inc.chat_id)
     if current is None:
         raise UserError("refuse.no-season")
-    events = await season_events(ctx.repo, current)
-    scored = await season_points(ctx.repo, current, events)
+    events = await season_events(ctx.uow.repo, current)
+    scored = await season_points(ctx.uow.repo, current, events)
     who = names(events)
     rows: list[list[object]] = []
     for t, event in zip(events, scored, strict=True):
-        before, after = (await ledger(ctx.repo, t.chat_id, t.game)).around(t.id)
+        before, after = (await ledger(ctx.uow.repo, t.chat_id, t.game)).around(t.id)
         for p, (place, points) in sorted(event.items(), key=lambda kv: kv[1][0]):
             was, now = shown(before.get(p, NEW)), shown(after.get(p))
             rows.append([t.title, day(t, ctx.tz), p, who[p], place, show(points), was, now])
-    ctx.document(
+    ctx.out.document(
         csv_bytes(SEASON_EXPORT_HEADER, rows),
         f"tourbot-season-{current.id}.csv",
         ctx.t("season.export-caption", name=current.name),

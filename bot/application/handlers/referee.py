@@ -55,9 +55,9 @@ def _last_call(t: Tournament, r: Round, table: int) -> datetime | None:
 
 
 def under_announcement(ctx: Ctx, first: int, t: Tournament, r: Round) -> None:
-    """Put the button under the round announcement queued from ``ctx.outgoing[first]``
+    """Put the button under the round announcement queued from ``ctx.out.outgoing[first]``
     on: its last message that has no buttons of its own (page buttons stay alone)."""
-    for out in reversed(ctx.outgoing[first:]):
+    for out in reversed(ctx.out.outgoing[first:]):
         if out.kind in ("text", "photo") and not out.buttons:
             out.buttons = referee_row(ctx, t, r)
             return
@@ -65,20 +65,20 @@ def under_announcement(ctx: Ctx, first: int, t: Tournament, r: Round) -> None:
 
 async def call(ctx: Ctx, arg: str) -> None:
     """A press of the button: check it, then alert the organisers (or the group)."""
-    ctx.require_person()
+    ctx.caller.require_person()
     tid, number, table = [*arg.split(":"), "", ""][:3]
     t_id, round_number = id_or_none(tid), id_or_none(number)
-    t = await ctx.repo.tournament(t_id) if t_id is not None else None
-    private = ctx.inc.chat_type == "private"
-    if t is None or (not private and t.chat_id != ctx.inc.chat_id):
+    t = await ctx.uow.repo.tournament(t_id) if t_id is not None else None
+    private = ctx.caller.inc.chat_type == "private"
+    if t is None or (not private and t.chat_id != ctx.caller.inc.chat_id):
         raise UserError("referee.stale")
-    ctx.chat = await ctx.repo.chat(t.chat_id)  # the event's language, wherever pressed
+    ctx.chat = await ctx.uow.repo.chat(t.chat_id)  # the event's language, wherever pressed
     ctx.t = ctx.catalogue[ctx.chat.lang or ctx.settings.default_lang]
     r = next((x for x in t.rounds if x.number == round_number), None)
     if t.status != EventStatus.RUNNING or r is None or r.status != RoundStatus.OPEN:
         raise UserError("referee.stale")
-    row = find_table(r, int(table)) if table.isdigit() else my_table(r, ctx.actor)
-    if row is None or ctx.actor not in row.seats:
+    row = find_table(r, int(table)) if table.isdigit() else my_table(r, ctx.caller.actor)
+    if row is None or ctx.caller.actor not in row.seats:
         raise UserError("referee.not-seated", round=r.number)
     last = _last_call(t, r, row.number)
     if last is not None and ctx.now - last < QUIET:
@@ -95,16 +95,18 @@ async def call(ctx: Ctx, arg: str) -> None:
         players=" · ".join(f"{SEAT_LETTERS[i]} {who[u]}" for i, u in enumerate(row.seats)),
         caller=display_name(ctx),
     )
-    organisers = (await ctx.admins(t.chat_id) | await ctx.repo.granted(t.chat_id)) - {ctx.actor}
-    reachable = await ctx.repo.private_chats(organisers)
+    organisers = (await ctx.caller.admins(t.chat_id) | await ctx.uow.repo.granted(t.chat_id)) - {
+        ctx.caller.actor
+    }
+    reachable = await ctx.uow.repo.private_chats(organisers)
     for user in sorted(reachable):
-        ctx.outgoing.append(Outgoing(user, "text", text))
+        ctx.out.outgoing.append(Outgoing(user, "text", text))
     if not reachable:  # no organiser has a private chat with the bot: tell the hall
-        ctx.outgoing.append(Outgoing(t.chat_id, "text", text, t.thread_id or None))
-    ctx.audit(
+        ctx.out.outgoing.append(Outgoing(t.chat_id, "text", text, t.thread_id or None))
+    ctx.uow.audit(
         "referee-call",
         t,
         None,
         {"round": r.number, "table": row.number, "organisers": len(reachable)},
     )
-    ctx.toast = ctx.t("referee.called", table=row.number)
+    ctx.out.toast = ctx.t("referee.called", table=row.number)

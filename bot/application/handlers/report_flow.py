@@ -139,19 +139,19 @@ async def report(ctx: Ctx, args: str) -> None:
 
 async def start(ctx: Ctx) -> None:
     """Open the flow on the caller's table, or let an organiser pick among open tables."""
-    t = await ctx.tournament()
+    t = await ctx.uow.tournament()
     r = open_round(t)
     rows = await _tables_for(ctx, t, r)
     table = rows[0].number if len(rows) == 1 else None
-    state = FlowState(ctx.actor, t.id, r.number, table)
+    state = FlowState(ctx.caller.actor, t.id, r.number, table)
     text, buttons = render(ctx, t, r, state, rows)
-    ctx.say(text, buttons)
+    ctx.out.say(text, buttons)
 
 
 async def press(ctx: Ctx, arg: str) -> None:
     """One tap on a flow button: only its starter may press; the message is edited."""
     action, state = FlowState.decode(arg)
-    if state.user != ctx.actor:
+    if state.user != ctx.caller.actor:
         raise UserError("report-flow.not-yours")
     if action == CANCEL:
         _edit(ctx, ctx.t("report-flow.cancelled"), None)
@@ -170,14 +170,14 @@ async def press(ctx: Ctx, arg: str) -> None:
         if progress.step is not None:
             raise UserError("report-flow.stale")
         text = game.compose(progress.answers, len(row.seats))
-        if ctx.inc.chat_type == "private":
+        if ctx.caller.inc.chat_type == "private":
             await _submit_from_private(ctx, event, state.table, text)
         else:
-            await reports.file_report(ctx, event, state.table, text, edit=ctx.inc.message_id)
+            await reports.file_report(ctx, event, state.table, text, edit=ctx.caller.inc.message_id)
         return
     rows = await _tables_for(ctx, t, r)
     text, buttons = render(ctx, t, r, state, rows)
-    if ctx.inc.chat_type == "private" and state.table is not None:  # from a score slip
+    if ctx.caller.inc.chat_type == "private" and state.table is not None:  # from a score slip
         buttons = [*buttons, *referee.referee_row(ctx, t, r, state.table)]
     _edit(ctx, text, buttons)
 
@@ -185,12 +185,12 @@ async def press(ctx: Ctx, arg: str) -> None:
 async def _event_of(ctx: Ctx, state: FlowState) -> Event:
     """The group's event; in a private chat (a form opened from a score slip's QR code)
     the event the form was opened for, spoken in its group's language."""
-    if ctx.inc.chat_type != "private":
+    if ctx.caller.inc.chat_type != "private":
         return await Event.load(ctx)
-    t = await ctx.repo.tournament(state.tournament)
+    t = await ctx.uow.repo.tournament(state.tournament)
     if t is None or t.status != EventStatus.RUNNING:
         raise UserError("report-flow.stale")
-    ctx.chat = await ctx.repo.chat(t.chat_id)  # its language and zone
+    ctx.chat = await ctx.uow.repo.chat(t.chat_id)  # its language and zone
     ctx.t = ctx.catalogue[ctx.chat.lang or ctx.settings.default_lang]
     return Event.of(ctx, t)
 
@@ -199,25 +199,25 @@ async def _submit_from_private(ctx: Ctx, event: Event, table: int, text: str) ->
     """A form filled in privately is filed as if typed in the group: the report, its
     Confirm and Dispute buttons and its audit row belong to the group, where the table's
     other players confirm it. The private form then says where it went."""
-    private, t = ctx.inc, event.t
-    ctx.inc = replace(
+    private, t = ctx.caller.inc, event.t
+    ctx.caller.inc = replace(
         private, chat_id=t.chat_id, chat_type="supergroup", thread_id=t.thread_id or None
     )
     try:
         await reports.file_report(ctx, event, table, text)
     finally:
-        ctx.inc = private
+        ctx.caller.inc = private
     _edit(ctx, ctx.t("report-flow.sent-to-group", table=table, text=text), None)
 
 
 async def _tables_for(ctx: Ctx, t: Tournament, r: Round) -> list[TableRow]:
     """Tables the caller may report now: an organiser's open tables, else their own."""
-    if await ctx.is_organiser():
+    if await ctx.caller.is_organiser():
         rows = [row for row in r.tables if _open(row)]
         if not rows:
             raise UserError("report-flow.nothing-to-report", round=r.number)
         return rows
-    row = my_table(r, ctx.actor)
+    row = my_table(r, ctx.caller.actor)
     if row is None:
         raise UserError("report-flow.no-table", round=r.number)
     results.reportable(row)
@@ -235,7 +235,7 @@ def _open(row: TableRow) -> bool:
 
 def _edit(ctx: Ctx, text: str, buttons: Buttons | None) -> None:
     """Every step edits the pressed message instead of posting a new one."""
-    reports.announce(ctx, ctx.inc.message_id, text, buttons)
+    reports.announce(ctx, ctx.caller.inc.message_id, text, buttons)
 
 
 # --- drawing one step ----------------------------------------------------------------------

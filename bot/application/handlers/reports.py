@@ -61,10 +61,10 @@ async def latest_table(
 ) -> tuple[Round, TableRow]:
     """The latest round (open, unless told) and its table ``number``, read alone: a
     report costs the same at table 3 of 4 as at table 300 of 500."""
-    r = await ctx.repo.latest_round(t)
+    r = await ctx.uow.repo.latest_round(t)
     if r is None or (open_only and r.status != RoundStatus.OPEN):
         raise UserError("refuse.no-open-round" if open_only else "refuse.not-drawn")
-    row = await ctx.repo.round_table(r.id, number)
+    row = await ctx.uow.repo.round_table(r.id, number)
     if row is None:
         raise UserError("refuse.no-such-table", table=number, round=r.number)
     return r, row
@@ -88,12 +88,12 @@ async def file_report(
     """
     t = event.t
     r, row = await latest_table(ctx, t, number)
-    organiser = await ctx.is_organiser()
-    if not organiser and ctx.actor not in row.seats:
+    organiser = await ctx.caller.is_organiser()
+    if not organiser and ctx.caller.actor not in row.seats:
         raise UserError("refuse.not-at-table", table=number)
     results.reportable(row)
     checked = results.check(t, r, row, text)
-    who = await ctx.repo.names(t.id, row.seats)
+    who = await ctx.uow.repo.names(t.id, row.seats)
     if not organiser:
         check_reporter(ctx, t, row, checked.scores, who)
     done = await event.report(r, row, checked, organiser)
@@ -133,7 +133,7 @@ def next_game(ctx: Ctx, t: Tournament, row: TableRow, who: Mapping[int, str]) ->
         return
     outcome = game_of(t).parse(earlier.text, len(row.seats))
     totals = [sum(side, Decimal(0)) for side in zip(*outcome.per_hand, strict=True)]
-    ctx.reply(
+    ctx.out.reply(
         "series.next-game",
         table=row.number,
         a=who.get(row.seats[0], str(row.seats[0])),
@@ -147,11 +147,16 @@ def next_game(ctx: Ctx, t: Tournament, row: TableRow, who: Mapping[int, str]) ->
 def announce(ctx: Ctx, edit: int | None, text: str, buttons: Buttons | None = None) -> None:
     """A new message, or (from the button flow) the flow's own message edited in place."""
     if edit is None:
-        ctx.say(text, buttons)
+        ctx.out.say(text, buttons)
     else:
-        ctx.outgoing.append(
+        ctx.out.outgoing.append(
             Outgoing(
-                ctx.inc.chat_id, "edit", text, ctx.inc.thread_id, buttons, edit_message_id=edit
+                ctx.caller.inc.chat_id,
+                "edit",
+                text,
+                ctx.caller.inc.thread_id,
+                buttons,
+                edit_message_id=edit,
             )
         )
 
@@ -168,7 +173,7 @@ def check_reporter(
     Without ``scores`` (the button flow before any tap) only the captain rule can be checked.
     """
     rule = policy(t, "reporter")
-    seat = row.seats.index(ctx.actor)
+    seat = row.seats.index(ctx.caller.actor)
     if rule == "captain" and seat != 0:
         raise UserError("refuse.not-captain", table=row.number, captain=who[row.seats[0]])
     if rule == "winner" and scores is not None and scores[seat] != max(scores):
@@ -179,27 +184,27 @@ async def _pending_for(ctx: Ctx, arg: str, button: bool) -> tuple[Event, Round, 
     """The pending report a player means: the button's, the table named, or their own
     table's, in the latest round. One table is read, whatever the size of the event.
     (The commands are declared ``person``; the buttons come here unadmitted.)"""
-    ctx.require_person()
+    ctx.caller.require_person()
     event = await Event.load(ctx, whole=False)
     t = event.t
-    r = await ctx.repo.latest_round(t)
+    r = await ctx.uow.repo.latest_round(t)
     if r is None:
         raise UserError("refuse.nothing-to-confirm")
     row: TableRow | None
     if button:
         report_id = id_or_none(arg)
-        rep = await ctx.repo.report(report_id) if report_id is not None else None
-        row = await ctx.repo.table(rep.table_id) if rep is not None else None
+        rep = await ctx.uow.repo.report(report_id) if report_id is not None else None
+        row = await ctx.uow.repo.table(rep.table_id) if rep is not None else None
         row = row if row is not None and row.round_id == r.id else None
     elif arg.strip():
         _, row = await latest_table(ctx, t, table_number(arg.split()[0]), open_only=False)
     else:
-        row = await ctx.repo.seated_table(r.id, ctx.actor)
+        row = await ctx.uow.repo.seated_table(r.id, ctx.caller.actor)
     live = results.live(row) if row is not None else None
     if row is not None and live is not None and live.status == ReportStatus.PENDING:
-        if ctx.actor not in row.seats:
+        if ctx.caller.actor not in row.seats:
             raise UserError("refuse.not-at-table", table=row.number)
-        me = await ctx.repo.player(t.id, ctx.actor)
+        me = await ctx.uow.repo.player(t.id, ctx.caller.actor)
         if me is not None and me.status == PlayerStatus.REMOVED:  # a button skips admission
             raise UserError("refuse.player-removed", name=me.name)
         return event, r, row, live
@@ -210,9 +215,9 @@ async def _confirm(ctx: Ctx, arg: str, button: bool) -> None:
     event, r, row, rep = await _pending_for(ctx, arg, button)
     t = event.t
     done = await event.confirm(r, row, rep)
-    ctx.toast = ctx.t("report.confirmed-short", table=row.number)
-    who = await ctx.repo.names(t.id, row.seats)
-    ctx.reply(
+    ctx.out.toast = ctx.t("report.confirmed-short", table=row.number)
+    who = await ctx.uow.repo.names(t.id, row.seats)
+    ctx.out.reply(
         "report.confirmed",
         table=row.number,
         text=rep.text,
@@ -226,8 +231,8 @@ async def _dispute(ctx: Ctx, arg: str, button: bool) -> None:
     table_arg, reason = (arg, "") if button else _table_and_reason(arg)
     event, _, row, rep = await _pending_for(ctx, table_arg, button)
     event.dispute(row, rep, reason)
-    ctx.toast = ctx.t("report.disputed-short", table=row.number)
-    ctx.reply("report.disputed", table=row.number, name=display_name(ctx), reason=reason or "—")
+    ctx.out.toast = ctx.t("report.disputed-short", table=row.number)
+    ctx.out.reply("report.disputed", table=row.number, name=display_name(ctx), reason=reason or "—")
 
 
 def _table_and_reason(arg: str) -> tuple[str, str]:
@@ -267,7 +272,7 @@ async def fix(ctx: Ctx, args: str) -> None:
     row = find_table(r, number)
     checked = results.check(t, r, row, text, whole=True)
     done = await event.fix(r, row, checked)
-    ctx.reply(
+    ctx.out.reply(
         "report.fixed",
         table=number,
         text=done.report.text,

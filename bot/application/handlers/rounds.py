@@ -50,14 +50,14 @@ async def open_next(ctx: Ctx, args: str) -> None:
     r = opened.round
     walked = people.walkovers(ctx, t, opened.walked)
     seating = await drawn(sheet_pngs, seating_sheet(ctx, t, r))
-    with ctx.announcing():  # the round and its check-in, in that order, for everyone
-        first = len(ctx.outgoing)
+    with ctx.out.announcing():  # the round and its check-in, in that order, for everyone
+        first = len(ctx.out.outgoing)
         post_with_picture(ctx, seating, opened_text(ctx, t, r), f"open.{r.number}")
         referee.under_announcement(ctx, first, t, r)
         start_checkin(ctx, t, r)
         if walked:
-            ctx.say(walked)
-    ctx.timers += tournament_timers(t)
+            ctx.out.say(walked)
+    ctx.uow.timers += tournament_timers(t)
     if opened.walked:  # a walkover may settle the round (a final)
         await tell(ctx, event, event.settle(r))
 
@@ -116,7 +116,7 @@ async def deadline_passed(ctx: Ctx, arg: str) -> None:
         for row in r.tables
         if row.status == TableState.PENDING and (table_deadline(r, row) or at) > at
     ]
-    ctx.reply(
+    ctx.out.reply(
         "deadline.settled",
         round=r.number,
         accepted=table_names(ctx, t, list(ruled.accepted)),
@@ -124,7 +124,7 @@ async def deadline_passed(ctx: Ctx, arg: str) -> None:
         waiting=table_names(ctx, t, list(ruled.waiting)),
     )
     if later:
-        ctx.reply(
+        ctx.out.reply(
             "deadline.still-open",
             tables=[row.number for row in later],
             deadline=deadline_text(ctx, min(table_deadline(r, row) or at for row in later)),
@@ -133,23 +133,25 @@ async def deadline_passed(ctx: Ctx, arg: str) -> None:
 
 
 async def my_table_cmd(ctx: Ctx, args: str) -> None:
-    t = await ctx.tournament()
+    t = await ctx.uow.tournament()
     r = latest_round(t)
     if r is None:
         raise UserError("refuse.not-drawn")
-    row = my_table(r, ctx.actor)
+    row = my_table(r, ctx.caller.actor)
     if row is None:
-        key = "table.bye" if ctx.actor in r.byes else "table.none"
+        key = "table.bye" if ctx.caller.actor in r.byes else "table.none"
         raise UserError(key, round=r.number)
     who = names(t)
-    others = [f"{SEAT_LETTERS[i]} {who[u]}" for i, u in enumerate(row.seats) if u != ctx.actor]
+    others = [
+        f"{SEAT_LETTERS[i]} {who[u]}" for i, u in enumerate(row.seats) if u != ctx.caller.actor
+    ]
     mine = ctx.t(
         "table.mine",
         round=r.number,
         table=row.number,
-        seat=SEAT_LETTERS[row.seats.index(ctx.actor)],
+        seat=SEAT_LETTERS[row.seats.index(ctx.caller.actor)],
         others=others,
         deadline=deadline_text(ctx, table_deadline(r, row)),
     )
-    checkin = checkin_line(ctx, r, row, ctx.actor)
-    ctx.say(f"{mine}\n{checkin}" if checkin else mine)
+    checkin = checkin_line(ctx, r, row, ctx.caller.actor)
+    ctx.out.say(f"{mine}\n{checkin}" if checkin else mine)

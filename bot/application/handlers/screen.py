@@ -19,13 +19,13 @@ async def live(ctx: Ctx, args: str) -> None:
         raise UserError("usage.live")
     if not ctx.settings.public_url:
         raise UserError("screen.no-web")
-    t = await ctx.tournament(whole=False)
+    t = await ctx.uow.tournament(whole=False)
     token = live_token(t)
     if token is None or word:
         had = token is not None
         token = new_live_token(t)
-        ctx.audit("live-page", t, {"link": "revoked"} if had else None, {"link": "new"})
+        ctx.uow.audit("live-page", t, {"link": "revoked"} if had else None, {"link": "new"})
     url = page_url(ctx.settings, token)
     assert url is not None
     key = "screen.reset" if word else "screen.link"
-    ctx.photo(qr_png(url), ctx.t(key, url=url, screen=f"{url}?screen=1"), "live-qr.png")
+    ctx.out.photo(qr_png(url), ctx.t(key, url=url, screen=f"{url}?screen=1"), "live-qr.png")

@@ -39,35 +39,37 @@ async def new(ctx: Ctx, args: str) -> None:
     words = args.split()
     if not words:
         raise UserError("usage.new")
-    if await ctx.repo.active_tournament(ctx.inc.chat_id, ctx.inc.thread_id, whole=False):
+    if await ctx.uow.repo.active_tournament(
+        ctx.caller.inc.chat_id, ctx.caller.inc.thread_id, whole=False
+    ):
         raise UserError("refuse.already-running")
     game = find_game(words[0])
     fmt_key, title_words, sized = read_format(game, words[1:])
     if len(" ".join(title_words)) > MAX_TITLE:
         raise UserError("refuse.title-too-long", limit=MAX_TITLE)
-    if ctx.chat.lang is None and ctx.inc.sender.language_code:
-        lang = ctx.inc.sender.language_code.split("-")[0]
+    if ctx.chat.lang is None and ctx.caller.inc.sender.language_code:
+        lang = ctx.caller.inc.sender.language_code.split("-")[0]
         if lang in ("zh", "en"):
             ctx.set_lang(lang)
     seed = secrets.token_hex(32)
     t = Tournament(
-        chat_id=ctx.inc.chat_id,
-        thread_id=ctx.inc.thread_id or 0,
+        chat_id=ctx.caller.inc.chat_id,
+        thread_id=ctx.caller.inc.thread_id or 0,
         game=game.key,
         format=fmt_key,
         title=" ".join(title_words) or ctx.t(f"game.{game.key}"),
         options={"auto": dict(BY_SIZE)} if sized else {},
         status=EventStatus.SIGNUP,
         seed=seed,
-        creator_id=ctx.actor,
+        creator_id=ctx.caller.actor,
         players=[],  # a new event has none; saying so spares a lazy load
         rounds=[],
         penalties=[],
     )
-    await ctx.repo.add(t)
-    ctx.audit("new", t, None, {"game": t.game, "format": t.format, "title": t.title})
-    with ctx.announcing():
-        ctx.say(signup_text(ctx, t), buttons=join_keyboard(ctx, t), tag=signup_tag(t))
+    await ctx.uow.repo.add(t)
+    ctx.uow.audit("new", t, None, {"game": t.game, "format": t.format, "title": t.title})
+    with ctx.out.announcing():
+        ctx.out.say(signup_text(ctx, t), buttons=join_keyboard(ctx, t), tag=signup_tag(t))
 
 
 def signup_tag(t: Tournament) -> str:
@@ -108,25 +110,27 @@ def rules_line(ctx: Ctx, t: Tournament) -> str:
 
 async def join(ctx: Ctx, args: str) -> None:
     """``/join``, or ``/join @partner…`` to sign up together in a team or pair event."""
-    t = await ctx.tournament(whole=False)
+    t = await ctx.uow.tournament(whole=False)
     if t.status != EventStatus.SIGNUP:  # late entry, where the format takes it
         await people.join_late(ctx, t)
         return
     if not args.strip():
         await _join(ctx, t)
         return
-    await ctx.repo.load_whole(t)
+    await ctx.uow.repo.load_whole(t)
     # Naming a partner who has not joined yet still signs the sender up, and remembers
     # the request (``bot.application.handlers.partners``).
     partners, unjoined = read_partners(ctx, t, args)
     player, joined, _ = await _sign_up(ctx, t, [*partners, *unjoined])
     if unjoined and not joined:
         joined = ctx.t("signup.already", name=player.name)
-    ctx.say("\n".join(filter(None, [joined, name_partners(ctx, t, player, partners, unjoined)])))
+    ctx.out.say(
+        "\n".join(filter(None, [joined, name_partners(ctx, t, player, partners, unjoined)]))
+    )
 
 
 async def join_button(ctx: Ctx, arg: str) -> None:
-    t = await ctx.tournament(whole=False)
+    t = await ctx.uow.tournament(whole=False)
     if str(t.id) != arg:
         raise UserError("refuse.signup-closed")
     if t.status != EventStatus.SIGNUP:  # late entry, where the format takes it
@@ -141,14 +145,14 @@ async def _join(ctx: Ctx, t: Tournament) -> None:
     on the sign-up message instead of posting. Only "already signed up" is a reply."""
     player, joined, count = await _sign_up(ctx, t)
     if not joined:
-        ctx.answer(ctx.t("signup.already", name=player.name))
+        ctx.out.answer(ctx.t("signup.already", name=player.name))
     elif player.status == PlayerStatus.WAITING:  # told their place on the waiting list
-        ctx.answer(joined)
-    elif ctx.inc.is_callback:
-        ctx.answer(joined, lambda: (signup_text(ctx, t, count), join_keyboard(ctx, t)))
+        ctx.out.answer(joined)
+    elif ctx.caller.inc.is_callback:
+        ctx.out.answer(joined, lambda: (signup_text(ctx, t, count), join_keyboard(ctx, t)))
     else:
-        ctx.react("👍")
-        ctx.edit_tagged(signup_tag(t), signup_text(ctx, t, count), join_keyboard(ctx, t))
+        ctx.out.react("👍")
+        ctx.out.edit_tagged(signup_tag(t), signup_text(ctx, t, count), join_keyboard(ctx, t))
 
 
 async def _sign_up(
@@ -157,66 +161,68 @@ async def _sign_up(
     """The caller's sign-up (made, or back after /leave), its confirmation (empty when
     they were already signed up) and the number signed up. It reads one player row and
     a count, never the list: the cost of a sign-up does not grow with the event."""
-    ctx.require_person()
+    ctx.caller.require_person()
     if t.status != EventStatus.SIGNUP:
         raise UserError("refuse.signup-closed")
     name = display_name(ctx)
-    existing = await ctx.repo.player(t.id, ctx.actor)
+    existing = await ctx.uow.repo.player(t.id, ctx.caller.actor)
     if existing is not None and existing.status == PlayerStatus.ACTIVE:
         return existing, "", 0
     if existing is not None and existing.status == PlayerStatus.WAITING:
         return existing, await people.waiting_text(ctx, t, existing), 0
     if waits := await people.should_wait(ctx, t, partners):
-        await ctx.repo.load_whole(t)  # the stored row, to put it on the list
-        existing = next((p for p in t.players if p.user_id == ctx.actor), None)
+        await ctx.uow.repo.load_whole(t)  # the stored row, to put it on the list
+        existing = next((p for p in t.players if p.user_id == ctx.caller.actor), None)
     if existing is not None:
         existing.status, existing.name = PlayerStatus.ACTIVE, name
         player = existing
     else:
-        player = await ctx.repo.new_player(t, ctx.actor, name, ctx.inc.sender.username)
+        player = await ctx.uow.repo.new_player(
+            t, ctx.caller.actor, name, ctx.caller.inc.sender.username
+        )
     if waits:
         people.put_on_list(ctx, t, player)
         return player, await people.waiting_text(ctx, t, player), 0
-    ctx.audit("join", t, None, {"user": ctx.actor, "name": name})
-    count = await ctx.repo.active_players(t.id)
+    ctx.uow.audit("join", t, None, {"user": ctx.caller.actor, "name": name})
+    count = await ctx.uow.repo.active_players(t.id)
     return player, ctx.t("signup.joined", name=name, count=count), count
 
 
 async def leave(ctx: Ctx, args: str) -> None:
-    t = await ctx.tournament()
+    t = await ctx.uow.tournament()
     player = next(
-        (p for p in t.players if p.user_id == ctx.actor and p.status in people.ON_LIST), None
+        (p for p in t.players if p.user_id == ctx.caller.actor and p.status in people.ON_LIST), None
     )
     if player is None:
         raise UserError("refuse.not-signed-up")
     status = player.status
     player.status, partners = PlayerStatus.LEFT, player.partners
     player.partners = []
-    ctx.audit(
+    ctx.uow.audit(
         "leave",
         t,
-        {"user": ctx.actor, "status": status, "partners": partners},
+        {"user": ctx.caller.actor, "status": status, "partners": partners},
         {"status": PlayerStatus.LEFT, "partners": []},
     )
     count = len([p for p in t.players if p.status == PlayerStatus.ACTIVE])
     left = ctx.t("signup.left", name=player.name, count=count)
-    ctx.say("\n".join(filter(None, [left, people.promoted_text(ctx, t)])))
+    ctx.out.say("\n".join(filter(None, [left, people.promoted_text(ctx, t)])))
 
 
 async def players(ctx: Ctx, args: str) -> None:
     """The list is built once per tournament version and language
     (``bot.application.versioned``)."""
-    t = await ctx.tournament(whole=False)
+    t = await ctx.uow.tournament(whole=False)
     key = texts.key(t, "players", ctx.t.lang)
     text = texts.get(key)
     if text is None:
-        await ctx.repo.load_whole(t)
+        await ctx.uow.repo.load_whole(t)
         if not signed_up(t):
-            ctx.reply("players.none")
+            ctx.out.reply("players.none")
             return
         text = players_text(ctx, t)
         texts.put(key, text)
-    ctx.say(text, pages="players")
+    ctx.out.say(text, pages="players")
 
 
 def players_text(ctx: Ctx, t: Tournament) -> str:
@@ -234,7 +240,7 @@ def players_text(ctx: Ctx, t: Tournament) -> str:
 async def set_knob(ctx: Ctx, args: str) -> None:
     """``/set <knob> <value>``: a game, format or policy knob, before the draw (a few
     policies, :data:`RUNNING_KNOBS`, also later: they apply from the next round)."""
-    t = await ctx.tournament()
+    t = await ctx.uow.tournament()
     key, _, value = args.partition(" ")
     if value.strip() and people.set_knob(ctx, t, key, value.strip()):
         return  # cap, late entry (bot/application/handlers/people.py)
@@ -259,8 +265,8 @@ async def set_knob(ctx: Ctx, args: str) -> None:
         raise UserError("refuse.unknown-knob", knob=key, known=known)
     results.rule_set(ctx, t, options_with(t, section, key, value.strip()), key)
     format_of(t)  # validates game and format knobs together; raises ConfigError
-    ctx.reply("set.done", knob=key, value=value.strip())
-    ctx.timers += tournament_timers(t)  # ``remind`` changes the reminders still to come
+    ctx.out.reply("set.done", knob=key, value=value.strip())
+    ctx.uow.timers += tournament_timers(t)  # ``remind`` changes the reminders still to come
 
 
 def format_rules(ctx: Ctx, t: Tournament) -> str:
@@ -277,7 +283,7 @@ def format_rules(ctx: Ctx, t: Tournament) -> str:
 
 
 async def rules(ctx: Ctx, args: str) -> None:
-    t = await ctx.tournament()
+    t = await ctx.uow.tournament()
     policies = {k.name: t.options.get("policy", {}).get(k.name, k.default) for k in POLICY_KNOBS}
     text = ctx.t(
         "rules.text",
@@ -292,4 +298,4 @@ async def rules(ctx: Ctx, args: str) -> None:
         if noshow_minutes(t)
         else ctx.t("policy.no-checkin", minutes=seed_noshow_minutes(t)),
     )
-    ctx.say(text + people.rules_lines(ctx, t))
+    ctx.out.say(text + people.rules_lines(ctx, t))

@@ -148,7 +148,7 @@ async def export(ctx: Ctx, args: str) -> None:
         if (number, user) not in shown:
             rows.append([number, "", "", user, who[user], 0, show(points), ExportStatus.PENALTY])
     rows.sort(key=lambda row: int(str(row[0])))
-    ctx.document(
+    ctx.out.document(
         csv_bytes(EXPORT_HEADER, rows),
         f"tourbot-{t.id}.csv",
         ctx.t("export.caption", title=t.title),

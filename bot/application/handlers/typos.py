@@ -52,6 +52,6 @@ def hint(typed: str, commands: Iterable[Command]) -> Handler | None:
         return None
 
     async def did_you_mean(ctx: Ctx, arg: str) -> None:
-        ctx.reply("typo.did-you-mean", typed=f"/{typed}", known=f"/{known}")
+        ctx.out.reply("typo.did-you-mean", typed=f"/{typed}", known=f"/{known}")
 
     return did_you_mean

@@ -16,5 +16,5 @@ from bot.application.handlers.common import tell
 async def undo(ctx: Ctx, args: str) -> None:
     event = await Event.load(ctx, finished=True)
     done = await event.undo()
-    ctx.reply("undo.done", what=ctx.t(f"undo.what.{done.action}"))
+    ctx.out.reply("undo.done", what=ctx.t(f"undo.what.{done.action}"))
     await tell(ctx, event, done.then)  # every table settled again: what follows

@@ -31,5 +31,5 @@ def whole_ranking_text(ctx: Ctx, t: Tournament) -> str:
 
 
 async def whole_ranking(ctx: Ctx) -> None:
-    t = await ctx.tournament(finished=True)
-    ctx.say(whole_ranking_text(ctx, t), pages="ranking")
+    t = await ctx.uow.tournament(finished=True)
+    ctx.out.say(whole_ranking_text(ctx, t), pages="ranking")

@@ -71,7 +71,7 @@ def read_late(raw: str) -> str:
 # --- the waiting list ------------------------------------------------------------------
 async def is_full(ctx: Ctx, t: Tournament) -> bool:
     cap = cap_of(t)
-    return cap is not None and await ctx.repo.active_players(t.id) >= cap
+    return cap is not None and await ctx.uow.repo.active_players(t.id) >= cap
 
 
 def wait(ctx: Ctx, player: Player) -> None:
@@ -93,7 +93,7 @@ def place(t: Tournament, player: Player) -> int:
 def let_in(ctx: Ctx, t: Tournament, player: Player) -> None:
     """From the waiting list into the event."""
     player.status, player.queued = PlayerStatus.ACTIVE, None
-    ctx.audit(
+    ctx.uow.audit(
         "promote",
         t,
         {"user": player.user_id, "status": PlayerStatus.WAITING},
@@ -129,7 +129,7 @@ def settings_rounds(t: Tournament) -> int | None:
 
 def enter_late(ctx: Ctx, t: Tournament, player: Player, entering: int) -> None:
     player.status, player.queued, player.entered_round = PlayerStatus.ACTIVE, None, entering
-    ctx.audit("join-late", t, None, {"user": player.user_id, "round": entering})
+    ctx.uow.audit("join-late", t, None, {"user": player.user_id, "round": entering})
 
 
 # --- dropping out ----------------------------------------------------------------------
@@ -159,7 +159,7 @@ def drop(ctx: Ctx, t: Tournament, player: Player) -> TableRow | None:
         row.forfeited = sorted({*row.forfeited, player.user_id})
         if len(set(row.seats) - set(row.forfeited)) <= 1 and not any(x.live for x in row.reports):
             row.status = TableState.FORFEIT
-    ctx.record(t, Dropped(player.user_id, player.status, r.number, before))
+    ctx.uow.record(t, Dropped(player.user_id, player.status, r.number, before))
     player.status, player.dropped_round = PlayerStatus.DROPPED, r.number
     return row
 
@@ -195,7 +195,7 @@ def substitute(ctx: Ctx, t: Tournament, out: Player, sub: Player, first: int) ->
     t.options = options
     out.status = PlayerStatus.SUBSTITUTED
     sub.status, sub.queued = PlayerStatus.ACTIVE, None
-    ctx.record(t, entry)
+    ctx.uow.record(t, entry)
 
 
 async def undo_sub(ctx: Ctx, t: Tournament, entry: Substituted) -> None:
@@ -224,7 +224,7 @@ def walk_over(ctx: Ctx, t: Tournament, r: Round) -> list[tuple[TableRow, list[in
             row.forfeited = sorted({*row.forfeited, *out})
             if len(set(row.seats) - set(row.forfeited)) <= 1:
                 row.status = TableState.FORFEIT
-            ctx.audit("walkover", t, None, {"round": r.number, "table": row.number, "out": out})
+            ctx.uow.audit("walkover", t, None, {"round": r.number, "table": row.number, "out": out})
             ruled.append((row, out))
     return ruled
 

@@ -132,12 +132,12 @@ def accept(row: TableRow, rep: Report, by: int | None, level: bool = False) -> N
 
 async def _store(ctx: Ctx, row: TableRow, checked: Checked, status: ReportStatus) -> Report:
     """The table's new live report (the (table, live) unique key settles a race here)."""
-    return await ctx.repo.new_report(
+    return await ctx.uow.repo.new_report(
         row,
         text=checked.outcome.text,
         scores=stored(checked.scores),
         status=status,
-        reporter_id=ctx.actor,
+        reporter_id=ctx.caller.actor,
     )
 
 
@@ -149,11 +149,11 @@ async def file(
     earlier = awaiting(row)
     if earlier is not None:  # the level match's next game: the new report holds them all
         earlier.live, earlier.status = None, ReportStatus.REPLACED
-        await ctx.repo.session.flush()
+        await ctx.uow.repo.session.flush()
     status = ReportStatus.CONFIRMED if organiser else ReportStatus.PENDING
     rep = await _store(ctx, row, checked, status)
     kind = OrganiserFiled if organiser else Filed
-    ctx.record(t, kind(row.id, row.number, r.number, rep.id, rep.text, status))
+    ctx.uow.record(t, kind(row.id, row.number, r.number, rep.id, rep.text, status))
     if organiser:
         accept(row, rep, None, checked.level)
     return rep
@@ -161,15 +161,15 @@ async def file(
 
 def confirm(ctx: Ctx, t: Tournament, r: Round, row: TableRow, rep: Report) -> None:
     """A tablemate confirms a pending report (never the one who made it)."""
-    if rep.reporter_id == ctx.actor:
+    if rep.reporter_id == ctx.caller.actor:
         raise UserError("refuse.confirm-own", table=row.number)
-    accept(row, rep, ctx.actor, plays_on(t, r, row, rep))
-    ctx.record(t, Confirmed(row.number))
+    accept(row, rep, ctx.caller.actor, plays_on(t, r, row, rep))
+    ctx.uow.record(t, Confirmed(row.number))
 
 
 def dispute(ctx: Ctx, t: Tournament, row: TableRow, rep: Report, reason: str) -> None:
     rep.status, rep.reason = ReportStatus.DISPUTED, reason
-    ctx.record(t, Disputed(row.number, reason))
+    ctx.uow.record(t, Disputed(row.number, reason))
 
 
 def reopen(t: Tournament, r: Round) -> None:
@@ -191,11 +191,11 @@ async def fix(ctx: Ctx, t: Tournament, r: Round, row: TableRow, checked: Checked
     if old is not None:
         replaced = Fixed(row.number, before, old.id, old.status, old.text, 0, "")
         old.live, old.status = None, ReportStatus.REPLACED
-        await ctx.repo.session.flush()
+        await ctx.uow.repo.session.flush()
     rep = await _store(ctx, row, checked, ReportStatus.CONFIRMED)
     row.status = TableState.PENDING if checked.level else TableState.CONFIRMED
     row.forfeited = []
-    ctx.record(t, replace(replaced, report_id=rep.id, text=rep.text))
+    ctx.uow.record(t, replace(replaced, report_id=rep.id, text=rep.text))
     return rep
 
 
@@ -205,7 +205,7 @@ def forfeit(ctx: Ctx, t: Tournament, row: TableRow, losers: list[int]) -> None:
     row.forfeited = sorted(set(row.forfeited) | set(losers))
     if set(row.forfeited) == set(row.seats):
         row.status = TableState.FORFEIT
-    ctx.record(t, Forfeited(row.number, before, row.status, row.forfeited))
+    ctx.uow.record(t, Forfeited(row.number, before, row.status, row.forfeited))
 
 
 def no_shows(ctx: Ctx, t: Tournament, r: Round) -> list[tuple[TableRow, list[int]]]:
@@ -228,9 +228,9 @@ def no_shows(ctx: Ctx, t: Tournament, r: Round) -> list[tuple[TableRow, list[int
     absent_json = [{"table": row.number, "absent": absent} for row, absent in ruled]
     entry = NoShows(r.number, until, before, absent_json)
     if ruled:
-        ctx.record(t, entry)
+        ctx.uow.record(t, entry)
     else:
-        ctx.audit("checkin-closed", t, *entry.rows())
+        ctx.uow.audit("checkin-closed", t, *entry.rows())
     return ruled
 
 
@@ -256,7 +256,7 @@ def late(
             forfeited.append(row)
         else:
             waiting.append(row)
-    ctx.audit(
+    ctx.uow.audit(
         "deadline",
         t,
         {"round": r.number, "deadline": at.isoformat()},
@@ -274,11 +274,11 @@ async def penalise(
 ) -> None:
     """A deduction (0 for a warning) in the latest round."""
     r = latest_round(t)
-    row = ctx.repo.add_penalty(
-        t, player.user_id, r.number if r else 0, points, reason, ctx.actor, kind
+    row = ctx.uow.repo.add_penalty(
+        t, player.user_id, r.number if r else 0, points, reason, ctx.caller.actor, kind
     )
-    await ctx.repo.session.flush()
-    ctx.record(t, Penalised(row.id, player.user_id, points, kind, reason))
+    await ctx.uow.repo.session.flush()
+    ctx.uow.record(t, Penalised(row.id, player.user_id, points, kind, reason))
 
 
 def disqualify(ctx: Ctx, t: Tournament, player: Player) -> None:
@@ -294,33 +294,33 @@ def disqualify(ctx: Ctx, t: Tournament, player: Player) -> None:
         if row is not None and row.status == TableState.PENDING:
             entry = Disqualified(player.user_id, entry.status, row.id, list(row.forfeited))
             row.forfeited = sorted(set(row.forfeited) | {player.user_id})
-    ctx.record(t, entry)
+    ctx.uow.record(t, entry)
 
 
 def rule_set(ctx: Ctx, t: Tournament, options: dict[str, object], knob: str) -> None:
     """/set: new options (already validated) in place of the old."""
     old = t.options
     t.options = options
-    ctx.record(t, RuleSet(old, options, knob))
+    ctx.uow.record(t, RuleSet(old, options, knob))
 
 
 # --- undo ------------------------------------------------------------------------------------
 async def _table(ctx: Ctx, table_id: int) -> TableRow:
-    row = await ctx.repo.table(table_id)
+    row = await ctx.uow.repo.table(table_id)
     assert row is not None
     return row
 
 
 async def _withdraw(ctx: Ctx, report_id: int) -> None:
     """Take a report off its table (kept in the history as undone)."""
-    rep = await ctx.repo.report(report_id)
+    rep = await ctx.uow.repo.report(report_id)
     assert rep is not None
     rep.live, rep.status = None, ReportStatus.UNDONE
-    await ctx.repo.session.flush()  # frees the table's one live slot
+    await ctx.uow.repo.session.flush()  # frees the table's one live slot
 
 
 async def _undo_penalty(ctx: Ctx, t: Tournament, entry: Penalised) -> None:
-    await ctx.repo.remove_penalty(t, entry.penalty_id)
+    await ctx.uow.repo.remove_penalty(t, entry.penalty_id)
 
 
 async def _undo_forfeit(ctx: Ctx, t: Tournament, entry: Forfeited) -> None:
@@ -361,7 +361,7 @@ async def _undo_fix(ctx: Ctx, t: Tournament, entry: Fixed) -> None:
     reopen(t, row.round)
     await _withdraw(ctx, entry.report_id)
     if entry.replaced_id is not None:
-        previous = await ctx.repo.report(entry.replaced_id)
+        previous = await ctx.uow.repo.report(entry.replaced_id)
         assert previous is not None
         previous.live, previous.status = True, entry.replaced_status or ReportStatus.CONFIRMED
     row.status, row.forfeited = entry.before.status, entry.before.forfeited
@@ -387,20 +387,20 @@ def _latest_open(t: Tournament, number: int) -> Round:
 async def _undo_round_deadline(ctx: Ctx, t: Tournament, entry: RoundDeadline) -> None:
     r = _latest_open(t, entry.round)
     r.deadline, r.deadline_set_at = entry.before.deadline, entry.before.set_at
-    ctx.timers += tournament_timers(t)
+    ctx.uow.timers += tournament_timers(t)
 
 
 async def _undo_table_deadline(ctx: Ctx, t: Tournament, entry: TableDeadline) -> None:
     row = next(x for x in _latest_open(t, entry.round).tables if x.id == entry.table_id)
     row.deadline, row.deadline_set_at = entry.before.deadline, entry.before.set_at
-    ctx.timers += tournament_timers(t)
+    ctx.uow.timers += tournament_timers(t)
 
 
 async def _undo_signup_deadline(ctx: Ctx, t: Tournament, entry: SignupDeadline) -> None:
     if t.status != EventStatus.SIGNUP:
         raise UserError("refuse.undo-too-late")
     t.signup_until = entry.before
-    ctx.timers += tournament_timers(t)
+    ctx.uow.timers += tournament_timers(t)
 
 
 def _restored(t: Tournament, before: dict[str, object]) -> dict[str, object]:
@@ -441,10 +441,10 @@ REVERSE: dict[type[Entry], Callable[..., Awaitable[None]]] = {
 async def undo(ctx: Ctx, t: Tournament) -> str:
     """Take back the organiser's last ruling not yet undone; return its action."""
     actions = tuple(kind.action.value for kind in REVERSE)
-    row = await ctx.repo.last_undoable(t.id, actions)
+    row = await ctx.uow.repo.last_undoable(t.id, actions)
     if row is None:
         raise UserError("refuse.nothing-to-undo")
     entry = read(row)
     await REVERSE[type(entry)](ctx, t, entry)
-    ctx.record(t, Undone(row.id, row.action, row.old))
+    ctx.uow.record(t, Undone(row.id, row.action, row.old))
     return row.action
