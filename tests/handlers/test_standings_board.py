@@ -228,3 +228,31 @@ async def test_a_gomoku_group_event_reads_true_at_every_step(
     assert "复赛第1轮出局" in ranked[3] and "本轮" not in done.body
     shown = await bot.says(GROUP, ADMIN, "/standings", "亚军")
     assert [ln for ln in shown.body.splitlines() if ln in ranked] == ranked[: len(ranked)]
+
+
+async def test_a_doudizhu_group_event_lists_its_groups_and_shares_what_is_undecided(
+    memory_bot: MemoryHarness,
+) -> None:
+    """斗地主 groups (tables of three): after round 1's first table, /standings is a table
+    per group; a group with no table reported has everyone 1= waiting for their table,
+    and the table's winner is 1st of their group; no flip is claimed."""
+    bot = memory_bot
+    ids = add_players(bot, 9)
+    name = {v: k for k, v in ids.items()}
+    await bot.says(GROUP, ADMIN, "/new doudizhu 斗地主小组赛", "SHA-256")
+    for uid in ids.values():
+        await bot.joins(GROUP, uid)
+    drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    groups = groups_of(drawn.body, ids)
+    opened = await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
+    tables = tables_of(opened.body, ids)
+    await bot.says(GROUP, ADMIN, "/report 1 total A+4 B-2 C-2", "结果确认")
+    shown = await bot.says(GROUP, ADMIN, "/standings", "组")
+    listed = per_group(shown.body)
+    assert list(listed) == sorted(groups), shown.body
+    assert "翻牌" not in shown.body
+    assert place_of(line_of(shown.body, name[tables[1][0]])) == "1"
+    for letter, members in groups.items():
+        if not set(members) & set(tables[1]):
+            assert {place_of(ln) for ln in listed[letter]} == {"1="}, shown.body
+            assert all("等待第" in ln for ln in listed[letter])
