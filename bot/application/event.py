@@ -1,5 +1,5 @@
 """One event as one update works on it: the aggregate every use-case on the result path
-goes through (docs/development.md#layers).
+goes through (docs/development.md#one-update).
 
 An :class:`Event` holds the tournament row loaded once, its format and game, and the
 engine's state, built once and kept: a verb that changes what the engine reads (a

@@ -9,6 +9,7 @@ standings, /bracket, /standings all, /me and the end announcement) takes a
 from __future__ import annotations
 
 from bot.application.context import Ctx
+from bot.application.event import Event
 from bot.application.tournament import format_of, names, state_of
 from bot.language.i18n import show
 from db.models import Tournament
@@ -73,7 +74,7 @@ def ranking_lines(ctx: Ctx, t: Tournament, b: Board, limit: int = 10) -> str:
 def my_standing(ctx: Ctx, t: Tournament, user: int) -> str:
     """/me's line for one event: the final place once it is over, else where the
     player stands now (the board's words), as the standings say it."""
-    b = board_of(t)
+    b = Event.of(ctx, t).board()
     mine = b.of(user)
     if b.over:
         place = mine.place if mine is not None else "—"

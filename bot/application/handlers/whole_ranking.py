@@ -6,10 +6,11 @@ anyone in the chat, players included (/export is the organiser's file)."""
 from __future__ import annotations
 
 from bot.application.context import Ctx
+from bot.application.event import Event
 from bot.application.handlers.common import event_status
 from bot.application.tournament import latest_round
 from bot.language.errors import UserError
-from bot.presentation.board import board_of, ranking_lines
+from bot.presentation.board import ranking_lines
 from db.models import Tournament
 
 ALL_WORDS = ("all", "全部")
@@ -20,7 +21,7 @@ def whole_ranking_text(ctx: Ctx, t: Tournament) -> str:
     r = latest_round(t)
     if r is None:
         raise UserError("refuse.not-drawn")
-    b = board_of(t)
+    b = Event.of(ctx, t).board()
     return "\n".join(
         (
             ctx.t("standings.caption", title=t.title, round=r.number),
