@@ -589,7 +589,8 @@ class Groups(Format):
                 and same
                 and w.place.get(below) == w.place[s.player] + 1
             ):
-                out[i] = replace(s, tiebreak=w.group_tiebreak[s.player], lot=w.group_lot[s.player])
+                # the group's flip, if it is the reason, was drawn when the groups ended
+                out[i] = replace(s, tiebreak=w.group_tiebreak[s.player], lot=False)
         return tuple(out)
 
     def _in_groups(self, w: Walk, active: set[PlayerId], state: TournamentState) -> bool:

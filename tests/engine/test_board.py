@@ -318,3 +318,16 @@ def test_players_of_different_groups_are_never_split_by_head_to_head() -> None:
         for e, below in zip(b.entries, b.entries[1:], strict=False):
             if "head-to-head" in e.decided:
                 assert e.group == below.group, (seed, e, below)
+
+
+def test_the_group_flip_drawn_at_the_end_of_the_groups_is_not_shared_after_them() -> None:
+    """Every group match won 2–0 by seat A: three of group A level on everything, the
+    group's flip (drawn when the groups end) decided who goes on. After the groups
+    nobody going on shares a place with someone out in the groups (they were "1=" all
+    the way down, as if that flip were still to come)."""
+    fmt, st, _ = gomoku_groups()
+    st = play_groups(fmt, st)
+    b = board(fmt, st, over=False)
+    going = [e for e in b.entries if e.still_in]
+    out = [e for e in b.entries if not e.still_in]
+    assert len(going) == 4 and max(e.place for e in going) < min(e.place for e in out)
