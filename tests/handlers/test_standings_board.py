@@ -165,6 +165,8 @@ async def test_a_gomoku_group_event_reads_true_at_every_step(
         assert {place_of(ln) for ln in listed["B"]} == {"1="}, body
         assert "小组第4名" not in body and "翻牌" not in body
         assert place_of(listed["A"][0]) == "1" and name[tables[1][0]] in listed["A"][0]
+    me = await bot.says(GROUP, tables[1][1], "/me", "五子棋周赛")  # /me: the same place
+    assert "小组并列第2名" in me.body, me.body
 
     # 2. table 2 level 1–1, waiting for its third game: its two are not put 2nd and 4th
     #    with the loser of table 1 between them; all three share 2nd.
