@@ -6,8 +6,9 @@ scores in the game's shape (series of games at two-player tables, partners equal
 whole-table forfeits (a missed deadline; when that would end the event the organiser
 rules, sometimes with a real result), and withdrawals between rounds. After every
 plan, after each table's result (as a chat reports them: what the standings say then
-must already be true) and at the end it checks the invariants below; a broken one
-raises :class:`Broken` naming it, so a failing seed says what went wrong.
+must already be true), at every field size, and at the end it checks the invariants
+below; a broken one raises :class:`Broken` naming it, so a failing seed says what went
+wrong.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from engine.board import Status, board, notice
+from engine import board as read_model
+from engine.board import Status, notice
 from engine.errors import FormatError
 from engine.formats import Format
+from engine.formats.base import ranked
 from engine.formats.series import series_length
 from engine.games.base import Game
 from engine.model import (
@@ -38,9 +41,6 @@ from engine.seating import partition
 
 HALF = Decimal("0.5")
 ROUND_LIMIT = 80
-# Fields up to this size are checked after every table's result; larger ones after the
-# draw, the first result and the last (every step of a 40-player event costs minutes).
-EVERY_STEP = 16
 
 
 class Broken(AssertionError):
@@ -139,8 +139,8 @@ class Sim:
             number = len(self.state.rounds) + 1
             results = tuple(self.result(outcome, t) for t in outcome.tables)
             # the results come in one table at a time, as a chat reports them: the
-            # standings are checked after each (see ``steps``)
-            for given in steps(self.players, len(results)):
+            # standings are checked right after the draw and after each, at every size
+            for given in range(len(results) + 1):
                 rec = RoundRecord(number, outcome, results[:given])
                 self.state = replace(self.state, rounds=(*self.state.rounds[: number - 1], rec))
                 check_step(self)
@@ -183,13 +183,6 @@ class Sim:
             # a withdrawal re-judges the round (a pair's walkover): what was shown
             # before it is no promise about the next draw
             self.shown_out = set()
-
-
-def steps(players: int, tables: int) -> list[int]:
-    """How many of a round's results are in at each checked moment (0: just drawn)."""
-    if players <= EVERY_STEP:
-        return list(range(tables + 1))
-    return sorted({0, min(1, tables), tables})
 
 
 # --- invariants ------------------------------------------------------------------------
@@ -266,7 +259,8 @@ def check_step(sim: Sim) -> None:
     """After every table's result (and right after a draw): the board (``engine.board``,
     what every surface shows) says only what the history already holds."""
     state = sim.state
-    b = board(sim.fmt, state, over=False)
+    _, rows = ranked(sim.fmt, state, over=False)  # built once: the flip check reads it too
+    b = read_model.build(sim.fmt, state, rows, over=False)
     last = state.rounds[-1]
     settled = {r.table.number: r for r in last.results if r.status is not TableStatus.PENDING}
     open_at = {p: t.number for t in last.plan.tables if t.number not in settled for p in t.players}
@@ -278,7 +272,7 @@ def check_step(sim: Sim) -> None:
             sim.shown_out.add(e.player)
         if e.status is Status.THROUGH and e.player in open_at:
             raise Broken("through-before-settled", f"{e.player} at table {open_at[e.player]}")
-        if "flip" in e.decided and not (drawn or drawn_at_a_cut(sim, e.player)):
+        if "flip" in e.decided and not (drawn or drawn_at_a_cut(rows, e.player)):
             raise Broken("flip-not-drawn", f"{e.player} placed by a flip nobody drew")
         if e.stage in ("through", "out", "waiting") and e.stage_round < 1:
             raise Broken("round-zero", f"{e.player}: {e.stage} in round {e.stage_round}")
@@ -288,12 +282,11 @@ def check_step(sim: Sim) -> None:
 FLIP_NOTES = frozenset({"tiebreak-flip", "final-flip"})
 
 
-def drawn_at_a_cut(sim: Sim, player: PlayerId) -> bool:
+def drawn_at_a_cut(rows: Sequence[Standing], player: PlayerId) -> bool:
     """Whether the flip that placed ``player`` was drawn at a cut already (a tie for a
     place going on, settled the moment its table was in), not the ranking's closing lot
-    that only the end of the event draws."""
-    line = next(s for s in sim.fmt.standings(sim.state) if s.player == player)
-    return not line.lot
+    that only the end of the event draws (``rows``: the standings the board was built from)."""
+    return not next(s for s in rows if s.player == player).lot
 
 
 def check_tied(sim: Sim, tied: Sequence[PlayerId]) -> None:

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
 
+from engine.board import Board
 from engine.formats import Format, find_format
 from engine.formats.groups import Groups
 from engine.formats.knockout import Knockout
@@ -122,13 +124,24 @@ def test_an_unreported_table_shown_through(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_a_flip_claimed_before_one_was_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
     """A line saying …（翻牌分出先后） where only the end-of-event lot can split it."""
+    from engine import board as read_model
     from engine.model import Standing
+    from engine.model import TournamentState as State
     from engine.standings import STAGE_CODES
 
-    def every_code(s: Standing, over: bool) -> tuple[str, ...]:
-        return tuple(c for c in s.tiebreak if c not in {s.figure_code, *STAGE_CODES - {"flip"}})
+    real = read_model.build
 
-    monkeypatch.setattr("engine.board._decided", every_code)
+    def every_code(fmt: Format, state: State, rows: tuple[Standing, ...], over: bool) -> Board:
+        """The old lines: every code of the chain but the figure and stages, flip or not."""
+        b = real(fmt, state, rows, over)
+        said = STAGE_CODES - {"flip"}
+        codes = {
+            s.player: tuple(c for c in s.tiebreak if c not in {s.figure_code, *said}) for s in rows
+        }
+        entries = tuple(replace(e, decided=codes[e.player]) for e in b.entries)
+        return replace(b, entries=entries)
+
+    monkeypatch.setattr(read_model, "build", every_code)
     assert broken_code("guandan", "knockout", range(8, 14)) == "flip-not-drawn"
 
 
