@@ -35,6 +35,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -240,6 +241,7 @@ class Run:
     counted: int = 0  # groups whose sign-up message shows every sign-up
     parts: dict[str, float] = field(default_factory=dict)  # CPU seconds an update, by user
     backends: int = 0  # PostgreSQL backends seen (connections opened)
+    load: str = ""  # the machine's load average at the start and at the end
 
     @property
     def first_replies(self) -> list[float]:
@@ -250,24 +252,52 @@ class Run:
             waits.append(self.replied.get(uid, float("inf")) - self.posted[uid])
         return waits
 
-    def line(self, label: str) -> str:
+    def figures(self) -> dict[str, float]:
+        """The figures one line shows, by name (medians are taken of each)."""
         latencies = [
             (self.replied[u] - self.posted[u]) * 1000 for u in self.posted if u in self.replied
         ]
         elapsed = max(self.done.values()) - min(self.posted.values())
         sent = [at for moments in self.messages.values() for at in moments]
         span = (max(sent) - min(sent)) if len(sent) > 1 else 0.0
-        per_second = len(sent) / span if span else float(len(sent))
-        return (
-            f"{label:<24} {len(self.done) / elapsed:6.0f} updates/s"
-            f"  {self.cpu * 1000 / len(self.done):5.1f} CPU ms/update"
-            f"  p50 {percentile(latencies, 50):6.0f} ms  p99 {percentile(latencies, 99):6.0f} ms"
-            f"  slowest first reply {max(self.first_replies):5.1f} s"
-            f"  {per_second:5.1f} msg/s (busiest second {busiest(sent, 1.0)})"
-            f"  ({len(self.done)} in {elapsed:.1f}s)\n    CPU ms/update by process: "
+        return {
+            "seconds": elapsed,
+            "updates/s": len(self.done) / elapsed,
+            "cpu": self.cpu * 1000 / len(self.done),
+            "p50": percentile(latencies, 50),
+            "p99": percentile(latencies, 99),
+            "first": max(self.first_replies),
+            "msg/s": len(sent) / span if span else float(len(sent)),
+            "busiest": float(busiest(sent, 1.0)),
+        }
+
+    def line(self, label: str) -> str:
+        return line(label, self.figures(), len(self.done)) + (
+            f"  load {self.load}\n    CPU ms/update by process: "
             + ", ".join(f"{what} {used * 1000:.1f}" for what, used in sorted(self.parts.items()))
             + f"; {self.backends} PostgreSQL connections"
         )
+
+
+def line(label: str, f: dict[str, float], updates: int) -> str:
+    return (
+        f"{label:<24} {f['updates/s']:6.0f} updates/s  {f['cpu']:5.1f} CPU ms/update"
+        f"  p50 {f['p50']:6.0f} ms  p99 {f['p99']:6.0f} ms"
+        f"  slowest first reply {f['first']:5.1f} s"
+        f"  {f['msg/s']:5.1f} msg/s (busiest second {f['busiest']:.0f})"
+        f"  ({updates} in {f['seconds']:.1f}s)"
+    )
+
+
+def median_figures(runs: list[Run]) -> dict[str, float]:
+    figures = [r.figures() for r in runs]
+    return {key: statistics.median(f[key] for f in figures) for key in figures[0]}
+
+
+def load_average() -> str:
+    """The 1-minute load average of the machine now (everything on it, this run too)."""
+    with open("/proc/loadavg") as f:
+        return f.read().split()[0]
 
 
 def figures(label: str, start: dict[int, float], done: dict[int, float]) -> float:
@@ -294,7 +324,14 @@ async def workers_ready(cluster: Cluster, names: list[str]) -> None:
     def ready() -> bool:
         return all("worker consuming" in (cluster.logs / f"{n}.log").read_text() for n in names)
 
-    await wait_until(ready, 120, "the workers to start", every=0.5)
+    try:
+        await wait_until(ready, 120, "the workers to start", every=0.5)
+    except TimeoutError:  # say why: the log of a worker that did not start
+        for n in names:
+            text_ = (cluster.logs / f"{n}.log").read_text()
+            if "worker consuming" not in text_:
+                print(f"--- {n} (exit code {cluster.procs[n].poll()}):\n{text_[-3000:]}")
+        raise
 
 
 class Bench:
@@ -339,6 +376,7 @@ class Bench:
             ids = [u["update_id"] for updates in per_chat.values() for u in updates]
             usage = Usage(cluster, nats)
             await usage.start()
+            load = load_average()
             posted = await burst(cluster, per_chat)
             done = await wait_committed(self.url, ids, timeout=1800)
             calls = cast(TimedCalls, cluster.botapi.calls)
@@ -360,14 +398,15 @@ class Bench:
             run.cpu = await usage.stop()
             run.parts = {what: used / len(done) for what, used in usage.parts.items()}
             run.backends = usage.backends
+            run.load = f"{load}→{load_average()}"
             run.counted = counted()
             return run
         finally:
             await self.close(cluster)
 
-    async def load(self, nats: NatsServer, workers: int) -> Run:
-        run = await self.run(nats, workers, f"load-{workers}", self.args.groups)
-        print(run.line(f"{workers} worker(s), 2 gateways"), flush=True)
+    async def load(self, nats: NatsServer, workers: int, round_: int) -> Run:
+        run = await self.run(nats, workers, f"load-{workers}-{round_}", self.args.groups)
+        print(run.line(f"{workers} worker(s), round {round_ + 1}"), flush=True)
         return run
 
     async def burst(self, nats: NatsServer) -> bool:
@@ -566,14 +605,24 @@ async def measure(args: argparse.Namespace) -> int:
                 f" {os.cpu_count()} CPU cores for everything",
                 flush=True,
             )
-            runs = {n: await bench.load(nats, n) for n in WORKERS}
+            # Rounds in turn, each in the other order (1, 2, 4, 4, 2, 1, …): the load of
+            # whatever else runs on the machine drifts, and a setup run only early or
+            # only late would carry the drift. Each figure is the median of the rounds.
+            runs: dict[int, list[Run]] = {n: [] for n in WORKERS}
+            for round_ in range(args.rounds):
+                for n in WORKERS if round_ % 2 == 0 else reversed(WORKERS):
+                    runs[n].append(await bench.load(nats, n, round_))
             await bench.one_process()
-            total = {n: max(r.done.values()) - min(r.posted.values()) for n, r in runs.items()}
-            cpu = {n: r.cpu / len(r.done) for n, r in runs.items()}
+            medians = {n: median_figures(rs) for n, rs in runs.items()}
+            print(f"medians of {args.rounds} round(s):", flush=True)
+            for n in WORKERS:
+                print(line(f"{n} worker(s)", medians[n], len(runs[n][0].done)), flush=True)
+            total = {n: m["seconds"] for n, m in medians.items()}
+            cpu = {n: m["cpu"] for n, m in medians.items()}
             print(
                 f"time 2 workers / 1: {total[2] / total[1]:.2f} (target ≤ 1.10), 4 / 2:"
                 f" {total[4] / total[2]:.2f} (target ≤ 1.00); CPU per update 2 / 1:"
-                f" {cpu[2] / cpu[1]:.2f} (target ≤ 1.25)",
+                f" {cpu[2] / cpu[1]:.2f} (target ≤ 1.25), 4 / 1: {cpu[4] / cpu[1]:.2f}",
                 flush=True,
             )
             burst_ok = await bench.burst(nats)
@@ -593,6 +642,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--fault-groups", type=int, default=100)
     parser.add_argument("--burst-groups", type=int, default=100)
     parser.add_argument("--shards", type=int, default=16)
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="of the load setups, in turn (medians shown)"
+    )
     parser.add_argument(
         "--quick", action="store_true", help="100 groups, a burst of 30, 30 for faults"
     )
