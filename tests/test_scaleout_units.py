@@ -292,7 +292,11 @@ async def test_a_timer_the_leader_fired_runs_on_a_worker_whose_clock_is_behind(
     settings = Settings(bot_token="1:x", database_url=str(pg.url))
     worker = Worker(settings, host=lambda: datetime.now(UTC) - timedelta(minutes=10))
     worker.core = Core(settings, sessionmaker, Catalogue(), Recording(), worker.clock)  # type: ignore[arg-type]
-    monkeypatch.setattr(worker, "_wake_sender", lambda chat_id: None)  # no senders here
+
+    async def no_senders_here(chat_id: int) -> None:
+        return None
+
+    monkeypatch.setattr(worker, "_wake_sender", no_senders_here)
     put_back: list[Timer] = []
     worker.core.on_timer = put_back.append
     # The core alone, on this worker's clock, would put it back:

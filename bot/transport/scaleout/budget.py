@@ -46,7 +46,11 @@ OUTBOX_LOCKS = 7_301  # advisory-lock namespace for "sending to part k of the ch
 PARTS = 16  # chats are split for sending by chat_id mod PARTS
 LANES = 4  # senders in one worker, each sending to its own parts
 CLAIM_EVERY = 2.0  # seconds between tries for the parts no live worker holds
-POLL_EVERY = 0.5  # seconds between looks at the outbox (other workers' replies)
+# Seconds between looks at the outbox when nothing woke the sender: a worker that
+# commits a reply for a part another worker's sender holds tells it over NATS
+# (``bot.transport.scaleout.worker``); this catches a notice lost meanwhile and the
+# replies an update commits into other chats (a private message).
+POLL_EVERY = 1.0
 PASS_SPAN = 1.0  # seconds a pass waits for the bot's pace before it reads the outbox anew
 MARGIN = 0.9  # of the bot's rate used: Telegram sees our evenly spaced sends with jitter
 
@@ -54,6 +58,10 @@ REMEMBER = text(
     "INSERT INTO send_budget (key, tokens, at, blocked_until)"
     " VALUES (:key, :tokens, :at, :blocked_until) ON CONFLICT (key) DO UPDATE"
     " SET tokens = excluded.tokens, at = excluded.at, blocked_until = excluded.blocked_until"
+)
+# The parts of ``:parts`` whose locks this connection got (one round trip for all).
+TRY_PARTS = text(
+    "SELECT part FROM unnest(CAST(:parts AS int[])) AS part WHERE pg_try_advisory_lock(:ns, part)"
 )
 RECALL = text(
     "SELECT key, tokens, at, blocked_until FROM send_budget"
@@ -134,13 +142,10 @@ class SharedSender(Sender):
         windows their last sender wrote down."""
         assert self._locks is not None, "open() first"
         self._claimed_at = time.monotonic()
-        new = set()
-        for part in sorted(self.mine - self.parts):
-            got = await self._locks.scalar(
-                text("SELECT pg_try_advisory_lock(:ns, :part)"), {"ns": OUTBOX_LOCKS, "part": part}
-            )
-            if got:
-                new.add(part)
+        rows = await self._locks.execute(
+            TRY_PARTS, {"ns": OUTBOX_LOCKS, "parts": sorted(self.mine - self.parts)}
+        )
+        new = {int(part) for (part,) in rows.all()}
         if new:
             await self._recall(new)
             self.parts |= new
@@ -161,12 +166,17 @@ class SharedSender(Sender):
             if blocked_until > wall:
                 self._blocked_until[chat] = mono + (blocked_until - wall)
 
+    def holds(self, chat_id: int) -> bool:
+        """Whether this sender sends to ``chat_id`` (holds its part)."""
+        return part_of(chat_id) in self.parts
+
     async def flush_once(self) -> float:
         if self.parts != self.mine and time.monotonic() - self._claimed_at >= CLAIM_EVERY:
             await self._claim_parts()
-        wait = await super().flush_once() if self.parts else CLAIM_EVERY
-        # Other workers commit replies too and cannot wake this one: look again soon.
-        return min(wait, POLL_EVERY)
+        if not self.parts:  # nothing to send: only try for the parts again, in a while
+            return CLAIM_EVERY
+        # A reply of another worker's may have been committed with its notice lost.
+        return min(await super().flush_once(), POLL_EVERY)
 
     async def _pass(self) -> float:
         self._pass_began = time.monotonic()

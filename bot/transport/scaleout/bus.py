@@ -71,6 +71,11 @@ class Bus:
         return f"{self.prefix}_shard_{shard}"
 
     @property
+    def outbox_subject(self) -> str:
+        """Plain NATS (not stored): "part k has replies to send", for its sender."""
+        return f"{self.prefix}.outbox"
+
+    @property
     def timers_subject(self) -> str:
         """Plain NATS (not stored): workers tell the scheduler about timers they set."""
         return f"{self.prefix}.timers"

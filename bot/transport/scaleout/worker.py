@@ -94,13 +94,14 @@ class Worker:
         ]
         for sender in self.senders:
             await sender.open()
-        # A commit wakes only the lane of its chat (``_dispatch``): woken together, all
-        # the lanes read the outbox after every update. Other chats' lanes (a private
-        # reply) and other workers' see it at their next look.
+        # A commit wakes only the sender of its chat (``_wake_sender``): woken together,
+        # all the lanes read the outbox after every update. Other chats' lanes (a
+        # private reply) see it at their next look.
         self.core.on_timer = self._announce
         self.nc = await connect(self.settings, "tourbot-worker")
         self.js = self.nc.jetstream()
         await self.bus.ensure(self.js)
+        await self.nc.subscribe(self.bus.outbox_subject, cb=self._on_outbox)
         for sender in self.senders:
             sender.start()  # replies left queued by a crash go out now
         self._tasks = [
@@ -136,8 +137,26 @@ class Worker:
         finally:
             await self.stop()
 
-    def _wake_sender(self, chat_id: int) -> None:
-        self.senders[part_of(chat_id) % LANES].wake()
+    async def _wake_sender(self, chat_id: int) -> None:
+        """The chat's replies are committed: wake the sender holding its part, here or,
+        over NATS, in the worker that holds it (a lost notice waits for its next look)."""
+        part = part_of(chat_id)
+        lane = self.senders[part % LANES]
+        if part in lane.parts:
+            lane.wake()
+            return
+        with contextlib.suppress(Exception):
+            await self.nc.publish(self.bus.outbox_subject, str(part).encode())
+
+    async def _on_outbox(self, msg: Msg) -> None:
+        """Another worker committed replies to part k: wake its sender if it is here."""
+        try:
+            part = int(msg.data)
+        except ValueError:
+            return
+        lane = self.senders[part % LANES]
+        if part in lane.parts:
+            lane.wake()
 
     async def _sync_clock(self) -> None:
         async with self.engine.connect() as conn:
@@ -230,7 +249,7 @@ class Worker:
                 )
             finally:
                 self._running.discard(timer)
-            self._wake_sender(fired["chat_id"])
+            await self._wake_sender(fired["chat_id"])
             if timer in self._put_back:  # the leader fired it once: run it again from here
                 self._put_back.discard(timer)
                 raise PutBack(timer.key)
@@ -238,4 +257,4 @@ class Worker:
         incoming = self.runner.incoming(data)
         if incoming is not None:
             await self.core.handle(incoming)
-            self._wake_sender(incoming.chat_id)
+            await self._wake_sender(incoming.chat_id)
