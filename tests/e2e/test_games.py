@@ -126,7 +126,9 @@ CASES = [
             (
                 # Two games then a decider (docs/rules/two-player.md#series): the winner goes on.
                 Play(1, text="1-0; 0-1; 1-0", show="+4"),
+                # Tapped one game at a time: after game 1 the match goes on.
                 Play(2, taps=("0-1",), show="+2"),
+                Play(2, taps=("0-1",), show="+4"),
             ),
             (Play(1, text="0.5-0.5; 1-0", show="+3", organiser=True),),
         ),

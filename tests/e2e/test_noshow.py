@@ -139,6 +139,7 @@ async def test_two_no_shows_remove_a_player_and_undo_takes_a_ruling_back(bot: Ha
     name = {v: k for k, v in ids.items()}
     await bot.says(GROUP, ADMIN, "/new xiangqi swiss 象棋积分赛", "SHA-256")
     await bot.says(GROUP, ADMIN, "/set rounds 4", "已设置")
+    await bot.says(GROUP, ADMIN, "/set series bo1", "已设置")  # one game a match
     for uid in ids.values():
         await bot.joins(GROUP, uid)
     drawn = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")

@@ -88,6 +88,7 @@ async def test_drop_between_rounds_keeps_the_line_and_undo_brings_the_player_bac
 ) -> None:
     people(chats, 4)
     await chats.says(GROUP, ADMIN, "/new xiangqi swiss 象棋赛")
+    await chats.says(GROUP, ADMIN, "/set series bo1")  # one game a match
     await chats.says(GROUP, ADMIN, "/set rounds 3")
     assert "用 /leave" not in await chats.says(GROUP, P[1], "/join")
     for i in (2, 3, 4):
@@ -123,6 +124,7 @@ async def test_drop_between_rounds_keeps_the_line_and_undo_brings_the_player_bac
 async def test_a_drop_during_a_round_asks_first_then_forfeits_the_table(chats: Chats) -> None:
     people(chats, 4)
     await chats.says(GROUP, ADMIN, "/new xiangqi swiss 象棋赛")
+    await chats.says(GROUP, ADMIN, "/set series bo1")  # one game a match
     for i in (1, 2, 3, 4):
         await chats.says(GROUP, P[i], "/join")
     drawn = await chats.says(GROUP, ADMIN, "/draw")
@@ -149,6 +151,7 @@ async def test_a_drop_during_a_round_asks_first_then_forfeits_the_table(chats: C
 async def test_late_entry_joins_the_next_draw_where_the_format_allows_it(chats: Chats) -> None:
     people(chats, 6)
     await chats.says(GROUP, ADMIN, "/new xiangqi swiss 象棋赛")
+    await chats.says(GROUP, ADMIN, "/set series bo1")  # one game a match
     await chats.says(GROUP, ADMIN, "/set rounds 3")
     for i in (1, 2, 3, 4):
         await chats.says(GROUP, P[i], "/join")
@@ -215,8 +218,8 @@ async def test_apart_lists_adds_clears_and_is_refused_where_the_format_cannot(
 
 
 def points_of(line: str) -> Decimal:
-    """The figure a ranking line shows (``积分 3.5``)."""
-    match = re.search(r"积分 (-?[\d.]+)", line)
+    """The figure a ranking line shows (``积分 3.5``; ``场分 3.5`` in a Swiss of matches)."""
+    match = re.search(r"[积场]分 (-?[\d.]+)", line)
     assert match, line
     return Decimal(match.group(1))
 
@@ -231,6 +234,7 @@ async def test_a_swiss_of_twelve_with_a_cap_waiting_list_late_entry_drop_and_apa
     people(chats, 12)
     name = {i: NAME[P[i]] for i in P}
     await chats.says(GROUP, ADMIN, "/new xiangqi swiss 象棋积分赛")
+    await chats.says(GROUP, ADMIN, "/set series bo1")  # one game a match
     await chats.says(GROUP, ADMIN, "/set rounds 4")
     assert "报名上限：10 人" in await chats.says(GROUP, ADMIN, "/set cap 10")
     for i in range(1, 11):
