@@ -46,7 +46,8 @@ def ranking_lines(ctx: Ctx, t: Tournament, b: Board, limit: int = 10) -> str:
     who = names(t)
     lines = []
     group = 0
-    for e in b.entries[:limit]:
+    shown = top_of(b, limit)
+    for e in shown:
         if b.by_group and e.group != group:
             group = e.group
             lines.append(ctx.t("board.group", letter=LETTERS[group - 1]))
@@ -66,9 +67,25 @@ def ranking_lines(ctx: Ctx, t: Tournament, b: Board, limit: int = 10) -> str:
         if labels:
             line = ctx.t("outcome.decided", line=line, label=" / ".join(labels))
         lines.append(line)
-    if len(b.entries) > limit:
-        lines.append(ctx.t("standings.more-all", count=len(b.entries) - limit))
+    if len(b.entries) > len(shown):
+        lines.append(ctx.t("standings.more-all", count=len(b.entries) - len(shown)))
     return "\n".join(lines)
+
+
+def top_of(b: Board, limit: int) -> list[Entry]:
+    """The first ``limit`` lines; while the groups play, the top of every group (as many
+    of each, and at least the two places that go on), not the first group alone."""
+    if not b.by_group or limit >= len(b.entries):
+        return list(b.entries[:limit])
+    groups = len({e.group for e in b.entries}) or 1
+    each = max(2, -(-limit // groups))
+    seen: dict[int, int] = {}
+    out = []
+    for e in b.entries:
+        seen[e.group] = seen.get(e.group, 0) + 1
+        if seen[e.group] <= each:
+            out.append(e)
+    return out
 
 
 def my_standing(ctx: Ctx, t: Tournament, user: int) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bot.application.handlers import standings as standings_handler
+from bot.presentation.board import board_of, ranking_lines
 from bot.presentation.pictures import standings_sheet
 from charts.data import Sheet
 from tests.e2e.harness import tables_of
@@ -258,3 +259,17 @@ async def test_a_doudizhu_group_event_lists_its_groups_and_shares_what_is_undeci
         if not set(members) & set(tables[1]):
             assert {place_of(ln) for ln in listed[letter]} == {"1="}, shown.body
             assert all("等待第" in ln for ln in listed[letter])
+
+
+def test_a_long_group_table_shows_the_top_of_every_group() -> None:
+    """16 players in groups A and B: the pinned message's ten lines are not group A's
+    eight and two of B, but the top five of each group, then how many more."""
+    from tests.test_pictures import ctx, played
+
+    t = played("xiangqi", "groups", 16, None, rounds=1)
+    b = board_of(t)
+    assert b.by_group
+    text = ranking_lines(ctx(), t, b)
+    listed = per_group(text)
+    assert list(listed) == ["A", "B"] and [len(v) for v in listed.values()] == [5, 5], text
+    assert text.splitlines()[-1] == ctx().t("standings.more-all", count=6)
