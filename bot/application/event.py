@@ -24,10 +24,17 @@ from decimal import Decimal
 
 from bot.application.context import Ctx
 from bot.application.service import audit, people, results
-from bot.application.tournament import format_of, game_of, latest_round, playing_for, state_of
+from bot.application.tournament import (
+    format_of,
+    game_of,
+    given_teams,
+    latest_round,
+    playing_for,
+    state_of,
+)
 from bot.language.errors import UserError
 from db.models import Player, Report, Round, TableRow, Tournament
-from db.status import EventStatus, PenaltyKind, RoundStatus, TableState
+from db.status import EventStatus, PenaltyKind, PlayerStatus, RoundStatus, TableState
 from engine.board import Board, board, build, notice
 from engine.formats.base import Format
 from engine.formats.teams import TeamStanding
@@ -186,6 +193,38 @@ class EventCancelled:
     title: str
 
 
+@dataclass(frozen=True)
+class SignedUp:
+    """``player`` is signed up: ``joined`` now (False: they were already), ``waiting``
+    beyond the cap, ``count`` signed up now (0: not counted)."""
+
+    player: Player
+    joined: bool
+    waiting: bool
+    count: int = 0
+
+
+@dataclass(frozen=True)
+class Partnered:
+    """``player`` named their partners: the signed-up by id, the others by the words
+    that named them; ``formed``: every member named the others, the team stands."""
+
+    player: Player
+    partners: tuple[int, ...]
+    unjoined: tuple[str, ...]
+    formed: bool
+
+
+@dataclass(frozen=True)
+class PlayerDropped:
+    """Out from the next draw; ``table``: the table still to be played they forfeit."""
+
+    player: Player
+    round: int
+    table: TableRow | None
+    then: tuple[Settled, ...]
+
+
 # --- the aggregate ---------------------------------------------------------------------------
 class Event:
     """The chat's event for one update (see the module docstring). Get it with
@@ -260,6 +299,51 @@ class Event:
         self.ctx.uow.record(self.t, entry)
         if keeps_state and fresh:
             self._built = self.t.version
+
+    # --- people ----------------------------------------------------------------------------
+    async def sign_up(self, name: str, partners: Sequence[int | str] = ()) -> SignedUp:
+        """The caller's sign-up (made, or back after /leave), on the waiting list beyond
+        the cap (a pair or team waits as one). It reads one player row and a count, never
+        the list: the cost of a sign-up does not grow with the event."""
+        ctx, t = self.ctx, self.t
+        ctx.caller.require_person()
+        if t.status != EventStatus.SIGNUP:
+            raise UserError("refuse.signup-closed")
+        actor = ctx.caller.actor
+        existing = await ctx.uow.repo.player(t.id, actor)
+        if existing is not None and existing.status in (PlayerStatus.ACTIVE, PlayerStatus.WAITING):
+            return SignedUp(existing, False, existing.status == PlayerStatus.WAITING)
+        if waits := await people.should_wait(ctx, t, partners):
+            await self.whole()  # the stored row, to put it on the list
+            existing = next((p for p in t.players if p.user_id == actor), None)
+        if existing is not None:
+            existing.status, existing.name = PlayerStatus.ACTIVE, name
+            player = existing
+        else:
+            username = ctx.caller.inc.sender.username
+            player = await ctx.uow.repo.new_player(t, actor, name, username)
+        if waits:
+            people.put_on_list(ctx, t, player)
+            return SignedUp(player, True, True)
+        ctx.uow.audit("join", t, None, {"user": actor, "name": name})
+        return SignedUp(player, True, False, await ctx.uow.repo.active_players(t.id))
+
+    def partner(
+        self, player: Player, partners: Sequence[int], unjoined: Sequence[str] = ()
+    ) -> Partnered:
+        """``player`` names their partners (docs/rules/teams.md#teams-by-lot)."""
+        people.set_partners(self.ctx, self.t, player, [*partners, *unjoined])
+        formed = player.user_id in given_teams(self.t)
+        return Partnered(player, tuple(partners), tuple(unjoined), formed)
+
+    def drop(self, player: Player) -> PlayerDropped:
+        """Out from the next draw (docs/rules/people.md); a table still to be played is
+        their forfeit, which may settle the round."""
+        row = people.drop(self.ctx, self.t, player)
+        r = latest_round(self.t)
+        assert r is not None  # dropping needs the draw
+        open_table = row is not None and r.status == RoundStatus.OPEN
+        return PlayerDropped(player, r.number, row, self.settle(r) if open_table else ())
 
     # --- rounds ----------------------------------------------------------------------------
     def draw(self) -> RoundDrawn:

@@ -14,14 +14,12 @@ naming the sender back, the request is read as theirs and the pair forms at once
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from bot.application.context import Ctx
-from bot.application.event import Event
+from bot.application.event import Event, Partnered
 from bot.application.handlers.common import find_player
 from bot.application.tournament import format_of, given_teams, names
 from bot.language.errors import UserError
-from db.models import Player, Tournament
+from db.models import Tournament
 from db.status import EventStatus, PlayerStatus
 from engine.formats import find_format
 
@@ -56,40 +54,12 @@ def read_partners(ctx: Ctx, t: Tournament, args: str) -> tuple[list[int], list[s
     return sorted(partners), unjoined
 
 
-def names_player(ref: object, player: Player) -> bool:
-    """Whether a remembered request's words (``@handle``, user id or name) mean ``player``."""
-    if not isinstance(ref, str):
-        return False
-    handle = f"@{player.username}".lower() if player.username else None
-    return ref.lower() == handle or ref in (str(player.user_id), player.name)
-
-
-def claim_requests(ctx: Ctx, t: Tournament, player: Player, partners: list[int]) -> None:
-    """Requests that named ``player`` before they joined, by those ``player`` names back,
-    now name them by id: a mutual request forms at once."""
-    for p in t.players:
-        if p.user_id not in partners or not any(names_player(r, player) for r in p.partners):
-            continue
-        old = list(p.partners)
-        p.partners = sorted(
-            {r for r in old if not names_player(r, player)} | {player.user_id}, key=str
-        )
-        ctx.uow.audit("partners", t, {"user": p.user_id, "partners": old}, {"partners": p.partners})
-
-
-def name_partners(
-    ctx: Ctx, t: Tournament, player: Player, partners: list[int], unjoined: Sequence[str] = ()
-) -> str:
-    """Store the request and say where it stands: formed, or waiting for whom."""
-    claim_requests(ctx, t, player, partners)
-    old = list(player.partners)
-    player.partners = [*partners, *unjoined]
-    ctx.uow.audit(
-        "partners", t, {"user": player.user_id, "partners": old}, {"partners": player.partners}
-    )
+def partners_text(ctx: Ctx, t: Tournament, done: Partnered) -> str:
+    """Where a partner request stands (``Event.partner``): formed, or waiting for whom."""
+    player, partners, unjoined = done.player, done.partners, done.unjoined
     who = names(t)
     members = [who[u] for u in sorted({player.user_id, *partners})]
-    if player.user_id in given_teams(t):
+    if done.formed:
         return ctx.t(f"partners.formed.{t.format}", names=members)
     handle = f"@{player.username}" if player.username else player.name
     by_id = {p.user_id: p for p in t.players}

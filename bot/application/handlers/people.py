@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from bot.application.context import Ctx
 from bot.application.event import Event
 from bot.application.handlers.common import display_name, find_player, tell
-from bot.application.handlers.partners import names_player
 from bot.application.service import people, results
 from bot.application.tournament import (
     UNCOUNTED,
@@ -75,31 +74,15 @@ def _store(ctx: Ctx, t: Tournament, key: str, value: object) -> None:
 
 
 # --- sign-up and the waiting list ----------------------------------------------------
-async def should_wait(ctx: Ctx, t: Tournament, partners: Sequence[int | str]) -> bool:
-    """Whether a new sign-up goes on the waiting list: the cap is reached, or a partner
-    they name (by id, or by the words of a request) is waiting already: a pair or team
-    waits as one."""
-    if people.cap_of(t) is None:
-        return False
-    if await people.is_full(ctx, t):
-        return True
-    if partners:
-        await ctx.uow.repo.load_whole(t)
-        return any(_named(partners, p) for p in people.queue(t))
-    return False
-
-
-def _named(refs: Sequence[object], player: Player) -> bool:
-    return player.user_id in refs or any(names_player(r, player) for r in refs)
-
-
 def unit_of(t: Tournament, player: Player) -> list[Player]:
     """A waiting player with the waiting partners they name who name them back: they
     wait, and are let in, as one pair or team."""
     mates = [
         p
         for p in people.queue(t)
-        if p.user_id != player.user_id and _named(player.partners, p) and _named(p.partners, player)
+        if p.user_id != player.user_id
+        and people.named(player.partners, p)
+        and people.named(p.partners, player)
     ]
     return [player, *mates]
 
@@ -120,11 +103,6 @@ def promote(ctx: Ctx, t: Tournament) -> list[Player]:
             people.let_in(ctx, t, p)
             promoted.append(p)
     return promoted
-
-
-def put_on_list(ctx: Ctx, t: Tournament, player: Player) -> None:
-    people.wait(ctx, player)
-    ctx.uow.audit("join", t, None, {"user": player.user_id, "name": player.name, "waiting": True})
 
 
 async def waiting_text(ctx: Ctx, t: Tournament, player: Player) -> str:
@@ -197,7 +175,7 @@ async def _reserve(ctx: Ctx, t: Tournament, player: Player | None) -> None:
         )
         player = next(p for p in t.players if p.user_id == ctx.caller.actor)
     if player.status != PlayerStatus.WAITING:
-        put_on_list(ctx, t, player)
+        people.put_on_list(ctx, t, player)
     reason = ctx.t(f"people.late-no.{t.format}")
     ctx.out.reply("people.reserve", reason=reason, name=player.name, place=people.place(t, player))
 
@@ -258,18 +236,16 @@ async def _dropping(ctx: Ctx, t: Tournament, ref: str) -> Player:
 
 async def _drop_now(ctx: Ctx, t: Tournament, player: Player) -> None:
     event = Event.of(ctx, t)
-    row = people.drop(ctx, t, player)
-    r = latest_round(t)
-    assert r is not None
-    lines = [ctx.t("people.dropped", name=player.name, round=r.number)]
+    done = event.drop(player)
+    row = done.table
+    lines = [ctx.t("people.dropped", name=player.name, round=done.round)]
     if row is not None:
         lines.append(ctx.t("people.drop-forfeit", table=row.number, name=player.name))
     elif format_of(t).eliminates:
         lines.append(ctx.t("people.drop-walkover"))
     with ctx.out.announcing():
         ctx.out.say("\n".join(lines))
-    if row is not None and r.status == RoundStatus.OPEN:
-        await tell(ctx, event, event.settle(r))
+    await tell(ctx, event, done.then)
 
 
 def walkovers(ctx: Ctx, t: Tournament, walked: Sequence[tuple[TableRow, Sequence[int]]]) -> str:

@@ -6,10 +6,11 @@ import secrets
 from collections.abc import Sequence
 
 from bot.application.context import Ctx
+from bot.application.event import Event
 from bot.application.handlers import people
 from bot.application.handlers.common import display_name
 from bot.application.handlers.lifecycle import BY_SIZE, format_name, read_format, set_format
-from bot.application.handlers.partners import name_partners, read_partners, team_lines
+from bot.application.handlers.partners import partners_text, read_partners, team_lines
 from bot.application.service import results
 from bot.application.timers import tournament_timers
 from bot.application.tournament import (
@@ -124,9 +125,8 @@ async def join(ctx: Ctx, args: str) -> None:
     player, joined, _ = await _sign_up(ctx, t, [*partners, *unjoined])
     if unjoined and not joined:
         joined = ctx.t("signup.already", name=player.name)
-    ctx.out.say(
-        "\n".join(filter(None, [joined, name_partners(ctx, t, player, partners, unjoined)]))
-    )
+    named = partners_text(ctx, t, Event.of(ctx, t).partner(player, partners, unjoined))
+    ctx.out.say("\n".join(filter(None, [joined, named])))
 
 
 async def join_button(ctx: Ctx, arg: str) -> None:
@@ -161,31 +161,13 @@ async def _sign_up(
     """The caller's sign-up (made, or back after /leave), its confirmation (empty when
     they were already signed up) and the number signed up. It reads one player row and
     a count, never the list: the cost of a sign-up does not grow with the event."""
-    ctx.caller.require_person()
-    if t.status != EventStatus.SIGNUP:
-        raise UserError("refuse.signup-closed")
-    name = display_name(ctx)
-    existing = await ctx.uow.repo.player(t.id, ctx.caller.actor)
-    if existing is not None and existing.status == PlayerStatus.ACTIVE:
-        return existing, "", 0
-    if existing is not None and existing.status == PlayerStatus.WAITING:
-        return existing, await people.waiting_text(ctx, t, existing), 0
-    if waits := await people.should_wait(ctx, t, partners):
-        await ctx.uow.repo.load_whole(t)  # the stored row, to put it on the list
-        existing = next((p for p in t.players if p.user_id == ctx.caller.actor), None)
-    if existing is not None:
-        existing.status, existing.name = PlayerStatus.ACTIVE, name
-        player = existing
-    else:
-        player = await ctx.uow.repo.new_player(
-            t, ctx.caller.actor, name, ctx.caller.inc.sender.username
-        )
-    if waits:
-        people.put_on_list(ctx, t, player)
+    done = await Event.of(ctx, t, whole=False).sign_up(display_name(ctx), partners)
+    player = done.player
+    if done.waiting:
         return player, await people.waiting_text(ctx, t, player), 0
-    ctx.uow.audit("join", t, None, {"user": ctx.caller.actor, "name": name})
-    count = await ctx.uow.repo.active_players(t.id)
-    return player, ctx.t("signup.joined", name=name, count=count), count
+    if not done.joined:
+        return player, "", 0
+    return player, ctx.t("signup.joined", name=player.name, count=done.count), done.count
 
 
 async def leave(ctx: Ctx, args: str) -> None:

@@ -8,6 +8,7 @@ them as any other knob. Rules in the project's words: docs/rules/people.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.application.context import Ctx
@@ -88,6 +89,59 @@ def queue(t: Tournament) -> list[Player]:
 
 def place(t: Tournament, player: Player) -> int:
     return 1 + next(i for i, p in enumerate(queue(t)) if p.user_id == player.user_id)
+
+
+def names_player(ref: object, player: Player) -> bool:
+    """Whether a remembered request's words (``@handle``, user id or name) mean ``player``."""
+    if not isinstance(ref, str):
+        return False
+    handle = f"@{player.username}".lower() if player.username else None
+    return ref.lower() == handle or ref in (str(player.user_id), player.name)
+
+
+def named(refs: Sequence[object], player: Player) -> bool:
+    """Whether ``refs`` (partners by id, or a request's words) name ``player``."""
+    return player.user_id in refs or any(names_player(r, player) for r in refs)
+
+
+async def should_wait(ctx: Ctx, t: Tournament, partners: Sequence[int | str]) -> bool:
+    """Whether a new sign-up goes on the waiting list: the cap is reached, or a partner
+    they name (by id, or by the words of a request) is waiting already: a pair or team
+    waits as one."""
+    if cap_of(t) is None:
+        return False
+    if await is_full(ctx, t):
+        return True
+    if partners:
+        await ctx.uow.repo.load_whole(t)
+        return any(named(partners, p) for p in queue(t))
+    return False
+
+
+def put_on_list(ctx: Ctx, t: Tournament, player: Player) -> None:
+    wait(ctx, player)
+    ctx.uow.audit("join", t, None, {"user": player.user_id, "name": player.name, "waiting": True})
+
+
+def set_partners(ctx: Ctx, t: Tournament, player: Player, partners: Sequence[int | str]) -> None:
+    """Store whom ``player`` names as partners (docs/rules/teams.md#teams-by-lot): the
+    signed-up by id, the others by the words that named them. Requests that named
+    ``player`` before they joined, by those ``player`` names back, now name them by id,
+    so a mutual request forms at once."""
+    ids = [p for p in partners if isinstance(p, int)]
+    for p in t.players:
+        if p.user_id not in ids or not any(names_player(r, player) for r in p.partners):
+            continue
+        old = list(p.partners)
+        p.partners = sorted(
+            {r for r in old if not names_player(r, player)} | {player.user_id}, key=str
+        )
+        ctx.uow.audit("partners", t, {"user": p.user_id, "partners": old}, {"partners": p.partners})
+    old = list(player.partners)
+    player.partners = list(partners)
+    ctx.uow.audit(
+        "partners", t, {"user": player.user_id, "partners": old}, {"partners": player.partners}
+    )
 
 
 def let_in(ctx: Ctx, t: Tournament, player: Player) -> None:
