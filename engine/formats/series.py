@@ -72,14 +72,21 @@ def series_note(game: Game[Any], stage_best_of: int | None = None) -> tuple[str,
     return (f"best-of-{stage_best_of}",) if stage_best_of else ()
 
 
-def check_series(best_of: int, outcome: Outcome) -> None:
-    """Refuse a two-player series report that a best-of-``best_of`` cannot produce."""
-    played = sum(outcome.scores, Decimal(0))
+def point_unit(game: Game[Any]) -> Decimal:
+    """The points one game shares between the two players: 1, or 2 with ``points=2/1/0``
+    (docs/rules/two-player.md#game-points)."""
+    return Decimal(2) if game.options.get("points") == "2/1/0" else Decimal(1)
+
+
+def check_series(best_of: int, outcome: Outcome, unit: Decimal = Decimal(1)) -> None:
+    """Refuse a two-player series report that a best-of-``best_of`` cannot produce; every
+    game shares ``unit`` points (2 under ``points=2/1/0``), so the points are games × unit."""
+    played = sum(outcome.scores, Decimal(0)) / unit
     if played > best_of:
-        raise ReportError("series-too-long", best_of=best_of, games=played)
+        raise ReportError("series-too-long", best_of=best_of, games=_plain(played))
     won = [Decimal(0), Decimal(0)]
     for number, hand in enumerate(outcome.per_hand, 1):
-        if max(won) * 2 > best_of:
+        if max(won) * 2 > best_of * unit:
             raise ReportError("series-over", best_of=best_of, game=number, after=number - 1)
         won = [a + b for a, b in zip(won, hand, strict=True)]
 
@@ -119,7 +126,7 @@ def check_report(notes: Sequence[str], game: Game[Any], outcome: Outcome) -> boo
     leaves a sudden-death match level (the table plays on, the next report adds to it)."""
     best_of = series_length(notes)
     if best_of is not None:
-        check_series(best_of, outcome)
+        check_series(best_of, outcome, point_unit(game))
         return False
     if SUDDEN not in notes:
         return False
@@ -165,7 +172,7 @@ def match_points(state: TournamentState, game: Game[Any]) -> dict[PlayerId, Deci
     """Every player's match points over the event: a won match is worth what a won game
     is (the game's ``points`` knob: 1, or 2 with ``2/1/0``), a level one half that, a
     lost one or a bye nothing (docs/rules/two-player.md#swiss)."""
-    unit = Decimal(2) if game.options.get("points") == "2/1/0" else Decimal(1)
+    unit = point_unit(game)
     pens = penalties_by_round(state)
     out = dict.fromkeys(state.players, Decimal(0))
     for rec in state.rounds:

@@ -22,6 +22,7 @@ from engine.formats.series import (
     check_series,
     match_points,
     matches_won,
+    point_unit,
     series_length,
     series_note,
 )
@@ -173,7 +174,7 @@ def play_match(game: Game[Any], notes: tuple[str, ...], table: Table, rng: Rando
         games.append(rng.choice(GAMES))
         outcome = game.parse(series(*games), 2)
         best_of = series_length(notes)
-        if best_of is not None and (len(games) == best_of or _decided(best_of, outcome)):
+        if best_of is not None and (len(games) == best_of or _decided(best_of, game, outcome)):
             break
         if best_of is None and not check_report(notes, game, outcome):
             break
@@ -183,24 +184,26 @@ def play_match(game: Game[Any], notes: tuple[str, ...], table: Table, rng: Rando
     return TableResult(table, TableStatus.CONFIRMED, game.round_scores(outcome, 2))
 
 
-def _decided(best_of: int, outcome: Outcome) -> bool:
-    return max(sum(side, Decimal(0)) for side in zip(*outcome.per_hand, strict=True)) * 2 > best_of
+def _decided(best_of: int, game: Game[Any], outcome: Outcome) -> bool:
+    won = max(sum(side, Decimal(0)) for side in zip(*outcome.per_hand, strict=True))
+    return won * 2 > best_of * point_unit(game)
 
 
 @settings(max_examples=25, deadline=None)
 @given(
     st.sampled_from(TWO_PLAYER_FORMATS),
     st.integers(min_value=4, max_value=12),
-    st.sampled_from(("sudden", "bo1", "bo3")),
+    st.sampled_from(("sudden", "bo1", "bo3", "bo5")),
+    st.sampled_from(("1/0.5/0", "2/1/0")),
     st.randoms(use_true_random=False),
 )
 def test_every_format_plays_two_player_matches_under_the_series_rule(
-    key: str, players: int, length: str, rng: Random
+    key: str, players: int, length: str, points: str, rng: Random
 ) -> None:
     """Whatever the format, every round of two-player tables carries the series note, so
     each match is played as the rule says and a game after the decision is refused; a
     sudden-death match always ends with a winner who won more games; the event ends."""
-    game = find_game("xiangqi")({"series": length})
+    game = find_game("xiangqi")({"series": length, "points": points})
     fmt = find_format(key)(game)
     state = TournamentState(players=tuple(range(1, players + 1)), seed=f"s{players}")
     for _ in range(60):
@@ -220,9 +223,11 @@ def test_every_format_plays_two_player_matches_under_the_series_rule(
         raise AssertionError(f"{key} did not finish")
     assert isinstance(plan, Finished) and plan.ranking
     if key in ("swiss", "teams"):  # matches ranked: match points, then game points
-        points, games = match_points(state, game), totals(state)
-        assert sum(points.values()) == sum(len(rec.plan.tables) for rec in state.rounds)
-        order = [(points[s.player], games[s.player]) for s in plan.ranking]
+        games = totals(state)
+        won = match_points(state, game)
+        matches = sum(len(rec.plan.tables) for rec in state.rounds)
+        assert sum(won.values()) == matches * point_unit(game)
+        order = [(won[s.player], games[s.player]) for s in plan.ranking]
         assert order == sorted(order, reverse=True)
         assert [s.points for s in plan.ranking] == [o[0] for o in order]
 
@@ -325,3 +330,17 @@ def test_matches_won_leaves_out_a_level_match_and_counts_a_walkover() -> None:
     state = TournamentState(tuple(range(1, 7)), "s", rounds=(RoundRecord(1, plan, results),))
     assert matches_won(state) == {1: 0, 2: 0, 3: 0, 4: 1, 5: 0, 6: 1}
     assert match_points(state, game) == {1: HALF, 2: HALF, 3: 0, 4: 1, 5: 0, 6: 1}
+
+
+def test_a_best_of_three_under_2_1_0_counts_games_not_points() -> None:
+    """2/1/0 gives a game two points to share: a best of three is still three games (a
+    2–0 worth 4–0 points stands, a third game after it is refused)."""
+    game = find_game("gomoku")({"series": "bo3", "points": "2/1/0"})
+    assert not check_report(("best-of-3",), game, game.parse("1-0; 1-0", 2))
+    assert not check_report(("best-of-3",), game, game.parse("1-0; 0-1; 0.5-0.5", 2))
+    with pytest.raises(ReportError) as refused:
+        check_report(("best-of-3",), game, game.parse("1-0; 1-0; 0-1", 2))
+    assert refused.value.code == "series-over"
+    with pytest.raises(ReportError) as refused:
+        check_report(("best-of-1",), game, game.parse("0.5-0.5; 1-0", 2))
+    assert refused.value.params["games"] == "2"
