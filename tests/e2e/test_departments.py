@@ -17,6 +17,7 @@ DEPARTMENTS = ["财务部", "财务部", "人事部", "人事部", "法务部", 
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("backend", ["ptb"])
 async def test_swiss_rounds_seat_colleagues_of_one_department_apart(bot: Harness) -> None:
     server = bot.server
     server.add_user(ADMIN, "组织者", language_code="zh")

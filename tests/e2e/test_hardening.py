@@ -99,6 +99,7 @@ async def test_hostile_input_gets_a_specific_refusal_never_the_apology(bot: Harn
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("backend", ["ptb"])
 async def test_a_too_long_title_is_refused_with_the_bound(bot: Harness) -> None:
     setup(bot, [])
     await bot.says(GROUP, ADMIN, "/lang en", "English")

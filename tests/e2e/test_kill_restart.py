@@ -9,6 +9,9 @@ kill, at most one per kill (the sender has one message in flight at a time); rea
 edits, which repeat invisibly, are marked sent together after each pass of the sender, so
 those of the pass in flight may be sent again. Nothing is lost and no update is handled
 twice. ``KILLS=20`` runs more random kills (nightly).
+
+On PTB; ``test_crash_restart.py`` kills aiogram, so each backend meets a
+SIGKILL mid-burst once (the outbox and the processed-update marks are the core's).
 """
 
 from __future__ import annotations
@@ -110,7 +113,7 @@ async def answered(server: BotAPIServer, joins: list[int], total: int) -> None:
     await server.wait_idle(quiet=2.0, timeout=60)
 
 
-@pytest.mark.parametrize("backend", ["aiogram", "ptb"])
+@pytest.mark.parametrize("backend", ["ptb"])
 async def test_kills_lose_nothing_and_repeat_at_most_the_reply_in_flight(
     botapi: BotAPIServer, backend: str, tmp_path: Path
 ) -> None:

@@ -40,7 +40,6 @@ def is_live(m: SentMessage) -> bool:
     return "实时积分" in m.body
 
 
-@pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
 async def test_the_pinned_standings_are_edited_after_each_confirmed_result(bot: Harness) -> None:
     ids, drawn = await signed_up_and_drawn(bot)
     await bot.server.wait_idle()

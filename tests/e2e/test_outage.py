@@ -19,6 +19,7 @@ NAMES = ["甲", "乙", "丙", "丁", "戊", "己", "庚", "辛"]
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("backend", ["ptb"])
 async def test_timers_missed_in_an_outage_run_in_order_once(bot: Harness) -> None:
     server = bot.server
     server.add_user(ADMIN, "组织者", language_code="zh")

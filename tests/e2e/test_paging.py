@@ -13,6 +13,7 @@ PLAYERS = list(range(301, 313))
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("backend", ["aiogram"])
 async def test_long_player_list_and_draw_are_one_paged_message_each(
     bot: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -45,6 +45,7 @@ async def press_private(bot: Harness, uid: int, message: SentMessage, label: str
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("backend", ["ptb"])
 async def test_each_slips_qr_code_opens_its_own_tables_form_in_the_private_chat(
     bot: Harness,
 ) -> None:

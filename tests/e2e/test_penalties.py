@@ -17,6 +17,7 @@ PLAYERS = [501, 502, 503, 504]
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("backend", ["aiogram"])
 async def test_penalties_cards_and_the_warning_ladder(bot: Harness) -> None:
     server = bot.server
     server.add_user(ADMIN, "Org", language_code="en")

@@ -34,6 +34,7 @@ def penalties(document: bytes | None) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("backend", ["ptb"])
 async def test_undo_walks_back_penalty_forfeit_and_rule_change(bot: Harness) -> None:
     server = bot.server
     server.add_user(ADMIN, "Org", language_code="en")
