@@ -153,3 +153,30 @@ async def test_cancel_turns_the_pinned_live_standings_into_a_cancelled_events(
     assert "比赛已取消" in pinned.body and "实时积分" not in pinned.body
     assert "每确认一个结果自动更新" not in pinned.body
     assert "选手" in pinned.body  # the places as they stood
+
+
+async def test_standings_of_a_group_event_build_the_state_once_for_its_group_lines(
+    memory_bot: MemoryHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """斗地主 groups of nine: /standings lists the groups under the ranking from the same
+    state it ranks (one build), and the /confirm that closes round 1 builds it once."""
+    bot = memory_bot
+    ids = add_players(bot, 9)
+    await bot.says(GROUP, ADMIN, "/new doudizhu groups 斗地主小组赛", "SHA-256")
+    for uid in ids.values():
+        await bot.joins(GROUP, uid)
+    await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    built = count_builds(monkeypatch)
+    opened = await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
+    for table, seats in tables_of(opened.body, ids).items():
+        await bot.says(GROUP, seats[0], f"/report {table} total A+4 B-2 C-2", "请同桌另一位")
+        built.clear()
+        await bot.says(GROUP, seats[1], "/confirm", "结果确认")
+        assert len(built) <= 1
+    await bot.server.wait_for("第 1 轮结束")
+    assert len(built) == 1  # the confirm that closed the round
+
+    built.clear()
+    standings = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
+    assert "分组：" in standings.body and "A 组：" in standings.body
+    assert len(built) == 1
