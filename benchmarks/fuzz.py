@@ -122,7 +122,7 @@ class Probe(logging.Handler):
             ctx = await run(inc, handler, arg)
             self.facts = await digest(core.sessionmaker)
             findings.handled += 1
-            texts = [o.text for o in ctx.outgoing] + [ctx.toast or ""] if ctx else []
+            texts = [o.text for o in ctx.out.outgoing] + [ctx.out.toast or ""] if ctx else []
             self.replies[inc.update_id] = (self.refused, texts)
             if self.refused:
                 findings.refusals += 1
