@@ -351,12 +351,12 @@ class Event:
         plan = self.fmt.plan(self.state)
         if isinstance(plan, Finished):
             raise UserError("refuse.too-few-players")
-        r = self.store_round(plan, 1)
+        r = self._store_round(plan, 1)
         self.t.status, self.t.signup_until = EventStatus.RUNNING, None
         self._record(audit.Drawn([list(row.seats) for row in r.tables]))
         return RoundDrawn(r)
 
-    def store_round(self, plan: RoundPlan, number: int) -> Round:
+    def _store_round(self, plan: RoundPlan, number: int) -> Round:
         now = playing_for(self.t)  # a place a substitute took is seated as them
         r = Round(
             number=number,
@@ -388,7 +388,7 @@ class Event:
             plan = self.fmt.plan(self.state)
             if isinstance(plan, Finished):  # the settling announced it
                 raise UserError("refuse.finished")
-            r = self.store_round(plan, r.number + 1)
+            r = self._store_round(plan, r.number + 1)
         r.status, r.deadline = RoundStatus.OPEN, deadline
         r.deadline_set_at = self.ctx.now if deadline is not None else None
         self._record(audit.RoundOpened(r.number, str(deadline)))
