@@ -24,7 +24,6 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from bot.application.event import Event
 from bot.application.handlers.bracket import bracket_matches, robin_sheet
 from bot.application.tournament import format_of, state_of
 from bot.language.i18n import Catalogue
@@ -47,7 +46,7 @@ from charts.canvas import WIDTH_PX
 from charts.podium import podium_figure, podium_png
 from charts.progression import progression_png
 from charts.sheet import sheet_figures, sheet_pngs
-from db.models import Player, Report, Tournament
+from db.models import Player, Report, Round, TableRow, Tournament
 from engine.board import board
 from engine.model import Finished
 
@@ -133,7 +132,13 @@ def played(
         if isinstance(plan, Finished):
             t.status = "finished"
             return t
-        r = Event(ctx(), t, True).store_round(plan, number)
+        r = Round(number=number, stage=plan.stage, seed_label=plan.seed_label, status="drawn")
+        r.byes, r.notes = list(plan.byes), list(plan.notes)
+        r.tables = [
+            TableRow(number=tb.number, seats=list(tb.players), forfeited=[], present=[])
+            for tb in plan.tables
+        ]
+        t.rounds.append(r)
         r.status = "closed"
         for row in r.tables:
             row.status = "confirmed"
