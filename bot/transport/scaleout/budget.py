@@ -51,6 +51,10 @@ CLAIM_EVERY = 2.0  # seconds between tries for the parts no live worker holds
 # (``bot.transport.scaleout.worker``); this catches a notice lost meanwhile and the
 # replies an update commits into other chats (a private message).
 POLL_EVERY = 1.0
+# Seconds from one pass's start to the next's: a busy sender's wakes (one a commit, its
+# own worker's or another's) are taken together, a pass for many commits rather than one
+# each; a lone reply on a quiet bot finds the last pass long over and goes at once.
+PASS_GAP = 0.2
 PASS_SPAN = 1.0  # seconds a pass waits for the bot's pace before it reads the outbox anew
 MARGIN = 0.9  # of the bot's rate used: Telegram sees our evenly spaced sends with jitter
 
@@ -175,6 +179,8 @@ class SharedSender(Sender):
             await self._claim_parts()
         if not self.parts:  # nothing to send: only try for the parts again, in a while
             return CLAIM_EVERY
+        if (early := self._pass_began + PASS_GAP - time.monotonic()) > 0:
+            await asyncio.sleep(early)
         # A reply of another worker's may have been committed with its notice lost.
         return min(await super().flush_once(), POLL_EVERY)
 
