@@ -11,6 +11,10 @@ commit had happened, the processed-update table makes the second run a no-op. Wh
 update is being handled the worker tells JetStream it is still working on it, so a slow
 update is not handed out twice.
 
+Replies are sent by the worker whose sender holds the chat's part
+(``bot.transport.scaleout.budget``): after a commit the worker wakes its own sender if it
+holds it, else tells the holder over plain NATS (``Bus.outbox_subject``).
+
 Its clock is the database's (``bot.transport.scaleout.clock``): a timer the leader fired is due here
 too. Should a timer still be put back (the database was away), its message is
 redelivered a moment later rather than handed back to a leader that fired it already.
