@@ -137,6 +137,7 @@ class PenaltyGiven:
     points: Decimal
     reason: str
     offence: int = 1
+    then: tuple[Settled, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -145,6 +146,7 @@ class PlayerDisqualified:
 
     player: Player
     offence: int = 0
+    then: tuple[Settled, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -476,11 +478,17 @@ class Event:
         results.forfeit(self.ctx, self.t, row, list(losers))
         return TableForfeited(row, tuple(losers), self.settle(r, ruled=True))
 
+    def _moved(self) -> tuple[Settled, ...]:
+        """After a ruling on a player: the standings moved, once they are on show (the
+        live standings posted), in the latest round."""
+        r = latest_round(self.t)
+        return (StandingsMoved(r),) if r is not None and self.t.live_at is not None else ()
+
     async def penalise(
         self, player: Player, points: Decimal, kind: PenaltyKind, reason: str
     ) -> PenaltyGiven:
         await results.penalise(self.ctx, self.t, player, points, kind, reason)
-        return PenaltyGiven(player, points, reason)
+        return PenaltyGiven(player, points, reason, then=self._moved() if points else ())
 
     async def warn(self, player: Player, reason: str) -> PenaltyGiven | PlayerDisqualified:
         """The warning ladder (docs/rules/penalties.md): warning → −1 → disqualification."""
@@ -490,13 +498,14 @@ class Event:
         step = ladder(offence)
         if step.rung is Rung.DISQUALIFY:
             results.disqualify(self.ctx, self.t, player)
-            return PlayerDisqualified(player, offence)
+            return PlayerDisqualified(player, offence, self._moved())
         await results.penalise(self.ctx, self.t, player, step.points, PenaltyKind.LADDER, reason)
-        return PenaltyGiven(player, step.points, reason, offence)
+        moved = self._moved() if step.points else ()  # a warning moves nobody
+        return PenaltyGiven(player, step.points, reason, offence, moved)
 
     def disqualify(self, player: Player) -> PlayerDisqualified:
         results.disqualify(self.ctx, self.t, player)
-        return PlayerDisqualified(player)
+        return PlayerDisqualified(player, then=self._moved())
 
     def no_shows(self, r: Round) -> NoShowsRuled:
         """The check-in cut-off, once: clearing it closes the check-in."""

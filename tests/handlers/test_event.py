@@ -180,3 +180,32 @@ async def test_standings_of_a_group_event_build_the_state_once_for_its_group_lin
     standings = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
     assert "分组：" in standings.body and "A 组：" in standings.body
     assert len(built) == 1
+
+
+async def test_a_deduction_shows_in_the_pinned_live_standings_at_once(
+    memory_bot: MemoryHarness,
+) -> None:
+    """The pinned message tells the truth between results too: a deduction moves the
+    player's figure there at once, a warning (nothing deducted) leaves it alone."""
+    bot = memory_bot
+    ids = add_players(bot, 9)
+    await bot.says(GROUP, ADMIN, "/new doudizhu swiss 斗地主积分赛", "SHA-256")
+    for uid in ids.values():
+        await bot.joins(GROUP, uid)
+    await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    opened = await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
+    seats = tables_of(opened.body, ids)[1]
+    await bot.says(GROUP, ADMIN, "/report 1 total A+4 B-2 C-2", "结果确认")
+    live = await bot.server.wait_for("实时积分")
+    name = next(n for n, uid in ids.items() if uid == seats[0])
+
+    def pinned() -> str:
+        return next(m for m in bot.server.outbox(GROUP) if m.message_id == live.message_id).body
+
+    line = next(x for x in pinned().splitlines() if name in x)
+    assert "4" in line
+    await bot.says(GROUP, ADMIN, f"/penalty {name} warn", "警告")
+    assert next(x for x in pinned().splitlines() if name in x) == line
+    await bot.says(GROUP, ADMIN, f"/penalty {name} 3 迟到", "扣")
+    moved = next(x for x in pinned().splitlines() if name in x)
+    assert moved != line and "1" in moved

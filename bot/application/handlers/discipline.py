@@ -51,6 +51,7 @@ async def penalty(ctx: Ctx, args: str) -> None:
             ctx.out.reply("penalty.warning", name=player.name, offence=1, reason=reason or "—")
         case PenaltyGiven(points=points, reason=reason):
             ctx.out.reply("penalty.done", name=player.name, points=points, reason=reason or "—")
+    await tell(ctx, event, done.then)  # the live standings show it
 
 
 async def forfeit(ctx: Ctx, args: str) -> None:
@@ -82,5 +83,6 @@ async def dq(ctx: Ctx, args: str) -> None:
     if not args.strip():
         raise UserError("usage.dq")
     player = find_player(ctx, event.t, args)
-    event.disqualify(player)
+    done = event.disqualify(player)
     ctx.out.reply("dq.done", name=player.name)
+    await tell(ctx, event, done.then)
