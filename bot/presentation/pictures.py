@@ -253,8 +253,9 @@ def standings_sheet(
                     who.get(e.player, str(e.player)),
                     _stage_cell(ctx, e),
                     # the figure that ranked the line inside its stage, never a total that
-                    # could contradict the place (a 1st on 116 above a 2nd on 151)
-                    show(e.figure if e.figure is not None else e.points),
+                    # could contradict the place (a 1st on 116 above a 2nd on 151); none
+                    # where the text shows none (a table not reported: a 0 would read as one)
+                    show(e.figure) if e.figure is not None else "—",
                 ),
                 _mark(e.place, not out_of_it(e), finished),
             )
