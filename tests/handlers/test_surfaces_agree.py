@@ -523,17 +523,24 @@ SURFACES = {
 }
 
 
-@pytest.mark.parametrize("surface", list(SURFACES))
+@pytest.mark.parametrize("surface", ["", *SURFACES])
 async def test_a_text_surface_with_its_own_view_is_caught(
     memory_bot: MemoryHarness, monkeypatch: pytest.MonkeyPatch, surface: str
 ) -> None:
     """象棋 4, 单败淘汰, table 1 confirmed: the surface printing the format's rows itself
-    (a rank each, no shared place, no waiting) no longer says what the read model says."""
-    where, wrap = SURFACES[surface]
-    module, _, attr = where.rpartition(".")
-    real = getattr(__import__(module, fromlist=[attr]), attr)
-    monkeypatch.setattr(where, wrap(real))
+    (a rank each, no shared place, no waiting) no longer says what the read model says.
+    ("": nothing put back, every surface agrees.)"""
+    if surface:
+        where, wrap = SURFACES[surface]
+        module, _, attr = where.rpartition(".")
+        real = getattr(__import__(module, fromlist=[attr]), attr)
+        monkeypatch.setattr(where, wrap(real))
     play = await first_result(memory_bot, "/new xiangqi bracket 象棋", 4, "1-0; 1-0")
+    capture(monkeypatch, play)
+    if not surface:
+        await play.check()
+        assert play.sheets and play.trees
+        return
     with pytest.raises(AssertionError, match=surface.rstrip(":")):
         await play.check()
 
@@ -582,3 +589,19 @@ async def test_an_end_announcement_with_its_own_view_is_caught(
     await play.say(tables[1][1], "/confirm")
     with pytest.raises(AssertionError, match="end announcement"):
         await play.finish()
+
+
+async def test_replies_going_before_the_announcements_queued_first_are_caught(
+    memory_bot: MemoryHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The outbox letting every reply go first (one stage for the whole queue): a
+    /standings answer saying round 2 is on reads before "第 2 轮开始"."""
+    monkeypatch.setattr("bot.transport.outbox.stages", lambda rows: {r.id: 0 for r in rows})
+    ids = await start(memory_bot, "/new xiangqi bracket 象棋", 4)
+    play = Play(memory_bot, ids)
+    tables = tables_of(await play.say(ADMIN, "/round"), ids)
+    await play.result(1, tables[1], "1-0; 1-0")
+    await play.say(tables[2][0], "/report 2 1-0; 1-0")
+    await play.together((tables[2][1], "/confirm"), (ADMIN, "/round"), (tables[2][0], "/standings"))
+    with pytest.raises(AssertionError, match="a reply says round 2 is on"):
+        check_order(memory_bot)
