@@ -101,7 +101,7 @@ async def test_a_confirm_that_ends_a_knockout_builds_the_state_once(
     memory_bot: MemoryHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A table knockout (Big Two, 8 players): the final's /confirm builds the state once;
-    /standings mid-event and at the end, once each."""
+    /standings mid-event and at the end, a /fix and its /undo, once each."""
     bot = memory_bot
     ids = add_players(bot, 8)
     await bot.says(GROUP, ADMIN, "/new bigtwo knockout 锄大地淘汰赛", "SHA-256")
@@ -117,7 +117,12 @@ async def test_a_confirm_that_ends_a_knockout_builds_the_state_once(
     built.clear()
     await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
     assert len(built) == 1
+    built.clear()
     await bot.says(GROUP, ADMIN, "/fix 1 A0 B3 C7 D12", "更正第 1 桌")  # back where it was
+    assert len(built) == 1
+    built.clear()
+    await bot.says(GROUP, ADMIN, "/undo", "已撤销")
+    assert len(built) == 1
     for table in tables_of(opened.body, ids):
         if table != 1:
             await bot.says(GROUP, ADMIN, f"/report {table} A0 B3 C7 D12", "结果确认")
