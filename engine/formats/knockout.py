@@ -21,6 +21,10 @@ Rules as implemented, with their anchors there:
   top scorer wins; a tie at the top is played off in an extra game among the tied players
   (stage ``extra``, #final-ties: 总决赛中…进行加时赛) when the game allows a table of
   that size, otherwise by a flip (note ``final-flip``).
+* A two-player match left level under a best-of series (draws) is played again, as in single
+  elimination: an ``extra`` round of the level matches before the next draw, until one of
+  the two wins (docs/rules/two-player.md#formats); no flip decides a match of players who
+  can still play it.
 * If fewer players remain than the smallest table (e.g. two Big Two winners), the best
   losers of the last round by score (then by flip) fill the final (note ``lucky-loser``):
   a final needs a table, and the next-best score is the least arbitrary way to fill it.
@@ -41,7 +45,7 @@ from engine.draw import flip_order, shuffled, stream
 from engine.errors import ConfigError, FormatError
 from engine.formats.base import APART_NOTE, AnyGame, Format
 from engine.formats.elimination import extra_table, lucky_losers, top_of_final
-from engine.formats.series import SERIES_NOTES, series_note
+from engine.formats.series import SERIES_NOTES, SUDDEN, series_length, series_note
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -77,6 +81,7 @@ class Walk:
     final_played: bool = False
     notes: list[str] = field(default_factory=list)
     last_losers: list[PlayerId] = field(default_factory=list)
+    replays: list[tuple[PlayerId, ...]] = field(default_factory=list)  # level matches
 
 
 class Knockout(Format):
@@ -122,6 +127,9 @@ class Knockout(Format):
             results = {res.table.number: res for res in rec.results}
             seated = [p for t in rec.plan.tables for p in t.players]
             w.out.difference_update(seated)
+            if rec.plan.stage == "extra" and not w.final_played:
+                self._replay(w, rec, results, pens, active, state)  # level matches again
+                continue
             for p in (*seated, *rec.plan.byes):
                 w.reached[p] = rec.number
             w.byes.update(rec.plan.byes)
@@ -158,6 +166,10 @@ class Knockout(Format):
                     w.final_played = True
                     self._final(w, rec.number, table, net, state, active)
                     continue
+                if self._level_match(rec.plan.notes, table, net, active):
+                    w.replays.append(table.players)
+                    going += list(table.players)  # neither is out before the replay
+                    continue
                 ahead = self._advancers(table, net, k, active, state.seed, rec.number, w)
                 going += ahead
                 losers += [p for p in table.players if p not in ahead]
@@ -167,9 +179,62 @@ class Knockout(Format):
             w.out.update(p for p in w.pool if p not in staying and p not in sat and p in active)
             if losers:
                 w.last_losers = losers
-            w.pool = [p for p in state.players if p in staying] if not w.final_played else []
+            held = {p for pair in w.replays for p in pair}
+            w.pool = (
+                [p for p in state.players if p in staying and p not in held]
+                if not w.final_played
+                else []
+            )
         w.out.update(p for p in state.players if p not in active)
         return w
+
+    @staticmethod
+    def _level_match(
+        notes: Sequence[str],
+        table: Table,
+        net: Mapping[PlayerId, Decimal],
+        active: set[PlayerId],
+    ) -> bool:
+        """A two-player match of a round with a series that ended level, both players
+        still in: it is played again rather than flipped (docs/rules/two-player.md#formats)."""
+        if len(table.players) != 2 or (series_length(notes) is None and SUDDEN not in notes):
+            return False
+        a, b = table.players
+        return a in active and b in active and net[a] == net[b]
+
+    def _replay(
+        self,
+        w: Walk,
+        rec: RoundRecord,
+        results: Mapping[int, TableResult],
+        pens: Mapping[tuple[int, PlayerId], Decimal],
+        active: set[PlayerId],
+        state: TournamentState,
+    ) -> None:
+        """The level matches played again: a winner joins the next draw, the other is
+        out in the round the match was drawn in; level again: another replay."""
+        pending, w.replays = w.replays, []
+        won: set[PlayerId] = set()
+        for pair in pending:
+            table = next((t for t in rec.plan.tables if set(t.players) == set(pair)), None)
+            res = results.get(table.number) if table is not None else None
+            if table is None or res is None or res.status is TableStatus.PENDING:
+                w.replays.append(pair)
+                continue
+            stayed = [p for p in pair if p in active and p not in res.forfeited]
+            if res.status is TableStatus.FORFEIT:
+                w.forfeit.update(res.forfeited)
+                w.out.update(res.forfeited)
+                won.update(stayed[:1] if len(stayed) == 1 else ())
+                continue
+            net = net_scores(rec, res, pens)
+            if self._level_match(rec.plan.notes, table, net, active):
+                w.replays.append(pair)
+                continue
+            winner = max(stayed, key=lambda p: net[p]) if stayed else None
+            w.out.update(p for p in pair if p != winner)
+            won.update((winner,) if winner is not None else ())
+        w.pool = [p for p in state.players if p in set(w.pool) | won]
 
     def _advancers(
         self,
@@ -259,6 +324,9 @@ class Knockout(Format):
         # The last round's decisions, then how long a match is at two-player tables
         # (docs/rules/two-player.md#formats).
         notes = (*dict.fromkeys(w.notes), *series_note(self.game))
+        if w.replays and not w.final_played:
+            tables = tuple(Table(i + 1, pair) for i, pair in enumerate(w.replays))
+            return RoundPlan(tables, (), "extra", label, ("extra-game", *series_note(self.game)))
         if w.final_played:
             table = extra_table(w.top, w.final_table, self.sizes, w.sides)
             if len(w.top) > 1 and table is not None:
@@ -279,8 +347,11 @@ class Knockout(Format):
         return self.lot_round(pool, w.byes, rng, "", label, notes, short, state.apart)
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
-        """The tied top of the final, when an extra game can be seated for them."""
+        """The players of level matches to play again, or the tied top of the final
+        when an extra game can be seated for them."""
         w = self.walk(state)
+        if w.replays and not w.final_played:
+            return tuple(p for pair in w.replays for p in pair)
         seats = extra_table(w.top, w.final_table, self.sizes, w.sides)
         return w.top if w.final_played and len(w.top) > 1 and seats is not None else ()
 

@@ -344,3 +344,46 @@ def test_a_best_of_three_under_2_1_0_counts_games_not_points() -> None:
     with pytest.raises(ReportError) as refused:
         check_report(("best-of-1",), game, game.parse("0.5-0.5; 1-0", 2))
     assert refused.value.params["games"] == "2"
+
+
+def test_a_level_best_of_match_in_a_table_knockout_is_played_again_not_flipped() -> None:
+    """分桌淘汰 of 象棋 at best of one: a drawn match (½–½) sends neither player on nor out;
+    the next round is that match again (the other winner waits), then the draw goes on."""
+    game = find_game("xiangqi")({"series": "bo1"})
+    fmt = find_format("knockout")(game)
+    state = TournamentState(players=(1, 2, 3, 4), seed="k")
+    first = fmt.plan(state)
+    assert isinstance(first, RoundPlan) and "best-of-1" in first.notes
+    level, decided = first.tables
+    draw = game.round_scores(game.parse("0.5-0.5", 2), 2)
+    a_wins = game.round_scores(game.parse("1-0", 2), 2)
+    state = replace(
+        state,
+        rounds=(
+            RoundRecord(
+                1,
+                first,
+                (
+                    TableResult(level, TableStatus.CONFIRMED, draw),
+                    TableResult(decided, TableStatus.CONFIRMED, a_wins),
+                ),
+            ),
+        ),
+    )
+    replay = fmt.plan(state)
+    assert isinstance(replay, RoundPlan) and replay.stage == "extra"
+    assert [set(t.players) for t in replay.tables] == [set(level.players)]
+    assert "tiebreak-flip" not in replay.notes and "best-of-1" in replay.notes
+    assert set(fmt.playoff(state)) == set(level.players)
+    still = {s.player for s in fmt.standings(state) if s.alive}
+    assert still == {*level.players, decided.players[0]}
+    # Drawn again, then won by seat B: B meets the other winner in the final.
+    for number, report in ((2, "0.5-0.5"), (3, "0-1")):
+        plan = fmt.plan(state)
+        assert isinstance(plan, RoundPlan) and plan.stage == "extra"
+        scores = game.round_scores(game.parse(report, 2), 2)
+        result = TableResult(plan.tables[0], TableStatus.CONFIRMED, scores)
+        state = replace(state, rounds=(*state.rounds, RoundRecord(number, plan, (result,))))
+    final = fmt.plan(state)
+    assert isinstance(final, RoundPlan) and final.stage == "final"
+    assert set(final.tables[0].players) == {plan.tables[0].players[1], decided.players[0]}
