@@ -358,3 +358,33 @@ async def test_a_team_event_of_six_counts_its_members_match_points(
     for members, points in teams:
         assert float(points) == sum(match_points[ids[n]] for n in members.split(", "))
     assert teams[0][0] in champions
+
+
+async def test_a_drawn_best_of_one_in_a_table_knockout_is_played_again(
+    memory_bot: MemoryHarness,
+) -> None:
+    """分桌淘汰 of 象棋 at best of one: a drawn match is neither player's win, so the round
+    ends asking that pair alone for another match; its winner then meets the other
+    table's winner in the final (docs/rules/two-player.md#formats)."""
+    bot = memory_bot
+    ids = setup(bot, 4)
+    name = {v: k for k, v in ids.items()}
+    await bot.says(GROUP, ADMIN, "/new xiangqi knockout 象棋淘汰", "SHA-256")
+    await bot.says(GROUP, ADMIN, "/set series bo1", "已设置")
+    for uid in ids.values():
+        await bot.joins(GROUP, uid)
+    await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    opened = await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
+    tables = tables_of(opened.body, ids)
+    await bot.says(GROUP, ADMIN, "/report 1 0.5-0.5", "第 1 桌结果确认")
+    await bot.says(GROUP, ADMIN, "/report 2 1-0", "第 2 桌结果确认")
+    notice = await bot.server.wait_for("还需加赛")
+    assert all(name[p] in notice.body for p in tables[1])
+    assert name[tables[2][0]] not in notice.body and "翻牌" not in notice.body
+    again = await bot.says(GROUP, ADMIN, "/round", "第 2 轮开始")
+    assert list(tables_of(again.body, ids).values()) in ([tables[1]], [tables[1][::-1]])
+    [seats] = tables_of(again.body, ids).values()
+    await bot.says(GROUP, ADMIN, "/report 1 0-1", "第 1 桌结果确认")
+    await bot.server.wait_for("第 2 轮结束")
+    final = await bot.says(GROUP, ADMIN, "/round", "第 3 轮开始")
+    assert set(tables_of(final.body, ids)[1]) == {seats[1], tables[2][0]}
