@@ -188,6 +188,12 @@ class Knockout(Format):
         w.out.update(p for p in state.players if p not in active)
         return w
 
+    @property
+    def rules_variant(self) -> str:
+        """``series`` at two-player tables: /rules says a table is a match and a level one
+        is played again (docs/rules/two-player.md#formats)."""
+        return "series" if max(self.sizes) == 2 and series_note(self.game) else ""
+
     @staticmethod
     def _level_match(
         notes: Sequence[str],

@@ -371,6 +371,8 @@ async def test_a_drawn_best_of_one_in_a_table_knockout_is_played_again(
     name = {v: k for k, v in ids.items()}
     await bot.says(GROUP, ADMIN, "/new xiangqi knockout 象棋淘汰", "SHA-256")
     await bot.says(GROUP, ADMIN, "/set series bo1", "已设置")
+    rules = await bot.says(GROUP, ADMIN, "/rules", "📋")
+    assert "这两人在下一次抽签前再赛一场" in rules.body and "翻牌决定" not in rules.body
     for uid in ids.values():
         await bot.joins(GROUP, uid)
     await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
