@@ -1,4 +1,5 @@
-"""Live standings: one message per event, pinned, edited after every confirmed result.
+"""Live standings: one message per event, pinned, edited after every confirmed result
+and when a round opens (who waits for which table).
 
 A busy group should not fill with ``/standings`` answers. From the first settled table
 on, the bot keeps one message up to date: the standings picture with the text ranking as

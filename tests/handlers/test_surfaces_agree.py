@@ -231,9 +231,8 @@ class Play:
         await self.bot.core.handle_many(pending)
         await self.bot.chats.deliver()
 
-    async def check(self, live: bool = True) -> None:
-        """Every surface against the read model, now; ``live``: the pinned standings too
-        (refreshed by a result, not by the next /round)."""
+    async def check(self) -> None:
+        """Every surface against the read model, now."""
         model = await read_model(self.bot)
         player = next(iter(self.ids.values()))
         check_text("/standings all", await self.say(player, "/standings all"), model, whole=True)
@@ -242,7 +241,7 @@ class Play:
         for surface, sheet in self.sheets:
             check_sheet(surface, sheet, model)
         pinned = [m for m in self.bot.server.outbox(GROUP) if m.body.startswith("📌")]
-        if pinned and live:
+        if pinned:
             check_text("the pinned live standings", pinned[-1].body, model)
         if format_of(model.t).has_bracket:
             self.trees.clear()
@@ -372,7 +371,7 @@ async def play_out(play: Play, decide: Decide, rounds: int = 20, burst_at: int =
                     await play.together(
                         (seats[1], "/confirm"), (ADMIN, "/round"), (seats[0], "/standings")
                     )
-                    await play.check(live=False)
+                    await play.check()
                     opened = "\n".join(m.body for m in bot.server.outbox(GROUP)[before:])
                 else:
                     await play.result(table, seats, result)
@@ -380,6 +379,7 @@ async def play_out(play: Play, decide: Decide, rounds: int = 20, burst_at: int =
             return await play.finish()
         if number != burst_at:
             opened = await play.say(ADMIN, "/round")
+            await play.check()  # the pinned standings too: everyone waits for a table
     raise AssertionError("no champion")
 
 

@@ -10,6 +10,7 @@ from bot.application.handlers.common import (
     deadline_text,
     describe_tables,
     my_table,
+    refresh_live,
     tell,
     timer_open_round,
     timer_round,
@@ -58,6 +59,8 @@ async def open_next(ctx: Ctx, args: str) -> None:
         if walked:
             ctx.out.say(walked)
     ctx.uow.timers += tournament_timers(t)
+    if t.live_at is not None:  # the pinned standings say who waits for which table now
+        refresh_live(ctx, event)
     if opened.walked:  # a walkover may settle the round (a final)
         await tell(ctx, event, event.settle(r))
 
