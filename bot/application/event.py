@@ -65,10 +65,12 @@ class HeldForRuling:
 
 @dataclass(frozen=True)
 class RoundClosed:
-    """Every table settled; ``going_on`` play the next round."""
+    """Every table settled; ``going_on`` play the next round, and ``out`` of this
+    round's players do not (none in a Swiss or a round robin)."""
 
     round: int
     going_on: tuple[int, ...]
+    out: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -423,7 +425,9 @@ class Event:
             # from it, and only the tied are named (a whole final table may replay it).
             return moved, PlayOffNeeded(r.number, notice(fmt, state, outcome))
         going_on = [u for table in outcome.tables for u in table.players] + list(outcome.byes)
-        return moved, RoundClosed(r.number, tuple(going_on))
+        played = [u for table in state.rounds[-1].plan.tables for u in table.players]
+        out = tuple(u for u in played if u not in going_on)
+        return moved, RoundClosed(r.number, tuple(going_on), out)
 
     def finish(self, outcome: Finished) -> EventFinished:
         """The format has finished: the event is over, its ranking final."""

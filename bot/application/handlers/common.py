@@ -186,11 +186,13 @@ async def tell(ctx: Ctx, event: Event, happened: Sequence[Settled]) -> None:
                         players=[who[u] for u in tied],
                         next=number + 1,
                     )
-            case RoundClosed(round=number, going_on=going_on):
+            case RoundClosed(round=number, going_on=going_on, out=out):
+                # Naming who goes on matters when some do not; after a Swiss or a
+                # round-robin round it would list the whole field as "through".
                 who = names(t)
                 with ctx.out.announcing():
                     ctx.out.reply(
-                        "round.complete",
+                        "round.complete" if out else "round.complete-all",
                         round=number,
                         players=[who[u] for u in going_on],
                         next=number + 1,
