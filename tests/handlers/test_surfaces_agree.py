@@ -605,3 +605,37 @@ async def test_replies_going_before_the_announcements_queued_first_are_caught(
     await play.together((tables[2][1], "/confirm"), (ADMIN, "/round"), (tables[2][0], "/standings"))
     with pytest.raises(AssertionError, match="a reply says round 2 is on"):
         check_order(memory_bot)
+
+
+async def test_bigtwo_stages_of_12(
+    memory_bot: MemoryHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """锄大地 12, stages: the field cut stage by stage, level tops at some tables."""
+    ids = await start(memory_bot, "/new bigtwo stages 锄大地分段赛", 12)
+    play = Play(memory_bot, ids, me=("选手05",))
+    capture(monkeypatch, play)
+
+    def decide(number: int, table: int, seats: list[int]) -> Iterator[str]:
+        four = len(seats) == 4
+        if (number + table) % 3 == 0:
+            yield "total A+4 B+4 C-3 D-5" if four else "total A+4 B+4 C-8"
+        else:
+            yield "total A-2 B+7 C-1 D-4" if four else "total A-2 B+7 C-5"
+
+    done = await play_out(play, decide)
+    assert "冠军" in done
+
+
+async def test_doudizhu_teams_of_12(
+    memory_bot: MemoryHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """斗地主 12, teams: the individual lines as the read model says them."""
+    ids = await start(memory_bot, "/new doudizhu teams 斗地主团体赛", 12)
+    play = Play(memory_bot, ids, me=("选手06",))
+    capture(monkeypatch, play)
+
+    def decide(number: int, table: int, seats: list[int]) -> Iterator[str]:
+        yield "total A+4 B-2 C-2" if (number + table) % 2 else "total A+2 B+2 C-4"
+
+    done = await play_out(play, decide)
+    assert "冠军" in done
