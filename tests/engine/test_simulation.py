@@ -3,7 +3,8 @@
 Each case plays seeded events of one game under one format with random legal results,
 ties, forfeits, withdrawals and whole tables forfeited at the deadline (see
 ``tests.engine.simulation``), from the smallest field the format takes to 40 players (and
-64 for swiss and knockout), and checks the invariants after every plan and at the end.
+64 for swiss and knockout), and checks the invariants after every plan, after the draw
+and each table's result (the mid-event ones, at every field size) and at the end.
 The seating search makes Swiss-style events of 3–4 seats the slow ones, so they are
 sampled at a few counts; everything else runs at every count. The count of events played
 is printed at the end of the run.

@@ -5,8 +5,8 @@ names it. A suite that passes on a broken engine would prove nothing.
 ``/join @partner`` and the bot's half of a held round live in the bot and
 are covered by ``tests/e2e/test_signup_together.py`` and ``tests/e2e/test_outcomes.py``.
 The last group is what players read mid-event (the board every surface renders); that
-the surfaces print the board as it is is checked in the bot, by
-``tests/handlers/test_standings_board.py``.
+the surfaces print the board as it is, after every confirmed result, is checked in the
+bot by ``tests/handlers/test_surfaces_agree.py`` (with a find-test per surface).
 """
 
 from __future__ import annotations
