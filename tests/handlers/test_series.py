@@ -65,8 +65,18 @@ async def test_twelve_play_a_knockout_where_a_level_match_plays_on_at_its_table(
     assert f"{name[a]} 对 {name[b]}" in asked.body and "1–1" in asked.body
     assert "/report 1" in asked.body
 
+    # Table 3 reports its first game alone: 1–0 is not a result yet, nor is it level.
+    await bot.says(GROUP, ADMIN, "/report 3 1-0", "第 3 桌结果确认")
+    after_one = await bot.says(GROUP, ADMIN, "/standings", "积分")
+    three = tables[3]
+    assert (
+        f"第 3 桌 {name[three[0]]} 1–0 {name[three[1]]}（1-0）：未分胜负，等第 2 盘"
+        in after_one.body
+    )
+    await bot.says(GROUP, ADMIN, "/report 3 1-0", "第 3 桌结果确认")
+
     # The other tables are not held up: each is confirmed, the round waits for table 1.
-    for number in range(2, 7):
+    for number in (2, 4, 5, 6):
         await bot.says(GROUP, ADMIN, f"/report {number} 1-0; 1-0", f"第 {number} 桌结果确认")
     await bot.server.wait_idle()
     assert not [m for m in bot.server.outbox(GROUP) if "第 1 轮结束" in m.body]

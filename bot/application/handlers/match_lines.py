@@ -40,9 +40,9 @@ def match_line(ctx: Ctx, t: Tournament, row: TableRow, who: dict[int, str]) -> s
     outcome = game_of(t).parse(current.text, 2)
     totals = [sum(side, Decimal(0)) for side in zip(*outcome.per_hand, strict=True)]
     score = games_won(totals, outcome)
-    if row.status == TableState.PENDING:  # a level match: its next game is awaited
+    if row.status == TableState.PENDING:  # not decided yet: its next game is awaited
         return ctx.t(
-            "matches.level",
+            "matches.level" if totals[0] == totals[1] else "matches.undecided",
             table=row.number,
             a=a,
             b=b,
