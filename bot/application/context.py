@@ -176,8 +176,9 @@ class UnitOfWork:
             self._whole.add(finished)
         return found
 
-    def record(self, t: Tournament, entry: Entry) -> None:
-        """Write a typed audit entry (``bot.application.service.audit``) for a change to ``t``."""
+    def record(self, t: Tournament | None, entry: Entry) -> None:
+        """Write a typed audit entry (``bot.application.service.audit``) for a change to
+        ``t`` (``None``: to the chat, not to an event)."""
         old, new = entry.rows()
         self.audit(entry.action, t, old, new)
 

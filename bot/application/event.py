@@ -220,6 +220,34 @@ class Partnered:
 
 
 @dataclass(frozen=True)
+class PlayerLeft:
+    """``player`` left before the draw; ``count`` signed up now."""
+
+    player: Player
+    count: int
+
+
+@dataclass(frozen=True)
+class PlayerCheckedIn:
+    """``user`` is present at ``table`` (``already``: they had checked in)."""
+
+    round: Round
+    table: TableRow
+    user: int
+    already: bool
+
+
+@dataclass(frozen=True)
+class FormatChosen:
+    """At the draw, the format picked for the field's size: ``format`` for ``players``
+    signed up, ``most`` the largest field of the small format (docs/rules/two-player.md)."""
+
+    format: str
+    players: int
+    most: int
+
+
+@dataclass(frozen=True)
 class PlayerDropped:
     """Out from the next draw; ``table``: the table still to be played they forfeit."""
 
@@ -253,6 +281,14 @@ class Event:
             known = ctx.uow.events[t.id] = cls(ctx, t, whole)
         known._whole = known._whole or whole
         return known
+
+    @classmethod
+    async def create(cls, ctx: Ctx, t: Tournament) -> Event:
+        """/new: store the new event ``t`` (no players, no rounds yet) and audit it."""
+        await ctx.uow.repo.add(t)
+        event = cls.of(ctx, t)
+        event._record(audit.Created(t.game, t.format, t.title))
+        return event
 
     async def whole(self) -> None:
         """Load every row of the event (it was loaded alone, ``whole=False``)."""
@@ -329,7 +365,7 @@ class Event:
         if waits:
             people.put_on_list(ctx, t, player)
             return SignedUp(player, True, True)
-        ctx.uow.audit("join", t, None, {"user": actor, "name": name})
+        self._record(audit.Joined(actor, name))
         return SignedUp(player, True, False, await ctx.uow.repo.active_players(t.id))
 
     def partner(
@@ -339,6 +375,22 @@ class Event:
         people.set_partners(self.ctx, self.t, player, [*partners, *unjoined])
         formed = player.user_id in given_teams(self.t)
         return Partnered(player, tuple(partners), tuple(unjoined), formed)
+
+    def leave(self, player: Player) -> PlayerLeft:
+        """``player`` leaves before the draw, and their partner requests with them."""
+        status, partners = player.status, player.partners
+        player.status, player.partners = PlayerStatus.LEFT, []
+        self._record(audit.Left(player.user_id, status, partners))
+        count = sum(p.status == PlayerStatus.ACTIVE for p in self.t.players)
+        return PlayerLeft(player, count)
+
+    def check_in(self, r: Round, row: TableRow, user: int) -> PlayerCheckedIn:
+        """``user``, seated at ``row``, is present (docs/rules/deadlines.md)."""
+        if user in row.present:
+            return PlayerCheckedIn(r, row, user, already=True)
+        row.present = sorted({*row.present, user})
+        self._record(audit.CheckedIn(r.number, row.number, user))
+        return PlayerCheckedIn(r, row, user, already=False)
 
     def drop(self, player: Player) -> PlayerDropped:
         """Out from the next draw (docs/rules/people.md); a table still to be played is
@@ -350,6 +402,23 @@ class Event:
         return PlayerDropped(player, r.number, row, self.settle(r) if open_table else ())
 
     # --- rounds ----------------------------------------------------------------------------
+    def choose_format(self) -> FormatChosen | None:
+        """At the draw of an event whose format goes by size (``options["auto"]``): fix
+        the format for the field signed up (docs/rules/two-player.md). ``None``: the
+        organiser named the format."""
+        t, sizes = self.t, self.game.formats_by_size
+        if t.options.get("auto", {}).get("format") != "size" or sizes is None:
+            return None
+        players = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
+        key = self.game.format_for(players)
+        before_format, before = t.format, t.options
+        if key != t.format:  # knobs of the other format do not apply
+            t.options = {k: dict(v) for k, v in t.options.items() if k != "format"}
+        t.format = key
+        t.options = {k: dict(v) for k, v in t.options.items() if k != "auto"}
+        self._record(audit.FormatBySize(before_format, before, key, players))
+        return FormatChosen(key, players, sizes[0])
+
     def draw(self) -> RoundDrawn:
         """Close sign-up and seat round 1 (refused when too few can be seated)."""
         plan = self.fmt.plan(self.state)

@@ -11,31 +11,53 @@ from decimal import Decimal
 from bot.application.service.audit import (
     KINDS,
     Cancelled,
+    CheckedIn,
+    CheckinClosed,
     Closed,
     Confirmed,
+    Created,
+    DeadlinePassed,
+    DepartmentSet,
     Disputed,
     Disqualified,
     Drawn,
     Dropped,
+    EnteredLate,
     Entry,
     Filed,
     Finished,
     Fixed,
     Forfeited,
+    FormatBySize,
     FormatSet,
+    Granted,
     Held,
+    Joined,
+    LangSet,
+    Left,
+    LivePage,
+    Migrated,
     Moment,
     NoShows,
     OrganiserFiled,
+    PartnersNamed,
     Penalised,
+    Printed,
+    Promoted,
+    RefereeCalled,
+    Reminded,
     RoundDeadline,
     RoundOpened,
     RuleSet,
+    SeasonStarted,
+    SignupClosed,
     SignupDeadline,
     Substituted,
     TableBefore,
     TableDeadline,
     Undone,
+    WalkedOver,
+    ZoneSet,
     read,
 )
 from db.models import AuditEntry
@@ -76,7 +98,47 @@ ENTRIES: list[Entry] = [
     Finished(),
     Cancelled("running", None),
     Cancelled("signup", WHEN.isoformat()),
+    Created("doudizhu", "swiss", "Friday night"),
+    Joined(401, "Ann"),
+    Joined(409, "Zed", waiting=True),
+    Left(401, "active", [402, "@bob"]),
+    PartnersNamed(401, [], [402]),
+    Promoted(409),
+    EnteredLate(409, 3),
+    WalkedOver(2, 1, [401]),
+    CheckedIn(1, 2, 401),
+    CheckinClosed(1, "2026-11-02T01:15:00+00:00", [], []),
+    DeadlinePassed(2, WHEN.isoformat(), [1], [2], [3]),
+    Reminded(2, [1, 3]),
+    SignupClosed(WHEN.isoformat()),
+    FormatBySize("knockout", {"auto": {"format": "size"}}, "groups", 8),
+    DepartmentSet(401, None, "Sales"),
+    DepartmentSet(401, "Sales", None),
+    RefereeCalled(1, 2, 0),
+    Printed(1, True),
+    LivePage(False),
+    LivePage(True),
+    Granted(401),
+    LangSet(None, "en"),
+    ZoneSet("Asia/Shanghai", "Europe/London"),
+    Migrated(-2001, -1002001),
+    SeasonStarted(1, "Spring", "rating"),
 ]
+
+
+def test_the_entries_kept_for_the_record_write_the_json_they_always_wrote() -> None:
+    """The rows written by ``ctx.uow.audit`` before these were typed (see git history)."""
+    assert Joined(401, "Ann").rows() == (None, {"user": 401, "name": "Ann"})
+    assert Joined(409, "Zed", True).rows()[1] == {"user": 409, "name": "Zed", "waiting": True}
+    assert LivePage(False).rows() == (None, {"link": "new"})
+    assert CheckinClosed(1, "", [], []).rows() == (
+        {"round": 1, "checkin_until": "", "tables": []},
+        {"tables": []},
+    )
+    assert FormatBySize("knockout", {}, "groups", 8).rows() == (
+        {"format": "knockout", "options": {}},
+        {"format": "groups", "players": 8},
+    )
 
 
 def test_every_typed_entry_reads_back_as_written() -> None:

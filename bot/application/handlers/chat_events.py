@@ -6,6 +6,7 @@ from zoneinfo import ZoneInfo
 
 from bot.application.context import Ctx
 from bot.application.handlers.common import find_player
+from bot.application.service.audit import Granted, LangSet, Migrated, ZoneSet
 from bot.language.deadlines import zone_label
 from bot.language.errors import UserError
 from bot.language.i18n import LANGS
@@ -18,7 +19,7 @@ async def lang(ctx: Ctx, args: str) -> None:
         raise UserError("usage.lang")
     old = ctx.chat.lang
     ctx.set_lang(choice)
-    ctx.uow.audit("lang", None, {"lang": old}, {"lang": choice})
+    ctx.uow.record(None, LangSet(old, choice))
     ctx.out.reply("lang.done")
 
 
@@ -30,7 +31,7 @@ async def tz(ctx: Ctx, args: str) -> None:
         raise UserError(f"refuse.{exc.code}", **exc.params) from None
     old = ctx.chat.tz
     ctx.chat.tz = zone
-    ctx.uow.audit("tz", None, {"tz": old}, {"tz": zone})
+    ctx.uow.record(None, ZoneSet(old, zone))
     label = zone_label(ZoneInfo(zone))
     ctx.out.reply("tz.done", zone=label if label == zone else f"{label} ({zone})")
 
@@ -42,7 +43,7 @@ async def grant(ctx: Ctx, args: str) -> None:
     if await ctx.uow.repo.is_granted(ctx.caller.inc.chat_id, player.user_id):
         raise UserError("refuse.already-granted", name=player.name)
     ctx.uow.repo.grant(ctx.caller.inc.chat_id, player.user_id, ctx.caller.actor)
-    ctx.uow.audit("grant", t, None, {"user": player.user_id})
+    ctx.uow.record(t, Granted(player.user_id))
     ctx.out.reply("grant.done", name=player.name)
 
 
@@ -50,4 +51,4 @@ async def migrate(ctx: Ctx, arg: str) -> None:
     """The group became a supergroup: everything moves to the new chat id."""
     new_id = int(arg)
     await ctx.uow.repo.migrate_chat(ctx.caller.inc.chat_id, new_id)
-    ctx.uow.audit("migrate", None, {"chat_id": ctx.caller.inc.chat_id}, {"chat_id": new_id})
+    ctx.uow.record(None, Migrated(ctx.caller.inc.chat_id, new_id))

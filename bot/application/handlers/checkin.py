@@ -70,7 +70,8 @@ def checkin_line(ctx: Ctx, r: Round, row: TableRow, user_id: int) -> str:
 
 async def here(ctx: Ctx, args: str) -> None:
     """``/here``: I am at my table. ``/here <player>`` (organiser): they are."""
-    t = await ctx.uow.tournament()
+    event = await Event.load(ctx)
+    t = event.t
     r = _checkin_round(ctx, t)
     if args.strip():
         await ctx.caller.require_organiser()
@@ -81,15 +82,15 @@ async def here(ctx: Ctx, args: str) -> None:
         if own is None:
             raise UserError("refuse.not-signed-up")
         user = own.user_id
-    _check_in(ctx, t, r, user)
+    _check_in(ctx, event, r, user)
 
 
 async def here_button(ctx: Ctx, arg: str) -> None:
-    t = await ctx.uow.tournament()
-    r = _checkin_round(ctx, t)
-    if arg != f"{t.id}:{r.number}":  # a button of an earlier round's check-in
+    event = await Event.load(ctx)
+    r = _checkin_round(ctx, event.t)
+    if arg != f"{event.t.id}:{r.number}":  # a button of an earlier round's check-in
         raise UserError("refuse.checkin-closed")
-    _check_in(ctx, t, r, ctx.caller.actor)
+    _check_in(ctx, event, r, ctx.caller.actor)
 
 
 def _checkin_round(ctx: Ctx, t: Tournament) -> Round:
@@ -99,18 +100,18 @@ def _checkin_round(ctx: Ctx, t: Tournament) -> Round:
     return r
 
 
-def _check_in(ctx: Ctx, t: Tournament, r: Round, user_id: int) -> None:
-    """Mark one player present. A button press answers with a toast and updates the
-    count on the check-in message, so a room full of presses does not flood the group."""
+def _check_in(ctx: Ctx, event: Event, r: Round, user_id: int) -> None:
+    """Mark one player present (``Event.check_in``). A button press answers with a toast
+    and updates the count on the check-in message, so a room full of presses does not
+    flood the group."""
+    t = event.t
     name = names(t).get(user_id, str(user_id))
     row = my_table(r, user_id)
     if row is None:
         raise UserError("refuse.no-seat", name=name, round=r.number)
-    if user_id in row.present:
+    if event.check_in(r, row, user_id).already:
         ctx.out.answer(ctx.t("checkin.already", name=name))
         return
-    row.present = sorted({*row.present, user_id})
-    ctx.uow.audit("checkin", t, None, {"round": r.number, "table": row.number, "user": user_id})
     seat = SEAT_LETTERS[row.seats.index(user_id)]
     done = ctx.t("checkin.done", name=name, table=row.number, seat=seat)
     ctx.out.answer(done, lambda: (checkin_text(ctx, r), here_keyboard(ctx, t, r)))

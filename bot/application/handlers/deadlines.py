@@ -34,7 +34,14 @@ from bot.application.handlers.common import (
 )
 from bot.application.handlers.draw import draw_now
 from bot.application.service import results
-from bot.application.service.audit import Moment, RoundDeadline, SignupDeadline, TableDeadline
+from bot.application.service.audit import (
+    Moment,
+    Reminded,
+    RoundDeadline,
+    SignupClosed,
+    SignupDeadline,
+    TableDeadline,
+)
 from bot.application.timers import epoch, reminders_for, table_deadline, tournament_timers
 from bot.application.tournament import latest_round, names
 from bot.application.types import Buttons, Outgoing
@@ -323,7 +330,7 @@ async def remind(ctx: Ctx, arg: str) -> None:
         deadline=deadline_text(ctx, soonest, hint=False),
         lines="\n".join(lines),
     )
-    ctx.uow.audit("reminder", t, None, {"round": r.number, "tables": [row.number for row in rows]})
+    ctx.uow.record(t, Reminded(r.number, [row.number for row in rows]))
     await _remind_privately(ctx, t, r, rows)
 
 
@@ -395,5 +402,5 @@ async def signup_passed(ctx: Ctx, arg: str) -> None:
         key = exc.key if isinstance(exc, UserError) else f"error.{exc.code}"
         reason = ctx.t(key, **exc.params) if ctx.t.has(key) else key
         t.signup_until = None
-        ctx.uow.audit("signup-closed", t, {"deadline": at.isoformat()}, {"drawn": False})
+        ctx.uow.record(t, SignupClosed(at.isoformat()))
         ctx.out.reply("deadline.signup-cannot-draw", reason=reason)

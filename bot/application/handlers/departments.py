@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from bot.application.context import Ctx
 from bot.application.handlers.common import find_player
+from bot.application.service.audit import DepartmentSet
 from bot.language.errors import UserError
 from db.models import Player, Tournament
 from db.status import PlayerStatus
@@ -33,9 +34,7 @@ async def dept(ctx: Ctx, args: str) -> None:
     department = None if name.lower() in CLEAR_WORDS else name
     old = player.department
     player.department = department
-    ctx.uow.audit(
-        "department", t, {"user": player.user_id, "department": old}, {"department": department}
-    )
+    ctx.uow.record(t, DepartmentSet(player.user_id, old, department))
     if department is None:
         ctx.out.reply("dept.cleared", name=player.name)
     else:

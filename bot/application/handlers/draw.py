@@ -22,7 +22,7 @@ async def draw_now(ctx: Ctx, event: Event) -> None:
     """Close sign-up and seat round 1: /draw, or the sign-up deadline passing. Nothing
     is drawn when it cannot be (the refusal says why)."""
     t = event.t
-    format_at_draw(ctx, t)
+    format_at_draw(ctx, event)
     await seed_by_rating(ctx, t, event.fmt.options.get("seeds"))
     r = event.draw().round
     with ctx.out.announcing():

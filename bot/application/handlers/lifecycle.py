@@ -22,7 +22,7 @@ from bot.application.types import Buttons
 from bot.language.errors import UserError
 from bot.language.inputs import YES_WORDS
 from db.models import Tournament
-from db.status import EventStatus, PlayerStatus
+from db.status import EventStatus
 from engine.formats import FORMATS, format_word
 from engine.games import Game
 
@@ -127,21 +127,13 @@ async def set_format(ctx: Ctx, t: Tournament, value: str) -> None:
     ctx.out.reply("set.format-done", format=ctx.t(f"format.{fmt.key}"), defaults=defaults)
 
 
-def format_at_draw(ctx: Ctx, t: Tournament) -> None:
+def format_at_draw(ctx: Ctx, event: Event) -> None:
     """At the draw of an event whose format goes by size: fix the format for the field
-    signed up (docs/rules/two-player.md) and say which, and why, before the tables."""
-    sizes = game_of(t).formats_by_size
-    if not by_size(t) or sizes is None:
+    signed up (``Event.choose_format``) and say which, and why, before the tables."""
+    chosen = event.choose_format()
+    if chosen is None:
         return
-    players = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
-    key = game_of(t).format_for(players)
-    old = {"format": t.format, "options": t.options}
-    if key != t.format:  # knobs of the other format do not apply
-        t.options = {k: dict(v) for k, v in t.options.items() if k != "format"}
-    t.format = key
-    t.options = {k: dict(v) for k, v in t.options.items() if k != "auto"}
-    ctx.uow.audit("format-by-size", t, old, {"format": key, "players": players})
-    most = sizes[0]
+    players, most = chosen.players, chosen.most
     said = "draw.format-by-size-small" if players <= most else "draw.format-by-size-large"
     with ctx.out.announcing():
-        ctx.out.reply(said, players=players, most=most, format=ctx.t(f"format.{key}"))
+        ctx.out.reply(said, players=players, most=most, format=ctx.t(f"format.{chosen.format}"))

@@ -16,6 +16,7 @@ from bot.application.context import Ctx
 from bot.application.handlers import referee, report_flow, reports
 from bot.application.handlers.common import deadline_text, find_table
 from bot.application.service import results
+from bot.application.service.audit import Printed
 from bot.application.slip_links import ensure_slip_secret, genuine, read_payload, slip_payload
 from bot.application.timers import table_deadline
 from bot.application.tournament import game_of, latest_round, names
@@ -102,7 +103,7 @@ async def print_cmd(ctx: Ctx, args: str) -> None:
     except NoCJKFont:
         raise UserError("paper.no-font") from None
     pdf = await apart(print_round, printed_round(ctx, t, r), font)
-    ctx.uow.audit("print", t, None, {"round": r.number, "new_slip_secret": new_secret})
+    ctx.uow.record(t, Printed(r.number, new_secret))
     caption = ctx.t("paper.caption", round=r.number, count=len(r.tables))
     ctx.out.document(pdf, f"round-{r.number}.pdf", caption)
 

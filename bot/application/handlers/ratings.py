@@ -14,6 +14,7 @@ from bot.application.ratings import (
     season_events,
     season_points,
 )
+from bot.application.service.audit import SeasonStarted
 from bot.language.errors import UserError
 from bot.language.i18n import show
 from bot.presentation.board import my_standing
@@ -205,7 +206,7 @@ async def start_season(ctx: Ctx, args: str) -> None:
         started_by=ctx.caller.actor,
     )
     await ctx.uow.repo.add(row)
-    ctx.uow.audit("season-start", None, None, {"season": row.id, "name": name, "scoring": scoring})
+    ctx.uow.record(None, SeasonStarted(row.id, name, scoring))
     ctx.out.reply("season.started", name=name, scoring=scoring_text(ctx, scoring))
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.application.context import Ctx
 from bot.application.handlers.common import display_name, find_table, my_table
+from bot.application.service.audit import RefereeCalled
 from bot.application.tournament import names
 from bot.application.types import Buttons, Outgoing
 from bot.language.errors import UserError
@@ -103,10 +104,5 @@ async def call(ctx: Ctx, arg: str) -> None:
         ctx.out.outgoing.append(Outgoing(user, "text", text))
     if not reachable:  # no organiser has a private chat with the bot: tell the hall
         ctx.out.outgoing.append(Outgoing(t.chat_id, "text", text, t.thread_id or None))
-    ctx.uow.audit(
-        "referee-call",
-        t,
-        None,
-        {"round": r.number, "table": row.number, "organisers": len(reachable)},
-    )
+    ctx.uow.record(t, RefereeCalled(r.number, row.number, len(reachable)))
     ctx.out.toast = ctx.t("referee.called", table=row.number)

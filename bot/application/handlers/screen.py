@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.application.context import Ctx
 from bot.application.live_links import live_token, new_live_token, page_url
+from bot.application.service.audit import LivePage
 from bot.language.errors import UserError
 from paper.qr import qr_png
 
@@ -24,7 +25,7 @@ async def live(ctx: Ctx, args: str) -> None:
     if token is None or word:
         had = token is not None
         token = new_live_token(t)
-        ctx.uow.audit("live-page", t, {"link": "revoked"} if had else None, {"link": "new"})
+        ctx.uow.record(t, LivePage(had))
     url = page_url(ctx.settings, token)
     assert url is not None
     key = "screen.reset" if word else "screen.link"

@@ -67,8 +67,7 @@ async def new(ctx: Ctx, args: str) -> None:
         rounds=[],
         penalties=[],
     )
-    await ctx.uow.repo.add(t)
-    ctx.uow.audit("new", t, None, {"game": t.game, "format": t.format, "title": t.title})
+    await Event.create(ctx, t)
     with ctx.out.announcing():
         ctx.out.say(signup_text(ctx, t), buttons=join_keyboard(ctx, t), tag=signup_tag(t))
 
@@ -177,16 +176,7 @@ async def leave(ctx: Ctx, args: str) -> None:
     )
     if player is None:
         raise UserError("refuse.not-signed-up")
-    status = player.status
-    player.status, partners = PlayerStatus.LEFT, player.partners
-    player.partners = []
-    ctx.uow.audit(
-        "leave",
-        t,
-        {"user": ctx.caller.actor, "status": status, "partners": partners},
-        {"status": PlayerStatus.LEFT, "partners": []},
-    )
-    count = len([p for p in t.players if p.status == PlayerStatus.ACTIVE])
+    count = Event.of(ctx, t).leave(player).count
     left = ctx.t("signup.left", name=player.name, count=count)
     ctx.out.say("\n".join(filter(None, [left, people.promoted_text(ctx, t)])))
 

@@ -46,6 +46,29 @@ class Action(StrEnum):
     ROUND_CLOSED = "round-closed"
     FINISHED = "finished"
     CANCEL = "cancel"
+    # Changes kept for the record, which /undo does not take back.
+    NEW = "new"
+    JOIN = "join"
+    LEAVE = "leave"
+    PARTNERS = "partners"
+    PROMOTE = "promote"
+    JOIN_LATE = "join-late"
+    WALKOVER = "walkover"
+    CHECKIN = "checkin"
+    CHECKIN_CLOSED = "checkin-closed"
+    DEADLINE = "deadline"
+    REMINDER = "reminder"
+    SIGNUP_CLOSED = "signup-closed"
+    FORMAT_BY_SIZE = "format-by-size"
+    DEPARTMENT = "department"
+    REFEREE_CALL = "referee-call"
+    PRINT = "print"
+    LIVE_PAGE = "live-page"
+    GRANT = "grant"
+    LANG = "lang"
+    TZ = "tz"
+    MIGRATE = "migrate"
+    SEASON_START = "season-start"
 
 
 @dataclass(frozen=True)
@@ -557,6 +580,377 @@ class Cancelled(Entry):
         return cls(old["status"], old.get("signup_until"))
 
 
+# --- changes kept for the record (no /undo) ---------------------------------------------------
+@dataclass(frozen=True)
+class Created(Entry):
+    """/new: the event made, for ``game`` in ``format`` under ``title``."""
+
+    action: ClassVar[Action] = Action.NEW
+    game: str
+    format: str
+    title: str
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return None, {"game": self.game, "format": self.format, "title": self.title}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(new["game"], new["format"], new["title"])
+
+
+@dataclass(frozen=True)
+class Joined(Entry):
+    """A sign-up; ``waiting``: on the waiting list, beyond the cap."""
+
+    action: ClassVar[Action] = Action.JOIN
+    user: int
+    name: str
+    waiting: bool = False
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        new: Json = {"user": self.user, "name": self.name}
+        return None, new | {"waiting": True} if self.waiting else new
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(new["user"], new["name"], bool(new.get("waiting", False)))
+
+
+@dataclass(frozen=True)
+class Left(Entry):
+    """/leave before the draw: the status and partners the player had."""
+
+    action: ClassVar[Action] = Action.LEAVE
+    user: int
+    status: str
+    partners: list[int | str]
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        old = {"user": self.user, "status": self.status, "partners": self.partners}
+        return old, {"status": PlayerStatus.LEFT, "partners": []}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old["user"], old["status"], list(old["partners"]))
+
+
+@dataclass(frozen=True)
+class PartnersNamed(Entry):
+    """``user``'s partners before and after (docs/rules/teams.md#teams-by-lot)."""
+
+    action: ClassVar[Action] = Action.PARTNERS
+    user: int
+    before: list[int | str]
+    after: list[int | str]
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {"user": self.user, "partners": self.before}, {"partners": self.after}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old["user"], list(old["partners"]), list(new["partners"]))
+
+
+@dataclass(frozen=True)
+class Promoted(Entry):
+    """From the waiting list into the event."""
+
+    action: ClassVar[Action] = Action.PROMOTE
+    user: int
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {"user": self.user, "status": PlayerStatus.WAITING}, {"status": PlayerStatus.ACTIVE}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old["user"])
+
+
+@dataclass(frozen=True)
+class EnteredLate(Entry):
+    """A late entrant, playing from ``round`` on (docs/rules/people.md)."""
+
+    action: ClassVar[Action] = Action.JOIN_LATE
+    user: int
+    round: int
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return None, {"user": self.user, "round": self.round}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(new["user"], new["round"])
+
+
+@dataclass(frozen=True)
+class WalkedOver(Entry):
+    """Players who dropped out were drawn at ``table``: ``out`` forfeit it."""
+
+    action: ClassVar[Action] = Action.WALKOVER
+    round: int
+    table: int
+    out: list[int]
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return None, {"round": self.round, "table": self.table, "out": self.out}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(new["round"], new["table"], list(new["out"]))
+
+
+@dataclass(frozen=True)
+class CheckedIn(Entry):
+    """``user`` is present at ``table`` of ``round`` (docs/rules/deadlines.md)."""
+
+    action: ClassVar[Action] = Action.CHECKIN
+    round: int
+    table: int
+    user: int
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return None, {"round": self.round, "table": self.table, "user": self.user}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(new["round"], new["table"], new["user"])
+
+
+@dataclass(frozen=True)
+class CheckinClosed(NoShows):
+    """The check-in cut-off found everyone there: nothing ruled (the shape of
+    :class:`NoShows`, with no tables)."""
+
+    action: ClassVar[Action] = Action.CHECKIN_CLOSED
+
+
+@dataclass(frozen=True)
+class DeadlinePassed(Entry):
+    """A deadline passed: the tables whose report stood, forfeited, still waiting."""
+
+    action: ClassVar[Action] = Action.DEADLINE
+    round: int
+    deadline: str
+    accepted: list[int]
+    forfeited: list[int]
+    waiting: list[int]
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {"round": self.round, "deadline": self.deadline}, {
+            "accepted": self.accepted,
+            "forfeited": self.forfeited,
+            "waiting": self.waiting,
+        }
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(
+            old["round"],
+            old["deadline"],
+            list(new["accepted"]),
+            list(new["forfeited"]),
+            list(new["waiting"]),
+        )
+
+
+@dataclass(frozen=True)
+class Reminded(Entry):
+    """A deadline reminder for ``tables`` of ``round``."""
+
+    action: ClassVar[Action] = Action.REMINDER
+    round: int
+    tables: list[int]
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return None, {"round": self.round, "tables": self.tables}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(new["round"], list(new["tables"]))
+
+
+@dataclass(frozen=True)
+class SignupClosed(Entry):
+    """The sign-up deadline passed and the draw could not be made: sign-up stays open,
+    with no deadline."""
+
+    action: ClassVar[Action] = Action.SIGNUP_CLOSED
+    deadline: str
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {"deadline": self.deadline}, {"drawn": False}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old["deadline"])
+
+
+@dataclass(frozen=True)
+class FormatBySize(Entry):
+    """At the draw, the format chosen for the field's size (docs/rules/two-player.md)."""
+
+    action: ClassVar[Action] = Action.FORMAT_BY_SIZE
+    before_format: str
+    before: Json
+    format: str
+    players: int
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {"format": self.before_format, "options": self.before}, {
+            "format": self.format,
+            "players": self.players,
+        }
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old["format"], old["options"], new["format"], new["players"])
+
+
+@dataclass(frozen=True)
+class DepartmentSet(Entry):
+    """/dept: ``user``'s department before and after (``None``: none)."""
+
+    action: ClassVar[Action] = Action.DEPARTMENT
+    user: int
+    before: str | None
+    after: str | None
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {"user": self.user, "department": self.before}, {"department": self.after}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old["user"], old["department"], new["department"])
+
+
+@dataclass(frozen=True)
+class RefereeCalled(Entry):
+    """A table called the referee; ``organisers``: how many were reached in private."""
+
+    action: ClassVar[Action] = Action.REFEREE_CALL
+    round: int
+    table: int
+    organisers: int
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return None, {"round": self.round, "table": self.table, "organisers": self.organisers}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(new["round"], new["table"], new["organisers"])
+
+
+@dataclass(frozen=True)
+class Printed(Entry):
+    """/print of ``round``; ``new_slip_secret``: the event's slip secret was made then."""
+
+    action: ClassVar[Action] = Action.PRINT
+    round: int
+    new_slip_secret: bool
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return None, {"round": self.round, "new_slip_secret": self.new_slip_secret}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(new["round"], bool(new["new_slip_secret"]))
+
+
+@dataclass(frozen=True)
+class LivePage(Entry):
+    """/live made the page's link; ``revoked``: an older one stopped working."""
+
+    action: ClassVar[Action] = Action.LIVE_PAGE
+    revoked: bool
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {"link": "revoked"} if self.revoked else None, {"link": "new"}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old.get("link") == "revoked")
+
+
+@dataclass(frozen=True)
+class Granted(Entry):
+    """/grant: ``user`` is an organiser of the chat."""
+
+    action: ClassVar[Action] = Action.GRANT
+    user: int
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return None, {"user": self.user}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(new["user"])
+
+
+@dataclass(frozen=True)
+class LangSet(Entry):
+    """/lang: the chat's language before (``None``: the default) and after."""
+
+    action: ClassVar[Action] = Action.LANG
+    before: str | None
+    after: str
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {"lang": self.before}, {"lang": self.after}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old.get("lang"), new["lang"])
+
+
+@dataclass(frozen=True)
+class ZoneSet(Entry):
+    """/tz: the chat's time zone before (``None``: the default) and after."""
+
+    action: ClassVar[Action] = Action.TZ
+    before: str | None
+    after: str
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {"tz": self.before}, {"tz": self.after}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old.get("tz"), new["tz"])
+
+
+@dataclass(frozen=True)
+class Migrated(Entry):
+    """The group became a supergroup: its rows moved from one chat id to the other."""
+
+    action: ClassVar[Action] = Action.MIGRATE
+    before: int
+    after: int
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return {"chat_id": self.before}, {"chat_id": self.after}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(old["chat_id"], new["chat_id"])
+
+
+@dataclass(frozen=True)
+class SeasonStarted(Entry):
+    """/season start: the season's row, name and scoring."""
+
+    action: ClassVar[Action] = Action.SEASON_START
+    season: int
+    name: str
+    scoring: str
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return None, {"season": self.season, "name": self.name, "scoring": self.scoring}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(new["season"], new["name"], new["scoring"])
+
+
 KINDS: dict[str, type[Entry]] = {
     kind.action: kind
     for kind in (
@@ -583,6 +977,28 @@ KINDS: dict[str, type[Entry]] = {
         Closed,
         Finished,
         Cancelled,
+        Created,
+        Joined,
+        Left,
+        PartnersNamed,
+        Promoted,
+        EnteredLate,
+        WalkedOver,
+        CheckedIn,
+        CheckinClosed,
+        DeadlinePassed,
+        Reminded,
+        SignupClosed,
+        FormatBySize,
+        DepartmentSet,
+        RefereeCalled,
+        Printed,
+        LivePage,
+        Granted,
+        LangSet,
+        ZoneSet,
+        Migrated,
+        SeasonStarted,
     )
 }
 

@@ -12,7 +12,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.application.context import Ctx
-from bot.application.service.audit import Dropped, Substituted, TableBefore
+from bot.application.service.audit import (
+    Dropped,
+    EnteredLate,
+    Joined,
+    PartnersNamed,
+    Promoted,
+    Substituted,
+    TableBefore,
+    WalkedOver,
+)
 from bot.application.tournament import latest_round, signed_up
 from bot.language.errors import UserError
 from db.models import Player, Round, TableRow, Tournament
@@ -120,7 +129,7 @@ async def should_wait(ctx: Ctx, t: Tournament, partners: Sequence[int | str]) ->
 
 def put_on_list(ctx: Ctx, t: Tournament, player: Player) -> None:
     wait(ctx, player)
-    ctx.uow.audit("join", t, None, {"user": player.user_id, "name": player.name, "waiting": True})
+    ctx.uow.record(t, Joined(player.user_id, player.name, waiting=True))
 
 
 def set_partners(ctx: Ctx, t: Tournament, player: Player, partners: Sequence[int | str]) -> None:
@@ -136,23 +145,16 @@ def set_partners(ctx: Ctx, t: Tournament, player: Player, partners: Sequence[int
         p.partners = sorted(
             {r for r in old if not names_player(r, player)} | {player.user_id}, key=str
         )
-        ctx.uow.audit("partners", t, {"user": p.user_id, "partners": old}, {"partners": p.partners})
+        ctx.uow.record(t, PartnersNamed(p.user_id, old, list(p.partners)))
     old = list(player.partners)
     player.partners = list(partners)
-    ctx.uow.audit(
-        "partners", t, {"user": player.user_id, "partners": old}, {"partners": player.partners}
-    )
+    ctx.uow.record(t, PartnersNamed(player.user_id, old, list(player.partners)))
 
 
 def let_in(ctx: Ctx, t: Tournament, player: Player) -> None:
     """From the waiting list into the event."""
     player.status, player.queued = PlayerStatus.ACTIVE, None
-    ctx.uow.audit(
-        "promote",
-        t,
-        {"user": player.user_id, "status": PlayerStatus.WAITING},
-        {"status": PlayerStatus.ACTIVE},
-    )
+    ctx.uow.record(t, Promoted(player.user_id))
 
 
 # --- late entry ------------------------------------------------------------------------
@@ -183,7 +185,7 @@ def settings_rounds(t: Tournament) -> int | None:
 
 def enter_late(ctx: Ctx, t: Tournament, player: Player, entering: int) -> None:
     player.status, player.queued, player.entered_round = PlayerStatus.ACTIVE, None, entering
-    ctx.uow.audit("join-late", t, None, {"user": player.user_id, "round": entering})
+    ctx.uow.record(t, EnteredLate(player.user_id, entering))
 
 
 # --- dropping out ----------------------------------------------------------------------
@@ -278,7 +280,7 @@ def walk_over(ctx: Ctx, t: Tournament, r: Round) -> list[tuple[TableRow, list[in
             row.forfeited = sorted({*row.forfeited, *out})
             if len(set(row.seats) - set(row.forfeited)) <= 1:
                 row.status = TableState.FORFEIT
-            ctx.uow.audit("walkover", t, None, {"round": r.number, "table": row.number, "out": out})
+            ctx.uow.record(t, WalkedOver(r.number, row.number, out))
             ruled.append((row, out))
     return ruled
 

@@ -16,7 +16,9 @@ from decimal import Decimal
 from bot.application.context import Ctx
 from bot.application.service import people
 from bot.application.service.audit import (
+    CheckinClosed,
     Confirmed,
+    DeadlinePassed,
     Disputed,
     Disqualified,
     Dropped,
@@ -226,11 +228,8 @@ def no_shows(ctx: Ctx, t: Tournament, r: Round) -> list[tuple[TableRow, list[int
         ruled.append((row, absent))
     until = r.checkin_until.isoformat() if r.checkin_until is not None else ""
     absent_json = [{"table": row.number, "absent": absent} for row, absent in ruled]
-    entry = NoShows(r.number, until, before, absent_json)
-    if ruled:
-        ctx.uow.record(t, entry)
-    else:
-        ctx.uow.audit("checkin-closed", t, *entry.rows())
+    kind = NoShows if ruled else CheckinClosed
+    ctx.uow.record(t, kind(r.number, until, before, absent_json))
     return ruled
 
 
@@ -256,16 +255,8 @@ def late(
             forfeited.append(row)
         else:
             waiting.append(row)
-    ctx.uow.audit(
-        "deadline",
-        t,
-        {"round": r.number, "deadline": at.isoformat()},
-        {
-            "accepted": [row.number for row in accepted],
-            "forfeited": [row.number for row in forfeited],
-            "waiting": [row.number for row in waiting],
-        },
-    )
+    numbers = [[row.number for row in rows] for rows in (accepted, forfeited, waiting)]
+    ctx.uow.record(t, DeadlinePassed(r.number, at.isoformat(), *numbers))
     return accepted, forfeited, waiting
 
 
