@@ -38,5 +38,8 @@ lint: install-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy --strict engine bot db charts playground paper
 
+# pytest-xdist: one worker per core, a test handed to whichever is free (the e2e tests
+# mostly wait on the bot, the simulation mostly computes); under xdist every worker has
+# a PostgreSQL database of its own (tests/e2e/conftest.py).
 test: install-test system-deps lint
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q -n auto --dist worksteal

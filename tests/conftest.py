@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 import pytest
@@ -29,6 +31,29 @@ async def botapi() -> AsyncIterator[BotAPIServer]:
         yield server
     finally:
         await server.stop()
+
+
+# ---------------------------------------------------------------------------
+# Under pytest-xdist (``make test``): the simulation's count of whole events, which
+# tests/engine/conftest.py prints at the end, is summed from the workers
+# ---------------------------------------------------------------------------
+
+SIMULATION = "tests.engine.test_simulation"
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    output: dict[str, Any] | None = getattr(session.config, "workeroutput", None)
+    if output is not None and SIMULATION in sys.modules:
+        output["simulation_played"] = list(sys.modules[SIMULATION].PLAYED)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    played = getattr(node, "workeroutput", {}).get("simulation_played")
+    if played:
+        from tests.engine import test_simulation
+
+        test_simulation.PLAYED.extend(played)
 
 
 # ---------------------------------------------------------------------------
