@@ -24,6 +24,7 @@ from decimal import Decimal
 
 from bot.application.context import Ctx
 from bot.application.service import audit, people, results
+from bot.application.slip_links import ensure_slip_secret
 from bot.application.tournament import (
     format_of,
     game_of,
@@ -523,6 +524,77 @@ class Event:
         t.status, t.signup_until = EventStatus.CANCELLED, None
         self._record(before, keeps_state=True)
         return EventCancelled(t.title)
+
+    # --- settings and deadlines ---------------------------------------------------------------
+    def set_deadline(self, r: Round, when: datetime, row: TableRow | None = None) -> None:
+        """/deadline: the open round's deadline, or one ``row``'s own, moved to ``when``
+        (reminders count from now)."""
+        if row is None:
+            before = audit.Moment(r.deadline, r.deadline_set_at)
+            self._record(audit.RoundDeadline(r.number, before, when))
+            r.deadline, r.deadline_set_at = when, self.ctx.now
+            return
+        before = audit.Moment(row.deadline, row.deadline_set_at)
+        self._record(audit.TableDeadline(r.number, row.id, row.number, before, when))
+        row.deadline, row.deadline_set_at = when, self.ctx.now
+
+    def set_signup_deadline(self, when: datetime) -> None:
+        """/deadline signup: sign-up closes, and the draw is made, at ``when``."""
+        self._record(audit.SignupDeadline(self.t.signup_until, when))
+        self.t.signup_until = when
+
+    def keep_signup_open(self, at: datetime) -> None:
+        """The sign-up deadline ``at`` passed but no draw could be made: sign-up stays
+        open, with no deadline."""
+        self.t.signup_until = None
+        self._record(audit.SignupClosed(at.isoformat()), keeps_state=True)
+
+    def set_knob(self, options: dict[str, object], knob: str) -> None:
+        """/set: ``options`` (validated) in place of the old, ``knob`` the one changed."""
+        results.rule_set(self.ctx, self.t, options, knob)
+
+    def set_format(self, key: str) -> None:
+        """/set format before the draw: the new format's knobs start from their defaults."""
+        t = self.t
+        before_format, before = t.format, t.options
+        options = {k: dict(v) for k, v in t.options.items() if k not in ("format", "auto")}
+        t.format, t.options = key, options
+        self._record(audit.FormatSet(before_format, before, key, options))
+
+    def set_department(self, player: Player, department: str | None) -> None:
+        """/dept: ``player``'s department (``None``: none), kept apart at the draw."""
+        before, player.department = player.department, department
+        self._record(audit.DepartmentSet(player.user_id, before, department))
+
+    def substitute(self, out: Player, sub: Player, first: int) -> None:
+        """/sub: ``sub`` plays ``out``'s place from round ``first`` (docs/rules/people.md)."""
+        people.substitute(self.ctx, self.t, out, sub, first)
+
+    def enter_late(self, player: Player, entering: int) -> None:
+        """A late entrant plays from round ``entering`` on (docs/rules/people.md)."""
+        people.enter_late(self.ctx, self.t, player, entering)
+
+    def print_round(self, r: Round) -> None:
+        """/print: the round's slips carry links signed with the event's slip secret,
+        made with the first print."""
+        self.note(audit.Printed(r.number, ensure_slip_secret(self.t)))
+
+    def call_referee(self, r: Round, row: TableRow, organisers: int) -> None:
+        """A table called the referee now; calls of earlier rounds are forgotten (the
+        next call of that table waits, ``bot.application.handlers.referee``).
+        ``organisers``: how many were told in private."""
+        paper = self.t.options.get("paper", {})
+        paper = paper if isinstance(paper, dict) else {}
+        calls = paper.get("calls", {}) if isinstance(paper.get("calls"), dict) else {}
+        calls = {k: v for k, v in calls.items() if k.startswith(f"{r.number}:")}
+        calls[f"{r.number}:{row.number}"] = self.ctx.now.isoformat()
+        self.t.options = {**self.t.options, "paper": {**paper, "calls": calls}}
+        self.note(audit.RefereeCalled(r.number, row.number, organisers))
+
+    def note(self, entry: audit.Entry) -> None:
+        """Audit a change the engine does not read (a reminder sent, a referee called, a
+        round printed): the state built before it is still the event's."""
+        self._record(entry, keeps_state=True)
 
     # --- results ---------------------------------------------------------------------------
     async def report(

@@ -35,12 +35,7 @@ from bot.application.handlers.common import (
 from bot.application.handlers.draw import draw_now
 from bot.application.service import results
 from bot.application.service.audit import (
-    Moment,
     Reminded,
-    RoundDeadline,
-    SignupClosed,
-    SignupDeadline,
-    TableDeadline,
 )
 from bot.application.timers import epoch, reminders_for, table_deadline, tournament_timers
 from bot.application.tournament import latest_round, names
@@ -170,12 +165,13 @@ def table_names(ctx: Ctx, t: Tournament, rows: list[TableRow]) -> str:
 # --- /deadline -------------------------------------------------------------------------------
 async def deadline(ctx: Ctx, args: str) -> None:
     """``/deadline <phrase>``, ``/deadline <table> <phrase>``, ``/deadline signup <phrase>``."""
-    t = await ctx.uow.tournament()
+    event = await Event.load(ctx)
+    t = event.t
     head, _, rest = args.strip().partition(" ")
     if not head:
         raise UserError("usage.deadline")
     if head.lower() in SIGNUP_WORDS:
-        _signup_deadline(ctx, t, rest.strip())
+        _signup_deadline(ctx, event, rest.strip())
         return
     if t.status == EventStatus.SIGNUP:
         raise UserError("refuse.draw-first")
@@ -186,11 +182,11 @@ async def deadline(ctx: Ctx, args: str) -> None:
             raise UserError("refuse.deadline-table-settled", table=row.number)
         when = read_deadline(ctx, rest.strip(), Target("t", t.id, r.number, row.number))
         if when is not None:
-            _table_deadline(ctx, t, r, row, when)
+            _table_deadline(ctx, event, r, row, when)
     else:
         when = read_deadline(ctx, args.strip(), Target("r", t.id, r.number))
         if when is not None:
-            _round_deadline(ctx, t, r, when)
+            _round_deadline(ctx, event, r, when)
     ctx.uow.timers += tournament_timers(t)
 
 
@@ -212,32 +208,30 @@ def _table_meant(ctx: Ctx, r: Round, head: str, rest: str, whole: str) -> TableR
     return find_table(r, int(table.group(1)))
 
 
-def _round_deadline(ctx: Ctx, t: Tournament, r: Round, when: datetime) -> None:
-    ctx.uow.record(t, RoundDeadline(r.number, Moment(r.deadline, r.deadline_set_at), when))
-    r.deadline, r.deadline_set_at = when, ctx.now
+def _round_deadline(ctx: Ctx, event: Event, r: Round, when: datetime) -> None:
+    event.set_deadline(r, when)
     ctx.out.reply("deadline.moved", round=r.number, deadline=deadline_text(ctx, when))
 
 
-def _table_deadline(ctx: Ctx, t: Tournament, r: Round, row: TableRow, when: datetime) -> None:
-    before = Moment(row.deadline, row.deadline_set_at)
-    ctx.uow.record(t, TableDeadline(r.number, row.id, row.number, before, when))
-    row.deadline, row.deadline_set_at = when, ctx.now
+def _table_deadline(ctx: Ctx, event: Event, r: Round, row: TableRow, when: datetime) -> None:
+    event.set_deadline(r, when, row)
     ctx.out.reply("deadline.table-moved", table=row.number, deadline=deadline_text(ctx, when))
 
 
-def _signup_deadline(ctx: Ctx, t: Tournament, phrase: str) -> None:
+def _signup_deadline(ctx: Ctx, event: Event, phrase: str) -> None:
+    t = event.t
     if t.status != EventStatus.SIGNUP:
         raise UserError("refuse.already-drawn")
     if not phrase:
         raise UserError("usage.deadline")
     when = read_deadline(ctx, phrase, Target("s", t.id))
     if when is not None:
-        _set_signup(ctx, t, when)
+        _set_signup(ctx, event, when)
 
 
-def _set_signup(ctx: Ctx, t: Tournament, when: datetime) -> None:
-    ctx.uow.record(t, SignupDeadline(t.signup_until, when))
-    t.signup_until = when
+def _set_signup(ctx: Ctx, event: Event, when: datetime) -> None:
+    t = event.t
+    event.set_signup_deadline(when)
     ctx.out.reply("deadline.signup-set", deadline=deadline_text(ctx, when))
     ctx.uow.timers += tournament_timers(t)
 
@@ -247,6 +241,7 @@ async def hour_button(ctx: Ctx, arg: str) -> None:
     (organisers only; audited and undoable), if what it was for is still there."""
     target, at = Target.pressed(arg)
     t = await pressed_for(ctx, target)
+    event = Event.of(ctx, t)
     when = at.astimezone(ctx.tz)
     check_deadline(ctx, when, deadline_text(ctx, when, hint=False))
     if target.kind == "o":
@@ -254,7 +249,7 @@ async def hour_button(ctx: Ctx, arg: str) -> None:
     if target.kind == "s":
         if t.status != EventStatus.SIGNUP:
             raise UserError("refuse.already-drawn")
-        _set_signup(ctx, t, when)
+        _set_signup(ctx, event, when)
     else:
         if t.status == EventStatus.SIGNUP:
             raise UserError("refuse.deadline-choice-stale")
@@ -265,9 +260,9 @@ async def hour_button(ctx: Ctx, arg: str) -> None:
             row = find_table(r, target.table)
             if row.status != TableState.PENDING:
                 raise UserError("refuse.deadline-table-settled", table=row.number)
-            _table_deadline(ctx, t, r, row, when)
+            _table_deadline(ctx, event, r, row, when)
         else:
-            _round_deadline(ctx, t, r, when)
+            _round_deadline(ctx, event, r, when)
         ctx.uow.timers += tournament_timers(t)
     chosen_hour(ctx, when)
 
@@ -330,7 +325,7 @@ async def remind(ctx: Ctx, arg: str) -> None:
         deadline=deadline_text(ctx, soonest, hint=False),
         lines="\n".join(lines),
     )
-    ctx.uow.record(t, Reminded(r.number, [row.number for row in rows]))
+    Event.of(ctx, t).note(Reminded(r.number, [row.number for row in rows]))
     await _remind_privately(ctx, t, r, rows)
 
 
@@ -401,6 +396,5 @@ async def signup_passed(ctx: Ctx, arg: str) -> None:
     except (UserError, EngineError) as exc:
         key = exc.key if isinstance(exc, UserError) else f"error.{exc.code}"
         reason = ctx.t(key, **exc.params) if ctx.t.has(key) else key
-        t.signup_until = None
-        ctx.uow.record(t, SignupClosed(at.isoformat()))
+        Event.of(ctx, t).keep_signup_open(at)
         ctx.out.reply("deadline.signup-cannot-draw", reason=reason)

@@ -11,8 +11,8 @@ table while any seating avoids it.
 from __future__ import annotations
 
 from bot.application.context import Ctx
+from bot.application.event import Event
 from bot.application.handlers.common import find_player
-from bot.application.service.audit import DepartmentSet
 from bot.language.errors import UserError
 from db.models import Player, Tournament
 from db.status import PlayerStatus
@@ -23,7 +23,8 @@ MAX_LENGTH = 64
 
 
 async def dept(ctx: Ctx, args: str) -> None:
-    t = await ctx.uow.tournament()
+    event = await Event.load(ctx)
+    t = event.t
     if not find_format(t.format).seats_departments_apart:
         raise UserError("refuse.no-departments", format=ctx.t(f"format.{t.format}"))
     words = args.split()
@@ -32,9 +33,7 @@ async def dept(ctx: Ctx, args: str) -> None:
     player, words = await _whose(ctx, t, words)
     name = " ".join(words)[:MAX_LENGTH]
     department = None if name.lower() in CLEAR_WORDS else name
-    old = player.department
-    player.department = department
-    ctx.uow.record(t, DepartmentSet(player.user_id, old, department))
+    event.set_department(player, department)
     if department is None:
         ctx.out.reply("dept.cleared", name=player.name)
     else:

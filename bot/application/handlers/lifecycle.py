@@ -16,7 +16,6 @@ from typing import Any
 from bot.application.context import Ctx
 from bot.application.event import Event
 from bot.application.handlers.common import refresh_live
-from bot.application.service.audit import FormatSet
 from bot.application.tournament import game_of
 from bot.application.types import Buttons
 from bot.language.errors import UserError
@@ -119,10 +118,7 @@ async def set_format(ctx: Ctx, t: Tournament, value: str) -> None:
     if fmt is None:
         raise UserError("refuse.unknown-format-word", word=value, known=[f.key for f in FORMATS])
     fmt(game_of(t), {})  # ConfigError when the format cannot seat this game
-    before_format, before = t.format, t.options
-    options = {k: dict(v) for k, v in t.options.items() if k not in ("format", "auto")}
-    t.format, t.options = fmt.key, options
-    ctx.uow.record(t, FormatSet(before_format, before, fmt.key, options))
+    Event.of(ctx, t).set_format(fmt.key)
     defaults = ", ".join(f"{k.name}={k.default}" for k in fmt.knobs) or "—"
     ctx.out.reply("set.format-done", format=ctx.t(f"format.{fmt.key}"), defaults=defaults)
 

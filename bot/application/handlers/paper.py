@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.application.context import Ctx
+from bot.application.event import Event
 from bot.application.handlers import referee, report_flow, reports
 from bot.application.handlers.common import deadline_text, find_table
 from bot.application.service import results
-from bot.application.service.audit import Printed
-from bot.application.slip_links import ensure_slip_secret, genuine, read_payload, slip_payload
+from bot.application.slip_links import genuine, read_payload, slip_payload
 from bot.application.timers import table_deadline
 from bot.application.tournament import game_of, latest_round, names
 from bot.language.errors import UserError
@@ -91,11 +91,12 @@ def printed_round(ctx: Ctx, t: Tournament, r: Round) -> PrintedRound:
 
 async def print_cmd(ctx: Ctx, args: str) -> None:
     """``/print``: the PDF of the current round (drawn or open)."""
-    t = await ctx.uow.tournament()
+    event = await Event.load(ctx)
+    t = event.t
     r = latest_round(t)
     if r is None or r.status == RoundStatus.CLOSED or not r.tables:
         raise UserError("paper.no-round")
-    new_secret = ensure_slip_secret(t)
+    event.print_round(r)
     from charts.fonts import NoCJKFont, find_cjk_font  # matplotlib: not at the bot's start
 
     try:
@@ -103,7 +104,6 @@ async def print_cmd(ctx: Ctx, args: str) -> None:
     except NoCJKFont:
         raise UserError("paper.no-font") from None
     pdf = await apart(print_round, printed_round(ctx, t, r), font)
-    ctx.uow.record(t, Printed(r.number, new_secret))
     caption = ctx.t("paper.caption", round=r.number, count=len(r.tables))
     ctx.out.document(pdf, f"round-{r.number}.pdf", caption)
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from bot.application.context import Ctx
 from bot.application.event import Event
 from bot.application.handlers.common import display_name, find_player, tell
-from bot.application.service import people, results
+from bot.application.service import people
 from bot.application.tournament import (
     UNCOUNTED,
     format_of,
@@ -70,7 +70,7 @@ def _store(ctx: Ctx, t: Tournament, key: str, value: object) -> None:
         section.pop(key, None)
     else:
         section[key] = value
-    results.rule_set(ctx, t, options, key if key != "late" else "late-entry")
+    Event.of(ctx, t).set_knob(options, key if key != "late" else "late-entry")
 
 
 # --- sign-up and the waiting list ----------------------------------------------------
@@ -162,7 +162,7 @@ async def join_late(ctx: Ctx, t: Tournament) -> None:
         player = await ctx.uow.repo.new_player(
             t, ctx.caller.actor, display_name(ctx), ctx.caller.inc.sender.username
         )
-    people.enter_late(ctx, t, player, entering)
+    Event.of(ctx, t).enter_late(player, entering)
     ctx.out.reply("people.entered", name=player.name, round=entering, missed=missed_rule(ctx, t))
 
 
@@ -262,8 +262,9 @@ def walkovers(ctx: Ctx, t: Tournament, walked: Sequence[tuple[TableRow, Sequence
 async def sub(ctx: Ctx, args: str) -> None:
     """``/sub <out> <in>`` between rounds of a pair or team event: ``in`` plays ``out``'s
     place from the next round; what the place scored stays with its pair or team."""
-    t = await ctx.uow.tournament()
-    if format_of(t).team_size() < 2:
+    event = await Event.load(ctx)
+    t = event.t
+    if event.fmt.team_size() < 2:
         raise UserError("people.refuse.sub-format", format=ctx.t(f"format.{t.format}"))
     r = latest_round(t)
     assert r is not None  # the command's stage: after the draw
@@ -277,7 +278,7 @@ async def sub(ctx: Ctx, args: str) -> None:
         raise UserError("people.refuse.not-playing", name=out.name)
     if comes.status not in UNCOUNTED:
         raise UserError("people.refuse.sub-playing", name=comes.name)
-    people.substitute(ctx, t, out, comes, r.number + 1)
+    event.substitute(out, comes, r.number + 1)
     with ctx.out.announcing():
         ctx.out.reply("people.subbed", out=out.name, sub=comes.name, round=r.number + 1)
 

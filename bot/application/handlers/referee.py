@@ -13,8 +13,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.application.context import Ctx
+from bot.application.event import Event
 from bot.application.handlers.common import display_name, find_table, my_table
-from bot.application.service.audit import RefereeCalled
 from bot.application.tournament import names
 from bot.application.types import Buttons, Outgoing
 from bot.language.errors import UserError
@@ -37,17 +37,6 @@ def _calls(t: Tournament) -> dict[str, Any]:
     paper = t.options.get("paper", {})
     calls = paper.get("calls", {}) if isinstance(paper, dict) else {}
     return dict(calls) if isinstance(calls, dict) else {}
-
-
-def _note_call(t: Tournament, r: Round, table: int, at: datetime) -> None:
-    """Remember this table's call; calls of earlier rounds are dropped."""
-    calls = {k: v for k, v in _calls(t).items() if k.startswith(f"{r.number}:")}
-    calls[f"{r.number}:{table}"] = at.isoformat()
-    paper = t.options.get("paper", {})
-    t.options = {
-        **t.options,
-        "paper": {**(paper if isinstance(paper, dict) else {}), "calls": calls},
-    }
 
 
 def _last_call(t: Tournament, r: Round, table: int) -> datetime | None:
@@ -86,7 +75,6 @@ async def call(ctx: Ctx, arg: str) -> None:
         left = QUIET - (ctx.now - last)
         minutes = max(1, int(left.total_seconds() + 59) // 60)
         raise UserError("referee.too-soon", table=row.number, minutes=minutes)
-    _note_call(t, r, row.number, ctx.now)
     who = names(t)
     text = ctx.t(
         "referee.alert",
@@ -104,5 +92,5 @@ async def call(ctx: Ctx, arg: str) -> None:
         ctx.out.outgoing.append(Outgoing(user, "text", text))
     if not reachable:  # no organiser has a private chat with the bot: tell the hall
         ctx.out.outgoing.append(Outgoing(t.chat_id, "text", text, t.thread_id or None))
-    ctx.uow.record(t, RefereeCalled(r.number, row.number, len(reachable)))
+    Event.of(ctx, t).call_referee(r, row, len(reachable))
     ctx.out.toast = ctx.t("referee.called", table=row.number)

@@ -5,6 +5,7 @@ screen (``bot.transport.live_page``; its token: ``bot.application.live_links``);
 from __future__ import annotations
 
 from bot.application.context import Ctx
+from bot.application.event import Event
 from bot.application.live_links import live_token, new_live_token, page_url
 from bot.application.service.audit import LivePage
 from bot.language.errors import UserError
@@ -20,12 +21,13 @@ async def live(ctx: Ctx, args: str) -> None:
         raise UserError("usage.live")
     if not ctx.settings.public_url:
         raise UserError("screen.no-web")
-    t = await ctx.uow.tournament(whole=False)
+    event = await Event.load(ctx, whole=False)
+    t = event.t
     token = live_token(t)
     if token is None or word:
         had = token is not None
         token = new_live_token(t)
-        ctx.uow.record(t, LivePage(had))
+        event.note(LivePage(had))
     url = page_url(ctx.settings, token)
     assert url is not None
     key = "screen.reset" if word else "screen.link"

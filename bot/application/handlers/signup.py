@@ -11,7 +11,6 @@ from bot.application.handlers import people
 from bot.application.handlers.common import display_name
 from bot.application.handlers.lifecycle import BY_SIZE, format_name, read_format, set_format
 from bot.application.handlers.partners import partners_text, read_partners, team_lines
-from bot.application.service import results
 from bot.application.timers import tournament_timers
 from bot.application.tournament import (
     POLICY_KNOBS,
@@ -235,7 +234,7 @@ async def set_knob(ctx: Ctx, args: str) -> None:
     else:
         known = [*game.knob_names(), *(k.name for k in fmt.knobs), *(k.name for k in POLICY_KNOBS)]
         raise UserError("refuse.unknown-knob", knob=key, known=known)
-    results.rule_set(ctx, t, options_with(t, section, key, value.strip()), key)
+    Event.of(ctx, t).set_knob(options_with(t, section, key, value.strip()), key)
     format_of(t)  # validates game and format knobs together; raises ConfigError
     ctx.out.reply("set.done", knob=key, value=value.strip())
     ctx.uow.timers += tournament_timers(t)  # ``remind`` changes the reminders still to come
