@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from bot.application.context import Ctx
+from bot.application.live_links import live_token, new_live_token
 from bot.application.service import audit, people, results
 from bot.application.slip_links import ensure_slip_secret
 from bot.application.tournament import (
@@ -590,6 +591,19 @@ class Event:
         calls[f"{r.number}:{row.number}"] = self.ctx.now.isoformat()
         self.t.options = {**self.t.options, "paper": {**paper, "calls": calls}}
         self.note(audit.RefereeCalled(r.number, row.number, organisers))
+
+    def new_live_page(self) -> str:
+        """/live: a new link to the live page (an old one stops working); its token."""
+        revoked = live_token(self.t) is not None
+        token = new_live_token(self.t)
+        self.note(audit.LivePage(revoked))
+        return token
+
+    def open_checkin(self, r: Round, minutes: int) -> datetime:
+        """As round ``r`` opens (its ``round-open`` entry says so): the check-in is open
+        for ``minutes``; the cut-off it returns rules the absent (:meth:`no_shows`)."""
+        r.checkin_until = self.ctx.now + timedelta(minutes=minutes)
+        return r.checkin_until
 
     def note(self, entry: audit.Entry) -> None:
         """Audit a change the engine does not read (a reminder sent, a referee called, a

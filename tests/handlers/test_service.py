@@ -7,6 +7,7 @@ import csv
 import io
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from pathlib import Path
 
 from bot.application.service.audit import (
     KINDS,
@@ -150,6 +151,18 @@ def test_every_typed_entry_reads_back_as_written() -> None:
         # An anonymous admin's ruling is marked as such (Ctx.audit); it reads the same.
         marked = AuditEntry(action=entry.action, old=old, new={**new, "by": "anonymous admin"})
         assert read(marked) == entry
+
+
+def test_every_change_is_audited_through_a_typed_entry() -> None:
+    """``ctx.uow.record`` with an entry of ``service/audit.py``; the untyped
+    ``ctx.uow.audit(action, …)`` is only what ``record`` calls."""
+    root = Path(__file__).parents[2] / "bot"
+    untyped = [
+        str(path.relative_to(root))
+        for path in sorted(root.rglob("*.py"))
+        if "uow.audit(" in path.read_text(encoding="utf-8")
+    ]
+    assert untyped == []
 
 
 def test_a_deadline_change_stored_before_entries_were_typed_still_reads() -> None:

@@ -14,8 +14,6 @@ rule (docs/rules/penalties.md#forfeits). A mistaken ruling is taken back with /u
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from bot.application.context import Ctx
 from bot.application.event import Event
 from bot.application.handlers.common import (
@@ -38,8 +36,8 @@ def start_checkin(ctx: Ctx, t: Tournament, r: Round) -> None:
     minutes = noshow_minutes(t)
     if not minutes:
         return
-    r.checkin_until = ctx.now + timedelta(minutes=minutes)
-    ctx.uow.timers.append(Timer("noshow", t.id, r.number, r.checkin_until))
+    until = Event.of(ctx, t).open_checkin(r, minutes)
+    ctx.uow.timers.append(Timer("noshow", t.id, r.number, until))
     ctx.out.say(checkin_text(ctx, r), buttons=here_keyboard(ctx, t, r))
 
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from bot.application.context import Ctx
 from bot.application.event import Event
-from bot.application.live_links import live_token, new_live_token, page_url
-from bot.application.service.audit import LivePage
+from bot.application.live_links import live_token, page_url
 from bot.language.errors import UserError
 from paper.qr import qr_png
 
@@ -25,9 +24,7 @@ async def live(ctx: Ctx, args: str) -> None:
     t = event.t
     token = live_token(t)
     if token is None or word:
-        had = token is not None
-        token = new_live_token(t)
-        event.note(LivePage(had))
+        token = event.new_live_page()
     url = page_url(ctx.settings, token)
     assert url is not None
     key = "screen.reset" if word else "screen.link"
