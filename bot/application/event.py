@@ -223,10 +223,12 @@ class Partnered:
 
 @dataclass(frozen=True)
 class PlayerLeft:
-    """``player`` left before the draw; ``count`` signed up now."""
+    """``player`` left before the draw; ``count`` signed up then; ``promoted``: who
+    came in from the waiting list to the place (docs/rules/people.md)."""
 
     player: Player
     count: int
+    promoted: tuple[Player, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -384,7 +386,17 @@ class Event:
         player.status, player.partners = PlayerStatus.LEFT, []
         self._record(audit.Left(player.user_id, status, partners))
         count = sum(p.status == PlayerStatus.ACTIVE for p in self.t.players)
-        return PlayerLeft(player, count)
+        return PlayerLeft(player, count, self.promote())
+
+    def promote(self) -> tuple[Player, ...]:
+        """A place came free before the draw (the cap raised): the first waiting players
+        in, a pair or team as a whole, as long as they fit."""
+        return tuple(people.promote(self.ctx, self.t))
+
+    def stand_by(self, player: Player) -> None:
+        """A /join after the draw of a pair or team event: on the waiting list, from
+        which /sub brings a substitute in."""
+        people.put_on_list(self.ctx, self.t, player)
 
     def check_in(self, r: Round, row: TableRow, user: int) -> PlayerCheckedIn:
         """``user``, seated at ``row``, is present (docs/rules/deadlines.md)."""

@@ -49,7 +49,9 @@ def set_knob(ctx: Ctx, t: Tournament, key: str, value: str) -> bool:
         done = ctx.t("people.cap-set", cap=cap) if cap else ctx.t("people.cap-off")
         count = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
         over = ctx.t("people.cap-over", count=count) if cap and count > cap else ""
-        ctx.out.say("\n".join(filter(None, [done, over, promoted_text(ctx, t)])))
+        ctx.out.say(
+            "\n".join(filter(None, [done, over, promoted_text(ctx, Event.of(ctx, t).promote())]))
+        )
         return True
     if key == "late" and value.strip().lower() not in ("forfeit", "organiser"):
         if find_format(t.format).late_entry is None:  # the reason alone: not a sign-up
@@ -74,46 +76,14 @@ def _store(ctx: Ctx, t: Tournament, key: str, value: object) -> None:
 
 
 # --- sign-up and the waiting list ----------------------------------------------------
-def unit_of(t: Tournament, player: Player) -> list[Player]:
-    """A waiting player with the waiting partners they name who name them back: they
-    wait, and are let in, as one pair or team."""
-    mates = [
-        p
-        for p in people.queue(t)
-        if p.user_id != player.user_id
-        and people.named(player.partners, p)
-        and people.named(p.partners, player)
-    ]
-    return [player, *mates]
-
-
-def promote(ctx: Ctx, t: Tournament) -> list[Player]:
-    """After a place came free before the draw: the first waiting players (a pair or team
-    as a whole) in, as long as they fit under the cap. Audited, one entry each."""
-    cap = people.cap_of(t)
-    promoted: list[Player] = []
-    if t.status != EventStatus.SIGNUP:
-        return promoted
-    while (waiting := people.queue(t)) and cap is not None:
-        unit = unit_of(t, waiting[0])
-        active = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
-        if active + len(unit) > cap:
-            break
-        for p in unit:
-            people.let_in(ctx, t, p)
-            promoted.append(p)
-    return promoted
-
-
 async def waiting_text(ctx: Ctx, t: Tournament, player: Player) -> str:
     await ctx.uow.repo.load_whole(t)
     return ctx.t("people.waiting", name=player.name, place=people.place(t, player))
 
 
-def promoted_text(ctx: Ctx, t: Tournament) -> str:
-    """After a /leave before the draw: who came in from the waiting list, in one line
-    (they are named, so each is told in the group)."""
-    promoted = promote(ctx, t)
+def promoted_text(ctx: Ctx, promoted: Sequence[Player]) -> str:
+    """After a /leave before the draw: who came in from the waiting list
+    (``Event.leave``), in one line (they are named, so each is told in the group)."""
     if not promoted:
         return ""
     return ctx.t("people.promoted", names=[p.name for p in promoted])
@@ -175,7 +145,7 @@ async def _reserve(ctx: Ctx, t: Tournament, player: Player | None) -> None:
         )
         player = next(p for p in t.players if p.user_id == ctx.caller.actor)
     if player.status != PlayerStatus.WAITING:
-        people.put_on_list(ctx, t, player)
+        Event.of(ctx, t).stand_by(player)
     reason = ctx.t(f"people.late-no.{t.format}")
     ctx.out.reply("people.reserve", reason=reason, name=player.name, place=people.place(t, player))
 

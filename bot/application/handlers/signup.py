@@ -175,9 +175,9 @@ async def leave(ctx: Ctx, args: str) -> None:
     )
     if player is None:
         raise UserError("refuse.not-signed-up")
-    count = Event.of(ctx, t).leave(player).count
-    left = ctx.t("signup.left", name=player.name, count=count)
-    ctx.out.say("\n".join(filter(None, [left, people.promoted_text(ctx, t)])))
+    done = Event.of(ctx, t).leave(player)
+    left = ctx.t("signup.left", name=player.name, count=done.count)
+    ctx.out.say("\n".join(filter(None, [left, people.promoted_text(ctx, done.promoted)])))
 
 
 async def players(ctx: Ctx, args: str) -> None:

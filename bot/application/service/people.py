@@ -132,6 +132,35 @@ def put_on_list(ctx: Ctx, t: Tournament, player: Player) -> None:
     ctx.uow.record(t, Joined(player.user_id, player.name, waiting=True))
 
 
+def unit_of(t: Tournament, player: Player) -> list[Player]:
+    """A waiting player with the waiting partners they name who name them back: they
+    wait, and are let in, as one pair or team."""
+    mates = [
+        p
+        for p in queue(t)
+        if p.user_id != player.user_id and named(player.partners, p) and named(p.partners, player)
+    ]
+    return [player, *mates]
+
+
+def promote(ctx: Ctx, t: Tournament) -> list[Player]:
+    """After a place came free before the draw: the first waiting players (a pair or team
+    as a whole) in, as long as they fit under the cap. Audited, one entry each."""
+    cap = cap_of(t)
+    promoted: list[Player] = []
+    if t.status != EventStatus.SIGNUP:
+        return promoted
+    while (waiting := queue(t)) and cap is not None:
+        unit = unit_of(t, waiting[0])
+        active = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
+        if active + len(unit) > cap:
+            break
+        for p in unit:
+            let_in(ctx, t, p)
+            promoted.append(p)
+    return promoted
+
+
 def set_partners(ctx: Ctx, t: Tournament, player: Player, partners: Sequence[int | str]) -> None:
     """Store whom ``player`` names as partners (docs/rules/teams.md#teams-by-lot): the
     signed-up by id, the others by the words that named them. Requests that named
