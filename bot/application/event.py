@@ -433,8 +433,13 @@ class Event:
         self._record(audit.FormatBySize(before_format, before, key, players))
         return FormatChosen(key, players, sizes[0])
 
-    def draw(self) -> RoundDrawn:
-        """Close sign-up and seat round 1 (refused when too few can be seated)."""
+    def draw(self, seeding: Sequence[int] | None = None) -> RoundDrawn:
+        """Close sign-up and seat round 1 (refused when too few can be seated);
+        ``seeding``: the order by rating the organiser seeds by, stored with the event
+        (its ``draw`` entry covers it)."""
+        if seeding is not None:
+            self.t.options = {**self.t.options, "draw": {"seeding": list(seeding)}}
+            self._state = None  # the engine seeds from the options
         plan = self.fmt.plan(self.state)
         if isinstance(plan, Finished):
             raise UserError("refuse.too-few-players")

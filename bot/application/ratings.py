@@ -154,13 +154,13 @@ async def announce_changes(ctx: Ctx, t: Tournament, placed: Mapping[int, int]) -
         ctx.out.reply("rating.changes", game=ctx.t(f"game.{t.game}"), lines="\n".join(lines))
 
 
-async def seed_by_rating(ctx: Ctx, t: Tournament, seeds: object) -> None:
-    """Before the draw, when the organiser seeds by rating: store the order it uses."""
+async def seed_by_rating(ctx: Ctx, t: Tournament, seeds: object) -> list[int] | None:
+    """Before the draw, when the organiser seeds by rating: the order it uses (the draw
+    stores it, ``Event.draw``); ``None`` otherwise."""
     if seeds != SEED_BY_RATING:
-        return
+        return None
     led = await ledger(ctx.uow.repo, t.chat_id, t.game)
-    order = rated_order(led, [p.user_id for p in t.players if p.status == PlayerStatus.ACTIVE])
-    t.options = {**t.options, "draw": {"seeding": order}}
+    return rated_order(led, [p.user_id for p in t.players if p.status == PlayerStatus.ACTIVE])
 
 
 def signed(delta: int) -> str:

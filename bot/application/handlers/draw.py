@@ -23,8 +23,8 @@ async def draw_now(ctx: Ctx, event: Event) -> None:
     is drawn when it cannot be (the refusal says why)."""
     t = event.t
     format_at_draw(ctx, event)
-    await seed_by_rating(ctx, t, event.fmt.options.get("seeds"))
-    r = event.draw().round
+    seeding = await seed_by_rating(ctx, t, event.fmt.options.get("seeds"))
+    r = event.draw(seeding).round
     with ctx.out.announcing():
         ctx.out.say(draw_text(ctx, t, r), pages=f"draw.{r.number}")
     await live.check_pin_right(ctx, t)
