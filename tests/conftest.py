@@ -34,11 +34,13 @@ async def botapi() -> AsyncIterator[BotAPIServer]:
 
 
 # ---------------------------------------------------------------------------
-# Under pytest-xdist (``make test``): the simulation's count of whole events, which
-# tests/engine/conftest.py prints at the end, is summed from the workers
+# Under pytest-xdist (``make test``) tests/engine/conftest.py, which prints how many
+# whole events the simulation played, is loaded by the workers only: the count is
+# summed from them and printed here
 # ---------------------------------------------------------------------------
 
 SIMULATION = "tests.engine.test_simulation"
+PLAYED_BY_WORKERS: list[int] = []
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -49,11 +51,14 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node: Any, error: object) -> None:
-    played = getattr(node, "workeroutput", {}).get("simulation_played")
-    if played:
-        from tests.engine import test_simulation
+    PLAYED_BY_WORKERS.extend(getattr(node, "workeroutput", {}).get("simulation_played", []))
 
-        test_simulation.PLAYED.extend(played)
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if PLAYED_BY_WORKERS:
+        terminalreporter.write_line(
+            f"simulation: {sum(PLAYED_BY_WORKERS)} whole events played to the end"
+        )
 
 
 # ---------------------------------------------------------------------------
