@@ -169,13 +169,14 @@ async def _sign_up(
 
 
 async def leave(ctx: Ctx, args: str) -> None:
-    t = await ctx.uow.tournament()
+    event = await Event.load(ctx)
+    t = event.t
     player = next(
         (p for p in t.players if p.user_id == ctx.caller.actor and p.status in people.ON_LIST), None
     )
     if player is None:
         raise UserError("refuse.not-signed-up")
-    done = Event.of(ctx, t).leave(player)
+    done = event.leave(player)
     left = ctx.t("signup.left", name=player.name, count=done.count)
     ctx.out.say("\n".join(filter(None, [left, people.promoted_text(ctx, done.promoted)])))
 
@@ -211,7 +212,8 @@ def players_text(ctx: Ctx, t: Tournament) -> str:
 async def set_knob(ctx: Ctx, args: str) -> None:
     """``/set <knob> <value>``: a game, format or policy knob, before the draw (a few
     policies, :data:`RUNNING_KNOBS`, also later: they apply from the next round)."""
-    t = await ctx.uow.tournament()
+    event = await Event.load(ctx)
+    t = event.t
     key, _, value = args.partition(" ")
     if value.strip() and people.set_knob(ctx, t, key, value.strip()):
         return  # cap, late entry (bot/application/handlers/people.py)
@@ -234,7 +236,7 @@ async def set_knob(ctx: Ctx, args: str) -> None:
     else:
         known = [*game.knob_names(), *(k.name for k in fmt.knobs), *(k.name for k in POLICY_KNOBS)]
         raise UserError("refuse.unknown-knob", knob=key, known=known)
-    Event.of(ctx, t).set_knob(options_with(t, section, key, value.strip()), key)
+    event.set_knob(options_with(t, section, key, value.strip()), key)
     format_of(t)  # validates game and format knobs together; raises ConfigError
     ctx.out.reply("set.done", knob=key, value=value.strip())
     ctx.uow.timers += tournament_timers(t)  # ``remind`` changes the reminders still to come
