@@ -35,6 +35,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from typing import NamedTuple
 
 from engine.draw import shuffled, stream
 from engine.formats.base import AnyGame, Format, GroupPlace
@@ -50,6 +51,7 @@ from engine.formats.series import SERIES_NOTES, series_note
 from engine.games.base import Knob
 from engine.model import (
     Finished,
+    Penalty,
     PlayerId,
     RoundPlan,
     RoundRecord,
@@ -152,6 +154,22 @@ class Walk:
     sides: list[list[PlayerId]] = field(default_factory=list)  # partners at the final
 
 
+TALLIES = 8  # remembered group tallies per format (a few events or moments at once)
+
+
+class Tally(NamedTuple):
+    """The group records after ``rounds`` (never changed once remembered)."""
+
+    rounds: tuple[RoundRecord, ...]
+    penalties: tuple[Penalty, ...]
+    groups: tuple[tuple[PlayerId, ...], ...]
+    lines: dict[PlayerId, GroupLine]
+
+
+def _copy(lines: Mapping[PlayerId, GroupLine]) -> dict[PlayerId, GroupLine]:
+    return {p: GroupLine(g.points, g.wins, dict(g.beat)) for p, g in lines.items()}
+
+
 class Groups(Format):
     """小组循环: groups by lot, round robin inside, top 2 cross over, then the final."""
 
@@ -189,6 +207,10 @@ class Groups(Format):
         # The last replay and the state it replayed: the standings, the play-off and the
         # plan of one moment read the same history (nobody changes a Walk once built).
         self._walked: tuple[TournamentState, Walk] | None = None
+        # Group tallies already added up, each for a run of group rounds (the very same
+        # record objects), the penalties and the groups: a replay whose earlier rounds are
+        # unchanged adds only the rounds after the longest such run (see ``_tally``).
+        self._tallies: list[Tally] = []
 
     @property
     def rules_variant(self) -> str:
@@ -299,17 +321,51 @@ class Groups(Format):
         w.schedule = [
             self.group_schedule(g, state.seed, LETTERS[i], rounds) for i, g in enumerate(w.groups)
         ]
-        w.record = {p: GroupLine() for g in w.groups for p in g}
+        in_groups = tuple(rec for rec in state.rounds if rec.plan.stage.startswith("group"))
+        self._tally(w, in_groups, state.penalties, pens)
         for rec, here in zip(state.rounds, still_in_at(state, active), strict=True):
             if rec.plan.stage.startswith("group"):
                 w.group_rounds.append(int(rec.plan.stage[5:]))
-                self._group_round(w, rec, pens)
             elif self.pairs:
                 w.ladder.play(rec, pens, here)
             else:
                 self._final_round(w, rec, pens, active, state.seed)
         self._rank_groups(w, state, active)
         return w
+
+    def _tally(
+        self,
+        w: Walk,
+        rounds: tuple[RoundRecord, ...],
+        penalties: tuple[Penalty, ...],
+        pens: Mapping[tuple[int, PlayerId], Decimal],
+    ) -> None:
+        """``w.record`` after the group ``rounds``, in order. It starts from the longest
+        remembered tally whose rounds are the very same objects as the first of ``rounds``
+        (and the same penalties and groups), then adds the rest: while an event runs, only
+        its newest round changes. Identity, not equality, so that a score written
+        ``1.0`` rather than ``1`` can never borrow another history's sums."""
+        groups = tuple(tuple(g) for g in w.groups)
+        start, base = 0, None
+        for done, pen, grouped, lines in self._tallies:
+            if (
+                start < len(done) <= len(rounds)
+                and pen is penalties
+                and grouped == groups
+                and all(a is b for a, b in zip(done, rounds, strict=False))
+            ):
+                start, base = len(done), lines
+        w.record = _copy(base) if base is not None else {p: GroupLine() for g in groups for p in g}
+        for i in range(start, len(rounds)):
+            if i == len(rounds) - 1 and i > start:  # all but the newest: it changes next
+                self._remember(Tally(rounds[:i], penalties, groups, _copy(w.record)))
+            self._group_round(w, rounds[i], pens)
+        if len(rounds) > start:
+            self._remember(Tally(rounds, penalties, groups, _copy(w.record)))
+
+    def _remember(self, tally: Tally) -> None:
+        self._tallies.append(tally)
+        del self._tallies[:-TALLIES]
 
     def _group_round(
         self, w: Walk, rec: RoundRecord, pens: Mapping[tuple[int, PlayerId], Decimal]
