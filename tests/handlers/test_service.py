@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
@@ -163,6 +164,19 @@ def test_every_change_is_audited_through_a_typed_entry() -> None:
         if "uow.audit(" in path.read_text(encoding="utf-8")
     ]
     assert untyped == []
+
+
+def test_handlers_change_an_event_only_through_its_verbs() -> None:
+    """A handler records only the chat's own changes; an event's go through ``Event``
+    (docs/development.md#one-update)."""
+    handlers = Path(__file__).parents[2] / "bot" / "application" / "handlers"
+    recorded = {
+        m.group(1)
+        for path in handlers.rglob("*.py")
+        for m in re.finditer(r"ctx\.uow\.record\([^,]+, (\w+)\(", path.read_text("utf-8"))
+    }
+    assert recorded <= {"LangSet", "ZoneSet", "Granted", "Migrated", "SeasonStarted"}
+    assert recorded  # the pattern still finds them
 
 
 def test_a_deadline_change_stored_before_entries_were_typed_still_reads() -> None:
