@@ -70,7 +70,7 @@ def labels_of(e: Entry) -> list[str]:
 
 
 def line_of(e: Entry, name: str, by_group: bool) -> str:
-    """The line docs/guide.md#standings describes: place (``3=`` while shared), name, how
+    """The line docs/guide.en.md#standings describes: place (``3=`` while shared), name, how
     far they got (not under a group's heading, where the place says it), the figure that
     ranked them, and the tie-break applied, if any."""
     details = []
