@@ -8,7 +8,7 @@ stored, so entries written before this module still undo.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
@@ -84,6 +84,19 @@ class Entry:
     @classmethod
     def read(cls, old: Json, new: Json) -> Entry:
         raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Noted(Entry):
+    """An entry that is its fields, stored under their own names as the row's ``new``
+    (nothing was there before it)."""
+
+    def rows(self) -> tuple[Json | None, Json | None]:
+        return None, {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def read(cls, old: Json, new: Json) -> Entry:
+        return cls(*(new[f.name] for f in fields(cls)))
 
 
 @dataclass(frozen=True)
@@ -502,36 +515,22 @@ class Drawn(Entry):
 
 
 @dataclass(frozen=True)
-class RoundOpened(Entry):
+class RoundOpened(Noted):
     """A round opened, with its deadline (``None``: none)."""
 
     action: ClassVar[Action] = Action.ROUND_OPEN
     round: int
     deadline: str
 
-    def rows(self) -> tuple[Json | None, Json | None]:
-        return None, {"round": self.round, "deadline": self.deadline}
-
-    @classmethod
-    def read(cls, old: Json, new: Json) -> Entry:
-        return cls(new["round"], new["deadline"])
-
 
 @dataclass(frozen=True)
-class Held(Entry):
+class Held(Noted):
     """A round that would end the event with whole tables forfeited waits for the
     organiser's ruling (docs/rules/deadlines.md#late)."""
 
     action: ClassVar[Action] = Action.HELD
     round: int
     tables: list[int]
-
-    def rows(self) -> tuple[Json | None, Json | None]:
-        return None, {"round": self.round, "tables": self.tables}
-
-    @classmethod
-    def read(cls, old: Json, new: Json) -> Entry:
-        return cls(new["round"], new["tables"])
 
 
 @dataclass(frozen=True)
@@ -582,20 +581,13 @@ class Cancelled(Entry):
 
 # --- changes kept for the record (no /undo) ---------------------------------------------------
 @dataclass(frozen=True)
-class Created(Entry):
+class Created(Noted):
     """/new: the event made, for ``game`` in ``format`` under ``title``."""
 
     action: ClassVar[Action] = Action.NEW
     game: str
     format: str
     title: str
-
-    def rows(self) -> tuple[Json | None, Json | None]:
-        return None, {"game": self.game, "format": self.format, "title": self.title}
-
-    @classmethod
-    def read(cls, old: Json, new: Json) -> Entry:
-        return cls(new["game"], new["format"], new["title"])
 
 
 @dataclass(frozen=True)
@@ -667,19 +659,12 @@ class Promoted(Entry):
 
 
 @dataclass(frozen=True)
-class EnteredLate(Entry):
+class EnteredLate(Noted):
     """A late entrant, playing from ``round`` on (docs/rules/people.md)."""
 
     action: ClassVar[Action] = Action.JOIN_LATE
     user: int
     round: int
-
-    def rows(self) -> tuple[Json | None, Json | None]:
-        return None, {"user": self.user, "round": self.round}
-
-    @classmethod
-    def read(cls, old: Json, new: Json) -> Entry:
-        return cls(new["user"], new["round"])
 
 
 @dataclass(frozen=True)
@@ -700,20 +685,13 @@ class WalkedOver(Entry):
 
 
 @dataclass(frozen=True)
-class CheckedIn(Entry):
+class CheckedIn(Noted):
     """``user`` is present at ``table`` of ``round`` (docs/rules/deadlines.md)."""
 
     action: ClassVar[Action] = Action.CHECKIN
     round: int
     table: int
     user: int
-
-    def rows(self) -> tuple[Json | None, Json | None]:
-        return None, {"round": self.round, "table": self.table, "user": self.user}
-
-    @classmethod
-    def read(cls, old: Json, new: Json) -> Entry:
-        return cls(new["round"], new["table"], new["user"])
 
 
 @dataclass(frozen=True)
@@ -824,20 +802,13 @@ class DepartmentSet(Entry):
 
 
 @dataclass(frozen=True)
-class RefereeCalled(Entry):
+class RefereeCalled(Noted):
     """A table called the referee; ``organisers``: how many were reached in private."""
 
     action: ClassVar[Action] = Action.REFEREE_CALL
     round: int
     table: int
     organisers: int
-
-    def rows(self) -> tuple[Json | None, Json | None]:
-        return None, {"round": self.round, "table": self.table, "organisers": self.organisers}
-
-    @classmethod
-    def read(cls, old: Json, new: Json) -> Entry:
-        return cls(new["round"], new["table"], new["organisers"])
 
 
 @dataclass(frozen=True)
@@ -872,18 +843,11 @@ class LivePage(Entry):
 
 
 @dataclass(frozen=True)
-class Granted(Entry):
+class Granted(Noted):
     """/grant: ``user`` is an organiser of the chat."""
 
     action: ClassVar[Action] = Action.GRANT
     user: int
-
-    def rows(self) -> tuple[Json | None, Json | None]:
-        return None, {"user": self.user}
-
-    @classmethod
-    def read(cls, old: Json, new: Json) -> Entry:
-        return cls(new["user"])
 
 
 @dataclass(frozen=True)
@@ -935,20 +899,13 @@ class Migrated(Entry):
 
 
 @dataclass(frozen=True)
-class SeasonStarted(Entry):
+class SeasonStarted(Noted):
     """/season start: the season's row, name and scoring."""
 
     action: ClassVar[Action] = Action.SEASON_START
     season: int
     name: str
     scoring: str
-
-    def rows(self) -> tuple[Json | None, Json | None]:
-        return None, {"season": self.season, "name": self.name, "scoring": self.scoring}
-
-    @classmethod
-    def read(cls, old: Json, new: Json) -> Entry:
-        return cls(new["season"], new["name"], new["scoring"])
 
 
 KINDS: dict[str, type[Entry]] = {
