@@ -242,6 +242,22 @@ class Replies:
         if inc.message_id is not None and not inc.is_callback:
             self._out("react", emoji, edit_message_id=inc.message_id)
 
+    def edit(self, message_id: int | None, text: str, buttons: Buttons | None = None) -> None:
+        """Edit one message of this chat in place: a button flow's own message, a
+        turned page, a question whose answer replaces its buttons."""
+        self._out("edit", text, buttons=buttons, edit_message_id=message_id, broadcast=False)
+
+    def send(
+        self,
+        chat_id: int,
+        text: str,
+        buttons: Buttons | None = None,
+        thread_id: int | None = None,
+    ) -> None:
+        """A message into another chat than the caller's: an organiser's or a player's
+        private chat, or the event's group (``thread_id``: its topic) from a private one."""
+        self.outgoing.append(Outgoing(chat_id, "text", text, thread_id, buttons))
+
     def edit_tagged(
         self,
         tag: str,

@@ -39,7 +39,7 @@ from bot.application.service.audit import (
 )
 from bot.application.timers import epoch, reminders_for, table_deadline, tournament_timers
 from bot.application.tournament import latest_round, names
-from bot.application.types import Buttons, Outgoing
+from bot.application.types import Buttons
 from bot.language.deadlines import AmbiguousHour, DeadlineError, relative_hint, resolve_deadline
 from bot.language.errors import UserError
 from bot.language.inputs import id_or_none
@@ -281,16 +281,7 @@ async def pressed_for(ctx: Ctx, target: Target) -> Tournament:
 def chosen_hour(ctx: Ctx, when: datetime) -> None:
     """The question, answered: its buttons go, the chosen reading stays."""
     chosen = ctx.t("deadline.hour-chosen", when=deadline_text(ctx, when, hint=False))
-    ctx.out.outgoing.append(
-        Outgoing(
-            ctx.caller.inc.chat_id,
-            "edit",
-            chosen,
-            ctx.caller.inc.thread_id,
-            None,
-            edit_message_id=ctx.caller.inc.message_id,
-        )
-    )
+    ctx.out.edit(ctx.caller.inc.message_id, chosen)
 
 
 # --- timers ----------------------------------------------------------------------------------
@@ -358,7 +349,7 @@ async def _remind_privately(ctx: Ctx, t: Tournament, r: Round, rows: list[TableR
                 )
                 label = ctx.t("deadline.button-report")
                 buttons = [[(label, f"{REPORT_BUTTON}:{t.id}:{r.number}")]]
-            ctx.out.outgoing.append(Outgoing(user, "text", text, None, buttons))
+            ctx.out.send(user, text, buttons)
 
 
 async def report_button(ctx: Ctx, arg: str) -> None:
@@ -380,7 +371,7 @@ async def report_button(ctx: Ctx, arg: str) -> None:
     reports.check_reporter(ctx, t, row, None, names(t))
     state = report_flow.FlowState(ctx.caller.actor, t.id, r.number, row.number)
     text, buttons = report_flow.render(ctx, t, r, state, [row])
-    ctx.out.outgoing.append(Outgoing(t.chat_id, "text", text, t.thread_id or None, buttons))
+    ctx.out.send(t.chat_id, text, buttons, t.thread_id or None)
     ctx.out.toast = ctx.t("deadline.report-opened")
 
 

@@ -15,7 +15,6 @@ from bot.application.handlers.draw import draw_text
 from bot.application.handlers.rounds import opened_text
 from bot.application.handlers.signup import players_text
 from bot.application.handlers.whole_ranking import whole_ranking_text
-from bot.application.types import Outgoing
 from bot.language.errors import UserError
 from bot.language.inputs import id_or_none
 from db.models import Round, Tournament
@@ -46,13 +45,4 @@ async def turn_page(ctx: Ctx, arg: str) -> None:
         raise UserError("refuse.page-gone")
     pages = paginate(SOURCES[kind](ctx, t, param), context.PAGE_LIMIT)
     page = min(page_number, len(pages) - 1)
-    ctx.out.outgoing.append(
-        Outgoing(
-            ctx.caller.inc.chat_id,
-            "edit",
-            pages[page],
-            ctx.caller.inc.thread_id,
-            page_buttons(source, page, len(pages)),
-            edit_message_id=ctx.caller.inc.message_id,
-        )
-    )
+    ctx.out.edit(ctx.caller.inc.message_id, pages[page], page_buttons(source, page, len(pages)))

@@ -16,7 +16,7 @@ from bot.application.context import Ctx
 from bot.application.event import Event
 from bot.application.handlers.common import display_name, find_table, my_table
 from bot.application.tournament import names
-from bot.application.types import Buttons, Outgoing
+from bot.application.types import Buttons
 from bot.language.errors import UserError
 from bot.language.inputs import id_or_none
 from db.models import Round, Tournament
@@ -89,8 +89,8 @@ async def call(ctx: Ctx, arg: str) -> None:
     }
     reachable = await ctx.uow.repo.private_chats(organisers)
     for user in sorted(reachable):
-        ctx.out.outgoing.append(Outgoing(user, "text", text))
+        ctx.out.send(user, text)
     if not reachable:  # no organiser has a private chat with the bot: tell the hall
-        ctx.out.outgoing.append(Outgoing(t.chat_id, "text", text, t.thread_id or None))
+        ctx.out.send(t.chat_id, text, thread_id=t.thread_id or None)
     Event.of(ctx, t).call_referee(r, row, len(reachable))
     ctx.out.toast = ctx.t("referee.called", table=row.number)

@@ -24,7 +24,7 @@ from bot.application.handlers.common import (
 )
 from bot.application.service import results
 from bot.application.tournament import game_of, latest_round, names, policy
-from bot.application.types import Buttons, Outgoing
+from bot.application.types import Buttons
 from bot.language.errors import UserError
 from bot.language.inputs import id_or_none
 from db.models import Report, Round, TableRow, Tournament
@@ -149,16 +149,7 @@ def announce(ctx: Ctx, edit: int | None, text: str, buttons: Buttons | None = No
     if edit is None:
         ctx.out.say(text, buttons)
     else:
-        ctx.out.outgoing.append(
-            Outgoing(
-                ctx.caller.inc.chat_id,
-                "edit",
-                text,
-                ctx.caller.inc.thread_id,
-                buttons,
-                edit_message_id=edit,
-            )
-        )
+        ctx.out.edit(edit, text, buttons)
 
 
 def check_reporter(
