@@ -127,6 +127,18 @@ class MemoryServer:
     ) -> None:
         self.chats.admins(chat_id, *(admins or []))
 
+    def seat_group(
+        self, chat_id: int, admin: int, names: list[str], first: int, title: str = "棋牌群"
+    ) -> dict[str, int]:
+        """The scene most tests start from: an organiser, their group, and one player a
+        name, with ids from ``first``; the names' ids come back."""
+        self.add_user(admin, "组织者")
+        self.add_chat(chat_id, title, admins=[admin])
+        ids = {name: first + i for i, name in enumerate(names)}
+        for name, uid in ids.items():
+            self.add_user(uid, name)
+        return ids
+
     def _next(self) -> int:
         return next(self._updates) + 10_000_000  # apart from Chats' own numbering
 

@@ -36,13 +36,8 @@ def count_builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def add_players(bot: MemoryHarness, count: int) -> dict[str, int]:
-    bot.server.add_user(ADMIN, "组织者", language_code="zh")
-    bot.server.add_chat(GROUP, "棋牌群", admins=[ADMIN])
-    ids = {}
-    for i in range(count):
-        ids[f"选手{i + 1}"] = 501 + i
-        bot.server.add_user(501 + i, f"选手{i + 1}", language_code="zh")
-    return ids
+    names = [f"选手{i + 1}" for i in range(count)]
+    return bot.server.seat_group(GROUP, ADMIN, names, first=501)
 
 
 async def play_to_the_end(

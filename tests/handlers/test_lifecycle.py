@@ -15,13 +15,8 @@ ADMIN = 1
 
 
 def add_players(bot: MemoryHarness, count: int) -> dict[str, int]:
-    bot.server.add_user(ADMIN, "组织者", language_code="zh")
-    bot.server.add_chat(GROUP, "棋牌群", admins=[ADMIN])
-    ids = {}
-    for i in range(count):
-        ids[f"选手{i + 1}"] = 401 + i
-        bot.server.add_user(401 + i, f"选手{i + 1}", language_code="zh")
-    return ids
+    names = [f"选手{i + 1}" for i in range(count)]
+    return bot.server.seat_group(GROUP, ADMIN, names, first=401)
 
 
 async def test_cancel_asks_keeps_the_record_frees_the_chat_and_silences_its_timers(

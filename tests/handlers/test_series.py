@@ -168,12 +168,7 @@ async def test_a_level_match_at_the_deadline_waits_for_the_organiser(
 
 def setup(bot: MemoryHarness, count: int) -> dict[str, int]:
     """The organiser, the group and ``count`` players (stronger the earlier in NAMES)."""
-    bot.server.add_user(ADMIN, "组织者", language_code="zh")
-    bot.server.add_chat(GROUP, "象棋群", admins=[ADMIN])
-    ids = {name: 501 + i for i, name in enumerate(NAMES[:count])}
-    for name, uid in ids.items():
-        bot.server.add_user(uid, name, language_code="zh")
-    return ids
+    return bot.server.seat_group(GROUP, ADMIN, NAMES[:count], first=501, title="象棋群")
 
 
 def stronger_wins(seats: list[int], close: bool) -> tuple[str, tuple[float, float]]:

@@ -20,14 +20,8 @@ ADMIN = 1
 
 
 def add_players(bot: MemoryHarness, count: int, first: int = 701) -> dict[str, int]:
-    bot.server.add_user(ADMIN, "组织者", language_code="zh")
-    bot.server.add_chat(GROUP, "棋牌群", admins=[ADMIN])
-    ids = {}
-    for i in range(count):
-        name = f"棋手{i + 1:02d}"
-        bot.server.add_user(first + i, name, language_code="zh")
-        ids[name] = first + i
-    return ids
+    names = [f"棋手{i + 1:02d}" for i in range(count)]
+    return bot.server.seat_group(GROUP, ADMIN, names, first)
 
 
 def line_of(body: str, name: str) -> str:
