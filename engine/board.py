@@ -106,11 +106,19 @@ def build(fmt: Format, state: TournamentState, rows: tuple[Standing, ...], over:
     waiting = {} if over else pending_tables(state)
     tied = () if over else fmt.playoff(state)
     last = last_seen(state)
+    found = [_status(fmt, s, waiting, set(tied), over, last) for s in rows]
+    out = [status in (Status.OUT, Status.REMOVED) for status, _, _ in found]
+    # A lot ties a line to the next one only while both are still in or both are out: a
+    # player knocked out shares no place with those still waiting for their tables.
+    tie = [
+        not over and s.lot and i + 1 < len(rows) and out[i] == out[i + 1]
+        for i, s in enumerate(rows)
+    ]
     entries: list[Entry] = []
     for i, s in enumerate(rows):
-        status, stage, at = _status(fmt, s, waiting, set(tied), over, last)
-        shared = not over and ((i + 1 < len(rows) and s.lot) or (i > 0 and rows[i - 1].lot))
-        place = entries[-1].place if i and not over and rows[i - 1].lot else s.rank
+        status, stage, at = found[i]
+        shared = tie[i] or (i > 0 and tie[i - 1])
+        place = entries[-1].place if i and tie[i - 1] else s.rank
         if over and stage == "final" and place == 2:  # the final is settled: 亚军
             stage = "runner-up"
         # a knockout table not reported yet has no score to show: a 0 would read as one

@@ -288,9 +288,12 @@ class Bracket(Format):
             level = w.ladder.level.get(p, Decimal(0))
             if p in w.robin:
                 level = knock + 1
+            # still in: they reach further than anyone knocked out of the round they
+            # play, so no one out is ranked among (or shares a place with) them
+            ahead = Decimal("0.5") if p in active and p in alive and not finished else ZERO
             keys = (
                 ("removed", Decimal(p in active)),
-                ("reached", level),
+                ("reached", level + ahead),
                 ("robin-wins", w.robin_wins.get(p, Decimal(0))),
                 ("robin-points", w.robin_points.get(p, Decimal(0))),
                 ("head-to-head", w.head_to_head(p)),

@@ -68,6 +68,22 @@ def test_a_bracket_winner_is_through_while_the_round_goes_on() -> None:
     no_lot_claimed(b)
 
 
+def test_a_player_knocked_out_shares_no_place_with_those_still_waiting() -> None:
+    """象棋 12 players, single elimination, after table 1 only: the ten still waiting
+    share 2=, and the one who lost is below all of them, not "2=" beside them."""
+    fmt = fmt_of("xiangqi", "bracket")
+    st = state(12)
+    plan = plan_of(fmt, st)
+    first = plan.tables[0]
+    loser = first.players[1]
+    b = board(fmt, with_results(st, plan, confirmed(first, 2, 0)), over=False)
+    lost = b.of(loser)
+    assert lost is not None and lost.status == Status.OUT
+    still_in = [e for e in b.entries if e.still_in]
+    assert {e.place for e in still_in if e.status == Status.WAITING} == {2}
+    assert lost.place > max(e.place for e in still_in) and not lost.shared
+
+
 def test_an_unreported_table_waits_and_shares_its_place() -> None:
     """锄大地 knockout of 8: table 1 in, table 2 not reported. Its four players are not
     through, and no flip orders them (they share a place)."""
