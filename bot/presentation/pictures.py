@@ -270,7 +270,7 @@ def standings_sheet(
                 ctx.t("pictures.reached"),
                 ctx.t("pictures.figure"),
             ),
-            (1, 5, 2.4, 1.6),
+            (1, 4.2, 3.2, 1.6),
             "clrr",
             rows,
             _chain(ctx, fmt.tiebreaks),

@@ -254,7 +254,7 @@ async def run_case(bot: Harness, case: Case) -> None:
     final = tables[1]
     assert winner in {names[PLAYERS.index(final["ABCD".index(s)])] for s in case.winner_seats}
 
-    picture = await bot.says(GROUP, PLAYERS[0], "/standings", "standings after round")
+    picture = await bot.says(GROUP, PLAYERS[0], "/standings", "standings, round")
     assert picture.photo is not None and picture.photo.startswith(b"\x89PNG")
     assert winner in picture.body
     exported = await bot.says(GROUP, ADMIN, "/export", "CSV")

@@ -99,10 +99,10 @@ async def test_standings_without_any_cjk_font_send_the_ranking_never_the_apology
     with monkeypatch.context() as patch:
         patch.setattr(fonts, "PACKAGED_FONT", None)
         fonts.reset()
-        text = await bot.says(GROUP, 601, "/standings", "轮后积分")
+        text = await bot.says(GROUP, 601, "/standings", "轮积分")
     assert text.photo is None and "1. " in text.body
     assert not [m for m in bot.server.outbox(GROUP) if "抱歉" in m.body]
 
     fonts.reset()  # the text was not kept: asked again, the picture is drawn
-    packaged = await bot.says(GROUP, 601, "/standings", "轮后积分")
+    packaged = await bot.says(GROUP, 601, "/standings", "轮积分")
     assert packaged.photo is not None

@@ -116,14 +116,14 @@ async def test_seed_001_big_two_final_tie_is_played_off_and_the_ranking_agrees(
         await bot.says(GROUP, ADMIN, f"/report {number} A0 B3 C5 D7", "结果确认")
 
     # Mid-round, no medals: the round is named as in progress, nobody is champion.
-    mid = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
+    mid = await bot.says(GROUP, ADMIN, "/standings", "轮积分")
     assert "第 1 轮进行中" in mid.body and "🏁" not in mid.body and "冠军" not in mid.body
     assert "第2轮" not in mid.body  # nobody is in a round that has not begun
     assert "弃权" not in mid.body
     for number in (3, 4):
         await bot.says(GROUP, ADMIN, f"/report {number} A0 B3 C5 D7", "结果确认")
     await bot.server.wait_for("第 1 轮结束", timeout=20)
-    between = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")  # before the next /round
+    between = await bot.says(GROUP, ADMIN, "/standings", "轮积分")  # before the next /round
     assert "第 1 轮已结束" in between.body and "进行中" not in between.body
     assert between.body.count("第1轮晋级") == 4  # the four table winners, bound for the final
 
@@ -152,7 +152,7 @@ async def test_seed_001_big_two_final_tie_is_played_off_and_the_ranking_agrees(
     assert "加赛分出先后" in lines[0][3]
     assert [s for _, _, s, _ in lines] == ["冠军", "亚军"] + ["决赛"] * 2 + ["第1轮出局"] * 6
     agree(lines)
-    standings = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
+    standings = await bot.says(GROUP, ADMIN, "/standings", "轮积分")
     assert "🏁 最终名次" in standings.body
     assert ranking(standings.body) == lines  # the same ranking as the announcement
     # And so do the pinned live standings, edited a last time: 冠军 on top, not 决赛.
@@ -273,7 +273,7 @@ async def test_seed_000_team_event_crowns_the_top_team_in_text_and_picture(bot: 
     top = re.match(r"^1\. 第 (\d+) 队（(.+)）", team_table[0])
     assert top, team_table
     assert champion == f"第 {top.group(1)} 队（{top.group(2)}）"
-    standings = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
+    standings = await bot.says(GROUP, ADMIN, "/standings", "轮积分")
     assert standings.photo is not None and "团体名次：\n" + team_table[0] in standings.body
 
 
@@ -290,7 +290,7 @@ async def test_a_whole_table_forfeit_does_not_end_the_event_until_the_organiser_
     assert "2" in settled.split("整桌弃权：")[1].splitlines()[0]
     held = await bot.server.wait_for("组织者决定", timeout=20)
     assert "第 2 桌整桌弃权" in held.body
-    standings = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
+    standings = await bot.says(GROUP, ADMIN, "/standings", "轮积分")
     assert "🏁" not in standings.body and "冠军" not in standings.body
     await bot.says(GROUP, ADMIN, "/round", "还没有结束")  # the round stays open
     await bot.says(GROUP, ADMIN, "/forfeit 2", "判弃权")  # the organiser's ruling
@@ -326,5 +326,5 @@ async def test_seed_002_final_of_four_pairs_over_two_rounds_crowns_a_pair(bot: H
     assert {n for r, n, _, _ in lines if r == 1} == set(crowned)
     assert [stage for _, _, stage, _ in lines] == ["冠军"] * 2 + ["亚军"] * 2 + ["决赛"] * 4
     agree(lines)
-    standings = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
+    standings = await bot.says(GROUP, ADMIN, "/standings", "轮积分")
     assert ranking(standings.body) == lines

@@ -87,7 +87,7 @@ async def test_a_confirm_that_ends_a_team_event_builds_the_state_once(
     assert any("团体名次" in m.body and "结束！冠军" in m.body for m in done)
 
     built.clear()
-    standings = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
+    standings = await bot.says(GROUP, ADMIN, "/standings", "轮积分")
     assert "团体名次" in standings.body
     assert len(built) == 1
 
@@ -110,7 +110,7 @@ async def test_a_confirm_that_ends_a_knockout_builds_the_state_once(
     await bot.says(GROUP, first[0], "/report 1 A0 B3 C7 D12", "请同桌另一位选手确认")
     await bot.says(GROUP, first[1], "/confirm", "结果确认")
     built.clear()
-    await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
+    await bot.says(GROUP, ADMIN, "/standings", "轮积分")
     assert len(built) == 1
     built.clear()
     await bot.says(GROUP, ADMIN, "/fix 1 A0 B3 C7 D12", "更正第 1 桌")  # back where it was
@@ -128,7 +128,7 @@ async def test_a_confirm_that_ends_a_knockout_builds_the_state_once(
     assert all(n <= 1 for n in per_confirm), per_confirm
 
     built.clear()
-    await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
+    await bot.says(GROUP, ADMIN, "/standings", "轮积分")
     assert len(built) == 1
 
 
@@ -177,7 +177,7 @@ async def test_standings_of_a_group_event_build_the_state_once_for_its_group_lin
     assert len(built) == 1  # the confirm that closed the round
 
     built.clear()
-    standings = await bot.says(GROUP, ADMIN, "/standings", "轮后积分")
+    standings = await bot.says(GROUP, ADMIN, "/standings", "轮积分")
     assert "分组：" in standings.body and "A 组：" in standings.body
     assert len(built) == 1
 

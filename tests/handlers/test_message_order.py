@@ -24,4 +24,4 @@ async def test_standings_asked_with_the_last_result_come_after_the_round_ends(
     assert len(new) == 3, new
     assert new[0].startswith("✅ Table 2 confirmed")
     assert new[1].startswith("✅ Round 1 is complete")
-    assert "standings after round 1" in new[2]  # the reply, after the state it shows
+    assert "standings, round 1" in new[2]  # the reply, after the state it shows
