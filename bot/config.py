@@ -29,6 +29,8 @@ class Settings:
     gateway_port: int = 8080
     shards: int = 16  # update subjects; one chat always maps to the same shard
     per_second: int = 30  # messages a second from the whole bot (all workers together)
+    workers_per_host: int = 0  # workers consuming at once on one host (0: its cores)
+    worker_host: str = ""  # the host whose cores the workers share ("": the machine's name)
     # The public live page (/live): served by `tourbot run` only when web_port is set
     # (0: any free port); public_url is the base of its links (default http://host:port).
     public_url: str = ""
@@ -57,6 +59,8 @@ class Settings:
             gateway_port=int(env.get("GATEWAY_PORT", cls.gateway_port)),
             shards=int(env.get("SHARDS", cls.shards)),
             per_second=int(env.get("RATE_PER_SECOND", cls.per_second)),
+            workers_per_host=int(env.get("WORKERS_PER_HOST", cls.workers_per_host)),
+            worker_host=env.get("WORKER_HOST", cls.worker_host),
             public_url=env.get("PUBLIC_URL", cls.public_url).rstrip("/"),
             web_host=env.get("WEB_HOST", cls.web_host),
             web_port=int(env["WEB_PORT"]) if env.get("WEB_PORT", "").strip() else None,

@@ -60,8 +60,10 @@ TAGGED = (
 )
 
 
-def _queued(where: ColumnElement[bool] | None) -> Select[Any]:
-    """Waiting rows, at most :data:`QUEUED_PER_LANE` of each chat's lane, oldest first.
+def waiting(where: ColumnElement[bool] | None = None) -> Select[Any]:
+    """Waiting rows, at most :data:`QUEUED_PER_LANE` of each chat's lane, oldest first;
+    ``where`` narrows it (a scale-out sender's part of the chats, by a bound parameter:
+    the statement is built once and its compiled form cached).
 
     One scan of ``ix_outbox_waiting``, whose order is the lanes' (no sort for the
     window), and no join back to the table: planning the join took PostgreSQL 0.9 ms a
@@ -83,21 +85,19 @@ def _queued(where: ColumnElement[bool] | None) -> Select[Any]:
     )
 
 
-QUEUED = _queued(None)
+QUEUED = waiting()
 
 
 async def queued(
-    conn: AsyncConnection, where: ColumnElement[bool] | None = None
+    conn: AsyncConnection, statement: Select[Any] = QUEUED, params: dict[str, Any] | None = None
 ) -> Sequence[Row[Any]]:
     """Rows waiting to be sent, and rows a sender claimed and still holds (their chat
     waits for them, so order is kept; ``Sender`` sends one whose lease ran out).
 
     At most :data:`QUEUED_PER_LANE` of each chat's replies and of its broadcasts, so a
     chat with a long queue waiting out its rate limit never hides the next chat's rows
-    from the sender. ``where`` narrows it (a scale-out worker's part of the chats)."""
-    rows: Sequence[Row[Any]] = (
-        await conn.execute(QUEUED if where is None else _queued(where))
-    ).all()
+    from the sender. ``statement``: :data:`QUEUED`, or :func:`waiting` narrowed."""
+    rows: Sequence[Row[Any]] = (await conn.execute(statement, params)).all()
     return rows
 
 

@@ -255,6 +255,22 @@ class Cluster:
             lambda: all(port_open(p) for p in self.gateway_ports), 60, "the gateways to listen"
         )
 
+    def working(self) -> list[str]:
+        """The workers consuming now (by their logs): the others stand by, every slot of
+        the host being taken (``bot.transport.scaleout.slots``)."""
+        names = []
+        for name in self.procs:
+            if name.startswith("worker"):
+                said = (self.logs / f"{name}.log").read_text()
+                if said.rfind("worker consuming") > said.rfind("worker standing by"):
+                    names.append(name)
+        return sorted(names)
+
+    def started(self, name: str) -> bool:
+        """Whether worker ``name`` consumes or stands by (it is up)."""
+        said = (self.logs / f"{name}.log").read_text()
+        return "worker consuming" in said or "worker standing by" in said
+
     def kill(self, name: str) -> None:
         proc = self.procs.pop(name)
         proc.send_signal(signal.SIGKILL)

@@ -418,11 +418,11 @@ async def test_a_pass_the_database_failed_is_tried_again_and_the_reply_goes_out(
     real = outbox.queued
     failures = []
 
-    async def failing_once(conn: Any, where: Any = None) -> Any:
+    async def failing_once(conn: Any, *args: Any) -> Any:
         if not failures:
             failures.append(1)
             raise OperationalError("SELECT …", {}, Exception("connection was closed"))
-        return await real(conn, where)
+        return await real(conn, *args)
 
     monkeypatch.setattr(outbox, "queued", failing_once)
     async with sessionmaker() as session, session.begin():

@@ -1,10 +1,12 @@
-"""Scale-out mode as real processes: a gateway, two workers and two schedulers on a
-private NATS JetStream server and PostgreSQL, fed as Telegram's webhook feeds them.
+"""Scale-out mode as real processes: a gateway, three workers (two slots on the host:
+one stands by) and two schedulers on a private NATS JetStream server and PostgreSQL,
+fed as Telegram's webhook feeds them.
 
-The three fault cases of the issue, each checked from the database: a worker SIGKILLed
-mid-burst, NATS restarted mid-burst (a real restart of our own nats-server), and the
-scheduler leader SIGKILLed before a deadline. Nothing is lost, nothing handled twice,
-each chat's updates are handled in the order they arrived, the deadline fires once.
+The three fault cases of the issue, each checked from the database: a working worker
+SIGKILLed mid-burst (the standby takes its slot), NATS restarted mid-burst (a real
+restart of our own nats-server), and the scheduler leader SIGKILLed before a deadline.
+Nothing is lost, nothing handled twice, each chat's updates are handled in the order they
+arrived, the deadline fires once.
 
 Everything is private to the run: a database of its own next to ``TEST_DATABASE_URL``,
 a ``nats-server`` of its own (or, without the binary, the shared ``NATS_URL`` under a
@@ -71,8 +73,10 @@ async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Clu
             nats = SharedNats(SHARED_NATS)
         c = Cluster(botapi, nats, url, tmp, shards=4)
         c.start_gateway("gateway")
-        for name in ("worker-1", "worker-2"):
-            c.spawn(name, "worker")
+        # Two slots on this host (whatever its cores): two workers work, one stands by.
+        for name in ("worker-1", "worker-2", "worker-3"):
+            c.spawn(name, "worker", WORKERS_PER_HOST="2")
+            await wait_until(lambda n=name: c.started(n), 60, f"{name} to start", every=0.2)
         for name in ("scheduler-1", "scheduler-2"):
             c.spawn(name, "scheduler")
         try:
@@ -155,9 +159,13 @@ async def test_a_worker_killed_mid_burst_loses_nothing_and_repeats_nothing(
     chats = make_chats(cluster.botapi, -1001000, 8, 6)
     per_chat = signup_updates(cluster.botapi, chats)
 
+    working = cluster.working()
+    assert working == ["worker-1", "worker-2"]  # started in turn: the third stands by
+    killed = working[0]
+
     async def kill_worker() -> None:
         await asyncio.sleep(0.3)  # let it be in the middle of something
-        cluster.kill("worker-1")
+        cluster.kill(killed)
 
     await burst(cluster, per_chat, kill_worker)
     # Telegram retries an update whose 200 it missed: stored again, handled once.
@@ -173,7 +181,9 @@ async def test_a_worker_killed_mid_burst_loses_nothing_and_repeats_nothing(
         )
 
     await wait_until(replied, 30, "the last replies")
-    cluster.spawn("worker-1", "worker")  # back to two for the next tests
+    # The standby took the dead worker's slot (tries every 2 s).
+    await wait_until(lambda: cluster.working() == ["worker-2", "worker-3"], 10, "the standby")
+    cluster.spawn(killed, "worker", WORKERS_PER_HOST="2")  # the new standby
 
 
 async def test_nats_restarted_mid_burst_loses_nothing_and_repeats_nothing(

@@ -26,6 +26,7 @@ from bot.transport.scaleout.cli import problem
 from bot.transport.scaleout.clock import DatabaseClock
 from bot.transport.scaleout.gateway import chat_of
 from bot.transport.scaleout.scheduler import TimerHost
+from bot.transport.scaleout.slots import Slot
 from bot.transport.scaleout.worker import Worker
 from bot.transport.scheduler import pending_timers
 from db.migrate import upgrade
@@ -146,6 +147,24 @@ async def test_a_chats_window_and_its_429_survive_a_hand_over(pg: AsyncEngine) -
         assert wait > 0
     finally:
         await two.close()
+
+
+async def test_a_host_has_as_many_working_slots_as_it_says_and_a_freed_one_is_taken(
+    pg: AsyncEngine,
+) -> None:
+    """Two slots on host "a": a third worker there stands by, one on host "b" works, and
+    a slot given back (a worker died: its connection closed) goes to the standby."""
+    first, second, third = (Slot(pg, "t", 2, host="a") for _ in range(3))
+    elsewhere, other_deployment = Slot(pg, "t", 2, host="b"), Slot(pg, "u", 2, host="a")
+    try:
+        assert [await slot.take() for slot in (first, second, third)] == [True, True, False]
+        assert {first.held, second.held} == {0, 1}
+        assert await elsewhere.take() and await other_deployment.take()
+        await first.release()
+        assert await third.take() and third.held == 0
+    finally:
+        for slot in (first, second, third, elsewhere, other_deployment):
+            await slot.release()
 
 
 async def test_the_bots_rate_is_shared_by_parts_and_paced(pg: AsyncEngine) -> None:

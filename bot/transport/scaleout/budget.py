@@ -35,12 +35,12 @@ import time
 from collections import Counter, deque
 from typing import Any
 
-from sqlalchemy import func, text
+from sqlalchemy import bindparam, func, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 
 from bot.application.types import Transport
 from bot.transport.outbox import WINDOW, Queued, Sender
-from db.outbox import OUTBOX, queued
+from db.outbox import OUTBOX, queued, waiting
 
 OUTBOX_LOCKS = 7_301  # advisory-lock namespace for "sending to part k of the chats"
 PARTS = 16  # chats are split for sending by chat_id mod PARTS
@@ -66,6 +66,10 @@ REMEMBER = text(
 # The parts of ``:parts`` whose locks this connection got (one round trip for all).
 TRY_PARTS = text(
     "SELECT part FROM unnest(CAST(:parts AS int[])) AS part WHERE pg_try_advisory_lock(:ns, part)"
+)
+# ``db.outbox.queued`` for the parts a sender holds (``:parts``).
+QUEUED_IN_PARTS = waiting(
+    func.mod(func.abs(OUTBOX.c.chat_id), PARTS).in_(bindparam("parts", expanding=True))
 )
 RECALL = text(
     "SELECT key, tokens, at, blocked_until FROM send_budget"
@@ -213,8 +217,7 @@ class SharedSender(Sender):
     async def _queued(self) -> list[Queued]:
         """``db.outbox.queued`` for this sender's parts: waiting rows and claimed ones (a
         dead worker's claim is sent again once its lease runs out)."""
-        mine = func.mod(func.abs(OUTBOX.c.chat_id), PARTS).in_(sorted(self.parts))
-        return list(await queued(self.conn, mine))
+        return list(await queued(self.conn, QUEUED_IN_PARTS, {"parts": sorted(self.parts)}))
 
     def _order(self, rows: list[Queued], stage: dict[int, int]) -> list[Queued]:
         """As one process orders them, but taking turns between chats: within each

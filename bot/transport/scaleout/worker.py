@@ -15,6 +15,9 @@ Replies are sent by the worker whose sender holds the chat's part
 (``bot.transport.scaleout.budget``): after a commit the worker wakes its own sender if it
 holds it, else tells the holder over plain NATS (``Bus.outbox_subject``).
 
+On a host, only as many workers as it has cores consume and send; the others stand by
+and take a dead one's place within seconds (``bot.transport.scaleout.slots``).
+
 Its clock is the database's (``bot.transport.scaleout.clock``): a timer the leader fired is due here
 too. Should a timer still be put back (the database was away), its message is
 redelivered a moment later rather than handed back to a leader that fired it already.
@@ -44,6 +47,7 @@ from bot.transport.scaleout.budget import LANES, Pace, SharedSender, part_of
 from bot.transport.scaleout.bus import ACK_WAIT, Bus, connect, timer_from, timer_json
 from bot.transport.scaleout.clock import SYNC_EVERY, DatabaseClock, host_clock
 from bot.transport.scaleout.process import migrate_once, wait_for_signal
+from bot.transport.scaleout.slots import TRY_EVERY, Slot
 from db.session import make_engine, make_sessionmaker, sender_engine
 
 log = logging.getLogger(__name__)
@@ -65,6 +69,7 @@ class Worker:
         self.bus = Bus.of(settings)
         self._stopping = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._standing_by: asyncio.Task[None] | None = None
         self._busy: set[int] = set()  # shards whose update is being handled
         self._notices: set[asyncio.Task[None]] = set()
         self._running: set[Timer] = set()  # fired timers being run now
@@ -106,19 +111,57 @@ class Worker:
         self.js = self.nc.jetstream()
         await self.bus.ensure(self.js)
         await self.nc.subscribe(self.bus.outbox_subject, cb=self._on_outbox)
+        self._clock_task = asyncio.create_task(self._keep_clock(), name="clock")
+        self.slot = Slot(
+            self.engine,
+            self.settings.nats_prefix,
+            self.settings.workers_per_host,
+            self.settings.worker_host,
+        )
+        if await self.slot.take():
+            self._work()
+        else:
+            log.info(
+                "worker standing by: %s workers of host %s consume already",
+                self.slot.per_host,
+                self.slot.host,
+            )
+            self._standing_by = asyncio.create_task(self._stand_by(), name="standby")
+
+    def _work(self) -> None:
+        """Holding a slot: send the replies of this worker's parts, consume every shard."""
         for sender in self.senders:
             sender.start()  # replies left queued by a crash go out now
         self._tasks = [
             asyncio.create_task(self._consume(shard), name=f"shard-{shard}")
             for shard in range(self.bus.shards)
         ]
-        self._clock_task = asyncio.create_task(self._keep_clock(), name="clock")
-        log.info("worker consuming %s shards of %s", self.bus.shards, self.bus.stream)
+        log.info(
+            "worker consuming %s shards of %s (slot %s of %s on host %s)",
+            self.bus.shards,
+            self.bus.stream,
+            self.slot.held,
+            self.slot.per_host,
+            self.slot.host,
+        )
+
+    async def _stand_by(self) -> None:
+        """Try for a slot until one is free (a working worker stopped or died)."""
+        while True:
+            await asyncio.sleep(TRY_EVERY)
+            try:
+                if await self.slot.take():
+                    self._work()
+                    return
+            except Exception:  # the database is away: try again later
+                log.warning("could not try for a worker slot", exc_info=True)
 
     async def stop(self) -> None:
         """Let updates being handled finish (up to ``STOP_GRACE``); stop waiting ones."""
         self._stopping.set()
         self._clock_task.cancel()
+        if self._standing_by is not None:
+            self._standing_by.cancel()
         for shard, task in enumerate(self._tasks):
             if shard not in self._busy:
                 task.cancel()
@@ -128,6 +171,8 @@ class Worker:
                 task.cancel()
         for sender in self.senders:
             await sender.close()
+        with contextlib.suppress(Exception):
+            await self.slot.release()
         with contextlib.suppress(Exception):
             await self.nc.close()
         await self.runner.stop()

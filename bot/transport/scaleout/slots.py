@@ -1,0 +1,80 @@
+"""At most one consuming worker per core of a host; the others stand by.
+
+A worker's event loop is one thread, and an update costs it CPU, not waiting: two workers
+keep two cores busy. Workers beyond a host's cores add no throughput, only turns: each
+update is handed between more processes on the same cores, whose caches they evict
+(measured: four workers on two cores spent 20 % more CPU an update than two,
+docs/performance.md#scale-out). So on each host only ``WORKERS_PER_HOST`` workers (by
+default the cores the process may run on) consume updates and send replies; each holds a
+slot, a PostgreSQL advisory lock on a connection of its own. A worker finding every slot
+taken stands by, warm (migrated, pools and NATS connected), and tries again every
+:data:`TRY_EVERY` seconds: a dead worker's connection closes, its slot is free, and a
+standby consumes within that time.
+
+A slot decides only who works, never what is right: ordering comes from JetStream, each
+reply's single sending from the outbox's claims. A slot lost with its connection (the
+database restarted) lets one more worker in until it stops, nothing worse. Hosts are told
+apart by ``WORKER_HOST``, by default the machine's name (a container's own: containers
+sharing one machine's cores name it, as deploy/compose.yaml does), deployments by
+``NATS_PREFIX``.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import zlib
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+WORKER_SLOTS = 7_303  # advisory-lock namespace: (deployment, host, slot) in the key
+TRY_EVERY = 2.0  # seconds between a standby's tries for a free slot
+MAX_SLOTS = 128  # slots per host the key has room for
+
+TRY = text("SELECT pg_try_advisory_lock(:ns, :key)")
+
+
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity: a container's cpuset)."""
+    return len(os.sched_getaffinity(0))
+
+
+class Slot:
+    """This worker's claim to one of its host's ``per_host`` working slots."""
+
+    def __init__(self, engine: AsyncEngine, prefix: str, per_host: int, host: str = "") -> None:
+        self.engine = engine
+        self.per_host = min(per_host or cores(), MAX_SLOTS)
+        self.host = host or socket.gethostname()
+        # 24 bits of (deployment, host), 7 of the slot: a PostgreSQL int4 key.
+        self._base = (zlib.crc32(f"{prefix}:{self.host}".encode()) % 2**24) * MAX_SLOTS
+        self._conn: AsyncConnection | None = None
+        self.held: int | None = None  # the slot's number once held
+
+    async def take(self) -> bool:
+        """Try each slot of the host once (one statement each); True once one is held."""
+        if self.held is not None:
+            return True
+        if self._conn is None:
+            conn = await self.engine.connect()
+            self._conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+        for slot in range(self.per_host):
+            got = await self._conn.scalar(TRY, {"ns": WORKER_SLOTS, "key": self._base + slot})
+            if got:
+                self.held = slot
+                return True
+        return False
+
+    async def release(self) -> None:
+        """Give the slot back (closing the connection would too, later)."""
+        if self._conn is None:
+            return
+        if self.held is not None:
+            await self._conn.execute(
+                text("SELECT pg_advisory_unlock(:ns, :key)"),
+                {"ns": WORKER_SLOTS, "key": self._base + self.held},
+            )
+            self.held = None
+        await self._conn.close()
+        self._conn = None
