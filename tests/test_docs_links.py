@@ -225,3 +225,13 @@ def test_every_knob_is_documented_where_organisers_look() -> None:
         if f"| `{knob.name}` |" not in (ROOT / "docs/rules" / f"{fmt.key}.md").read_text("utf-8")
     ]
     assert missing == []
+
+
+def test_every_setting_is_in_the_operations_table() -> None:
+    """Each variable ``Settings.from_env`` reads has a row in docs/operations.md (a new
+    setting nobody can find fails here)."""
+    source = (ROOT / "bot/config.py").read_text(encoding="utf-8")
+    names = set(re.findall(r"env(?:\.get\(|\[)\"([A-Z_]+)\"", source))
+    table = (ROOT / "docs/operations.md").read_text(encoding="utf-8")
+    assert len(names) > 20
+    assert sorted(n for n in names if f"| `{n}` |" not in table) == []

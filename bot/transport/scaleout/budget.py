@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter, deque
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import bindparam, func, text
@@ -132,6 +133,8 @@ class SharedSender(Sender):
         self._claimed_at = 0.0
         self._pass_began = 0.0
         self._touched: set[int] = set()  # chats whose window this pass changed
+        # Told of the parts this lane took (its worker listens for their notices).
+        self.on_claim: Callable[[set[int]], Awaitable[None]] | None = None
 
     async def open(self) -> None:
         conn = await self.engine.connect()
@@ -158,6 +161,8 @@ class SharedSender(Sender):
             await self._recall(new)
             self.parts |= new
             self.pace.parts |= new
+            if self.on_claim is not None:
+                await self.on_claim(new)
 
     async def _recall(self, parts: set[int]) -> None:
         """Start each chat of ``parts`` from the window its last sender wrote down: as

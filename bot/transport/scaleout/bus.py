@@ -70,10 +70,10 @@ class Bus:
     def consumer(self, shard: int) -> str:
         return f"{self.prefix}_shard_{shard}"
 
-    @property
-    def outbox_subject(self) -> str:
-        """Plain NATS (not stored): "part k has replies to send", for its sender."""
-        return f"{self.prefix}.outbox"
+    def outbox_subject(self, part: int) -> str:
+        """Plain NATS (not stored): "part k has replies to send", heard by the worker
+        whose sender holds part k (it subscribes once it holds it)."""
+        return f"{self.prefix}.outbox.{part}"
 
     @property
     def timers_subject(self) -> str:

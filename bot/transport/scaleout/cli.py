@@ -14,7 +14,8 @@ HELP = {
     "NATS JetStream, sharded by chat (WEBHOOK_URL, WEBHOOK_SECRET, GATEWAY_HOST, "
     "GATEWAY_PORT, NATS_URL, SHARDS)",
     "worker": "handle the stored updates, one at a time per chat, and send the replies "
-    "within one shared budget (DATABASE_URL on PostgreSQL, NATS_URL, SHARDS)",
+    "within one shared budget; beyond WORKERS_PER_HOST on one host (its cores), a worker "
+    "stands by (DATABASE_URL on PostgreSQL, NATS_URL, SHARDS, WORKER_HOST)",
     "scheduler": "run the round timers; start two or more: one leads (a PostgreSQL "
     "advisory lock), the others take over within seconds of its death",
 }

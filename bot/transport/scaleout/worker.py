@@ -13,7 +13,8 @@ update is not handed out twice.
 
 Replies are sent by the worker whose sender holds the chat's part
 (``bot.transport.scaleout.budget``): after a commit the worker wakes its own sender if it
-holds it, else tells the holder over plain NATS (``Bus.outbox_subject``).
+holds it, else tells the holder over plain NATS (``Bus.outbox_subject``: one subject a
+part, so a notice reaches only its holder, not every worker).
 
 On a host, only as many workers as it has cores consume and send; the others stand by
 and take a dead one's place within seconds (``bot.transport.scaleout.slots``).
@@ -110,7 +111,6 @@ class Worker:
         self.nc = await connect(self.settings, "tourbot-worker")
         self.js = self.nc.jetstream()
         await self.bus.ensure(self.js)
-        await self.nc.subscribe(self.bus.outbox_subject, cb=self._on_outbox)
         self._clock_task = asyncio.create_task(self._keep_clock(), name="clock")
         self.slot = Slot(
             self.engine,
@@ -131,6 +131,7 @@ class Worker:
     def _work(self) -> None:
         """Holding a slot: send the replies of this worker's parts, consume every shard."""
         for sender in self.senders:
+            sender.on_claim = self._listen
             sender.start()  # replies left queued by a crash go out now
         self._tasks = [
             asyncio.create_task(self._consume(shard), name=f"shard-{shard}")
@@ -195,17 +196,17 @@ class Worker:
             lane.wake()
             return
         with contextlib.suppress(Exception):
-            await self.nc.publish(self.bus.outbox_subject, str(part).encode())
+            await self.nc.publish(self.bus.outbox_subject(part), b"")
 
-    async def _on_outbox(self, msg: Msg) -> None:
-        """Another worker committed replies to part k: wake its sender if it is here."""
-        try:
-            part = int(msg.data)
-        except ValueError:
-            return
-        lane = self.senders[part % LANES]
-        if part in lane.parts:
-            lane.wake()
+    async def _listen(self, parts: set[int]) -> None:
+        """A lane took ``parts``: from now on, another worker's notice for one wakes it."""
+        for part in sorted(parts):
+            lane = self.senders[part % LANES]
+
+            async def wake(msg: Msg, lane: SharedSender = lane) -> None:
+                lane.wake()
+
+            await self.nc.subscribe(self.bus.outbox_subject(part), cb=wake)
 
     async def _sync_clock(self) -> None:
         async with self.engine.connect() as conn:
