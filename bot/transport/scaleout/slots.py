@@ -3,7 +3,7 @@
 A worker's event loop is one thread, and an update costs it CPU, not waiting: two workers
 keep two cores busy. Workers beyond a host's cores add no throughput, only turns: each
 update is handed between more processes on the same cores, whose caches they evict
-(measured: four workers on two cores spent 20 % more CPU an update than two,
+(measured: four workers on two cores spent 20–40 % more CPU an update than two,
 docs/performance.md#scale-out). So on each host only ``WORKERS_PER_HOST`` workers (by
 default the cores the process may run on) consume updates and send replies; each holds a
 slot, a PostgreSQL advisory lock on a connection of its own. A worker finding every slot
