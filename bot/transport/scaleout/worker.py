@@ -199,14 +199,18 @@ class Worker:
             await self.nc.publish(self.bus.outbox_subject(part), b"")
 
     async def _listen(self, parts: set[int]) -> None:
-        """A lane took ``parts``: from now on, another worker's notice for one wakes it."""
+        """A lane took ``parts``: from now on, another worker's notice for one wakes it
+        (unheard, as while NATS is away, the lane still looks every ``POLL_EVERY``)."""
         for part in sorted(parts):
             lane = self.senders[part % LANES]
 
             async def wake(msg: Msg, lane: SharedSender = lane) -> None:
                 lane.wake()
 
-            await self.nc.subscribe(self.bus.outbox_subject(part), cb=wake)
+            try:
+                await self.nc.subscribe(self.bus.outbox_subject(part), cb=wake)
+            except Exception:
+                log.warning("cannot hear the notices of part %s", part, exc_info=True)
 
     async def _sync_clock(self) -> None:
         async with self.engine.connect() as conn:
