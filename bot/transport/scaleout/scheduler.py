@@ -42,7 +42,7 @@ from bot.application.types import Timer
 from bot.config import Settings
 from bot.transport.scaleout.bus import MSG_ID, Bus, connect, timer_from, timer_json, timer_key
 from bot.transport.scaleout.clock import DatabaseClock, host_clock
-from bot.transport.scaleout.process import migrate_once, wait_for_signal
+from bot.transport.scaleout.process import migrate_once, try_lock, wait_for_signal
 from bot.transport.scheduler import Timers, pending_timers
 from db.repo import Repo
 from db.session import make_engine, make_sessionmaker
@@ -146,12 +146,10 @@ class Scheduler:
             await asyncio.sleep(STANDBY_POLL)
 
     async def _try_lead(self, conn: AsyncConnection) -> bool:
-        got = await conn.scalar(
-            text("SELECT pg_try_advisory_lock(:ns, :id)"), {"ns": LEADER_LOCKS, "id": self.lock_id}
-        )
+        got = await try_lock(conn, LEADER_LOCKS, self.lock_id)
         if got:  # visible in pg_stat_activity: who leads
             await conn.execute(text(f"SET application_name = 'tourbot-scheduler-{os.getpid()}'"))
-        return bool(got)
+        return got
 
     async def _lead(self, conn: AsyncConnection) -> None:
         """Run the timers while the lock's connection lives."""

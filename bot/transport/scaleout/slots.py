@@ -28,11 +28,11 @@ import zlib
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from bot.transport.scaleout.process import try_lock
+
 WORKER_SLOTS = 7_303  # advisory-lock namespace: (deployment, host, slot) in the key
 TRY_EVERY = 2.0  # seconds between a standby's tries for a free slot
 MAX_SLOTS = 128  # slots per host the key has room for
-
-TRY = text("SELECT pg_try_advisory_lock(:ns, :key)")
 
 
 def cores() -> int:
@@ -60,8 +60,7 @@ class Slot:
             conn = await self.engine.connect()
             self._conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
         for slot in range(self.per_host):
-            got = await self._conn.scalar(TRY, {"ns": WORKER_SLOTS, "key": self._base + slot})
-            if got:
+            if await try_lock(self._conn, WORKER_SLOTS, self._base + slot):
                 self.held = slot
                 return True
         return False

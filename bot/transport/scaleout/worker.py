@@ -77,7 +77,8 @@ class Worker:
         self._put_back: set[Timer] = set()
 
     async def start(self) -> None:
-        self.engine = make_engine(self.settings.database_url, pool_size=POOL)
+        # POOL for the updates, and one that holds the slot (``Slot`` keeps it).
+        self.engine = make_engine(self.settings.database_url, pool_size=POOL + 1)
         await migrate_once(self.engine)
         await self._sync_clock()
         sessionmaker = make_sessionmaker(self.engine)
