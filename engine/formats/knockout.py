@@ -380,6 +380,36 @@ class Knockout(Format):
             return set()
         return set(self._lucky(w, state))
 
+    def _may_be_called_back(self, w: Walk, state: TournamentState) -> set[PlayerId]:
+        """Losers of the round being played whom its tables still to report may make lucky
+        losers: those tables send on ``advance`` each, and if that leaves fewer than a
+        table, the best losers fill the final. A loser already below as many of the
+        round's losers as places to fill is out whatever comes (a table forfeited whole
+        sends fewer on; that exception is not foreseen)."""
+        if w.final_played or w.replays or not state.rounds:
+            return set()
+        rec = state.rounds[-1]
+        results = {res.table.number: res for res in rec.results}
+        pending = [
+            t
+            for t in rec.plan.tables
+            if (r := results.get(t.number)) is None or r.status is TableStatus.PENDING
+        ]
+        if rec.plan.stage in ("final", "extra") or not pending:
+            return set()
+        held = {p for t in pending for p in t.players}
+        k = self.int_option("advance")
+        most = len([p for p in w.pool if p not in held]) + sum(
+            min(k, len(t.players)) for t in pending
+        )
+        if not 1 < most < min(self.sizes):
+            return set()
+        seated = {p for t in rec.plan.tables for p in t.players}
+        cands = [p for p in w.last_losers if p in seated and p in w.out and p not in w.forfeit]
+        score = {p: w.score_at.get(p, LOW) for p in cands}
+        need = min(self.sizes) - most
+        return {p for p in cands if sum(score[q] > score[p] for q in cands) < need}
+
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         w = self.walk(state)
         active = set(self.active(state))
@@ -387,7 +417,8 @@ class Knockout(Format):
         flip = flips(state)
         depth = max((len(v) for v in w.extras.values()), default=0)
         lucky = self._called_back(w, state)
-        w.out -= lucky
+        maybe = self._may_be_called_back(w, state)
+        w.out -= lucky | maybe
         waiting, top = set(w.pool) | lucky, set(w.top)
         lines = []
         for p in state.players:
@@ -402,6 +433,8 @@ class Knockout(Format):
             )
             alive = p in active and (p in top if w.final_played else p not in w.out)
             stage, at = self._stage_of(w, p, active, alive, p in waiting)
+            if p in maybe:
+                stage = "may-go-on"
             lines.append(Line(p, points.get(p, Decimal(0)), alive, keys, stage, at))
         return rank(lines)
 

@@ -99,6 +99,37 @@ def test_an_unreported_table_waits_and_shares_its_place() -> None:
     no_lot_claimed(b)
 
 
+def test_a_loser_who_may_still_be_the_best_loser_is_not_out_before_the_round_is() -> None:
+    """锄大地 knockout of 8, table 1 in: its winner and table 2's make two, fewer than a Big
+    Two table, so the best loser fills the final. Table 1's second (3 points) may still
+    be that loser until table 2 reports; its last two are out already. Table 2's second
+    scoring more puts table 1's out; scoring less calls them back."""
+    fmt = fmt_of("bigtwo", "knockout")
+    st = state(8)
+    plan = plan_of(fmt, st)
+    one, two = plan.tables
+    mid = with_results(st, plan, confirmed(one, 5, 3, -2, -6))
+    b = board(fmt, mid, over=False)
+    second, *last_two = (b.of(p) for p in one.players[1:])
+    assert second is not None and second.status == Status.WAITING
+    assert second.stage == "may-go-on" and second.still_in
+    assert all(e is not None and e.status == Status.OUT for e in last_two)
+    beaten = board(
+        fmt,
+        with_results(st, plan, confirmed(one, 5, 3, -2, -6), confirmed(two, 5, 4, -3, -6)),
+        over=False,
+    )
+    out = beaten.of(one.players[1])
+    assert out is not None and out.status == Status.OUT and out.stage == "out"
+    called = board(
+        fmt,
+        with_results(st, plan, confirmed(one, 5, 3, -2, -6), confirmed(two, 5, 2, -3, -4)),
+        over=False,
+    )
+    back = called.of(one.players[1])
+    assert back is not None and back.status == Status.THROUGH
+
+
 def test_a_final_tie_waits_for_its_playoff_and_the_notice_names_only_the_tied() -> None:
     """锄大地 final of four: two tied on 5 at the top; the other two on 1 and −10. The
     whole table replays it (two is no Big Two table), but only the two are tied."""

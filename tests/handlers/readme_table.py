@@ -1,7 +1,7 @@
 """Rewrite the README's permission table from the command declarations.
 
 ``.venv/bin/python -m tests.handlers.readme_table`` after declaring, removing or changing
-a command (``bot/application/handlers/__init__.py``); ``test_commands.py`` fails until it is run.
+a command (``bot/application/routes.py``); ``test_commands.py`` fails until it is run.
 """
 
 from __future__ import annotations
