@@ -405,7 +405,11 @@ class Knockout(Format):
         if not 1 < most < min(self.sizes):
             return set()
         seated = {p for t in rec.plan.tables for p in t.players}
-        cands = [p for p in w.last_losers if p in seated and p in w.out and p not in w.forfeit]
+        cands = [
+            p
+            for p in w.last_losers
+            if p in seated and p in w.out and p not in w.forfeit and p not in state.removed
+        ]
         score = {p: w.score_at.get(p, LOW) for p in cands}
         need = min(self.sizes) - most
         return {p for p in cands if sum(score[q] > score[p] for q in cands) < need}
