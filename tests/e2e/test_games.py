@@ -197,7 +197,11 @@ async def flow_report(bot: Harness, uid: int, taps: tuple[str, ...]) -> SentMess
 async def play(bot: Harness, tables: dict[int, list[int]], p: Play) -> None:
     seats = tables[p.table]
     if p.organiser:
-        done = await bot.says(GROUP, ADMIN, f"/report {p.table} {p.text}", "confirmed")
+        # Its own line: the live standings' footer says "after every confirmed result" too
+        # (a round's pinned standings, held back by the chat's rate, can come in between).
+        done = await bot.says(
+            GROUP, ADMIN, f"/report {p.table} {p.text}", f"Table {p.table} confirmed"
+        )
         assert p.show in done.body
         return
     if p.taps:
