@@ -469,7 +469,6 @@ PHRASES = [
     ("wed", "soon", "!deadline-unparsed"),
     ("wed", "asap", "!deadline-unparsed"),
     ("wed", "八点五", "!deadline-unparsed"),
-    ("wed", "in a few days", "!deadline-unparsed"),
     ("wed", "30号 in 2 hours", "!deadline-unparsed"),
     # holidays, in both languages
     ("wed", "圣诞节", "2026-12-25 23:59"),
@@ -598,8 +597,6 @@ PHRASES = [
     ("wed", "in one second", "!deadline-unparsed"),
     ("wed", "in a sec", "!deadline-unparsed"),
     ("wed", "30秒后", "!deadline-unparsed"),
-    ("wed", "in a few hours", "!deadline-unparsed"),
-    ("wed", "next few days", "!deadline-unparsed"),
     ("wed", "early next week", "!deadline-unparsed"),
     ("wed", "年初", "!deadline-unparsed"),
     ("wed", "10 to 4", "!deadline-unparsed"),
@@ -720,6 +717,170 @@ PHRASES = [
     ("wed", "明年元旦", "2027-01-01 23:59"),
     ("wed", "今年圣诞节", "2026-12-25 23:59"),
     ("wed", "二零二七年三月", "2027-03-31 23:59"),
+    # A date written with its year (ISO 8601 and the like) and a two-digit hour, or any
+    # zero-padded or 13h30-style time: a 24-hour clock, never asked about
+    ("wed", "2026-12-04 11:09", "2026-12-04 11:09"),
+    ("wed", "2026-12-04T10:30", "2026-12-04 10:30"),
+    ("wed", "2026/12/04 12:00", "2026-12-04 12:00"),
+    ("wed", "on 2026-11-19 at 11:45", "2026-11-19 11:45"),
+    ("wed", "Dec 4 2026 11:09", "2026-12-04 11:09"),
+    ("wed", "2026年12月4日 11:09", "2026-12-04 11:09"),
+    ("wed", "2026年11月19日 10:00前", "2026-11-19 10:00"),
+    ("wed", "明天 07:45", "2026-11-19 07:45"),
+    ("wed", "friday 08:00", "2026-11-20 08:00"),
+    ("wed", "9h30", "2026-11-19 09:30"),
+    ("wed", "周五 8h15", "2026-11-20 08:15"),
+    ("wed", "2026-12-04 3:00", "2026-12-04 15:00"),  # one digit: 12-hour, 03:00 unlikely
+    ("wed", "12月4日 11:09", "?2026-12-04 11:09|2026-12-04 23:09"),  # no year: both fit
+    # "N <weekday>s from now": the N-th such day after today
+    ("wed", "3 fridays from now", "2026-12-04 23:59"),
+    ("wed", "two sundays from now", "2026-11-29 23:59"),
+    ("wed", "four tuesdays from now", "2026-12-15 23:59"),
+    ("wed", "1 wednesday from now", "2026-11-25 23:59"),
+    ("wed", "2 fridays from now at 6pm", "2026-11-27 18:00"),
+    ("dec25", "3 fridays from now", "2027-01-15 23:59"),
+    ("wed", "往后第三个周五", "2026-12-04 23:59"),
+    ("wed", "三个星期五后", "2026-12-04 23:59"),
+    ("wed", "再过两个周日", "2026-11-29 23:59"),
+    ("wed", "接下来第四个礼拜二", "2026-12-15 23:59"),
+    # ranges: the end is the deadline
+    ("wed", "from the 13th to the 15th of December", "2026-12-15 23:59"),
+    ("wed", "from 13 to 15 july", "2027-07-15 23:59"),
+    ("wed", "from 2 to 4 in the afternoon", "2026-11-18 16:00"),
+    ("wed", "Friday from 9:30 until 11:30am", "2026-11-20 11:30"),
+    ("wed", "9h30 - 11h00 on friday", "2026-11-20 11:00"),
+    ("wed", "3pm until 5pm tomorrow", "2026-11-19 17:00"),
+    ("wed", "later than 3:30pm but before 6pm", "2026-11-18 18:00"),
+    ("wed", "从12月13日到15日", "2026-12-15 23:59"),
+    ("wed", "从13号到15号", "2026-12-15 23:59"),
+    ("wed", "周五上午9:30至11:30", "2026-11-20 11:30"),
+    ("wed", "明天下午两点到四点", "2026-11-19 16:00"),
+    ("wed", "自周五至周日", "2026-11-22 23:59"),
+    # minutes past noon or midnight
+    ("wed", "a quarter past noon", "2026-11-19 12:15"),
+    ("wed", "20 past noon tomorrow", "2026-11-19 12:20"),
+    ("wed", "half past midnight", "2026-11-19 00:30"),
+    ("wed", "10 minutes past noon on friday", "2026-11-20 12:10"),
+    ("wed", "中午12点过一刻", "2026-11-19 12:15"),
+    ("wed", "中午十二点过二十分", "2026-11-19 12:20"),
+    ("wed", "下午三点过十分", "2026-11-18 15:10"),
+    ("wed", "半夜十二点半", "2026-11-19 00:30"),
+    # a time in words, the minutes spoken after the hour
+    ("wed", "nine fifty nine pm", "2026-11-18 21:59"),
+    ("wed", "ten thirty a m", "2026-11-19 10:30"),
+    ("wed", "seven forty five p.m. tomorrow", "2026-11-19 19:45"),
+    ("wed", "eleven fifteen in the morning", "2026-11-19 11:15"),
+    ("wed", "330 pm", "2026-11-18 15:30"),
+    ("wed", "at 730 in the evening", "2026-11-18 19:30"),
+    ("wed", "早上七点四十五", "2026-11-19 07:45"),
+    ("wed", "下午三点三十五分", "2026-11-18 15:35"),
+    ("wed", "晚上九点五十九分", "2026-11-18 21:59"),
+    # seconds in a time of day: the deadline is kept to the minute
+    ("wed", "9:01:10 AM", "2026-11-19 09:01"),
+    ("wed", "18:30:00", "2026-11-18 18:30"),
+    ("wed", "6:45:30 pm friday", "2026-11-20 18:45"),
+    ("wed", "2026-12-04 11:09:30", "2026-12-04 11:09"),
+    ("wed", "今天18:30:15", "2026-11-18 18:30"),
+    ("wed", "下午3点20分10秒", "2026-11-18 15:20"),
+    ("wed", "明天晚上8点30分45秒", "2026-11-19 20:30"),
+    # minutes without the word, and 再过 (after another …)
+    ("wed", "in 15", "2026-11-18 14:45"),
+    ("wed", "in 45", "2026-11-18 15:15"),
+    ("wed", "in 15'", "2026-11-18 14:45"),
+    ("wed", "in 90", "2026-11-18 16:00"),
+    ("wed", "再过15分钟", "2026-11-18 14:45"),
+    ("wed", "过半小时", "2026-11-18 15:00"),
+    ("wed", "再过两小时", "2026-11-18 16:30"),
+    ("wed", "再过三天", "2026-11-21 23:59"),
+    # a part of the day narrowed: early morning, the small hours, late at night
+    ("wed", "monday early morning", "2026-11-23 09:00"),
+    ("wed", "early tomorrow morning", "2026-11-19 09:00"),
+    ("wed", "tomorrow in the early hours", "2026-11-19 06:00"),
+    ("wed", "late tonight", "2026-11-18 23:59"),
+    ("wed", "friday late at night", "2026-11-20 23:59"),
+    ("wed", "周一一大早", "2026-11-23 09:00"),
+    ("wed", "明天大清早", "2026-11-19 09:00"),
+    ("wed", "周五清早", "2026-11-20 09:00"),
+    ("wed", "今天深夜", "2026-11-18 23:59"),
+    # an offset from a named moment (not from now)
+    ("wed", "15 minutes from 1pm", "2026-11-19 13:15"),
+    ("wed", "2 hours after 3pm", "2026-11-18 17:00"),
+    ("wed", "3 days after christmas", "2026-12-28 23:59"),
+    ("wed", "a week from friday", "2026-11-27 23:59"),
+    ("wed", "4pm for 30 mins", "2026-11-18 16:30"),
+    ("wed", "for 10 days from 1 dec", "2026-12-11 23:59"),
+    ("wed", "下午1点后15分钟", "2026-11-19 13:15"),
+    ("wed", "圣诞节后三天", "2026-12-28 23:59"),
+    ("wed", "周五之后两天", "2026-11-22 23:59"),
+    ("wed", "元旦以后一周", "2027-01-08 23:59"),
+    ("wed", "下午3点以后两小时", "2026-11-18 17:00"),
+    ("wed", "8点后15分钟", "?2026-11-18 20:15|2026-11-19 08:15"),
+    # "the week of …": that week's end (weeks run Monday to Sunday)
+    ("wed", "the week of november 25th", "2026-11-29 23:59"),
+    ("wed", "week of dec 14", "2026-12-20 23:59"),
+    ("wed", "the week of the 20th", "2026-11-22 23:59"),
+    ("wed", "the week of nov 16", "2026-11-22 23:59"),  # its Monday has passed, not its end
+    ("wed", "12月14日那周", "2026-12-20 23:59"),
+    ("wed", "25号那一周", "2026-11-29 23:59"),
+    ("wed", "12月3日所在的那一周", "2026-12-06 23:59"),
+    ("wed", "20号那个礼拜", "2026-11-22 23:59"),
+    ("wed", "the week of sunday dec 13", "2026-12-20 23:59"),  # a Sunday begins a week
+    ("wed", "12月13日那周", "2026-12-13 23:59"),  # 周日 ends one
+    ("wed", "first week of december", "!deadline-unparsed"),
+    ("wed", "all week", "2026-11-22 23:59"),
+    # next March, March after next: the first such month after this one, the one after
+    ("wed", "next march", "2027-03-31 23:59"),
+    ("wed", "March after next", "2028-03-31 23:59"),
+    ("wed", "next december", "2026-12-31 23:59"),
+    ("wed", "next november", "2027-11-30 23:59"),
+    ("wed", "february after next", "2028-02-29 23:59"),
+    ("wed", "下个三月", "2027-03-31 23:59"),
+    ("wed", "下下个三月", "2028-03-31 23:59"),
+    ("wed", "下个十二月", "2026-12-31 23:59"),
+    ("wed", "下个11月", "2027-11-30 23:59"),
+    # quarters, however written: the quarter's last day
+    ("wed", "3rd qtr", "2027-09-30 23:59"),
+    ("wed", "2027Q2", "2027-06-30 23:59"),
+    ("wed", "27q1", "2027-03-31 23:59"),
+    ("wed", "the fourth quarter of 2026", "2026-12-31 23:59"),
+    ("wed", "Q4", "2026-12-31 23:59"),
+    ("wed", "第三季度", "2027-09-30 23:59"),
+    ("wed", "2027年第二季度", "2027-06-30 23:59"),
+    ("wed", "四季度", "2026-12-31 23:59"),
+    ("wed", "2027年Q1", "2027-03-31 23:59"),
+    ("wed", "第一季度末", "2027-03-31 23:59"),
+    # a few (几): three
+    ("wed", "next few days", "2026-11-21 23:59"),
+    ("wed", "in a few days", "2026-11-21 23:59"),
+    ("wed", "in a few hours", "2026-11-18 17:30"),
+    ("wed", "the next few weeks", "2026-12-09 23:59"),
+    ("wed", "未来几天", "2026-11-21 23:59"),
+    ("wed", "接下来几天", "2026-11-21 23:59"),
+    ("wed", "几天内", "2026-11-21 23:59"),
+    ("wed", "几个小时后", "2026-11-18 17:30"),
+    ("wed", "这几天", "!deadline-unparsed"),
+    # the n-th weekday of a month in Chinese; 今 for this week; 下年 for next year
+    ("wed", "十二月第一个星期一", "2026-12-07 23:59"),
+    ("wed", "十月的第二个周五", "2027-10-08 23:59"),
+    ("wed", "下个月最后一个周日", "2026-12-27 23:59"),
+    ("wed", "2027年3月第一个礼拜一", "2027-03-01 23:59"),
+    ("wed", "今星期五", "2026-11-20 23:59"),
+    ("wed", "今礼拜日", "2026-11-22 23:59"),
+    ("wed", "下年9月", "2027-09-30 23:59"),
+    ("wed", "下年", "2027-12-31 23:59"),
+    ("wed", "这一年", "2026-12-31 23:59"),
+    ("wed", "september next year", "2027-09-30 23:59"),
+    ("wed", "last sunday of next month", "2026-12-27 23:59"),
+    # days ago are past; 两 never names a month or a day of the month
+    ("wed", "两日前", "!deadline-past"),
+    ("wed", "3天前", "!deadline-past"),
+    ("wed", "前两月", "!deadline-unparsed"),
+    # a month of a year, a year; words that name no hour
+    ("wed", "2/2027", "2027-02-28 23:59"),
+    ("wed", "2027-03", "2027-03-31 23:59"),
+    ("wed", "in 2027", "2027-12-31 23:59"),
+    ("wed", "two upcoming week", "!deadline-unparsed"),
+    ("wed", "end of around next week", "2026-11-29 23:59"),
 ]
 
 
@@ -760,9 +921,22 @@ def _check(found: datetime, expected: str, moment: datetime, tz: ZoneInfo) -> No
 DAYS = ["", "明天", "後天", "周五", "這週一", "下周三", "20号", "12月1日", "下個月", "3月", "月底"]
 DAYS += ["", "tomorrow", "friday", "this monday", "friday next week", "march first", "EOM"]
 DAYS += ["圣诞节", "this quarter", "2nd sunday of may", "friday after next", "今天", "下旬"]
+DAYS += ["3 fridays from now", "往后第三个周五", "the week of dec 14", "12月14日那周", "2027Q2"]
+DAYS += ["march after next", "下下个三月", "第三季度", "十月第一个星期一", "next few days"]
+DAYS += [
+    "未来几天",
+    "今星期二",
+    "下年9月",
+    "2026-12-04",
+    "2027年3月5日",
+    "from the 13th to the 15th",
+]
 TIMES = ["", "3点", "三點零五", "下午兩點", "晚上8点", "凌晨2点", "半夜", "12点", "9:30", "09:30"]
 TIMES += ["", "at 8", "6:30pm", "at 5 tomorrow afternoon", "tonight", "12am", "noon"]
 TIMES += ["a quarter to noon", "half past 3", "白天3点", "in 2h30m", "十点前"]
+TIMES += ["11:09", "a quarter past noon", "nine fifty nine a m", "9:01:10 am", "下午3点20分10秒"]
+TIMES += ["early morning", "一大早", "9h30", "9:30 until 11:00", "半夜十二点半", "中午12点过一刻"]
+TIMES += ["for 30 mins", "后15分钟", "in 15", "later than 3pm but before 6pm"]
 ZONES = ["", "", "", "GMT", "CET", "UTC+8", "北京时间"]
 
 
@@ -815,6 +989,51 @@ def test_whatever_is_read_is_in_the_future(
     for when in found:
         assert when.astimezone(UTC) > moment.astimezone(UTC)
         assert when.tzinfo == tz
+
+
+ISO_FORMS = ["{:%Y-%m-%d %H:%M}", "{:%Y-%m-%dT%H:%M}", "{:%Y/%m/%d %H:%M}", "{:%b %-d %Y %H:%M}"]
+ISO_FORMS += ["{:%Y年%-m月%-d日 %H:%M}", "{:%Y.%m.%d %H:%M}前"]
+
+
+@given(
+    when=st.datetimes(datetime(2026, 1, 1), datetime(2029, 12, 31)),
+    now=st.datetimes(datetime(2026, 1, 1), datetime(2029, 12, 31)),
+    form=st.sampled_from(ISO_FORMS),
+    tz=st.sampled_from([SH, NY, LDN]),
+)
+def test_a_date_with_its_year_and_a_two_digit_hour_is_never_asked_about(
+    when: datetime, now: datetime, form: str, tz: ZoneInfo
+) -> None:
+    """ISO 8601 and the like: ``2026-12-04 11:09`` is 11:09, on a 24-hour clock."""
+    moment, text = now.replace(tzinfo=tz), form.format(when)
+    try:
+        found = resolve_deadline(text, moment, tz)
+    except AmbiguousHour:
+        pytest.fail(f"{text} was asked about")
+    except DeadlineError as refused:
+        assert refused.code == "deadline-past", text
+        return
+    assert found.skipped or found.when.strftime("%Y-%m-%d %H:%M") == f"{when:%Y-%m-%d %H:%M}"
+
+
+@given(
+    day=st.sampled_from(DAYS),
+    hour=st.integers(0, 9),
+    minute=st.integers(0, 59),
+    now=st.datetimes(datetime(2026, 1, 1), datetime(2029, 12, 31)),
+)
+def test_a_zero_padded_hour_is_never_asked_about(
+    day: str, hour: int, minute: int, now: datetime
+) -> None:
+    """``09:30`` is half past nine in the morning, whatever is written beside it."""
+    text = f"{day} {hour:02d}:{minute:02d}"
+    try:
+        found = resolve_deadline(text, now.replace(tzinfo=SH), SH).when
+    except AmbiguousHour:
+        pytest.fail(f"{text} was asked about")
+    except DeadlineError:
+        return
+    assert (found.hour, found.minute) == (hour, minute), text
 
 
 WORDS = [
@@ -925,6 +1144,28 @@ WORDS = [
     "hence",
     "from",
     "now",
+    "fridays",
+    "week of",
+    "那周",
+    "所在",
+    "几",
+    "过",
+    "再过",
+    "+",
+    "个",
+    "第一个",
+    "最后",
+    "季度",
+    "qtr",
+    "2027q3",
+    "下年",
+    "'",
+    ":15",
+    "until",
+    "for",
+    "early",
+    "late",
+    "few",
 ]
 
 

@@ -9,10 +9,10 @@ is not this year, and how long is left) so a misreading is caught at once.
 The parser is a small hand-written grammar and pure: ``now`` is passed in, nothing reads
 the clock. Text is first brought to one spelling (traditional characters to simplified,
 Cantonese and Taiwan words, English number and ordinal words to digits, the start of a
-range dropped so its end remains); then it takes an exact offset, a time part and a date
-part independently, and refuses if anything unrecognised is left over (guessing a
-deadline from half-understood text is worse than asking again). A refusal always says
-why (``DeadlineError.code``).
+range dropped so its end remains); then it takes an offset (from now, or from the moment
+the rest names), a time part and a date part independently, and refuses if anything
+unrecognised is left over (guessing a deadline from half-understood text is worse than
+asking again). A refusal always says why (``DeadlineError.code``).
 
 Resolution rules:
 
@@ -20,22 +20,34 @@ Resolution rules:
   the end of that part (上午/morning 12:00, 下午/afternoon 18:00, 晚上/evening/night 23:59,
   早上 09:00, 中午/noon 12:00);
 - a period means its end: 这周/本周/``this week``/周末/EOW this week's Sunday 23:59,
-  下周/``next week`` next week's; 这个月/月底/EOM, 下个月, 3月/``March``, 上中下旬,
-  本季度/``next quarter``, 今年, 明年 the last day of that span; ``3天内``/``下三天``/
-  ``next 3 days`` the end of the third day from today, ``一个月内`` the same day next
-  month;
+  下周/``next week`` next week's, ``the week of Dec 14``/12月14日那周 the Sunday ending
+  that day's week (in English a Sunday names the week it begins); 这个月/月底/EOM,
+  下个月, 3月/``March``, ``next March``/下个三月 (the first after this month), ``March
+  after next``/下下个三月, 上中下旬, 本季度/``next quarter``/``3rd qtr``/``2027Q3``/
+  2027年第三季度, 今年, 明年/下年 the last day of that span; ``3天内``/``下三天``/
+  ``next 3 days`` the end of the third day from today (``a few``/几 is three), ``一个月内``
+  the same day next month;
 - holidays on a fixed date (圣诞节, ``halloween``) or weekday (母亲节, ``thanksgiving``),
-  and ``the 2nd sunday of may``, ``last friday of next month``, ``friday after next``;
-- ``48小时内``/``后三小时``/``in 1h``/``in half an hour``/``1小时30分钟后`` are exact
-  offsets from now; seconds are refused (``in a second`` is not the 2nd);
+  and ``the 2nd sunday of may``/五月第二个周日, ``last friday of next month``, ``friday
+  after next``; ``3 fridays from now``/往后第三个周五 is the third Friday after today;
+- ``48小时内``/``后三小时``/``in 1h``/``in 15``/``in half an hour``/``1小时30分钟后``/
+  再过15分钟 are exact offsets from now; ``15 minutes from 1pm``/下午1点后15分钟 and ``3
+  days after christmas``/圣诞节后三天 are offsets from the moment named (minutes and
+  hours exact, days and more on the calendar); seconds are refused (``in a second`` is
+  not the 2nd), and dropped from a time of day (``9:01:10``, 3点20分10秒);
 - 24点, 24:00, 晚上12点, 半夜 and ``midnight`` are the midnight that ends that day; 半夜/
   深夜/晚上 1-4点 are the small hours after that day;
-- a range means its end (``3-4pm``, ``July 13-15``, ``周五到周日``);
-- a bare hour (1-12 o'clock without 上午/下午/晚上/am/pm, not written ``09:00``) is read on a
-  12-hour clock: of its two readings only those ahead count, and a small-hours reading
-  (00:00-06:59) only when no day is written and it is the very next one (or the only one
-  ahead); 12's night reading is the midnight ending the day; if two readings remain,
-  :class:`AmbiguousHour` carries both and the caller asks which is meant;
+- a range means its end (``3-4pm``, ``July 13-15``, ``周五到周日``, ``from the 13th to
+  the 15th``, ``9:30 until 11:00``, ``later than 3pm but before 6pm``, 从13号到15号);
+- a time on a 24-hour clock is read as written: an hour of 13-23, a zero-padded hour
+  (``09:30``), the ``9h30`` form, and a two-digit hour beside a date written with its
+  year (``2026-12-04 11:09``, ``Dec 4 2026 11:09``: ISO 8601 and the like);
+- any other bare hour (1-12 o'clock without 上午/下午/晚上/am/pm: 三点, ``at 3``,
+  ``3:30``, ``11:30``) is read on a 12-hour clock: of its two readings only those ahead
+  count, and a small-hours reading (00:00-06:59) only when no day is written and it is
+  the very next one (or the only one ahead); 12's night reading is the midnight ending
+  the day; if two readings remain, :class:`AmbiguousHour` carries both and the caller
+  asks which is meant;
 - a time in a named zone (``GMT``, ``CET``, ``UTC+8``, ``北京时间``) is read in that zone
   and converted into the chat's (:attr:`Resolved.converted` says so);
 - a day of the month that has passed means next month, but a month without that day is
@@ -51,8 +63,8 @@ Resolution rules:
 - a wall time a clock change skips moves forward to the first valid minute
   (:attr:`Resolved.skipped` says so); a wall time that happens twice is the earlier
   instant; "ahead of now" is judged in absolute time;
-- anything explicit (a year, ``本月``, ``今天``, ``昨天``, ``上周五``) that is not in the
-  future is refused with ``deadline-past`` rather than silently moved.
+- anything explicit (a year, ``本月``, ``今天``, ``昨天``, ``上周五``, ``3天前``) that is
+  not in the future is refused with ``deadline-past`` rather than silently moved.
 """
 
 from __future__ import annotations
@@ -93,8 +105,9 @@ WITHIN = r"\s*(?:内|之内|以内)"
 FILLER = re.compile(
     r"\b(?:by|before|until|till|til|due|on|at|the|of|in|from|deadline|report|results?|please"
     r"|pls|latest|no later than|not later than|prior to|is|it|submit|send|be|done|games?"
-    r"|matches?|finished|complete|round|for|more|some\s*time|any\s*time|later|over)\b|@"
-    r"|之前|以前|为止|截止到?|截至|最迟|前|到|在|上报|报告|报成绩|成绩|结果|比赛|完成|结束|的|请|报"
+    r"|matches?|finished|complete|round|for|more|some\s*time|any\s*time|later|over|through"
+    r"|thru|during)\b|@"
+    r"|之前|以前|为止|截止到?|截至|最迟|前|到|在|上报|报告|报成绩|成绩|结果|比赛|完成|结束|的|请|报|从|自"
     r"|之内|以内|内|之间|时间|日期|为|是|要|需要|必须|须|交|提交|打完|比完|搞定|ddl"
     r"|[,，.。:;；!！、()（）\s]"
 )
@@ -167,12 +180,14 @@ class _Date:
     """A date part. ``pick(k)`` is the k-th candidate day: rolling forms ("20号", "Friday")
     try k = 0, 1, … until the moment is ahead; fixed forms only ever use k = 0. A
     :data:`Missing` candidate (31 April) is refused, or skipped where ``skip`` (2月29日
-    rolls on to a leap year). ``period`` marks the last day of a named span."""
+    rolls on to a leap year). ``period`` marks the last day of a named span; ``clock24``
+    a date written with its year (``2026-12-04``), beside which ``11:09`` is 24-hour."""
 
     pick: Callable[[int], date | Missing]
     rolls: bool
     skip: bool = False
     period: bool = False
+    clock24: bool = False
 
 
 @dataclass(frozen=True)
@@ -195,9 +210,9 @@ def _cn_int(text: str) -> int:
 
 # --- time of day -----------------------------------------------------------------------------
 _TIME_RE = re.compile(
-    r"(?:(?P<h1>\d{1,2})\s*(?::|h(?=\d{2}))\s*(?P<m1>\d{2})(?!\d)"
-    rf"|(?<!周)(?P<h2>{NUM})\s*[点时]钟?\s*(?:(?P<half>半)|(?P<quarter>一刻|三刻)"
-    rf"|(?P<m2>{NUM})\s*(?P<fen>分钟?)?|整)?"
+    r"(?:(?P<h1>\d{1,2})\s*(?::|(?P<hsep>h)(?=\d{2}))\s*(?P<m1>\d{2})(?!\d)"
+    rf"|(?<!周)(?P<h2>{NUM})\s*[点时]钟?\s*(?:过?\s*(?:(?P<half>半)|(?P<quarter>一刻|三刻)"
+    rf"|(?P<m2>{NUM})\s*(?P<fen>分钟?)?)|整)?"
     r"|(?P<h3>\d{1,2})(?:\.(?P<m3>\d{2}))?(?=\s*[ap]\.?\s?m\b|[ap]\b)"
     r"|\bat\s+(?P<h4>\d{1,2})\b(?![-/.:号日]))"
     r"(?:\s*(?P<ampm>[ap])\.?\s?m\b\.?|(?<=\d)(?P<ampm2>[ap])\b)?"
@@ -208,13 +223,16 @@ _LONE_HOUR = re.compile(r"(?<![\d.:/-])(?<!\bthe )\b(?P<h>\d{1,2})\b(?![\d.:/-])
 
 @dataclass(frozen=True)
 class _Written:
-    """A time of day as written: the hour and minute, am/pm, and whether it is on a
-    24-hour clock (a leading zero, ``09:00``, or the bot's own echo pasted back)."""
+    """A time of day as written: the hour and minute, am/pm, whether it is on a 24-hour
+    clock (a leading zero, ``09:00``; ``9h30``; the bot's own echo pasted back), and
+    whether its hour has two digits before a colon (``11:09``: 24-hour beside a date
+    written with its year)."""
 
     hour: int
     minute: int
     ampm: str | None = None
     clock24: bool = False
+    wide: bool = False
 
 
 def _take_time(text: str) -> tuple[_Written | None, str]:
@@ -241,7 +259,9 @@ def _take_time(text: str) -> tuple[_Written | None, str]:
     if (ampm and not 1 <= hour <= 12) or minute > 59:  # "13pm", "0am"
         raise DeadlineError("deadline-unparsed")
     padded = len(raw_hour) == 2 and raw_hour.startswith("0")
-    return _Written(hour, minute, ampm, padded), text[: m.start()] + " " + text[m.end() :]
+    wide = m.group("h1") is not None and len(raw_hour) == 2
+    written = _Written(hour, minute, ampm, padded or m.group("hsep") is not None, wide)
+    return written, text[: m.start()] + " " + text[m.end() :]
 
 
 def _take_period(text: str) -> tuple[str | None, str]:
@@ -264,8 +284,8 @@ def _clock(written: _Written | None, period: str | None) -> _Clock | None:
             return _Clock(time(0, 0), next_day=True)
         return _Clock(PERIOD_ENDS[period])
     hour, minute, ampm = written.hour, written.minute, written.ampm
-    if (hour == 24 and minute == 0) or (hour == 12 and minute == 0 and period in _NIGHT_PERIODS):
-        return _Clock(time(0, 0), next_day=True)
+    if (hour == 24 and minute == 0) or (hour == 12 and period in _NIGHT_PERIODS):
+        return _Clock(time(0, minute), next_day=True)  # 半夜十二点半: 00:30 after that day
     if ampm == "p" and hour < 12:
         hour += 12
     elif ampm == "a" and hour == 12:
@@ -350,7 +370,7 @@ def _month_day(today: date, month: int, day: int, year: str | None = None) -> _D
     if month > 12 and day <= 12:  # "20/12": only day/month is possible
         month, day = day, month
     if year:
-        return _Date(lambda _: _valid(_year(year), month, day), rolls=False)
+        return _Date(lambda _: _valid(_year(year), month, day), rolls=False, clock24=True)
     return _Date(lambda k: _valid(today.year + k, month, day), rolls=True, skip=True)
 
 
@@ -405,6 +425,41 @@ def _named_month_end(month: int, today: date) -> _Date:
     return _Date(lambda k: _last_of(today.year + k, month), rolls=True, period=True)
 
 
+def _next_month_named(m: re.Match[str], today: date, lang: str) -> _Date:
+    """``next March``/下个三月: the first March after this month; ``March after
+    next``/下下个三月: the one after that."""
+    month = _num(m, "mo") if m.group("mo") else _month_of(m, "mon", "mon2")
+    after = 1 if m.group("after") or m.group("w") == "下下个" else 0
+    year = today.year + (month <= today.month) + after
+    return _Date(lambda _: _last_of(year, month), rolls=False, period=True)
+
+
+def _weekdays_on(m: re.Match[str], today: date, lang: str) -> _Date:
+    """``3 fridays from now``/往后第三个周五: the n-th such weekday after today."""
+    if m.group("ewd"):
+        weekday, count = EN_WEEKDAYS[m.group("ewd")], _count(m, "n")
+    else:
+        weekday = _cn_weekday(m, "cwd" if m.group("cwd") else "cwd2")
+        count = _num(m, "n2", "n3")
+    if count < 1:
+        raise DeadlineError("deadline-unparsed")
+    return _days(today, (weekday - today.weekday() - 1) % 7 + 1 + 7 * (count - 1))
+
+
+def _week_of(day: _Date, sunday_begins: bool) -> _Date:
+    """``the week of Dec 14``/12月14日那周: the Sunday ending that day's week (Monday to
+    Sunday). In English a week is named by its first day, and a Sunday may be one: ``the
+    week of Sunday 13 Dec`` ends on the 20th, 12月13日那周 on the 13th."""
+
+    def sunday(k: int) -> date | Missing:
+        found = day.pick(k)
+        if not isinstance(found, date):
+            return found
+        return found + timedelta(days=6 - found.weekday() or (7 if sunday_begins else 0))
+
+    return replace(day, pick=sunday, period=True)
+
+
 def _num(m: re.Match[str], *groups: str) -> int:
     """The first of ``groups`` that matched, as an int."""
     return _cn_int(next(m.group(g) for g in groups if m.group(g)))
@@ -420,8 +475,8 @@ def _month_of(m: re.Match[str], *groups: str) -> int:
     return MONTHS.index(next(m.group(g) for g in groups if m.group(g))[:3]) + 1
 
 
-def _cn_weekday(m: re.Match[str]) -> int:
-    ch = m.group("wd")
+def _cn_weekday(m: re.Match[str], group: str = "wd") -> int:
+    ch = m.group(group)
     return 6 if ch in "天7" else int(ch) - 1 if ch.isdigit() else CN_WEEKDAYS.index(ch)
 
 
@@ -432,7 +487,7 @@ def _month_ahead(which: str) -> int:
 def _month_of_year(m: re.Match[str], today: date, lang: str) -> _Date:
     """A month of this, next or last year; its end, or a day of it."""
     year = today.year + {"今年": 0, "明年": 1, "去年": -1}[m.group("which")]
-    month = _num(m, "mo")
+    month = _num(m, "mo") if m.group("mo") else _month_of(m, "mon")
     if m.group("d"):
         return _month_day(today, month, _num(m, "d"), str(year))
     return _Date(lambda _: _last_of(year, month), rolls=False, period=True)
@@ -500,14 +555,16 @@ def _quarter(m: re.Match[str], today: date, lang: str) -> _Date:
     """The last day of a quarter: this one, the next, or the n-th (this year's, or next
     year's once it has passed, unless a year is written)."""
     current = (today.month - 1) // 3
-    named = m.group("n") or m.group("q") or m.group("cn")
+    named = next((m.group(g) for g in ("n", "q", "q2", "q3", "cn", "cn2") if m.group(g)), None)
     if named is None:
         ahead = 1 if (m.group("which") or "").startswith("下") else 0
         year, month = _month_index(today, 3 * (current + ahead) - today.month + 3)
         return _Date(lambda _: _last_of(year, month), rolls=False, period=True)
     end = 3 * _cn_int(named)
-    if m.group("y"):
-        return _Date(lambda _: _last_of(int(m.group("y")), end), rolls=False, period=True)
+    written = next((m.group(g) for g in ("y", "y2", "y3", "y4") if m.group(g)), None)
+    if written:
+        y = _year(written) if len(written) == 4 else 2000 + int(written)  # 27q1: 2027
+        return _Date(lambda _: _last_of(y, end), rolls=False, period=True)
     return _Date(lambda k: _last_of(today.year + k, end), rolls=True, period=True)
 
 
@@ -524,6 +581,17 @@ _DATE_RULES: tuple[_DateRule, ...] = tuple(
             rf"(?:of|in)\s+(?:(?P<mon>{MONTH_NAME})(?:,?\s*(?P<y>\d{{4}}))?|(?P<which>{_WHICH_MONTH}))",
             _nth_weekday,
         ),
+        (  # 3 fridays from now (by now "in 3 friday"), 往后第三个周五, 三个周五后, 再过两个周日
+            rf"\bin\s+(?P<n>\d{{1,2}}|an?)\s+(?P<ewd>{EN_WEEKDAY})s?\b"
+            rf"|(?:往后数?|接下来的?|再过)\s*第?\s*(?P<n2>{NUM})\s*个\s*周(?P<cwd>[一二三四五六日天1-7])"
+            rf"|(?P<n3>{NUM})\s*个\s*周(?P<cwd2>[一二三四五六日天1-7])\s*(?:后|之后|以后)",
+            _weekdays_on,
+        ),
+        (  # next march, march after next, 下个三月, 下下个三月
+            rf"\b(?:next\s+)?(?P<mon>{MONTH_NAME})\s+(?P<after>after\s+next)\b"
+            rf"|\bnext\s+(?P<mon2>{MONTH_NAME})|(?P<w>下下个|下个)\s*(?P<mo>{NUM})\s*月份?",
+            _next_month_named,
+        ),
         (  # wednesday after next
             rf"\b(?P<awd>{EN_WEEKDAY})\s+after\s+next\b",
             lambda m, t, _: _days(t, ((EN_WEEKDAYS[m.group("awd")] - t.weekday()) % 7 or 7) + 7),
@@ -532,10 +600,12 @@ _DATE_RULES: tuple[_DateRule, ...] = tuple(
             r"(?<![\d/.-])(?P<a>\d{1,2})(?P<sep>[-/.])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|\d{2})(?![\d/.-])",
             _numeric_with_year,
         ),
-        (  # this quarter, next quarter, 3rd quarter, q3 2027, 本季度, 第三季度
+        (  # this quarter, next quarter, 3rd quarter of 2027, q3, 2027q3, 本季度, 2027年第三季度
             r"(?P<which>本|这个?|下个?)季度|季度?[末底]"
-            r"|\b(?:(?P<n>[1-4])(?:st|nd|rd|th) quarter|q(?P<q>[1-4]))(?:\s*(?P<y>\d{4}))?"
-            r"|第(?P<cn>[一二三四1-4])季度",
+            r"|\b(?:(?P<n>[1-4])(?:st|nd|rd|th) quarter|q(?P<q>[1-4]))"
+            r"(?:\s*(?:of\s+)?(?P<y>\d{4}))?"
+            r"|\b(?P<y2>\d{4}|\d{2})\s*q(?P<q2>[1-4])\b|(?P<y4>\d{4})\s*年\s*q(?P<q3>[1-4])\b"
+            rf"|(?:(?P<y3>{_YEAR})\s*年\s*)?(?:第\s*(?P<cn>[一二三四1-4])|(?P<cn2>[一二三四]))\s*季度[末底]?",
             _quarter,
         ),
         (  # in 2 years, 一年后, 两年内
@@ -549,8 +619,18 @@ _DATE_RULES: tuple[_DateRule, ...] = tuple(
                 t, _num(m, "mo", "mo2"), _num(m, "d", "d2"), m.group("y") or m.group("y2")
             ),
         ),
-        (  # 今年3月5号, 明年一月, 明年3月底: a month (and day) of this or next year
-            rf"(?P<which>今年|明年|去年)\s*(?P<mo>{NUM})\s*月(?:份)?\s*(?:[底末]|(?P<d>{NUM})\s*[日号]?)?",
+        (  # 2027-10, 2027/3, 3/2027: a month of a year
+            r"(?<![\d/.-])(?:(?P<y>\d{4})\s*[-/.]\s*(?P<mo>\d{1,2})|(?P<mo2>\d{1,2})\s*/\s*"
+            r"(?P<y2>\d{4}))(?![\d/.-])",
+            lambda m, t, _: _Date(
+                lambda _: _last_of(int(m.group("y") or m.group("y2")), _num(m, "mo", "mo2")),
+                False,
+                period=True,
+            ),
+        ),
+        (  # 今年3月5号, 明年一月, 明年3月底, september next year: a month of this or next year
+            rf"(?P<which>今年|明年|去年)\s*(?:(?P<mo>{NUM})\s*月(?:份)?\s*(?:[底末]|(?P<d>{NUM})\s*[日号]?)?"
+            rf"|\s(?P<mon>{MONTH_NAME}))",
             _month_of_year,
         ),
         (  # 2027年3月, 2027年3月底
@@ -617,6 +697,10 @@ _DATE_RULES: tuple[_DateRule, ...] = tuple(
                 int(m.group("y")), _month_of(m, "mon")
             ),
         ),
+        (  # 3天前, 两天前: days ago, in the past
+            rf"{_N}\s*天\s*(?:之前|以前|前)",
+            lambda m, t, _: _days(t, -_count(m, "n")),
+        ),
         (  # 3天后, 3天内, in 3 days, in a day, in 3d
             rf"{_N}\s*[天日](?:{AFTER}|{WITHIN})|\bin\s+(?P<n2>\d{{1,3}}|an?)\s*(?:days?|d)\b",
             lambda m, t, _: _days(t, _count(m, "n", "n2"), period=True),
@@ -659,8 +743,8 @@ _DATE_RULES: tuple[_DateRule, ...] = tuple(
             r"(?P<which>本月|这个?月|下个?月)",
             lambda m, t, _: _month_end(t, _month_ahead(m.group("which"))),
         ),
-        (  # 3月, 三月份, March, by march
-            rf"(?P<mo>{NUM})\s*月份?|\b(?P<mon>{MONTH_NAME})",
+        (  # 3月, 三月份, March, by march; 两月 is two months, not February
+            rf"(?!两)(?P<mo>{NUM})\s*月份?|\b(?P<mon>{MONTH_NAME})",
             lambda m, t, _: _named_month_end(
                 _num(m, "mo") if m.group("mo") else _month_of(m, "mon"), t
             ),
@@ -812,14 +896,32 @@ def _resolve_in(
     rest: str, local_now: datetime, tz: ZoneInfo, lang: str, english: bool, echo: bool
 ) -> Resolved:
     """:func:`resolve_deadline` on normalised text, in the zone it is written in."""
+    offset, rest = _take_offset(rest)
+    if offset is not None:
+        return _offset_from(offset, rest, local_now, tz, lang, english, echo)
+    week_of = [mark for mark in _WEEK_OF if mark in rest]
+    for mark in week_of:
+        rest = rest.replace(mark, " ")
     delta, rest = _take_delta(rest)
     written, rest = _take_time(rest)
     period, rest = _take_period(rest)
     day, companion, rest = _take_date(rest, local_now.date(), lang)
+    if week_of:
+        if day is None or len(week_of) > 1:
+            raise DeadlineError("deadline-unparsed")
+        day = _week_of(day, _WEEK_OF[week_of[0]])
+    if written is not None and written.wide and day is not None and day.clock24:
+        written = replace(written, clock24=True)  # 2026-12-04 11:09: ISO 8601, 24-hour
     anchored = day is not None or period is not None or re.search(r"\b(?:at|by|before)\b", rest)
     if english and written is None and anchored:
         lone = _LONE_HOUR.search(rest)  # "9 tomorrow", "8 tonight", "tomorrow by 5"
-        if lone and 1 <= int(lone.group("h")) <= 12 and not FILLER.sub("", _cut(rest, lone)):
+        spans = day is not None and day.period  # "2 next week" names no hour
+        if (
+            lone
+            and not spans
+            and 1 <= int(lone.group("h")) <= 12
+            and not FILLER.sub("", _cut(rest, lone))
+        ):
             written, rest = _Written(int(lone.group("h")), 0), _cut(rest, lone)
     if FILLER.sub("", rest) or (
         delta is None and written is None and period is None and day is None
@@ -856,6 +958,87 @@ def _resolve_in(
     if _utc(moment) <= _utc(local_now):
         raise DeadlineError("deadline-past", when=format_deadline(moment, tz, lang, local_now))
     return Resolved(moment, skipped, period=day.period and clock is None)
+
+
+# --- offsets from a named moment ---------------------------------------------------------------
+# The spelling's marks for "the week of …" (bot.language.deadline_spelling): whether a
+# Sunday names the week it begins, as an English week of Sunday to Saturday does.
+_WEEK_OF = {"那周": False, "weekof": True}
+_OFFSET_RE = re.compile(  # the spelling's mark for "15 minutes from 1pm", 圣诞节后三天
+    rf"\+(?P<n>\d{{1,3}}(?:\.\d+)?|an?|{CN_NUM}|半)\s*(?P<half>个半)?\s*个?\s*"
+    r"(?P<unit>分钟|小时|天|日|周|月|年|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)"
+)
+# A span's unit → (minutes, days, months): minutes and hours are exact, the rest calendar.
+_SPANS = {
+    "分钟": (1, 0, 0), "minute": (1, 0, 0), "min": (1, 0, 0),
+    "小时": (60, 0, 0), "hour": (60, 0, 0), "hr": (60, 0, 0),
+    "天": (0, 1, 0), "日": (0, 1, 0), "day": (0, 1, 0),
+    "周": (0, 7, 0), "week": (0, 7, 0),
+    "月": (0, 0, 1), "month": (0, 0, 1),
+    "年": (0, 0, 12), "year": (0, 0, 12),
+}  # fmt: skip
+_Offset = tuple[float, int, int]  # minutes, days, months
+
+
+def _take_offset(text: str) -> tuple[_Offset | None, str]:
+    """A span counted from a moment named beside it (not from now)."""
+    m = _OFFSET_RE.search(text)
+    if m is None:
+        return None, text
+    raw = m.group("n")
+    amount = (
+        0.5
+        if raw == "半"
+        else 1.0
+        if raw in ("a", "an")
+        else float(raw if re.fullmatch(r"\d+(?:\.\d+)?", raw) else _cn_int(raw))
+    )
+    amount += 0.5 if m.group("half") else 0
+    minutes, days, months = _SPANS[m.group("unit").removesuffix("s")]
+    if not minutes and amount != int(amount):  # 1.5 days: not a calendar span
+        raise DeadlineError("deadline-unparsed")
+    return (minutes * amount, int(days * amount), int(months * amount)), _cut(text, m)
+
+
+def _shifted(moment: datetime, offset: _Offset, tz: ZoneInfo) -> datetime:
+    """``moment`` plus an offset: exact minutes, or days and months on the calendar (the
+    wall time kept; a month's missing day is its last)."""
+    minutes, days, months = offset
+    if minutes:
+        return (_utc(moment) + timedelta(minutes=round(minutes))).astimezone(tz)
+    local = moment.astimezone(tz)
+    year, month = _month_index(local.date(), months)
+    day = min(local.day, _last_of(year, month).day)
+    on = date(year, month, day) + timedelta(days=days)
+    return _local(on, _Clock(local.time().replace(second=0, microsecond=0)), tz)[0]
+
+
+def _offset_from(
+    offset: _Offset,
+    rest: str,
+    local_now: datetime,
+    tz: ZoneInfo,
+    lang: str,
+    english: bool,
+    echo: bool,
+) -> Resolved:
+    """A span after the moment ``rest`` names, or after now when it names none (``for 3
+    days``: the end of the third day, as ``in 3 days``). Both readings of a bare hour
+    are shifted and asked about."""
+    if not FILLER.sub("", rest):
+        anchor = Resolved(local_now.replace(second=0, microsecond=0))
+        if not offset[0]:
+            anchor = Resolved(datetime.combine(local_now.date(), END_OF_DAY, tz), period=True)
+    else:
+        try:
+            anchor = _resolve_in(rest, local_now, tz, lang, english, echo)
+        except AmbiguousHour as asked:
+            first, second = (_shifted(c, offset, tz) for c in asked.choices)
+            raise AmbiguousHour((first, second), tz, lang) from None
+    moment = _shifted(anchor.when, offset, tz)
+    if _utc(moment) <= _utc(local_now):
+        raise DeadlineError("deadline-past", when=format_deadline(moment, tz, lang, local_now))
+    return Resolved(moment, period=anchor.period)
 
 
 def _cut(text: str, m: re.Match[str]) -> str:
