@@ -1,7 +1,8 @@
 """What a tournament waits for, planned from its stored rows (no clock, no I/O).
 
 Every moment lives in our tables: a round's ``deadline`` (and the moment it was set), a
-table's own extended ``deadline``, the check-in cut-off, the sign-up deadline. From them
+table's own ``deadline`` (later or earlier than the round's), the check-in cut-off, the
+sign-up deadline. From them
 :func:`tournament_timers` derives the timers; the scheduler rebuilds them at every start
 and whenever a use-case changes a moment. A timer's :attr:`Timer.key` names it uniquely,
 and the fired-timer record keyed by it makes each run at most once.

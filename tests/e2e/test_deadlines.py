@@ -19,7 +19,7 @@ import pytest
 from sqlalchemy import select
 
 from bot.application.timers import LAST_CALL
-from db.models import Round
+from db.models import Round, TableRow
 from playground.botapi import SentMessage
 from tests.e2e.harness import Harness, tables_of
 
@@ -294,3 +294,36 @@ async def test_round_with_a_bare_hour_asks_and_opens_on_the_press(bot: Harness) 
     assert "21:00 (Asia/Shanghai)" in opened.body
     deadline = await open_round_deadline(bot)
     assert deadline.astimezone(ZoneInfo("Asia/Shanghai")).strftime("%H:%M") == "21:00"
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("backend", ["aiogram"])
+async def test_a_table_deadline_brought_forward_settles_that_table_alone(bot: Harness) -> None:
+    """``/deadline 2 1分钟后`` with the round's two hours off: brought forward, not
+    extended; when it passes only table 2 is settled and named, and the other table plays
+    on to the round's deadline (it was not extended). A written date with its year and a
+    two-digit hour is 24-hour: /round opens at once, nothing asked."""
+    ids, _ = setup(bot)
+    await bot.says(GROUP, ADMIN, "/new bigtwo knockout 提前赛", "SHA-256")
+    for uid in list(ids.values())[:8]:
+        await bot.joins(GROUP, uid)
+    await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    at = bot.clock().astimezone(ZoneInfo("Asia/Shanghai")) + timedelta(days=3)
+    opened = await bot.says(GROUP, ADMIN, f"/round {at:%Y-%m-%d} 11:09", "第 1 轮开始")
+    assert f"{at:%-m月%-d日} 周{'一二三四五六日'[at.weekday()]} 11:09" in opened.body
+    assert not any("是哪个时间" in m.body for m in bot.server.outbox(GROUP))
+    await bot.says(GROUP, ADMIN, "/deadline 2小时后", "截止时间改为")
+    moved = await bot.says(GROUP, ADMIN, "/deadline 2 1分钟后", "第 2 桌截止时间")
+    assert "提前到" in moved.body and "延长" not in moved.body
+    deadline = await open_round_deadline(bot)
+    assert bot.app is not None
+    async with bot.app.core.sessionmaker() as session:
+        own = await session.scalar(select(TableRow.deadline).where(TableRow.number == 2))
+    assert own is not None and own < deadline
+    settled = await just_before(bot, own, "⏰ 第 2 桌截止。")
+    forfeited = settled.body.split("整桌弃权：", 1)[1].splitlines()[0]
+    assert forfeited.startswith("第 2 桌") and "第 1 桌" not in forfeited
+    assert "第 1 桌照常进行" in settled.body
+    group = [m.body for m in bot.server.outbox(GROUP)]
+    assert not any("⏰ 第 1 轮截止。" in body or "已延长" in body for body in group)
+    assert await open_round_deadline(bot) == deadline  # the round's own is untouched

@@ -214,8 +214,17 @@ def _round_deadline(ctx: Ctx, event: Event, r: Round, when: datetime) -> None:
 
 
 def _table_deadline(ctx: Ctx, event: Event, r: Round, row: TableRow, when: datetime) -> None:
+    """One table's own deadline: extended, or brought forward, from the one it had."""
+    before = table_deadline(r, row)
+    key = (
+        "deadline.table-set"
+        if before is None or epoch(before) == epoch(when)
+        else "deadline.table-extended"
+        if when > before
+        else "deadline.table-brought-forward"
+    )
     event.set_deadline(r, when, row)
-    ctx.out.reply("deadline.table-moved", table=row.number, deadline=deadline_text(ctx, when))
+    ctx.out.reply(key, table=row.number, deadline=deadline_text(ctx, when))
 
 
 def _signup_deadline(ctx: Ctx, event: Event, phrase: str) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
+
 from bot.application.context import Ctx
 from bot.application.event import Event
 from bot.application.handlers import people, referee
@@ -29,7 +32,7 @@ from bot.language.errors import UserError
 from bot.language.knob_words import how_to_report
 from bot.presentation.pictures import drawn, post_with_picture, seating_sheet
 from charts.jobs import sheet_pngs
-from db.models import Round, Tournament
+from db.models import Round, TableRow, Tournament
 from db.status import EventStatus, RoundStatus, TableState
 from engine.model import SEAT_LETTERS
 
@@ -92,8 +95,10 @@ def opened_text(ctx: Ctx, t: Tournament, r: Round) -> str:
 async def deadline_passed(ctx: Ctx, arg: str) -> None:
     """Settle the tables whose deadline is this timer's moment, once (不在截止日期前上报，整桌作废:
     docs/rules/deadlines.md#late). Pending, undisputed reports stand as reported; the notice names
-    the players of every table it settles. Tables given a later deadline of their own
-    (``/deadline <table>``) wait for it.
+    the players of every table it settles. A table's own deadline (``/deadline <table>``;
+    docs/rules/deadlines.md#table-deadline) settles that table alone, and the notice says
+    so; the others play on to theirs, and tables given a later one are named as extended
+    when the round's passes.
 
     A check-in cut-off that came due before the deadline rules first: an outage across
     both must end as if the bot had been up (no-shows forfeit, the others have a bye)."""
@@ -114,25 +119,33 @@ async def deadline_passed(ctx: Ctx, arg: str) -> None:
     if not due:
         return  # the deadline was moved since this timer was set
     ruled = event.late(r, due, at)
-    later = [
-        row
-        for row in r.tables
-        if row.status == TableState.PENDING and (table_deadline(r, row) or at) > at
+    rounds_own = epoch(r.deadline) == epoch(at)
+    lines = [
+        ctx.t("deadline.round-passed", round=r.number)
+        if rounds_own
+        else ctx.t("deadline.tables-passed", tables=_numbers(ctx, due)),
+        ctx.t(
+            "deadline.settled",
+            accepted=table_names(ctx, t, list(ruled.accepted)),
+            forfeited=table_names(ctx, t, list(ruled.forfeited)),
+            waiting=table_names(ctx, t, list(ruled.waiting)),
+        ),
     ]
-    ctx.out.reply(
-        "deadline.settled",
-        round=r.number,
-        accepted=table_names(ctx, t, list(ruled.accepted)),
-        forfeited=table_names(ctx, t, list(ruled.forfeited)),
-        waiting=table_names(ctx, t, list(ruled.waiting)),
-    )
-    if later:
-        ctx.out.reply(
-            "deadline.still-open",
-            tables=[row.number for row in later],
-            deadline=deadline_text(ctx, min(table_deadline(r, row) or at for row in later)),
-        )
+    later: dict[datetime, list[TableRow]] = {}
+    for row in r.tables:
+        own = table_deadline(r, row)
+        if row.status == TableState.PENDING and own is not None and own > at:
+            later.setdefault(own, []).append(row)
+    for when, rows in sorted(later.items()):  # past the round's: extended; before it: as set
+        key = "deadline.still-open" if rounds_own else "deadline.plays-on"
+        lines.append(ctx.t(key, tables=_numbers(ctx, rows), deadline=deadline_text(ctx, when)))
+    ctx.out.say("\n".join(lines))
     await tell(ctx, event, ruled.then)
+
+
+def _numbers(ctx: Ctx, rows: Sequence[TableRow]) -> str:
+    """``1、3`` / ``1, 3``: the tables' numbers."""
+    return ctx.t("deadline.separator").join(str(row.number) for row in rows)
 
 
 async def my_table_cmd(ctx: Ctx, args: str) -> None:
