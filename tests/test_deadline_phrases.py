@@ -732,6 +732,12 @@ PHRASES = [
     ("wed", "周五 8h15", "2026-11-20 08:15"),
     ("wed", "2026-12-04 3:00", "2026-12-04 15:00"),  # one digit: 12-hour, 03:00 unlikely
     ("wed", "12月4日 11:09", "?2026-12-04 11:09|2026-12-04 23:09"),  # no year: both fit
+    ("wed", "3:30", "2026-11-18 15:30"),  # 12-hour, but 03:30 tomorrow is no round's end
+    ("wed", "三点", "2026-11-18 15:00"),
+    ("wed", "at 3", "2026-11-18 15:00"),
+    ("wed", "at a few", "!deadline-unparsed"),  # words that are no time at all
+    ("wed", "three twenty", "!deadline-unparsed"),
+    ("wed", "two sixty pm", "!deadline-unparsed"),
     # "N <weekday>s from now": the N-th such day after today
     ("wed", "3 fridays from now", "2026-12-04 23:59"),
     ("wed", "two sundays from now", "2026-11-29 23:59"),

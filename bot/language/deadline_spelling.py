@@ -276,7 +276,7 @@ _REWRITES: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (  # i
     (r"(?<=\d)'(?![a-z])", " minutes "),
     # seconds are not a deadline's unit ("in a second" is not the 2nd): refused, never read
     (r"\b(\d+|an?|one|few)\s+sec(?:ond)?s?\b|\bin a sec\b", " 秒 "),
-    (r"\b(?:a )?few\b", "3"),  # a few: three
+    (rf"\b(?:a )?few(?= (?:{_EN_SPAN})\b)", "3"),  # a few days: three ("at a few" is no time)
     (r"\b(?:about|around|approximately|approx|roughly)\b|(?<=[\dm])ish\b", " "),
     (  # 1 hour 30 minutes, 2h30m, 1小时30分钟: one count of minutes
         rf"(?P<h>\d{{1,2}}|{CN_NUM})\s*(?:个)?\s*(?:小时|h|hours?|hrs?)\s*(?:and\s*)?"
