@@ -821,6 +821,11 @@ PHRASES = [
     ("wed", "元旦以后一周", "2027-01-08 23:59"),
     ("wed", "下午3点以后两小时", "2026-11-18 17:00"),
     ("wed", "8点后15分钟", "?2026-11-18 20:15|2026-11-19 08:15"),
+    ("wed", "45 minutes from 2pm", "2026-11-18 14:45"),  # 2pm has passed, 14:45 not
+    ("wed", "15 minutes from 2pm", "2026-11-19 14:15"),
+    ("wed", "下午2点后一小时", "2026-11-18 15:00"),
+    ("dec25", "3 days after christmas", "2026-12-28 23:59"),  # this Christmas, just past
+    ("wed", "3 days after yesterday", "2026-11-20 23:59"),
     # "the week of …": that week's end (weeks run Monday to Sunday)
     ("wed", "the week of november 25th", "2026-11-29 23:59"),
     ("wed", "week of dec 14", "2026-12-20 23:59"),

@@ -3,8 +3,14 @@
 Organisers write one deadline many ways: traditional or simplified characters, Cantonese
 and Taiwan words (聽日, 禮拜, 下晝), holidays, English number and ordinal words ("in three
 hours", "the twentieth"), "half past 3", "a quarter to noon", a range whose end is meant
-("3-4pm", "July 13-15", 周五到周日). :func:`normalise` rewrites them all into the few
-forms the grammar reads, so that there is one grammar, not one per way of writing.
+("3-4pm", "July 13-15", 周五到周日), times spoken in words ("nine fifty nine a m"), the
+n-th weekday of a month in Chinese (十月第一个星期一). :func:`normalise` rewrites them all
+into the few forms the grammar reads, so that there is one grammar, not one per way of
+writing. Four tables, applied in this order: plain synonyms (:data:`_SYNONYMS`), regular
+rewrites (:data:`_REWRITES`), English words and phrases (:data:`_EN_SYNONYMS`) and the
+starts of ranges (:data:`_RANGES`). Two forms are marks for the grammar, not words:
+``+15 minutes`` (an offset from the moment the rest names: "15 minutes from 1pm",
+圣诞节后三天) and ``weekof``/``那周`` ("the week of Dec 14", 12月14日那周).
 """
 
 from __future__ import annotations
@@ -239,7 +245,7 @@ def _minutes_to(m: re.Match[str]) -> str:
     return f" {(int(hour) - 1) or 12}:{60 - minutes:02d} "
 
 
-_REWRITES: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (  # in order
+_REWRITES: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     (r"(?<![天日时钟周月年])后晚(?!上)", "后天晚上"),  # Cantonese 後晚
     (  # 十月第一个星期一, 下个月最后一个周日: the n-th weekday of a month, as in English
         rf"(?:(?P<y>\d{{4}})\s*年\s*)?(?:(?P<mo>{NUM})\s*月份?|(?P<which>本月|这个?月|下个?月))"

@@ -460,6 +460,11 @@ def _week_of(day: _Date, sunday_begins: bool) -> _Date:
     return replace(day, pick=sunday, period=True)
 
 
+# The spelling's marks for "the week of …" (bot.language.deadline_spelling): whether a
+# Sunday names the week it begins, as an English week of Sunday to Saturday does.
+_WEEK_OF = {"那周": False, "weekof": True}
+
+
 def _num(m: re.Match[str], *groups: str) -> int:
     """The first of ``groups`` that matched, as an int."""
     return _cn_int(next(m.group(g) for g in groups if m.group(g)))
@@ -893,9 +898,17 @@ def resolve_deadline(text: str, now: datetime, tz: ZoneInfo, lang: str = "zh") -
 
 
 def _resolve_in(
-    rest: str, local_now: datetime, tz: ZoneInfo, lang: str, english: bool, echo: bool
+    rest: str,
+    local_now: datetime,
+    tz: ZoneInfo,
+    lang: str,
+    english: bool,
+    echo: bool,
+    ahead_of: datetime | None = None,
 ) -> Resolved:
-    """:func:`resolve_deadline` on normalised text, in the zone it is written in."""
+    """:func:`resolve_deadline` on normalised text, in the zone it is written in. The
+    moment must be after ``ahead_of`` (now, unless the moment is an offset's anchor)."""
+    after = local_now if ahead_of is None else ahead_of
     offset, rest = _take_offset(rest)
     if offset is not None:
         return _offset_from(offset, rest, local_now, tz, lang, english, echo)
@@ -937,7 +950,7 @@ def _resolve_in(
     if day is None:  # a bare time: its next occurrence
         today = local_now.date()
         day = _Date(lambda k: today + timedelta(days=k), rolls=True)
-    readings = _readings(day, clock or _Clock(END_OF_DAY), dated, local_now, tz, lang)
+    readings = _readings(day, clock or _Clock(END_OF_DAY), dated, after, tz, lang)
     if len(readings) > 1:
         raise AmbiguousHour((readings[0][1], readings[1][1]), tz, lang)
     on, moment, skipped = readings[0]
@@ -955,15 +968,12 @@ def _resolve_in(
                 _date_words(d, local_now, lang, weekday=True) for d in sorted(companion.days)
             ),
         )
-    if _utc(moment) <= _utc(local_now):
+    if _utc(moment) <= _utc(after):
         raise DeadlineError("deadline-past", when=format_deadline(moment, tz, lang, local_now))
     return Resolved(moment, skipped, period=day.period and clock is None)
 
 
 # --- offsets from a named moment ---------------------------------------------------------------
-# The spelling's marks for "the week of …" (bot.language.deadline_spelling): whether a
-# Sunday names the week it begins, as an English week of Sunday to Saturday does.
-_WEEK_OF = {"那周": False, "weekof": True}
 _OFFSET_RE = re.compile(  # the spelling's mark for "15 minutes from 1pm", 圣诞节后三天
     rf"\+(?P<n>\d{{1,3}}(?:\.\d+)?|an?|{CN_NUM}|半)\s*(?P<half>个半)?\s*个?\s*"
     r"(?P<unit>分钟|小时|天|日|周|月|年|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)"
@@ -985,14 +995,8 @@ def _take_offset(text: str) -> tuple[_Offset | None, str]:
     m = _OFFSET_RE.search(text)
     if m is None:
         return None, text
-    raw = m.group("n")
-    amount = (
-        0.5
-        if raw == "半"
-        else 1.0
-        if raw in ("a", "an")
-        else float(raw if re.fullmatch(r"\d+(?:\.\d+)?", raw) else _cn_int(raw))
-    )
+    raw, words = m.group("n"), {"半": 0.5, "a": 1.0, "an": 1.0}
+    amount = words.get(raw) or float(raw if raw[0].isdigit() else _cn_int(raw))
     amount += 0.5 if m.group("half") else 0
     minutes, days, months = _SPANS[m.group("unit").removesuffix("s")]
     if not minutes and amount != int(amount):  # 1.5 days: not a calendar span
@@ -1023,15 +1027,19 @@ def _offset_from(
     echo: bool,
 ) -> Resolved:
     """A span after the moment ``rest`` names, or after now when it names none (``for 3
-    days``: the end of the third day, as ``in 3 days``). Both readings of a bare hour
-    are shifted and asked about."""
+    days``: the end of the third day, as ``in 3 days``). The moment named is the first
+    whose sum is ahead (``15 minutes from 1pm`` typed at 13:05 is 13:15 today). Both
+    readings of a bare hour are shifted and asked about."""
     if not FILLER.sub("", rest):
         anchor = Resolved(local_now.replace(second=0, microsecond=0))
         if not offset[0]:
             anchor = Resolved(datetime.combine(local_now.date(), END_OF_DAY, tz), period=True)
     else:
         try:
-            anchor = _resolve_in(rest, local_now, tz, lang, english, echo)
+            back = (-offset[0], -offset[1], -offset[2])
+            anchor = _resolve_in(
+                rest, local_now, tz, lang, english, echo, _shifted(local_now, back, tz)
+            )
         except AmbiguousHour as asked:
             first, second = (_shifted(c, offset, tz) for c in asked.choices)
             raise AmbiguousHour((first, second), tz, lang) from None
