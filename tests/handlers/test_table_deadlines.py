@@ -67,3 +67,20 @@ async def test_a_table_deadline_before_the_rounds_settles_that_table_only(
     # The round's own deadline settles table 1, and says so.
     said = await said_at_minute(bot, 121)
     assert "⏰ 第 1 轮截止。" in said and "第 2 桌" not in said.split("待组织者裁定", 1)[0]
+
+
+async def test_a_round_held_for_a_ruling_says_what_a_forfeit_will_do(
+    memory_bot: MemoryHarness,
+) -> None:
+    """Both tables miss the deadline of a round that decides the event: it waits for the
+    organiser. After a /fix of one table the other is still held, and the bot says that
+    confirming its forfeit ends the event (it does), not that the event will not end."""
+    bot = memory_bot
+    await drawn(bot)
+    held = await said_at_minute(bot, 121)
+    assert "第 1 轮第 1、2 桌整桌弃权" in held and "比赛随即结束" in held
+    await bot.says(GROUP, ADMIN, "/fix 1 total A+9 B-3 C-3 D-3", "组织者更正第 1 桌")
+    still = await bot.server.wait_for("第 1 轮第 2 桌整桌弃权")
+    assert "比赛随即结束" in still.body and "不会因此结束" not in still.body
+    assert "没有真正的结果" not in still.body  # table 1 has one now
+    await bot.says(GROUP, ADMIN, "/forfeit 2", "结束！冠军")

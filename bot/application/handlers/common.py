@@ -176,7 +176,8 @@ async def tell(ctx: Ctx, event: Event, happened: Sequence[Settled]) -> None:
                 await event.whole()
                 refresh_live(ctx, event)
             case HeldForRuling(round=number, tables=tables):
-                ctx.out.reply("outcome.hold", round=number, tables=list(tables))
+                joined = ctx.t("deadline.separator").join(str(n) for n in tables)
+                ctx.out.reply("outcome.hold", round=number, tables=joined)
             case PlayOffNeeded(round=number, tied=tied):
                 who = names(t)
                 with ctx.out.announcing():
