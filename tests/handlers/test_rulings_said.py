@@ -3,9 +3,13 @@ and a /fix of a round held for a ruling."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from sqlalchemy import select
 
 from db.models import AuditEntry
+from tests.e2e.harness import tables_of
+from tests.handlers.harness import MemoryHarness
 from tests.handlers.memory import Chats
 
 GROUP = -107400
@@ -38,3 +42,31 @@ async def test_dq_takes_a_reason_records_it_and_says_it(chats: Chats) -> None:
     said = await chats.says(GROUP, ADMIN, "/dq nobody here")
     assert "nobody" in said and "disqualified" not in said
     assert len(await dq_rows(chats)) == 3
+
+
+async def test_a_fix_in_a_round_held_for_a_ruling_says_what_the_next_forfeit_does(
+    memory_bot: MemoryHarness,
+) -> None:
+    """The last round's table 2 forfeits whole at the deadline: the round waits. A /fix
+    of table 1 keeps it waiting, and says so truly: confirming table 2's forfeit ends
+    the event, as the next /forfeit 2 does."""
+    bot = memory_bot
+    ids = bot.server.seat_group(GROUP, ADMIN, [f"选手{i}" for i in range(1, 9)], 301)
+    await bot.says(GROUP, ADMIN, "/new bigtwo swiss 锄大地", "SHA-256")
+    await bot.says(GROUP, ADMIN, "/set rounds 1", "1")
+    for uid in ids.values():
+        await bot.joins(GROUP, uid)
+    tables = tables_of((await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")).body, ids)
+    await bot.says(GROUP, ADMIN, "/round 30分钟后", "第 1 轮开始")
+    await bot.says(GROUP, tables[1][0], "/report 1 A5 B8 C0 D12", "确认")
+    await bot.says(GROUP, tables[1][1], "/confirm", "第 1 桌结果确认")
+    bot.clock.offset = timedelta(minutes=40)
+    await bot.restart()
+    held = await bot.server.wait_for("整桌弃权，没有真正的结果")
+    assert "第 2 桌" in held.body
+    await bot.says(GROUP, ADMIN, "/fix 1 A3 B8 C0 D12", "组织者更正第 1 桌")
+    still = await bot.server.wait_for("第 2 桌整桌弃权")
+    assert "不会因此结束" not in still.body
+    assert "这一轮结束比赛就结束" in still.body and "比赛结束并公布最终名次" in still.body
+    await bot.says(GROUP, ADMIN, "/forfeit 2", "第 2 桌：4 人判弃权")
+    await bot.server.wait_for("结束！冠军")
