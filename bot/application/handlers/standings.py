@@ -12,6 +12,7 @@ from bot.application.event import Event
 from bot.application.handlers.common import event_status, group_lines, team_table_lines
 from bot.application.handlers.match_lines import match_lines
 from bot.application.handlers.whole_ranking import ALL_WORDS, whole_ranking
+from bot.application.service import results
 from bot.application.tournament import latest_round, names
 from bot.application.versioned import pictures
 from bot.language.errors import UserError
@@ -119,6 +120,8 @@ async def export(ctx: Ctx, args: str) -> None:
                     status, score = ExportStatus.BYE, Decimal(0)
                 elif table.status == TableState.CONFIRMED and live is not None:
                     status, score = ExportStatus.CONFIRMED, Decimal(live.scores[i])
+                elif results.awaiting(table) is not None:  # its games so far count nothing yet
+                    status, score = ExportStatus.PLAYING, Decimal(0)
                 else:
                     status = live.status if live is not None else ExportStatus.PENDING
                     score = Decimal(0)
