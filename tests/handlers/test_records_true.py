@@ -36,3 +36,25 @@ async def test_export_of_a_match_after_its_first_game_says_it_is_still_playing(
     assert [(r["score"], r["status"]) for r in table_one] == [("0", "playing")] * 2
     table_two = [r for r in csv_rows(exported.document) if r["table"] == "2"]
     assert {r["status"] for r in table_two} == {"pending"}
+
+
+async def test_me_marks_a_running_event_as_for_now_and_a_cancelled_one_as_cancelled(
+    memory_bot: MemoryHarness,
+) -> None:
+    bot = memory_bot
+    ids = bot.server.seat_group(GROUP, ADMIN, [f"选手{i}" for i in range(1, 9)], 301)
+    await bot.says(GROUP, ADMIN, "/new bigtwo knockout 春季赛", "SHA-256")
+    for uid in ids.values():
+        await bot.joins(GROUP, uid)
+    tables = tables_of((await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")).body, ids)
+    await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
+    winner, mate = tables[1][2], tables[1][1]  # C0 wins the table
+    await bot.says(GROUP, tables[1][0], "/report 1 A5 B8 C0 D12", "确认")
+    await bot.says(GROUP, mate, "/confirm", "第 1 桌结果确认")
+    mine = await bot.says(GROUP, winner, "/me", "战绩")
+    assert "春季赛（锄大地）：进行中，目前：第1轮晋级" in mine.body
+    waiting = await bot.says(GROUP, tables[2][0], "/me", "战绩")
+    assert "春季赛（锄大地）：进行中，目前：等待第2桌结果" in waiting.body
+    await bot.says(GROUP, ADMIN, "/cancel yes", "取消")
+    mine = await bot.says(GROUP, winner, "/me", "战绩")
+    assert "春季赛（锄大地）：已取消" in mine.body
