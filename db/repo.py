@@ -551,6 +551,11 @@ class Repo:
     async def report(self, report_id: int) -> Report | None:
         return await self.session.get(Report, report_id)
 
+    async def round_event_status(self, round_id: int) -> str | None:
+        """The status of the event a round is of (one column, not the event's rows)."""
+        query = select(Tournament.status).join(Round, Round.tournament_id == Tournament.id)
+        return await self.session.scalar(query.where(Round.id == round_id))
+
     async def table(self, table_id: int) -> TableRow | None:
         return await self.session.get(TableRow, table_id, options=[WITH_REPORTS])
 

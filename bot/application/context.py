@@ -242,10 +242,19 @@ class Replies:
         if inc.message_id is not None and not inc.is_callback:
             self._out("react", emoji, edit_message_id=inc.message_id)
 
-    def edit(self, message_id: int | None, text: str, buttons: Buttons | None = None) -> None:
+    def edit(
+        self,
+        message_id: int | None,
+        text: str,
+        buttons: Buttons | None = None,
+        tag: str | None = None,
+    ) -> None:
         """Edit one message of this chat in place: a button flow's own message, a
-        turned page, a question whose answer replaces its buttons."""
-        self._out("edit", text, buttons=buttons, edit_message_id=message_id, broadcast=False)
+        turned page, a question whose answer replaces its buttons. ``tag`` names the
+        message from then on, as :meth:`say`'s does."""
+        self._out(
+            "edit", text, buttons=buttons, edit_message_id=message_id, broadcast=False, tag=tag
+        )
 
     def send(
         self,
