@@ -20,9 +20,9 @@ from bot.application.handlers.common import (
     stands_at,
     table_number,
     tell,
-    timer_open_round,
 )
 from bot.application.service import results
+from bot.application.timers import epoch
 from bot.application.tournament import game_of, latest_round, names, policy
 from bot.application.types import Buttons
 from bot.language.errors import UserError
@@ -71,11 +71,14 @@ async def latest_table(
 
 
 async def live_due(ctx: Ctx, arg: str) -> None:
-    """The live standings refresh a burst of results planned (timer ``live``)."""
-    found = await timer_open_round(ctx, arg)
-    if found is None or found[0].live_due is None:
-        return  # the round closed, or a refresh came first: it showed these results
-    refresh_live(ctx, Event.of(ctx, found[0]))
+    """The live standings refresh a burst planned (timer ``live``): the results
+    confirmed meanwhile, the picture held back at most a minute. Between rounds too
+    (the last result of a round may be one of the burst)."""
+    tournament_id, _, moment = arg.split(":")
+    t = await ctx.uow.repo.tournament(int(tournament_id))
+    if t is None or t.status != EventStatus.RUNNING or epoch(t.live_due) != int(moment):
+        return  # over, or a refresh came first (and planned its own if it needed one)
+    refresh_live(ctx, Event.of(ctx, t))
 
 
 async def file_report(
