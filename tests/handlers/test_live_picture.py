@@ -55,3 +55,27 @@ async def test_the_pinned_picture_follows_its_caption_to_the_final(
     await bot.server.wait_idle()
     assert "最终名次" in live.body  # the caption says the final ranking, and so does the picture
     assert live.photo == await standings_picture(bot)
+
+
+async def test_a_knockout_draws_no_running_totals_that_contradict_its_ranking(
+    memory_bot: MemoryHarness,
+) -> None:
+    """An 8-player 锄大地 knockout, over: its ranking is by the stage reached and the
+    last table, so /standings shows that ranking's picture and no chart of running
+    totals, which would order the places otherwise (a finalist's first round counts
+    nothing there)."""
+    bot = memory_bot
+    ids = bot.server.seat_group(GROUP, ADMIN, NAMES, 301)
+    await bot.says(GROUP, ADMIN, "/new bigtwo knockout 锄大地", "SHA-256")
+    for uid in ids.values():
+        await bot.joins(GROUP, uid)
+    await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
+    await bot.says(GROUP, ADMIN, "/report 1 A0 B13 C13 D13", "第 1 桌结果确认")
+    await bot.says(GROUP, ADMIN, "/report 2 A3 B1 C9 D0", "第 2 桌结果确认")
+    await bot.says(GROUP, ADMIN, "/round", "第 2 轮开始")
+    await bot.says(GROUP, ADMIN, "/report 1 A5 B8 C0", "结束！冠军")
+    before = len(bot.server.outbox(GROUP))
+    await bot.says(GROUP, ADMIN, "/standings", "📊 锄大地")
+    pictures = [m for m in bot.server.outbox(GROUP)[before:] if m.photo is not None]
+    assert len(pictures) == 1
