@@ -390,6 +390,17 @@ class Repo:
             self._active[key] = found
         return found
 
+    async def active_tournaments(self, chat_id: int) -> list[Tournament]:
+        """The chat's active tournaments in every topic (rows alone), by topic: a forum
+        runs one in each."""
+        query = (
+            select(Tournament)
+            .where(Tournament.chat_id == chat_id, Tournament.status.in_(ACTIVE))
+            .order_by(Tournament.thread_id, Tournament.id)
+            .options(*BARE)
+        )
+        return list(await self.session.scalars(query))
+
     async def latest_tournament(
         self, chat_id: int, thread_id: int | None, whole: bool = True
     ) -> Tournament | None:

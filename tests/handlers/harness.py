@@ -123,9 +123,16 @@ class MemoryServer:
         self.chats.users[uid] = User(uid, name, username, language_code)
 
     def add_chat(
-        self, chat_id: int, title: str | None = None, admins: list[int] | None = None, **_: Any
+        self,
+        chat_id: int,
+        title: str | None = None,
+        admins: list[int] | None = None,
+        is_forum: bool = False,
+        **_: Any,
     ) -> None:
         self.chats.admins(chat_id, *(admins or []))
+        if is_forum:
+            self.chats.forums.add(chat_id)
 
     def seat_group(
         self, chat_id: int, admin: int, names: list[str], first: int, title: str = "棋牌群"
@@ -163,6 +170,7 @@ class MemoryServer:
                 text=text,
                 sender_chat_id=sender_chat_id,
                 message_id=message_id,
+                is_forum=chat_id in self.chats.forums,
             )
         )
         return {"message_id": message_id}
@@ -178,6 +186,7 @@ class MemoryServer:
                 message_id=message_id,
                 callback_id=f"cb{update}",
                 callback_data=data,
+                is_forum=chat_id in self.chats.forums,
             )
         )
         return f"cb{update}"
