@@ -265,3 +265,33 @@ def test_the_page_draws_chinese_with_its_web_font(playground: str, browser: Any)
     assert page == pytest.approx(16 * len(line), abs=0.5)
     if system_cjk_font() is False:
         assert abs(fallback - page) > 8, (page, fallback)
+
+
+EMOJI = re.compile("[\u2190-\u21ff\u2300-\u23ff\u25a0-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff]")
+
+
+def test_the_page_draws_its_emoji_with_its_emoji_font(playground: str, browser: Any) -> None:
+    """The tabs' 👥 and 🔒 and the ▶ of Demo: on a machine without an emoji font they
+    were boxes; the page draws them with the Noto Emoji cut it serves (or the machine's
+    own colour emoji font, where it has one)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(playground)
+    WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".tab"))
+    browser.execute_async_script("const done = arguments[0]; document.fonts.ready.then(done)")
+    mark = MARK_CHINESE.replace("data-cjk", "data-emoji").replace("[0])", "[0], 'u')")
+    texts = browser.execute_script(mark, EMOJI.pattern)
+    assert any("👥" in t for t in texts) and any("🔒" in t for t in texts), texts
+    assert any("▶" in t for t in texts), texts
+    browser.execute_cdp_cmd("DOM.enable", {})
+    browser.execute_cdp_cmd("CSS.enable", {})
+    root = browser.execute_cdp_cmd("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    for index, text in enumerate(texts):
+        node = browser.execute_cdp_cmd(
+            "DOM.querySelector", {"nodeId": root, "selector": f'[data-emoji="{index}"]'}
+        )["nodeId"]
+        fonts = browser.execute_cdp_cmd("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+        emoji = [f for f in fonts if "Emoji" in f["familyName"]]
+        assert emoji, (text, fonts)
+        assert sum(f["glyphCount"] for f in emoji) >= len(EMOJI.findall(text)), (text, fonts)
