@@ -93,3 +93,25 @@ async def test_a_second_new_outside_a_forum_says_topics_would_hold_several(
     assert "开启话题，每个话题各办一场" in again.body
     shown = await bot.says(GROUP, ADMIN, "/help", "可用命令")
     assert "话题" not in shown.body  # a group without topics is not told of them
+
+
+async def test_a_button_of_an_old_event_in_general_names_the_topics_in_the_chat(
+    memory_bot: MemoryHarness,
+) -> None:
+    """Join on a cancelled event's sign-up message in General: the refusal names the
+    topics' events, too long for a toast (Telegram shows 200 characters), so it is said
+    in the chat and the press answered without words."""
+    bot = memory_bot
+    forum(bot)
+    bot.server.user_says(FORUM, ADMIN, "/new bigtwo 旧比赛")
+    signup = await bot.server.wait_for("SHA-256")
+    await says(bot, ADMIN, "/cancel yes", "已取消")
+    for topic in (CHESS, GOMOKU, 11, 12):
+        await says(bot, ADMIN, f"/new xiangqi 第{topic}话题的象棋赛", "SHA-256", topic)
+    pressed = bot.server.user_presses(
+        FORUM, 11, signup.message_id, signup.buttons[0]["callback_data"]
+    )
+    answer = await bot.server.wait_for_callback_answer(pressed)
+    said = await bot.server.wait_for("这个话题没有进行中的比赛")
+    assert len(said.body) > 200 and CHESS_LINK in said.body
+    assert answer.text is None
