@@ -277,14 +277,15 @@ def test_a_whole_knockout_ends_with_the_pinned_picture_of_the_final(
 
 WEB_FONT = "tourbot CJK"  # the @font-face family in playground/static/style.css
 CJK = re.compile("[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
-# Every shown element with Chinese of its own, marked for the DevTools queries below (an
-# <option> is drawn by the browser's own list, not the page); its text, children's too.
-MARK_CHINESE = """
-const cjk = new RegExp(arguments[0]);
+# Every shown element with text of its own that matches a pattern (Chinese, emoji), marked
+# for the DevTools queries of ``drawn_with`` (an <option> is drawn by the browser's own
+# list, not the page); its text, children's too.
+MARK = """
+const wanted = new RegExp(arguments[0], "u");
 const own = (e) => [...e.childNodes].filter(n => n.nodeType === 3).map(n => n.data).join("");
 const marked = [...document.body.querySelectorAll("*:not(option):not(script)")]
-  .filter(e => cjk.test(own(e)) && e.getClientRects().length > 0);
-marked.forEach((e, i) => e.setAttribute("data-cjk", i));
+  .filter(e => wanted.test(own(e)) && e.getClientRects().length > 0);
+marked.forEach((e, i) => e.setAttribute("data-mark", i));
 return marked.map(e => e.textContent);
 """
 # A Chinese line's width in the page's font and in the fonts it would have without it.
@@ -300,6 +301,23 @@ const width = (family) => {
 };
 return [width(getComputedStyle(document.body).fontFamily), width("system-ui, sans-serif")];
 """
+
+
+def drawn_with(browser: Any, pattern: re.Pattern[str]) -> list[tuple[str, list[Any]]]:
+    """Each shown text that matches ``pattern``, with the fonts Chromium actually drew
+    it with (DevTools: platform fonts)."""
+    texts = browser.execute_script(MARK, pattern.pattern)
+    browser.execute_cdp_cmd("DOM.enable", {})
+    browser.execute_cdp_cmd("CSS.enable", {})
+    root = browser.execute_cdp_cmd("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    found = []
+    for index, text in enumerate(texts):
+        node = browser.execute_cdp_cmd(
+            "DOM.querySelector", {"nodeId": root, "selector": f'[data-mark="{index}"]'}
+        )["nodeId"]
+        fonts = browser.execute_cdp_cmd("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+        found.append((text, fonts))
+    return found
 
 
 def system_cjk_font() -> bool | None:
@@ -332,17 +350,10 @@ def test_the_page_draws_chinese_with_its_web_font(playground: str, browser: Any)
     )
     assert ready
 
-    # What Chromium actually drew each Chinese text with (DevTools: platform fonts).
-    texts = browser.execute_script(MARK_CHINESE, CJK.pattern)
+    drawn = drawn_with(browser, CJK)
+    texts = [text for text, _ in drawn]
     assert any("发送" in t for t in texts) and any("身份" in t for t in texts)  # a button, a label
-    browser.execute_cdp_cmd("DOM.enable", {})
-    browser.execute_cdp_cmd("CSS.enable", {})
-    root = browser.execute_cdp_cmd("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
-    for index, text in enumerate(texts):
-        node = browser.execute_cdp_cmd(
-            "DOM.querySelector", {"nodeId": root, "selector": f'[data-cjk="{index}"]'}
-        )["nodeId"]
-        fonts = browser.execute_cdp_cmd("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    for text, fonts in drawn:
         web = [f for f in fonts if f["isCustomFont"] and f["familyName"] != "Noto Emoji"]
         assert [f["familyName"] for f in web] == ["WenQuanYi Micro Hei"], (text, fonts)
         assert web[0]["glyphCount"] == len(CJK.findall(text)), (text, fonts)
@@ -368,18 +379,11 @@ def test_the_page_draws_its_emoji_with_its_emoji_font(playground: str, browser: 
     browser.get(playground)
     WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".tab"))
     browser.execute_async_script("const done = arguments[0]; document.fonts.ready.then(done)")
-    mark = MARK_CHINESE.replace("data-cjk", "data-emoji").replace("[0])", "[0], 'u')")
-    texts = browser.execute_script(mark, EMOJI.pattern)
+    drawn = drawn_with(browser, EMOJI)
+    texts = [text for text, _ in drawn]
     assert any("👥" in t for t in texts) and any("🔒" in t for t in texts), texts
     assert any("▶" in t for t in texts), texts
-    browser.execute_cdp_cmd("DOM.enable", {})
-    browser.execute_cdp_cmd("CSS.enable", {})
-    root = browser.execute_cdp_cmd("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
-    for index, text in enumerate(texts):
-        node = browser.execute_cdp_cmd(
-            "DOM.querySelector", {"nodeId": root, "selector": f'[data-emoji="{index}"]'}
-        )["nodeId"]
-        fonts = browser.execute_cdp_cmd("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    for text, fonts in drawn:
         emoji = [f for f in fonts if "Emoji" in f["familyName"]]
         assert emoji, (text, fonts)
         assert sum(f["glyphCount"] for f in emoji) >= len(EMOJI.findall(text)), (text, fonts)

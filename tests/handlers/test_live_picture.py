@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from playground.botapi import SentMessage
 from tests.e2e.harness import tables_of
-from tests.handlers.harness import MemoryHarness
+from tests.handlers.harness import MemoryHarness, drawn
 
 GROUP = -107600
 ADMIN = 1
@@ -30,11 +30,7 @@ async def test_the_pinned_picture_follows_its_caption_to_the_final(
     memory_bot: MemoryHarness,
 ) -> None:
     bot = memory_bot
-    ids = bot.server.seat_group(GROUP, ADMIN, NAMES, 301)
-    await bot.says(GROUP, ADMIN, "/new bigtwo knockout 锄大地", "SHA-256")
-    for uid in ids.values():
-        await bot.joins(GROUP, uid)
-    await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    ids, _ = await drawn(bot, GROUP, ADMIN, "bigtwo knockout 锄大地", NAMES)
     await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
     await bot.says(GROUP, ADMIN, "/report 1 A5 B8 C0 D12", "第 1 桌结果确认")
     live = next(m for m in bot.server.outbox(GROUP) if is_live(m))
@@ -65,11 +61,7 @@ async def test_a_knockout_draws_no_running_totals_that_contradict_its_ranking(
     totals, which would order the places otherwise (a finalist's first round counts
     nothing there)."""
     bot = memory_bot
-    ids = bot.server.seat_group(GROUP, ADMIN, NAMES, 301)
-    await bot.says(GROUP, ADMIN, "/new bigtwo knockout 锄大地", "SHA-256")
-    for uid in ids.values():
-        await bot.joins(GROUP, uid)
-    await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    await drawn(bot, GROUP, ADMIN, "bigtwo knockout 锄大地", NAMES)
     await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
     await bot.says(GROUP, ADMIN, "/report 1 A0 B13 C13 D13", "第 1 桌结果确认")
     await bot.says(GROUP, ADMIN, "/report 2 A3 B1 C9 D0", "第 2 桌结果确认")

@@ -6,11 +6,11 @@ from __future__ import annotations
 import csv
 import io
 
-from tests.e2e.harness import tables_of
-from tests.handlers.harness import MemoryHarness
+from tests.handlers.harness import MemoryHarness, drawn
 
 GROUP = -107500
 ADMIN = 1
+NAMES = [f"选手{i}" for i in range(1, 9)]
 
 
 def csv_rows(document: bytes | None) -> list[dict[str, str]]:
@@ -22,11 +22,7 @@ async def test_export_of_a_match_after_its_first_game_says_it_is_still_playing(
     memory_bot: MemoryHarness,
 ) -> None:
     bot = memory_bot
-    ids = bot.server.seat_group(GROUP, ADMIN, ["甲", "乙", "丙", "丁"], 301)
-    await bot.says(GROUP, ADMIN, "/new xiangqi bracket 象棋", "SHA-256")
-    for uid in ids.values():
-        await bot.joins(GROUP, uid)
-    tables = tables_of((await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")).body, ids)
+    _, tables = await drawn(bot, GROUP, ADMIN, "xiangqi bracket 象棋", ["甲", "乙", "丙", "丁"])
     await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
     a, b = tables[1]
     await bot.says(GROUP, a, "/report 1 1-0", "请同桌另一位选手确认")
@@ -42,11 +38,7 @@ async def test_me_marks_a_running_event_as_for_now_and_a_cancelled_one_as_cancel
     memory_bot: MemoryHarness,
 ) -> None:
     bot = memory_bot
-    ids = bot.server.seat_group(GROUP, ADMIN, [f"选手{i}" for i in range(1, 9)], 301)
-    await bot.says(GROUP, ADMIN, "/new bigtwo knockout 春季赛", "SHA-256")
-    for uid in ids.values():
-        await bot.joins(GROUP, uid)
-    tables = tables_of((await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")).body, ids)
+    _, tables = await drawn(bot, GROUP, ADMIN, "bigtwo knockout 春季赛", NAMES)
     await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
     winner, mate = tables[1][2], tables[1][1]  # C0 wins the table
     await bot.says(GROUP, tables[1][0], "/report 1 A5 B8 C0 D12", "确认")
@@ -68,12 +60,7 @@ async def test_a_settled_report_loses_its_buttons_and_a_late_press_says_what_bec
     then says so instead of offering Confirm and Dispute; a press on them after the
     event ended answers by the report, not 'no event running here'."""
     bot = memory_bot
-    ids = bot.server.seat_group(GROUP, ADMIN, [f"选手{i}" for i in range(1, 9)], 301)
-    await bot.says(GROUP, ADMIN, "/new bigtwo swiss 锄大地", "SHA-256")
-    await bot.says(GROUP, ADMIN, "/set rounds 1", "1")
-    for uid in ids.values():
-        await bot.joins(GROUP, uid)
-    tables = tables_of((await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")).body, ids)
+    _, tables = await drawn(bot, GROUP, ADMIN, "bigtwo swiss 锄大地", NAMES, ("rounds 1",))
     await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
     one = await bot.says(GROUP, tables[1][0], "/report 1 A5 B8 C0 D12", "请同桌另一位选手确认")
     two = await bot.says(GROUP, tables[2][0], "/report 2 A1 B2 C0 D3", "请同桌另一位选手确认")

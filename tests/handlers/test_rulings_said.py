@@ -8,8 +8,7 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from db.models import AuditEntry
-from tests.e2e.harness import tables_of
-from tests.handlers.harness import MemoryHarness
+from tests.handlers.harness import MemoryHarness, drawn
 from tests.handlers.memory import Chats
 
 GROUP = -107400
@@ -51,12 +50,8 @@ async def test_a_fix_in_a_round_held_for_a_ruling_says_what_the_next_forfeit_doe
     of table 1 keeps it waiting, and says so truly: confirming table 2's forfeit ends
     the event, as the next /forfeit 2 does."""
     bot = memory_bot
-    ids = bot.server.seat_group(GROUP, ADMIN, [f"选手{i}" for i in range(1, 9)], 301)
-    await bot.says(GROUP, ADMIN, "/new bigtwo swiss 锄大地", "SHA-256")
-    await bot.says(GROUP, ADMIN, "/set rounds 1", "1")
-    for uid in ids.values():
-        await bot.joins(GROUP, uid)
-    tables = tables_of((await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")).body, ids)
+    names = [f"选手{i}" for i in range(1, 9)]
+    _, tables = await drawn(bot, GROUP, ADMIN, "bigtwo swiss 锄大地", names, ("rounds 1",))
     await bot.says(GROUP, ADMIN, "/round 30分钟后", "第 1 轮开始")
     await bot.says(GROUP, tables[1][0], "/report 1 A5 B8 C0 D12", "确认")
     await bot.says(GROUP, tables[1][1], "/confirm", "第 1 桌结果确认")
