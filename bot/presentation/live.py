@@ -109,7 +109,7 @@ def refresh(ctx: Ctx, event: Event, ranking: str) -> None:
     (and its picture, drawn once the update is done, the newer standings)."""
     t = event.t
     text = live_text(ctx, t, ranking)
-    first = t.live_at is None
+    first, planned = t.live_at is None, t.live_due
     t.live_at, t.live_due = ctx.now, None
     posted = next((out for out in ctx.out.outgoing if out.tag == tag(t)), None)
     if posted is not None:
@@ -127,6 +127,8 @@ def refresh(ctx: Ctx, event: Event, ranking: str) -> None:
     redrawn = t.live_picture_at + PICTURE_GAP
     if ctx.now >= redrawn or t.status != EventStatus.RUNNING:  # nothing will change it later
         _picture_later(ctx, event, "edit_media")
+    elif planned == redrawn:  # planned by a refresh before, in this same minute
+        t.live_due = redrawn
     else:  # the caption is ahead of the picture until one refresh at the end of the burst
         r = latest_round(t)
         _plan(ctx, t, r.number if r is not None else 0, redrawn)
