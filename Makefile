@@ -2,7 +2,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test install install-test lint
+.PHONY: run test install install-test lint system-deps services
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -27,6 +27,18 @@ system-deps:
 	@{ command -v nats-server || test -x /usr/sbin/nats-server; } >/dev/null || \
 	  { apt-get update -qq && apt-get install -y -qq nats-server >/dev/null; }
 
+# The services the whole suite talks to, started where this machine has them and they
+# have stopped (CI's machine is of this kind): PostgreSQL, and NATS with JetStream for the
+# scale-out tests. Where it cannot start them, their tests are skipped, saying why.
+services: system-deps
+	@if command -v pg_isready >/dev/null && ! pg_isready -q -h 127.0.0.1 -p 5432; then \
+	  pg_ctlcluster --skip-systemctl-redirect "$$(ls /etc/postgresql | head -1)" main start \
+	    || true; fi
+	@if command -v start-stop-daemon >/dev/null && test -x /usr/sbin/nats-server; then \
+	  start-stop-daemon --start --quiet --oknodo --background --exec /usr/sbin/nats-server -- \
+	    -a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server -l /var/log/nats-server.log \
+	    || true; fi
+
 # Without a token (environment or .env) the bot runs in the playground instead.
 run: install
 	@if [ -n "$$BOT_TOKEN" ] || grep -qs '^BOT_TOKEN=..*' .env; then $(VENV)/bin/tourbot run; \
@@ -40,6 +52,11 @@ lint: install-test
 
 # pytest-xdist: one worker per core, a test handed to whichever is free (the e2e tests
 # mostly wait on the bot, the simulation mostly computes); under xdist every worker has
-# a PostgreSQL database of its own (tests/e2e/conftest.py).
-test: install-test system-deps lint
+# a PostgreSQL database of its own (tests/e2e/conftest.py). Without TEST_DATABASE_URL,
+# the local PostgreSQL's database `test` is used when it answers.
+LOCAL_PG := postgresql+asyncpg://postgres@127.0.0.1:5432/test
+test: install-test services lint
+	@if [ -z "$$TEST_DATABASE_URL" ] && command -v psql >/dev/null \
+	  && psql -qAtX -h 127.0.0.1 -U postgres -d test -c 'select 1' >/dev/null 2>&1; then \
+	  export TEST_DATABASE_URL=$(LOCAL_PG); fi; \
 	$(VENV)/bin/pytest -q -n auto --dist worksteal

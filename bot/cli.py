@@ -13,6 +13,15 @@ from bot.config import Settings
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run a command; Ctrl-C ends any of them quietly, as the way to stop them, even
+    before the bot's own handler stops it in order (while it imports, or starts)."""
+    try:
+        return command(argv)
+    except KeyboardInterrupt:
+        return 0  # stopped as asked
+
+
+def command(argv: list[str] | None) -> int:
     from bot.transport.scaleout.cli import HELP as SCALEOUT
 
     parser = argparse.ArgumentParser(prog="tourbot", description="Tournaments in Telegram groups")

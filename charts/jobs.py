@@ -10,6 +10,7 @@ own process never imports matplotlib.
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -18,10 +19,13 @@ from typing import Any
 from charts.data import Match, Podium, Sheet
 
 
-def outlive_no_parent(parent: int) -> None:
-    """Run first in the drawing process: end it once the bot's process is gone. Killed
+def drawing_process(parent: int) -> None:
+    """Run first in the drawing process. End it once the bot's process is gone: killed
     (SIGKILL, or a SIGTERM with no stop), the bot cannot stop it, and the process would
-    wait for pictures forever, holding the bot's inherited pipes open."""
+    wait for pictures forever, holding the bot's inherited pipes open. And let Ctrl-C
+    pass: the terminal sends it to the whole process group, and the bot, stopping, stops
+    this process itself (a KeyboardInterrupt here printed its traceback on the way out)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:

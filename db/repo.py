@@ -390,6 +390,17 @@ class Repo:
             self._active[key] = found
         return found
 
+    async def active_tournaments(self, chat_id: int) -> list[Tournament]:
+        """The chat's active tournaments in every topic (rows alone), by topic: a forum
+        runs one in each."""
+        query = (
+            select(Tournament)
+            .where(Tournament.chat_id == chat_id, Tournament.status.in_(ACTIVE))
+            .order_by(Tournament.thread_id, Tournament.id)
+            .options(*BARE)
+        )
+        return list(await self.session.scalars(query))
+
     async def latest_tournament(
         self, chat_id: int, thread_id: int | None, whole: bool = True
     ) -> Tournament | None:
@@ -550,6 +561,11 @@ class Repo:
 
     async def report(self, report_id: int) -> Report | None:
         return await self.session.get(Report, report_id)
+
+    async def round_event_status(self, round_id: int) -> str | None:
+        """The status of the event a round is of (one column, not the event's rows)."""
+        query = select(Tournament.status).join(Round, Round.tournament_id == Tournament.id)
+        return await self.session.scalar(query.where(Round.id == round_id))
 
     async def table(self, table_id: int) -> TableRow | None:
         return await self.session.get(TableRow, table_id, options=[WITH_REPORTS])

@@ -62,6 +62,7 @@ class ExportStatus(StrEnum):
 
     CONFIRMED = "confirmed"
     PENDING = "pending"
+    PLAYING = "playing"  # a level match's games so far are confirmed; the next is to play
     DISPUTED = "disputed"
     FORFEIT = "forfeit"
     BYE = "bye"

@@ -50,6 +50,7 @@ class Page:
         app.router.add_get("/", self._static)
         app.router.add_get("/static/{name}", self._static)
         app.router.add_get(webfont.PATH, webfont.serve)
+        app.router.add_get(webfont.EMOJI_PATH, webfont.serve_emoji)
         app.router.add_get("/events", self._events)
         app.router.add_get("/api/state", self._state)
         app.router.add_get("/api/chat/{chat}", self._chat)

@@ -1,4 +1,4 @@
-"""The pictures' CJK font, served to the page as a web font.
+"""The page's web fonts: the pictures' CJK font, and the emoji the chat shows.
 
 A browser draws a page's text with the machine's fonts, and a fresh Debian has no CJK
 one: every Chinese word of the playground would be a row of boxes. The package already
@@ -10,6 +10,11 @@ The file is a collection (``.ttc``) of two faces; its first face is saved alone 
 (zlib), about 2 MB of the 5 MB file, which every browser takes. It is the whole face, not
 a subset: player names may use any character. It is built once per process, in a worker
 thread because it takes about a second.
+
+A fresh Debian has no emoji font either, so 📌 ✅ ⚠️ 🏁 were boxes too. The page gets the
+few dozen emoji the bot's messages and the page use, cut from Noto Emoji (OFL 1.1) and
+shipped in ``static/emoji.woff`` (``tests/emoji_font.py`` cuts it and names the emoji);
+a machine's own colour emoji font goes first (``local()`` in ``static/style.css``).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
+from importlib import resources
 
 from aiohttp import web
 from fontTools.ttLib import TTFont
@@ -24,7 +30,9 @@ from fontTools.ttLib import TTFont
 from charts import fonts
 
 PATH = "/fonts/cjk.woff"
-CACHE = "public, max-age=86400"  # the font changes only with the package
+EMOJI_PATH = "/fonts/emoji.woff"
+EMOJI = resources.files("playground") / "static" / "emoji.woff"
+CACHE = "public, max-age=86400"  # the fonts change only with the package
 
 
 @functools.cache
@@ -44,4 +52,10 @@ async def serve(request: web.Request) -> web.Response:
         body = await asyncio.to_thread(woff)
     except fonts.NoCJKFont as exc:
         raise web.HTTPNotFound(text=str(exc)) from exc
+    return web.Response(body=body, content_type="font/woff", headers={"Cache-Control": CACHE})
+
+
+async def serve_emoji(request: web.Request) -> web.Response:
+    """The emoji font shipped with the package."""
+    body = EMOJI.read_bytes()
     return web.Response(body=body, content_type="font/woff", headers={"Cache-Control": CACHE})

@@ -1,4 +1,5 @@
-"""The playground page's own routes, without a bot: the CJK web font, and a closed tab.
+"""The playground page's own routes, without a bot: the CJK and emoji web fonts, and a
+closed tab.
 
 A page server alone starts in milliseconds; the browser test
 (``test_playground_browser.py``) checks that the font is what Chromium draws with.
@@ -21,6 +22,7 @@ from fontTools.ttLib import TTFont
 from playground import web as page_module
 from playground import webfont
 from playground.web import Page
+from tests.emoji_font import used_emoji
 
 
 @pytest.fixture
@@ -51,6 +53,26 @@ async def test_the_page_gets_the_packaged_cjk_font_and_names_it(page_url: str) -
     assert font["name"].getDebugName(1) == "WenQuanYi Micro Hei"
     assert {ord(c) for c in "周五锄大地已报名第轮开始，。"} <= set(font.getBestCmap())
     assert f'url("{webfont.PATH}")' in css and '"tourbot CJK"' in css
+
+
+async def test_the_page_gets_an_emoji_font_with_every_emoji_the_chat_shows(
+    page_url: str,
+) -> None:
+    async with aiohttp.ClientSession(page_url) as http:
+        async with http.get(webfont.EMOJI_PATH) as response:
+            assert response.status == 200
+            assert response.content_type == "font/woff"
+            body = await response.read()
+        css = await (await http.get("/static/style.css")).text()
+    font = TTFont(io.BytesIO(body))
+    assert font["name"].getDebugName(1) == "Noto Emoji"
+    assert "Open Font License" in font["name"].getDebugName(13)
+    used = used_emoji()
+    assert {"📌", "✅", "⚠", "🏁", "👍", "🔒"} <= used
+    missing = sorted(c for c in used if ord(c) not in font.getBestCmap())
+    assert not missing, f"cut the emoji font again (tests/emoji_font.py): {missing}"
+    assert f'url("{webfont.EMOJI_PATH}")' in css and '"tourbot emoji"' in css
+    assert len(body) < 40_000  # the emoji tourbot says, not the 2 MB face
 
 
 async def test_a_closed_tab_is_one_line_in_the_log(

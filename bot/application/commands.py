@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING
 
+from bot.application import topics
 from bot.language.errors import UserError
 from db.status import EventStatus, PlayerStatus
 
@@ -87,8 +88,12 @@ async def admit(ctx: Ctx, command: Command) -> None:
     # The tournament row alone, and at most the caller's own player row: admission
     # costs the same in any size of event (the handler loads more if it needs it).
     t = await ctx.uow.tournament(finished=command.stage is Stage.RECORD, whole=False)
-    if t.status == EventStatus.CANCELLED and command.role is Role.ORGANISER:
-        raise UserError("refuse.cancelled")  # /fix, /undo: a cancelled event's record stands
+    if t.status == EventStatus.CANCELLED:
+        inc = ctx.caller.inc  # events running in other topics are what the caller means
+        if refusal := await topics.cancelled_here(ctx.uow.repo, ctx.t, inc, t):
+            raise refusal
+        if command.role is Role.ORGANISER:
+            raise UserError("refuse.cancelled")  # /fix, /undo: a cancelled event's record stands
     if (command.stage is Stage.SIGNUP and t.status != EventStatus.SIGNUP) or (
         command.stage is Stage.RUNNING and t.status == EventStatus.SIGNUP
     ):
@@ -96,7 +101,7 @@ async def admit(ctx: Ctx, command: Command) -> None:
     if command.role is Role.PLAYER and not organiser:
         player = await ctx.uow.repo.player(t.id, ctx.caller.actor)
         if player is None or player.status == PlayerStatus.LEFT:
-            raise UserError("refuse.not-signed-up")
+            raise UserError("refuse.not-signed-up", title=t.title)
         if player.status == PlayerStatus.REMOVED:  # disqualified: no say in results
             raise UserError("refuse.player-removed", name=player.name)
 

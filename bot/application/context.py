@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
+from bot.application import topics
 from bot.application.service.audit import Entry
 from bot.application.types import (
     CHANNEL_BOT,
@@ -125,8 +126,8 @@ class UnitOfWork:
     events it works on, work deferred to before the commit, timers planned once it is
     committed."""
 
-    def __init__(self, repo: Repo, caller: Caller) -> None:
-        self.repo, self._caller = repo, caller
+    def __init__(self, repo: Repo, caller: Caller, translator: Callable[[], Translator]) -> None:
+        self.repo, self._caller, self._t = repo, caller, translator
         self.timers: list[Timer] = []  # scheduled once committed
         # Work that needs the database after the use-case, in its transaction (e.g. the
         # rating changes under a final announcement, found from the chat's other events).
@@ -169,8 +170,8 @@ class UnitOfWork:
             if finished
             else repo.active_tournament(chat, thread, whole)
         )
-        if found is None:
-            raise UserError("refuse.no-tournament")
+        if found is None:  # in a forum, the events of its other topics are named
+            raise await topics.none_here(repo, self._t(), inc)
         self._found[finished] = found
         if whole:
             self._whole.add(finished)
@@ -242,10 +243,19 @@ class Replies:
         if inc.message_id is not None and not inc.is_callback:
             self._out("react", emoji, edit_message_id=inc.message_id)
 
-    def edit(self, message_id: int | None, text: str, buttons: Buttons | None = None) -> None:
+    def edit(
+        self,
+        message_id: int | None,
+        text: str,
+        buttons: Buttons | None = None,
+        tag: str | None = None,
+    ) -> None:
         """Edit one message of this chat in place: a button flow's own message, a
-        turned page, a question whose answer replaces its buttons."""
-        self._out("edit", text, buttons=buttons, edit_message_id=message_id, broadcast=False)
+        turned page, a question whose answer replaces its buttons. ``tag`` names the
+        message from then on, as :meth:`say`'s does."""
+        self._out(
+            "edit", text, buttons=buttons, edit_message_id=message_id, broadcast=False, tag=tag
+        )
 
     def send(
         self,
@@ -352,7 +362,7 @@ class Ctx:
         self.chat, self.t, self.settings, self.now = chat, t, settings, now
         self.catalogue, self.can_pin, self.bot_username = catalogue, can_pin, bot_username
         self.caller = Caller(inc, repo, admins)
-        self.uow = UnitOfWork(repo, self.caller)
+        self.uow = UnitOfWork(repo, self.caller, lambda: self.t)
         self.out = Replies(self.caller, lambda: self.t)
 
     @property

@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Ctx, str], Awaitable[None]]
 Routed = tuple[Incoming, Handler, str]
 ADMIN_CACHE_SECONDS = 60.0
+TOAST_LIMIT = 200  # what answerCallbackQuery shows, in UTF-16 code units (an emoji is two)
 
 
 class Core:
@@ -242,10 +243,10 @@ class Core:
             repo = Repo(session)
             repo.mark_update(inc.update_id)
             ctx.out.outgoing, ctx.uow.timers = [], []
-            if inc.callback_id:
+            if inc.callback_id and len(refusal.encode("utf-16-le")) <= 2 * TOAST_LIMIT:
                 ctx.out.toast, ctx.out.toast_alert = refusal, True
-            else:
-                ctx.out.say(refusal)
+            else:  # a button's refusal longer than a toast takes (the events of a forum's
+                ctx.out.say(refusal)  # topics, say) is said in the chat instead
             self._enqueue(repo, ctx.out.outgoing)
             await repo.write_pending()
         return ctx

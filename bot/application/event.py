@@ -679,8 +679,8 @@ class Event:
         moved = self._moved() if step.points else ()  # a warning moves nobody
         return PenaltyGiven(player, step.points, reason, offence, moved)
 
-    def disqualify(self, player: Player) -> PlayerDisqualified:
-        results.disqualify(self.ctx, self.t, player)
+    def disqualify(self, player: Player, reason: str = "") -> PlayerDisqualified:
+        results.disqualify(self.ctx, self.t, player, reason)
         return PlayerDisqualified(player, then=self._moved())
 
     def no_shows(self, r: Round) -> NoShowsRuled:

@@ -8,6 +8,7 @@ list.
 
 from __future__ import annotations
 
+from bot.application import topics
 from bot.application.commands import Command, Role, Stage, help_text, role_of
 from bot.application.context import Ctx
 from bot.application.handlers import (
@@ -47,8 +48,12 @@ LEFT_LATE = "refuse.leave-after-draw"
 
 
 async def help_cmd(ctx: Ctx, args: str) -> None:
-    """The commands the caller's role may use, from the declarations below."""
-    ctx.out.say(help_text(ctx.t, COMMANDS, await role_of(ctx)))
+    """The commands the caller's role may use, from the declarations below; in a forum
+    also that each topic can hold its own event, and which events run where."""
+    text = help_text(ctx.t, COMMANDS, await role_of(ctx))
+    if ctx.caller.inc.is_forum:
+        text += "\n\n" + await topics.forum_help(ctx.uow.repo, ctx.t, ctx.caller.inc)
+    ctx.out.say(text)
 
 
 async def start(ctx: Ctx, args: str) -> None:

@@ -100,15 +100,18 @@ def tournament_timers(t: Tournament) -> list[Timer]:
     """Every timer the tournament waits for now, fired or not (the record decides)."""
     if t.status == EventStatus.SIGNUP:
         return [Timer("signup", t.id, 0, t.signup_until)] if t.signup_until else []
-    if t.status != EventStatus.RUNNING or not t.rounds or t.rounds[-1].status != RoundStatus.OPEN:
+    if t.status != EventStatus.RUNNING or not t.rounds:
         return []
     r = t.rounds[-1]
-    timers = [Timer("deadline", t.id, r.number, d) for d in deadlines_of(r)]
+    timers = []
+    if t.live_due is not None:  # the live standings behind (``bot.presentation.live``)
+        timers.append(live_timer(t, r.number, t.live_due))
+    if r.status != RoundStatus.OPEN:
+        return timers
+    timers += [Timer("deadline", t.id, r.number, d) for d in deadlines_of(r)]
     timers += [Timer("remind", t.id, r.number, m) for m in reminders_for(t, r)]
     if r.checkin_until is not None:
         timers.append(Timer("noshow", t.id, r.number, r.checkin_until))
-    if t.live_due is not None:  # results not yet in the live standings (``bot.presentation.live``)
-        timers.append(live_timer(t, r.number, t.live_due))
     return sorted(timers, key=lambda timer: timer.at)
 
 

@@ -43,6 +43,7 @@ class Incoming:
     callback_data: str | None = None
     migrate_to_chat_id: int | None = None
     admins_changed: bool = False  # a chat_member update: someone's rights may have changed
+    is_forum: bool = False  # a supergroup with topics: each topic may run an event
 
     @property
     def is_callback(self) -> bool:

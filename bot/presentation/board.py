@@ -89,15 +89,18 @@ def top_of(b: Board, limit: int) -> list[Entry]:
 
 
 def my_standing(ctx: Ctx, t: Tournament, user: int) -> str:
-    """/me's line for one event: the final place once it is over, else where the
-    player stands now (the board's words), as the standings say it."""
+    """/me's line for one event: the final place once it is over; while it runs, where
+    the player stands now (the board's words, as the standings say it) marked as for
+    now, never read as a result; a cancelled event has neither."""
+    if t.status == EventStatus.CANCELLED:
+        return ctx.t("me.cancelled")
     b = Event.of(ctx, t).board()
     mine = b.of(user)
     if b.over:
         place = mine.place if mine is not None else "—"
         return ctx.t("me.place", place=place, of=len(b.entries))
     words = stage_words(ctx, mine) if mine is not None else ""
-    return words or ctx.t("me.playing")
+    return ctx.t("me.for-now", words=words) if words else ctx.t("me.playing")
 
 
 def out_of_it(e: Entry) -> bool:

@@ -6,6 +6,9 @@ on, the bot keeps one message up to date: the standings picture with the text ra
 its caption, posted (and pinned, when the bot has the right) the first time, then edited
 in place: the caption after every confirmed result, the picture at most once a minute
 (drawing it costs more than the edit, and a flurry of results needs only the last one).
+A picture left behind its caption is redrawn by one refresh at the end of that minute,
+and the last refresh (the event over, or cancelled) always redraws it, so the picture
+never stays on a state its caption has left.
 When no picture can be drawn the message is plain text and stays so. The outgoing queue
 merges edits that pile up and lets replies to one person go first (``bot/transport/outbox.py``).
 
@@ -21,7 +24,7 @@ and goes on unpinned.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bot.application.context import TELEGRAM_CAPTION_LIMIT, Ctx
 from bot.application.event import Event
@@ -46,10 +49,16 @@ def later(ctx: Ctx, t: Tournament, r: Round) -> bool:
     gap = timedelta(seconds=ctx.settings.edit_gap)
     if t.live_at is None or ctx.now - t.live_at >= gap:
         return False
-    if t.live_due is None:
-        t.live_due = t.live_at + gap
-        ctx.uow.timers.append(live_timer(t, r.number, t.live_due))
+    due = t.live_at + gap
+    if t.live_due is None or t.live_due > due:  # none yet, or only the picture's, later
+        _plan(ctx, t, r.number, due)
     return True
+
+
+def _plan(ctx: Ctx, t: Tournament, round_number: int, due: datetime) -> None:
+    """One refresh at ``due`` (a timer the tournament's row remembers, ``live_due``)."""
+    t.live_due = due
+    ctx.uow.timers.append(live_timer(t, round_number, due))
 
 
 async def check_pin_right(ctx: Ctx, t: Tournament) -> None:
@@ -100,7 +109,7 @@ def refresh(ctx: Ctx, event: Event, ranking: str) -> None:
     (and its picture, drawn once the update is done, the newer standings)."""
     t = event.t
     text = live_text(ctx, t, ranking)
-    first = t.live_at is None
+    first, planned = t.live_at is None, t.live_due
     t.live_at, t.live_due = ctx.now, None
     posted = next((out for out in ctx.out.outgoing if out.tag == tag(t)), None)
     if posted is not None:
@@ -115,5 +124,11 @@ def refresh(ctx: Ctx, event: Event, ranking: str) -> None:
         ctx.out.edit_tagged(tag(t), text)
         return
     ctx.out.edit_tagged(tag(t), text, kind="edit_caption")
-    if ctx.now - t.live_picture_at >= PICTURE_GAP:
+    redrawn = t.live_picture_at + PICTURE_GAP
+    if ctx.now >= redrawn or t.status != EventStatus.RUNNING:  # nothing will change it later
         _picture_later(ctx, event, "edit_media")
+    elif planned == redrawn:  # planned by a refresh before, in this same minute
+        t.live_due = redrawn
+    else:  # the caption is ahead of the picture until one refresh at the end of the burst
+        r = latest_round(t)
+        _plan(ctx, t, r.number if r is not None else 0, redrawn)

@@ -46,7 +46,7 @@ from bot.language.deadlines import format_deadline
 from bot.language.i18n import show
 from bot.presentation.board import board_of, out_of_it, place_text, stage_words
 from charts.data import PODIUM, ROWS_PER_PAGE, Place, Podium, Row, Sheet
-from charts.jobs import outlive_no_parent
+from charts.jobs import drawing_process
 from db.models import Round, Tournament
 from db.status import EventStatus, RoundStatus, TableState
 from engine.board import Board, Entry, Status, board
@@ -69,7 +69,7 @@ async def draw(fn: Callable[..., T], *args: Any) -> T:
         _drawer = ProcessPoolExecutor(
             max_workers=1,
             mp_context=get_context("spawn"),
-            initializer=outlive_no_parent,
+            initializer=drawing_process,
             initargs=(os.getpid(),),
         )
     drawer = _drawer

@@ -47,6 +47,10 @@ async def test_each_forum_topic_runs_its_own_tournament_and_replies_stay_in_it(
     listing = await server.wait_for("Topic Five · 1 player:")
     assert listing.thread_id == 5 and "Ann" in listing.body and "Bob" not in listing.body
 
-    server.user_says(FORUM, 12, "/players")  # the General topic has no tournament
-    general = await server.wait_for("no active tournament")
+    server.user_says(FORUM, 12, "/players")  # General has none: it names the topics' events
+    general = await server.wait_for("No event runs in this topic")
     assert general.thread_id is None
+    assert "“Topic Five” — Big Two, signing up: https://t.me/c/600/5" in general.body
+    assert (
+        "“Topic Nine” — Xiangqi (Chinese chess), signing up: https://t.me/c/600/9" in general.body
+    )

@@ -24,6 +24,7 @@ from bot.application.types import Sender as User
 from bot.transport.scheduler import Timers, pending_timers
 from playground.botapi.outbox import Outbox, Predicate
 from playground.botapi.records import CallbackAnswer, Edit, SentMessage
+from tests.e2e.harness import tables_of
 from tests.handlers.memory import Chats, MemoryTransport, open_chats
 
 
@@ -123,9 +124,16 @@ class MemoryServer:
         self.chats.users[uid] = User(uid, name, username, language_code)
 
     def add_chat(
-        self, chat_id: int, title: str | None = None, admins: list[int] | None = None, **_: Any
+        self,
+        chat_id: int,
+        title: str | None = None,
+        admins: list[int] | None = None,
+        is_forum: bool = False,
+        **_: Any,
     ) -> None:
         self.chats.admins(chat_id, *(admins or []))
+        if is_forum:
+            self.chats.forums.add(chat_id)
 
     def seat_group(
         self, chat_id: int, admin: int, names: list[str], first: int, title: str = "棋牌群"
@@ -163,6 +171,7 @@ class MemoryServer:
                 text=text,
                 sender_chat_id=sender_chat_id,
                 message_id=message_id,
+                is_forum=chat_id in self.chats.forums,
             )
         )
         return {"message_id": message_id}
@@ -178,6 +187,7 @@ class MemoryServer:
                 message_id=message_id,
                 callback_id=f"cb{update}",
                 callback_data=data,
+                is_forum=chat_id in self.chats.forums,
             )
         )
         return f"cb{update}"
@@ -260,6 +270,26 @@ class MemoryHarness:
     async def restart(self) -> None:
         await self.stop()
         await self.start()
+
+
+async def drawn(
+    bot: MemoryHarness,
+    chat: int,
+    admin: int,
+    new: str,
+    names: list[str],
+    sets: tuple[str, ...] = (),
+) -> tuple[dict[str, int], dict[int, list[int]]]:
+    """The scene of a whole event's test: ``admin`` organises ``chat`` (in Chinese), sends
+    ``/new <new>`` and the ``/set`` lines ``sets``; ``names`` (ids from 301) sign up by
+    /join; round 1 is drawn. The players' ids by name, and round 1's tables."""
+    ids = bot.server.seat_group(chat, admin, names, 301)
+    await bot.says(chat, admin, f"/new {new}", "SHA-256")
+    for line in sets:
+        await bot.says(chat, admin, f"/set {line}", line.split()[-1])
+    for uid in ids.values():
+        await bot.joins(chat, uid)
+    return ids, tables_of((await bot.says(chat, admin, "/draw", "第 1 轮抽签")).body, ids)
 
 
 async def memory_harness(template: Path, tmp_path: Path) -> MemoryHarness:

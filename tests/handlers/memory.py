@@ -112,6 +112,7 @@ class Chats:
         settings = Settings(database_url=str(engine.url))
         self.core = Core(settings, self.sessionmaker, CATALOGUE, self.transport, lambda: self.now)
         self.users: dict[int, User] = {}
+        self.forums: set[int] = set()  # chats with topics (``Incoming.is_forum``)
         self._updates = itertools.count(1)
 
     def user(self, uid: int, name: str, username: str | None = None, lang: str = "zh") -> None:
@@ -173,6 +174,7 @@ class Chats:
             text=text,
             sender_chat_id=as_chat,
             message_id=self.transport.user_message_id(),
+            is_forum=chat in self.forums,
         )
         return await self._handle(inc)
 

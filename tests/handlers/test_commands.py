@@ -82,7 +82,7 @@ async def test_every_command_admits_exactly_the_roles_and_stages_it_declares(
                     assert reply == "", where
                 else:
                     assert ran == [], where
-                    assert reply == ZH(refusal), (where, reply)
+                    assert reply == ZH(refusal, title="工会杯"), (where, reply)
                 checked += 1
     assert checked == len(COMMANDS) * 12
 

@@ -78,9 +78,9 @@ async def test_a_round_held_for_a_ruling_says_what_a_forfeit_will_do(
     bot = memory_bot
     await drawn(bot)
     held = await said_at_minute(bot, 121)
-    assert "第 1 轮第 1、2 桌整桌弃权" in held and "比赛随即结束" in held
+    assert "第 1 轮第 1、2 桌整桌弃权" in held and "这一轮结束比赛就结束" in held
     await bot.says(GROUP, ADMIN, "/fix 1 total A+9 B-3 C-3 D-3", "组织者更正第 1 桌")
     still = await bot.server.wait_for("第 1 轮第 2 桌整桌弃权")
-    assert "比赛随即结束" in still.body and "不会因此结束" not in still.body
-    assert "没有真正的结果" not in still.body  # table 1 has one now
+    assert "这一轮结束比赛就结束" in still.body and "不会因此结束" not in still.body
+    assert "第 2 桌整桌弃权" in still.body and "1、2" not in still.body  # table 1 has one now
     await bot.says(GROUP, ADMIN, "/forfeit 2", "结束！冠军")

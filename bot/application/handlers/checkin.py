@@ -78,7 +78,7 @@ async def here(ctx: Ctx, args: str) -> None:
         ctx.caller.require_person()
         own = next((p for p in t.players if p.user_id == ctx.caller.actor), None)
         if own is None:
-            raise UserError("refuse.not-signed-up")
+            raise UserError("refuse.not-signed-up", title=t.title)
         user = own.user_id
     _check_in(ctx, event, r, user)
 

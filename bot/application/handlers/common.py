@@ -109,6 +109,19 @@ def find_player(ctx: Ctx, t: Tournament, ref: str) -> Player:
     raise UserError("refuse.no-such-player", who=ref)
 
 
+def player_then_words(ctx: Ctx, t: Tournament, args: str) -> tuple[Player, str]:
+    """A player named at the start of ``args`` and the words after (``/dq 张三 违规``):
+    the longest run of first words that names a player, so a name with a space in it
+    still reads as one name."""
+    words = args.split()
+    for cut in range(len(words), 0, -1):
+        try:
+            return find_player(ctx, t, " ".join(words[:cut])), " ".join(words[cut:])
+        except UserError:
+            continue
+    raise UserError("refuse.no-such-player", who=words[0] if words else args)
+
+
 def deadline_text(ctx: Ctx, deadline: datetime | None, hint: bool = True) -> str:
     """The deadline as the chat reads it: its zone, its language, the year when it is
     not this year, and (with ``hint``) how long is left."""

@@ -58,5 +58,5 @@ async def _whose(ctx: Ctx, t: Tournament, words: list[str]) -> tuple[Player, lis
         None,
     )
     if own is None:
-        raise UserError("refuse.not-signed-up")
+        raise UserError("refuse.not-signed-up", title=t.title)
     return own, words

@@ -9,6 +9,7 @@ from bot.application.handlers.common import (
     find_table,
     my_table,
     open_round,
+    player_then_words,
     table_number,
     tell,
 )
@@ -77,12 +78,16 @@ async def forfeit(ctx: Ctx, args: str) -> None:
 
 
 async def dq(ctx: Ctx, args: str) -> None:
-    """``/dq <player>``: removed from the event; never seated again
-    (docs/rules/penalties.md#disqualification)."""
+    """``/dq <player> [reason]``: removed from the event; never seated again
+    (docs/rules/penalties.md#disqualification). The reason is recorded and said, as
+    /penalty's is."""
     event = await Event.load(ctx)
     if not args.strip():
         raise UserError("usage.dq")
-    player = find_player(ctx, event.t, args)
-    done = event.disqualify(player)
-    ctx.out.reply("dq.done", name=player.name)
+    player, reason = player_then_words(ctx, event.t, args)
+    done = event.disqualify(player, reason)
+    if reason:
+        ctx.out.reply("dq.done-because", name=player.name, reason=reason)
+    else:
+        ctx.out.reply("dq.done", name=player.name)
     await tell(ctx, event, done.then)

@@ -200,7 +200,7 @@ async def _dropping(ctx: Ctx, t: Tournament, ref: str) -> Player:
         return player
     mine = next((p for p in t.players if p.user_id == ctx.caller.actor), None)
     if mine is None or mine.status in UNCOUNTED:
-        raise UserError("refuse.not-signed-up")
+        raise UserError("refuse.not-signed-up", title=t.title)
     return mine
 
 

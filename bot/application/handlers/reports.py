@@ -20,15 +20,15 @@ from bot.application.handlers.common import (
     stands_at,
     table_number,
     tell,
-    timer_open_round,
 )
 from bot.application.service import results
+from bot.application.timers import epoch
 from bot.application.tournament import game_of, latest_round, names, policy
 from bot.application.types import Buttons
 from bot.language.errors import UserError
 from bot.language.inputs import id_or_none
 from db.models import Report, Round, TableRow, Tournament
-from db.status import PlayerStatus, ReportStatus, RoundStatus
+from db.status import EventStatus, PlayerStatus, ReportStatus, RoundStatus
 from engine.formats.series import games_won
 from engine.games.base import fmt_points
 from engine.model import SEAT_LETTERS
@@ -71,11 +71,14 @@ async def latest_table(
 
 
 async def live_due(ctx: Ctx, arg: str) -> None:
-    """The live standings refresh a burst of results planned (timer ``live``)."""
-    found = await timer_open_round(ctx, arg)
-    if found is None or found[0].live_due is None:
-        return  # the round closed, or a refresh came first: it showed these results
-    refresh_live(ctx, Event.of(ctx, found[0]))
+    """The live standings refresh a burst planned (timer ``live``): the results
+    confirmed meanwhile, the picture held back at most a minute. Between rounds too
+    (the last result of a round may be one of the burst)."""
+    tournament_id, _, moment = arg.split(":")
+    t = await ctx.uow.repo.tournament(int(tournament_id))
+    if t is None or t.status != EventStatus.RUNNING or epoch(t.live_due) != int(moment):
+        return  # over, or a refresh came first (and planned its own if it needed one)
+    refresh_live(ctx, Event.of(ctx, t))
 
 
 async def file_report(
@@ -104,24 +107,39 @@ async def file_report(
         next_game(ctx, t, row, who)
         await tell(ctx, event, done.then)
         return
+    filed = ctx.t(
+        "report.filed", table=number, text=rep.text, scores=lines, reporter=display_name(ctx)
+    )
     announce(
         ctx,
         edit,
-        ctx.t(
-            "report.pending",
-            table=number,
-            text=rep.text,
-            scores=lines,
-            reporter=display_name(ctx),
-        )
-        + stands_at(ctx, r, row),
+        ctx.t("report.pending", filed=filed) + stands_at(ctx, r, row),
         [
             [
                 (ctx.t("button.confirm"), f"confirm:{rep.id}"),
                 (ctx.t("button.dispute"), f"dispute:{rep.id}"),
             ]
         ],
+        tag=report_tag(rep),
     )
+
+
+def report_tag(rep: Report) -> str:
+    """Names a pending report's message, so that it loses its buttons once the report
+    is settled (``report_settled``)."""
+    return f"report:{rep.id}"
+
+
+def report_settled(
+    ctx: Ctx, row: TableRow, rep: Report, who: Mapping[int, str], outcome: str
+) -> None:
+    """The pending report's message, its Confirm and Dispute buttons replaced by what
+    became of it (confirmed by whom, disputed, corrected): buttons left on it would
+    offer what can no longer be done."""
+    scores = score_lines(ctx, who, row, [Decimal(s) for s in rep.scores])
+    reporter = who.get(rep.reporter_id, str(rep.reporter_id))
+    filed = ctx.t("report.filed", table=row.number, text=rep.text, scores=scores, reporter=reporter)
+    ctx.out.edit_tagged(report_tag(rep), ctx.t("report.settled", outcome=outcome, filed=filed))
 
 
 def next_game(ctx: Ctx, t: Tournament, row: TableRow, who: Mapping[int, str]) -> None:
@@ -144,12 +162,14 @@ def next_game(ctx: Ctx, t: Tournament, row: TableRow, who: Mapping[int, str]) ->
     )
 
 
-def announce(ctx: Ctx, edit: int | None, text: str, buttons: Buttons | None = None) -> None:
+def announce(
+    ctx: Ctx, edit: int | None, text: str, buttons: Buttons | None = None, tag: str | None = None
+) -> None:
     """A new message, or (from the button flow) the flow's own message edited in place."""
     if edit is None:
-        ctx.out.say(text, buttons)
+        ctx.out.say(text, buttons, tag=tag)
     else:
-        ctx.out.edit(edit, text, buttons)
+        ctx.out.edit(edit, text, buttons, tag=tag)
 
 
 def check_reporter(
@@ -176,17 +196,15 @@ async def _pending_for(ctx: Ctx, arg: str, button: bool) -> tuple[Event, Round, 
     table's, in the latest round. One table is read, whatever the size of the event.
     (The commands are declared ``person``; the buttons come here unadmitted.)"""
     ctx.caller.require_person()
+    pressed = await _pressed(ctx, arg) if button else None
     event = await Event.load(ctx, whole=False)
     t = event.t
     r = await ctx.uow.repo.latest_round(t)
     if r is None:
         raise UserError("refuse.nothing-to-confirm")
     row: TableRow | None
-    if button:
-        report_id = id_or_none(arg)
-        rep = await ctx.uow.repo.report(report_id) if report_id is not None else None
-        row = await ctx.uow.repo.table(rep.table_id) if rep is not None else None
-        row = row if row is not None and row.round_id == r.id else None
+    if pressed is not None:
+        row = pressed if pressed.round_id == r.id else None
     elif arg.strip():
         _, row = await latest_table(ctx, t, table_number(arg.split()[0]), open_only=False)
     else:
@@ -202,6 +220,24 @@ async def _pending_for(ctx: Ctx, arg: str, button: bool) -> tuple[Event, Round, 
     raise UserError("refuse.nothing-to-confirm")
 
 
+async def _pressed(ctx: Ctx, arg: str) -> TableRow:
+    """The table of the report a Confirm or Dispute button is on, while that report
+    waits; else a refusal saying what became of it (the button may be on a message of
+    a round, or an event, long over)."""
+    report_id = id_or_none(arg)
+    rep = await ctx.uow.repo.report(report_id) if report_id is not None else None
+    row = await ctx.uow.repo.table(rep.table_id) if rep is not None else None
+    if rep is None or row is None:
+        raise UserError("refuse.nothing-to-confirm")
+    if not rep.live:
+        raise UserError("refuse.report-replaced", table=row.number)
+    if rep.status != ReportStatus.PENDING:
+        raise UserError(f"refuse.already-{rep.status}", table=row.number)
+    if await ctx.uow.repo.round_event_status(row.round_id) == EventStatus.CANCELLED:
+        raise UserError("refuse.cancelled")
+    return row
+
+
 async def _confirm(ctx: Ctx, arg: str, button: bool) -> None:
     event, r, row, rep = await _pending_for(ctx, arg, button)
     t = event.t
@@ -214,6 +250,8 @@ async def _confirm(ctx: Ctx, arg: str, button: bool) -> None:
         text=rep.text,
         scores=score_lines(ctx, who, row, [Decimal(s) for s in rep.scores]),
     )
+    by = who.get(ctx.caller.actor, display_name(ctx))
+    report_settled(ctx, row, rep, who, ctx.t("report.now-confirmed", name=by))
     next_game(ctx, t, row, who)
     await tell(ctx, event, done.then)
 
@@ -224,6 +262,9 @@ async def _dispute(ctx: Ctx, arg: str, button: bool) -> None:
     event.dispute(row, rep, reason)
     ctx.out.toast = ctx.t("report.disputed-short", table=row.number)
     ctx.out.reply("report.disputed", table=row.number, name=display_name(ctx), reason=reason or "—")
+    who = await ctx.uow.repo.names(event.t.id, row.seats)
+    by = who.get(ctx.caller.actor, display_name(ctx))
+    report_settled(ctx, row, rep, who, ctx.t("report.now-disputed", name=by))
 
 
 def _table_and_reason(arg: str) -> tuple[str, str]:
@@ -262,6 +303,7 @@ async def fix(ctx: Ctx, args: str) -> None:
         raise UserError("refuse.not-drawn")
     row = find_table(r, number)
     checked = results.check(t, r, row, text, whole=True)
+    waiting = results.live(row)  # a report still asking for a confirmation, or disputed
     done = await event.fix(r, row, checked)
     ctx.out.reply(
         "report.fixed",
@@ -269,5 +311,7 @@ async def fix(ctx: Ctx, args: str) -> None:
         text=done.report.text,
         scores=score_lines(ctx, names(t), row, list(done.scores)),
     )
+    if waiting is not None and waiting.status != ReportStatus.CONFIRMED:
+        report_settled(ctx, row, waiting, names(t), ctx.t("report.now-fixed"))
     next_game(ctx, t, row, names(t))
     await tell(ctx, event, done.then)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 
+from bot.application import topics
 from bot.application.context import Ctx
 from bot.application.event import Event
 from bot.application.handlers import people
@@ -39,10 +40,10 @@ async def new(ctx: Ctx, args: str) -> None:
     words = args.split()
     if not words:
         raise UserError("usage.new")
-    if await ctx.uow.repo.active_tournament(
-        ctx.caller.inc.chat_id, ctx.caller.inc.thread_id, whole=False
-    ):
-        raise UserError("refuse.already-running")
+    inc = ctx.caller.inc
+    running = await ctx.uow.repo.active_tournament(inc.chat_id, inc.thread_id, whole=False)
+    if running is not None:
+        raise await topics.second_event(ctx.uow.repo, ctx.t, inc, running)
     game = find_game(words[0])
     fmt_key, title_words, sized = read_format(game, words[1:])
     if len(" ".join(title_words)) > MAX_TITLE:
@@ -175,7 +176,7 @@ async def leave(ctx: Ctx, args: str) -> None:
         (p for p in t.players if p.user_id == ctx.caller.actor and p.status in people.ON_LIST), None
     )
     if player is None:
-        raise UserError("refuse.not-signed-up")
+        raise UserError("refuse.not-signed-up", title=t.title)
     done = event.leave(player)
     left = ctx.t("signup.left", name=player.name, count=done.count)
     ctx.out.say("\n".join(filter(None, [left, people.promoted_text(ctx, done.promoted)])))

@@ -12,6 +12,7 @@ from bot.application.event import Event
 from bot.application.handlers.common import event_status, group_lines, team_table_lines
 from bot.application.handlers.match_lines import match_lines
 from bot.application.handlers.whole_ranking import ALL_WORDS, whole_ranking
+from bot.application.service import results
 from bot.application.tournament import latest_round, names
 from bot.application.versioned import pictures
 from bot.language.errors import UserError
@@ -39,7 +40,9 @@ EXPORT_HEADER = ["round", "table", "seat", "user_id", "name", "score", "penalty"
 
 async def standings(ctx: Ctx, args: str) -> None:
     """The standings picture shaped by the format, the progression chart once two rounds
-    are played, and the text ranking as the caption (alone when nothing can be drawn).
+    are played where the ranking is the running total (a knockout ranks by the stage
+    reached and the last table: running totals would draw its third below its fourth),
+    and the text ranking as the caption (alone when nothing can be drawn).
     The text is the final ranking once the event is over (what the announcement said),
     before that the standings with the round in progress named. They are drawn
     once per tournament version and language; asked again before the next change, they
@@ -74,7 +77,11 @@ async def standings(ctx: Ctx, args: str) -> None:
         pngs: list[bytes] = await drawn(sheet_pngs, sheet) or []
         order = [e.player for e in b.entries]
         series = await off_loop(progression_series, t, order, state)
-        if pngs and max((len(v) for v in series.values()), default=0) >= 2:
+        if (
+            pngs
+            and not event.fmt.eliminates  # ranked by how far each got, not by the total
+            and max((len(v) for v in series.values()), default=0) >= 2
+        ):
             labels = {"round": ctx.t("pictures.round-axis"), "points": ctx.t("standings.points")}
             title = ctx.t("pictures.progression-title", title=t.title)
             chart = await drawn(progression_png, series, title, labels)
@@ -119,6 +126,8 @@ async def export(ctx: Ctx, args: str) -> None:
                     status, score = ExportStatus.BYE, Decimal(0)
                 elif table.status == TableState.CONFIRMED and live is not None:
                     status, score = ExportStatus.CONFIRMED, Decimal(live.scores[i])
+                elif results.awaiting(table) is not None:  # its games so far count nothing yet
+                    status, score = ExportStatus.PLAYING, Decimal(0)
                 else:
                     status = live.status if live is not None else ExportStatus.PENDING
                     score = Decimal(0)

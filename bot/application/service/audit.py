@@ -256,16 +256,26 @@ class Disqualified(Entry):
     status: str
     table_id: int | None = None
     forfeited: list[int] | None = None
+    reason: str = ""  # the organiser's words (/dq <player> [reason])
 
     def rows(self) -> tuple[Json | None, Json | None]:
         old: Json = {"user": self.user, "status": self.status}
         if self.table_id is not None:
             old |= {"table_id": self.table_id, "forfeited": self.forfeited}
-        return old, {"status": PlayerStatus.REMOVED}
+        new: Json = {"status": PlayerStatus.REMOVED}
+        if self.reason:
+            new |= {"reason": self.reason}
+        return old, new
 
     @classmethod
     def read(cls, old: Json, new: Json) -> Entry:
-        return cls(old["user"], old["status"], old.get("table_id"), old.get("forfeited"))
+        return cls(
+            old["user"],
+            old["status"],
+            old.get("table_id"),
+            old.get("forfeited"),
+            (new or {}).get("reason", ""),
+        )
 
 
 @dataclass(frozen=True)

@@ -272,18 +272,19 @@ async def penalise(
     ctx.uow.record(t, Penalised(row.id, player.user_id, points, kind, reason))
 
 
-def disqualify(ctx: Ctx, t: Tournament, player: Player) -> None:
-    """Remove a player; their open table loses them. Audited as ``dq``, so /undo can
-    bring them back whether it came from /dq or the third rung of the ladder."""
+def disqualify(ctx: Ctx, t: Tournament, player: Player, reason: str = "") -> None:
+    """Remove a player; their open table loses them. Audited as ``dq`` (with the
+    organiser's reason), so /undo can bring them back whether it came from /dq or the
+    third rung of the ladder."""
     if player.status == PlayerStatus.REMOVED:
         raise UserError("refuse.already-removed", name=player.name)
-    entry = Disqualified(player.user_id, player.status)
+    entry = Disqualified(player.user_id, player.status, reason=reason)
     player.status = PlayerStatus.REMOVED
     r = latest_round(t)
     if r is not None and r.status == RoundStatus.OPEN:
         row = next((x for x in r.tables if player.user_id in x.seats), None)
         if row is not None and row.status == TableState.PENDING:
-            entry = Disqualified(player.user_id, entry.status, row.id, list(row.forfeited))
+            entry = Disqualified(player.user_id, entry.status, row.id, list(row.forfeited), reason)
             row.forfeited = sorted(set(row.forfeited) | {player.user_id})
     ctx.uow.record(t, entry)
 

@@ -36,6 +36,7 @@ def message_incoming(update_id: int, message: Any) -> Incoming:
         text=message.text or message.caption or "",
         message_id=message.message_id,
         migrate_to_chat_id=message.migrate_to_chat_id,
+        is_forum=bool(message.chat.is_forum),
     )
 
 
@@ -62,4 +63,5 @@ def callback_incoming(update_id: int, query: Any) -> Incoming:
         message_id=message.message_id,
         callback_id=query.id,
         callback_data=query.data or "",
+        is_forum=bool(message.chat.is_forum),
     )
