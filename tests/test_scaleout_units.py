@@ -211,7 +211,7 @@ async def test_a_pass_takes_turns_between_groups_and_replies_come_first(pg: Asyn
     async with sessionmaker() as session, session.begin():
         Repo(session).enqueue(chat_id=-5, kind="react", text="👍", edit_message_id=9)
     sent = Recording()
-    sender = SharedSender(sessionmaker, sent, 1000, 1000)  # type: ignore[arg-type]
+    sender = SharedSender(sessionmaker, sent, 1000, 1000, hand_over=0)  # type: ignore[arg-type]
     await sender.open()
     try:
         await sender.flush_once()
