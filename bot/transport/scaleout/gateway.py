@@ -1,7 +1,8 @@
 """``tourbot gateway``: Telegram's webhook endpoint, in front of JetStream.
 
-It only checks the secret, finds the chat, and stores the raw update in the chat's
-shard; it answers 200 only once JetStream has acknowledged the publish, so an update
+It only checks the secret, checks that the body is an update (:func:`read_update`, and
+the workers' Telegram library reads it), finds the chat, and stores the raw update in the
+chat's shard; it answers 200 only once JetStream has acknowledged the publish, so an update
 Telegram was told we have is on disk. Anything else (NATS down, a timeout) is a 503 and
 Telegram retries; the retry carries the same ``update_id``, which JetStream's duplicate
 window drops if the first attempt had in fact been stored. Gateways keep no state, so
@@ -22,17 +23,66 @@ from aiohttp import web
 from nats.errors import Error as NatsError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.app import make_runner
 from bot.application.types import StartupError
 from bot.config import Settings
 from bot.language.i18n import Catalogue
 from bot.transport.scaleout.bus import MSG_ID, Bus, connect
 from bot.transport.scaleout.process import wait_for_signal
+from db.keys import INT64
 from db.session import make_engine, make_sessionmaker
 
 log = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 UPDATES = ["message", "callback_query", "my_chat_member"]
 PUBLISH_TIMEOUT = 5.0
+# Levels of nesting of an update's JSON: a callback's message quoting a reply with its
+# entities is about 8; a body nested deeper is no update.
+MAX_DEPTH = 32
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):  # 1e999: no Telegram field is infinite
+        raise ValueError(text)
+    return value
+
+
+def _no_constant(text: str) -> float:
+    raise ValueError(text)  # NaN, Infinity: not JSON, and no Telegram value
+
+
+def _sound(body: Any) -> bool:
+    """Nested at most :data:`MAX_DEPTH` deep, every integer within 64 bits (the columns
+    Telegram's ids are kept in): walked without recursion."""
+    stack = [(body, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return False
+        if isinstance(value, dict):
+            stack.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
+        elif isinstance(value, int) and value not in INT64:
+            return False
+    return True
+
+
+def read_update(body: bytes) -> dict[str, Any] | None:
+    """The update a webhook body holds, or None when it holds none: not JSON (or nested
+    past what the parser takes), numbers no Telegram field has, nesting deeper than any
+    update, no whole-number ``update_id``."""
+    try:
+        update = json.loads(body, parse_float=_finite, parse_constant=_no_constant)
+    except (ValueError, RecursionError):  # a UnicodeDecodeError is a ValueError
+        return None
+    if not isinstance(update, dict) or not _sound(update):
+        return None
+    update_id = update.get("update_id")
+    if type(update_id) is not int or update_id < 0:
+        return None
+    return update
 
 
 def chat_of(update: dict[str, Any]) -> int:
@@ -73,6 +123,9 @@ class Gateway:
         self.settings = settings
         self.bus = Bus.of(settings)
         self.path = urlsplit(settings.webhook_url).path or "/"
+        # Reads an update as the workers will (an update they cannot read is refused
+        # here, rather than stored for every worker to fail on).
+        self.runner = make_runner(settings)
         self.engine: AsyncEngine | None = None
         self.pages: Any = None
         if settings.public_url:  # the gateways are the public address: they serve /live
@@ -95,11 +148,10 @@ class Gateway:
         if not hmac.compare_digest(given.encode(), self.settings.webhook_secret.encode()):
             return web.Response(status=401, text="wrong secret token")
         body = await request.read()
-        try:
-            update = json.loads(body)
-            update_id = int(update["update_id"])
-        except (ValueError, KeyError, TypeError):
+        update = read_update(body)
+        if update is None or not self._readable(update):
             return web.Response(status=400, text="not a Telegram update")
+        update_id = update["update_id"]
         subject = self.bus.chat_subject(chat_of(update))
         try:
             await self.js.publish(
@@ -109,6 +161,15 @@ class Gateway:
             log.warning("update %s not stored (%s); Telegram will retry", update_id, exc)
             return web.Response(status=503, text="try again")
         return web.Response(text="ok")
+
+    def _readable(self, update: dict[str, Any]) -> bool:
+        """Whether the workers' Telegram library reads ``update`` (no traceback: a body
+        that is no update is the sender's fault, answered 400)."""
+        try:
+            self.runner.incoming(update)
+        except Exception:
+            return False
+        return True
 
     async def run_forever(self) -> None:
         nc = await connect(self.settings, "tourbot-gateway")
@@ -130,6 +191,7 @@ class Gateway:
             await wait_for_signal()
         finally:
             await runner.cleanup()
+            await self.runner.stop()
             await nc.drain()
             if self.engine is not None:
                 await self.engine.dispose()

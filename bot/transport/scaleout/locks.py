@@ -25,6 +25,9 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 TRY_LOCK = text("SELECT pg_try_advisory_lock(:ns, :key)")
+# Pooled connections tried before giving up (more than a pool holds: after a failover
+# every idle one is dead, and the pool learns it one checkout at a time).
+STALE_TRIES = 64
 NAME = text("SELECT set_config('application_name', :name, false)")
 
 
@@ -32,6 +35,12 @@ async def try_lock(conn: AsyncConnection, ns: int, key: int) -> bool:
     """Take advisory lock (``ns``, ``key``) for ``conn``'s session unless another holds
     it: held while the connection lives."""
     return bool(await conn.scalar(TRY_LOCK, {"ns": ns, "key": key}))
+
+
+def _closed(driver: Any) -> bool:
+    """Whether the driver saw its socket close (asyncpg's ``is_closed``; others: never)."""
+    closed = getattr(driver, "is_closed", None)
+    return bool(closed is not None and closed())
 
 
 class Locks:
@@ -47,18 +56,29 @@ class Locks:
         self._driver: Any = None
 
     async def open(self) -> AsyncConnection:
-        """The connection, opened (again, once the last one was lost) if need be."""
-        if self._conn is None:
-            conn = await self.engine.connect()
-            try:
-                conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
-                self._driver = (await conn.get_raw_connection()).driver_connection
-                if self.role:
-                    await conn.execute(NAME, {"name": f"tourbot-{self.role}-{os.getpid()}"})
-            except BaseException:
-                await conn.close()
-                raise
-            self._conn = conn
+        """The connection if it lives; else a new one (the old one's locks are gone: a
+        holder that cares asks :meth:`alive` first)."""
+        if not self.alive():
+            await self.drop()
+            for _ in range(STALE_TRIES):
+                conn = await self.engine.connect()
+                try:
+                    conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+                    driver = (await conn.get_raw_connection()).driver_connection
+                    if _closed(driver):  # a pooled connection the server ended meanwhile
+                        await conn.invalidate()
+                        await conn.close()
+                        continue
+                    if self.role:
+                        await conn.execute(NAME, {"name": f"tourbot-{self.role}-{os.getpid()}"})
+                except BaseException:
+                    await conn.close()
+                    raise
+                self._conn, self._driver = conn, driver
+                break
+            else:
+                raise ConnectionError("every pooled connection had been ended by the server")
+        assert self._conn is not None
         return self._conn
 
     @property
@@ -71,8 +91,7 @@ class Locks:
         round trip: the driver saw no end of the socket)."""
         if self._conn is None or self._conn.invalidated or self._conn.closed:
             return False
-        closed = getattr(self._driver, "is_closed", None)
-        return not (closed is not None and closed())
+        return not _closed(self._driver)
 
     async def drop(self) -> None:
         """End the connection at its socket: the server ends its session and frees every

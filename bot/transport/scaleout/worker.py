@@ -51,7 +51,7 @@ from bot.transport.scaleout.bus import ACK_WAIT, Bus, connect, timer_from, timer
 from bot.transport.scaleout.clock import SYNC_EVERY, DatabaseClock, host_clock
 from bot.transport.scaleout.process import migrate_once, wait_for_signal
 from bot.transport.scaleout.slots import TRY_EVERY, Slot
-from db.session import make_engine, make_sessionmaker, sender_engine
+from db.session import is_transient, make_engine, make_sessionmaker, sender_engine
 
 log = logging.getLogger(__name__)
 FETCH_WAIT = 5.0  # seconds a pull request waits for a message
@@ -311,13 +311,17 @@ class Worker:
         keepalive = asyncio.create_task(self._working(msg))
         try:
             await self._dispatch(json.loads(msg.data))
-        except Exception:
+        except Exception as exc:
             if msg.metadata.num_delivered >= MAX_ATTEMPTS:  # a bug, not an outage: move on
                 log.exception("giving up on message on %s: %r", msg.subject, msg.data[:200])
                 with contextlib.suppress(Exception):
                     await msg.term()
                 return
-            log.exception("message on %s failed; it will be redelivered", msg.subject)
+            if isinstance(exc, PutBack) or is_transient(exc):  # not a bug: no traceback
+                why = type(exc).__name__
+                log.warning("message on %s put back (%s); redelivered later", msg.subject, why)
+            else:
+                log.exception("message on %s failed; it will be redelivered", msg.subject)
             with contextlib.suppress(Exception):
                 await msg.nak(delay=min(30.0, RETRY * 2**msg.metadata.num_delivered))
             return
@@ -351,7 +355,11 @@ class Worker:
                 self._put_back.discard(timer)
                 raise PutBack(timer.key)
             return
-        incoming = self.runner.incoming(data)
+        try:
+            incoming = self.runner.incoming(data)
+        except Exception as exc:  # stored before the gateways refused such bodies
+            log.warning("skipping update %s: cannot decode it (%s)", data.get("update_id"), exc)
+            return
         if incoming is not None:
             await self.core.handle(incoming)
             await self._wake_sender(incoming.chat_id)
