@@ -11,7 +11,6 @@ the schema's, the same on SQLite (whose integers are all 64 bits) as on PostgreS
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from sqlalchemy import BigInteger, Integer
@@ -21,7 +20,6 @@ INT64 = range(-(2**63), 2**63)  # every Telegram id (chats, users, messages) fit
 SERIAL = range(1, 2**31)  # a generated ``Integer`` key: the database counts from 1
 
 
-@functools.cache
 def key_range(model: type[Any]) -> range:
     """The values the single-column primary key of ``model`` can hold."""
     (column,) = model.__table__.primary_key.columns

@@ -21,6 +21,7 @@ import contextlib
 import os
 from typing import Any
 
+import asyncpg
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -38,9 +39,8 @@ async def try_lock(conn: AsyncConnection, ns: int, key: int) -> bool:
 
 
 def _closed(driver: Any) -> bool:
-    """Whether the driver saw its socket close (asyncpg's ``is_closed``; others: never)."""
-    closed = getattr(driver, "is_closed", None)
-    return bool(closed is not None and closed())
+    """Whether the driver saw its socket close (scale-out is PostgreSQL's, on asyncpg)."""
+    return isinstance(driver, asyncpg.Connection) and driver.is_closed()
 
 
 class Locks:
