@@ -1,7 +1,9 @@
-"""Ids no row can have, from outside: a button's data, a score slip's link, a live page's
-token. Each is "not found", with the refusal a stale one gets, never the apology and
-never a traceback, on SQLite and on PostgreSQL (whose ``Integer`` keys are 32 bits: such
-an id made it raise ``value out of int32 range`` instead of finding nothing)."""
+"""Ids and numbers no row can have, from outside: a button's data, a score slip's link, a
+live page's token, a command's number. Each is "not found" (or refused as the number it
+is not), with the refusal a stale one gets, never the apology and never a traceback, on
+SQLite and on PostgreSQL (whose ``Integer`` keys are 32 bits: such an id made it raise
+``value out of int32 range`` instead of finding nothing). "²" passes ``str.isdigit``
+and fails ``int``; a deadline button's minute can lie past any calendar."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.application.base36 import b36
-from bot.application.handlers import deadlines, referee, report_flow
+from bot.application.handlers import deadlines, people, referee, report_flow
 from bot.language.i18n import Catalogue
 from bot.transport.live_page import LivePages
 from db.keys import SERIAL
@@ -41,11 +43,14 @@ async def test_ids_past_every_key_are_not_found_and_no_traceback_is_logged(
     server.add_chat(GROUP, "huge ids", admins=[ADMIN])
     await bot.says(GROUP, ADMIN, "/lang en", "English")
     await bot.says(GROUP, ADMIN, "/new bigtwo knockout Cup", "SHA-256")
+    await bot.says(GROUP, ADMIN, "/set cap ²", "The cap is a whole number from 2 to")
     for uid in PLAYERS.values():
         await bot.joins(GROUP, uid)
     drawn = await bot.says(GROUP, ADMIN, "/draw", "round 1 draw")
     opened = await bot.says(GROUP, ADMIN, "/round", "Round 1 is open")
     captain, second = tables_of(drawn.body, PLAYERS)[1][:2]
+    call = next(b["callback_data"] for b in opened.buttons if b["callback_data"].startswith("ref:"))
+    tid = int(call.split(":")[1])
     await bot.says(GROUP, captain, "/report 1 A5 B8 C0 D12", "/confirm")
     caplog.clear()
     caplog.set_level(logging.WARNING)
@@ -54,8 +59,15 @@ async def test_ids_past_every_key_are_not_found_and_no_traceback_is_logged(
     nothing = "no report waiting"
     for too_big in (PAST, 10**15 - 1):  # and the most digits a button's id may have
         assert nothing in await toast(bot, GROUP, second, opened.message_id, f"confirm:{too_big}")
-    called = await toast(bot, GROUP, second, opened.message_id, f"{referee.PREFIX}:{PAST}:1")
-    assert "belongs to a round that is over" in called
+    over = "belongs to a round that is over"
+    for call in (f"{PAST}:1", f"{tid}:1:²"):  # no such event; no such table
+        assert over in await toast(
+            bot, GROUP, second, opened.message_id, f"{referee.PREFIX}:{call}"
+        )
+    drop = f"{people.DROP_BUTTON}:{tid}:²"
+    assert "has finished" in await toast(bot, GROUP, second, opened.message_id, drop)
+    pick = f"{deadlines.HOUR_BUTTON}:r{b36(tid)}.1.0.{'z' * 11}"  # the year 15 billion
+    assert "out of date" in await toast(bot, GROUP, ADMIN, opened.message_id, pick)
     # In the private chat (in the default language, Chinese): the reminder's report
     # button, a report form's button, a score slip's link.
     hello = await bot.says(second, second, "/start", "/help")
