@@ -24,8 +24,6 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.transport.scaleout.budget import OUTBOX_LOCKS, PARTS
 from bot.transport.scaleout.slots import WORKER_SLOTS
@@ -97,12 +95,7 @@ async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Clu
 
 
 async def query(cluster: Cluster, sql: str, **params: Any) -> list[Any]:
-    engine = create_async_engine(cluster.database_url)
-    try:
-        async with engine.begin() as conn:
-            return list((await conn.execute(text(sql), params)).all())
-    finally:
-        await engine.dispose()
+    return await cluster.query(sql, **params)
 
 
 async def assert_each_once_in_order(
