@@ -226,7 +226,8 @@ class SharedSender(Sender):
             lost = not self.locks.alive()
             await self._lose_parts()
             if lost and isinstance(exc, Exception):  # not a stop: connect again at once
-                log.warning("the send locks' connection was lost (%r); connecting again", exc)
+                why = type(exc).__name__
+                log.warning("the send locks' connection was lost (%s); connecting again", why)
                 return 0.0
             raise
         finally:
