@@ -13,9 +13,11 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select, text
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 
 from bot.application.types import Outgoing, Timer
+from bot.transport.outbox import Sender
 from bot.transport.scaleout.budget import PARTS, SharedSender
 from bot.transport.scaleout.bus import Bus
 from bot.transport.scaleout.locks import Locks
@@ -30,14 +32,15 @@ from tests.test_scaleout_units import Recording, pg, queue, quiet_signup
 __all__ = ["pg"]  # the fixture
 
 
-async def end(engine: AsyncEngine, locks: Locks) -> None:
-    """End the session of ``locks``' connection from the server's side, and wait until
-    its holder's driver has seen the socket close."""
-    pid = await locks.conn.scalar(text("SELECT pg_backend_pid()"))
+async def end(engine: AsyncEngine, victim: AsyncConnection) -> None:
+    """End the session of ``victim`` from the server's side, and wait until its driver
+    has seen the socket close."""
+    pid = await victim.scalar(text("SELECT pg_backend_pid()"))
+    driver = (await victim.get_raw_connection()).driver_connection
     async with engine.connect() as conn:
         assert await conn.scalar(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
     for _ in range(100):
-        if not locks.alive():
+        if driver.is_closed():
             return
         await asyncio.sleep(0.01)
     raise AssertionError("the driver never saw its connection end")
@@ -65,7 +68,7 @@ async def test_a_sender_whose_connection_is_ended_sends_nothing_until_it_holds_a
         await queue(sessionmaker, (-7, "before", False))
         await one.flush_once()
         assert one.parts == set(range(PARTS)) and first.sent == ["before"]
-        await end(pg, one.locks)
+        await end(pg, one.locks.conn)
         await two.flush_once()  # a worker started after the drop takes every part
         assert two.parts == set(range(PARTS))
         await queue(sessionmaker, (-7, "after", False))
@@ -91,12 +94,12 @@ class EndsOnSend(Recording):
         super().__init__()
         self.engine = engine
         self.fatal = fatal
-        self.sender: SharedSender | None = None
+        self.sender: Sender | None = None
 
     async def send(self, message: Outgoing) -> int:
         sent = await super().send(message)
         if message.text == self.fatal and self.sender is not None:
-            await end(self.engine, self.sender.locks)
+            await end(self.engine, self.sender.conn)
         return sent
 
 
@@ -134,16 +137,36 @@ async def test_what_was_sent_as_the_connection_died_is_marked_and_never_sent_aga
         await two.close()
 
 
+async def test_the_one_process_sender_marks_on_its_next_connection_what_it_sent_meanwhile(
+    pg: AsyncEngine,
+) -> None:
+    """``tourbot run`` on PostgreSQL: the database restarts just as Telegram accepts a
+    reply. The pass fails; the next one writes the mark first, and sends it no more."""
+    sessionmaker = make_sessionmaker(pg)
+    sent = EndsOnSend(pg, "reply")
+    sender = Sender(sessionmaker, sent, 1000, exclusive=True)  # type: ignore[arg-type]
+    sent.sender = sender
+    await queue(sessionmaker, (-7, "reply", False), (-7, "next", False))
+    with pytest.raises(DBAPIError):
+        await sender.flush_once()
+    await sender.flush_once()
+    assert sent.sent == ["reply", "next"]
+    assert await statuses(sessionmaker) == [
+        ("reply", OutboxStatus.SENT),
+        ("next", OutboxStatus.SENT),
+    ]
+
+
 async def test_a_slot_lost_with_its_connection_is_taken_again_unless_a_standby_took_it(
     pg: AsyncEngine,
 ) -> None:
     working, standby = Slot(pg, "t", 1, host="a"), Slot(pg, "t", 1, host="a")
     try:
         assert await working.take() and not await standby.take()
-        await end(pg, working._locks)
+        await end(pg, working._locks.conn)
         assert await working.keep()  # nobody took it meanwhile: held again
         assert not await standby.take()
-        await end(pg, working._locks)
+        await end(pg, working._locks.conn)
         assert await standby.take()  # the standby was quicker
         assert not await working.keep()  # so this worker stands by
         assert working.held is None
@@ -177,7 +200,7 @@ async def test_a_leader_whose_lock_connection_was_ended_fires_nothing(pg: AsyncE
     try:
         await timers.fire(timer)
         assert len(js.subjects) == 1
-        await end(pg, locks)
+        await end(pg, locks.conn)
         timers.fired.clear()
         await timers.fire(timer)
         assert len(js.subjects) == 1
