@@ -203,6 +203,8 @@ class Worker:
                 task.cancel()
 
     async def stop(self) -> None:
+        """Stand down (updates in hand finish, the senders give their parts up), then
+        give the slot back and close NATS, the Telegram client and the pools."""
         self._clock_task.cancel()
         for task in (self._standing_by, self._keeping):
             if task is not None:
