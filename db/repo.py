@@ -36,6 +36,7 @@ from sqlalchemy.orm.attributes import instance_state, set_committed_value
 from sqlalchemy.sql import Insert, Select
 from sqlalchemy.sql.base import ExecutableOption
 
+from db.keys import could_be_key
 from db.models import (
     AuditEntry,
     Chat,
@@ -550,6 +551,9 @@ class Repo:
         )
 
     async def tournament(self, tournament_id: int) -> Tournament | None:
+        """The tournament with this id; None for an id no row can have (``db.keys``)."""
+        if not could_be_key(Tournament, tournament_id):
+            return None
         return await self.session.get(Tournament, tournament_id)
 
     async def add(self, row: Any) -> Any:
@@ -560,6 +564,8 @@ class Repo:
         return row
 
     async def report(self, report_id: int) -> Report | None:
+        if not could_be_key(Report, report_id):
+            return None
         return await self.session.get(Report, report_id)
 
     async def round_event_status(self, round_id: int) -> str | None:
@@ -568,6 +574,8 @@ class Repo:
         return await self.session.scalar(query.where(Round.id == round_id))
 
     async def table(self, table_id: int) -> TableRow | None:
+        if not could_be_key(TableRow, table_id):
+            return None
         return await self.session.get(TableRow, table_id, options=[WITH_REPORTS])
 
     async def timed_tournaments(self) -> list[Tournament]:

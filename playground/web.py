@@ -273,7 +273,7 @@ def _json(data: Any, status: int = 200) -> web.Response:
 async def _body(request: web.Request) -> JSON:
     try:
         data = await request.json()
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # not JSON, or nested past the parser
         raise web.HTTPBadRequest(text="expected a JSON object") from exc
     if not isinstance(data, dict):
         raise web.HTTPBadRequest(text="expected a JSON object")
@@ -283,5 +283,5 @@ async def _body(request: web.Request) -> JSON:
 def _int(value: Any) -> int:
     try:
         return int(value)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:  # 1e999 is an infinite float
         raise web.HTTPBadRequest(text=f"not a number: {value!r}") from exc

@@ -314,21 +314,44 @@ class Cluster:
             await asyncio.sleep(min(1.0, 0.05 * attempt))
         raise AssertionError("unreachable")
 
-    async def leader_pid(self) -> int | None:
-        """The pid of the scheduler holding the lock (it names itself in PostgreSQL)."""
+    async def query(self, sql: str, **params: Any) -> list[Any]:
+        """Rows of one statement on the deployment's database (committed)."""
         engine = create_async_engine(self.database_url)
         try:
-            async with engine.connect() as conn:
-                name = await conn.scalar(
-                    text(
-                        "SELECT application_name FROM pg_stat_activity"
-                        " WHERE application_name LIKE 'tourbot-scheduler-%'"
-                        " AND datname = current_database()"
-                    )
-                )
+            async with engine.begin() as conn:
+                return list((await conn.execute(text(sql), params)).all())
         finally:
             await engine.dispose()
-        return int(name.rsplit("-", 1)[1]) if name else None
+
+    async def leader_pid(self) -> int | None:
+        """The pid of the scheduler holding the lock (it names itself in PostgreSQL)."""
+        rows = await self.query(
+            "SELECT application_name FROM pg_stat_activity"
+            " WHERE application_name LIKE 'tourbot-scheduler-%' AND datname = current_database()"
+        )
+        return int(rows[0][0].rsplit("-", 1)[1]) if rows else None
+
+    async def end_connections(self) -> int:
+        """End every connection of the deployment from the server's side, as a failover
+        or an operator's ``pg_terminate_backend`` does; how many there were."""
+        rows = await self.query(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return int(rows[0][0])
+
+    async def lock_holders(self, namespace: int) -> dict[int, str]:
+        """Advisory lock key → the process holding it (``namespace`` of the two-key
+        locks), by the name the lock's connection gives itself (``tourbot-<role>-<pid>``)."""
+        rows = await self.query(
+            "SELECT l.objid, a.application_name FROM pg_locks l"
+            " JOIN pg_stat_activity a ON a.pid = l.pid"
+            " WHERE l.locktype = 'advisory' AND l.classid = :ns AND l.granted"
+            " AND a.datname = current_database()",
+            ns=namespace,
+        )
+        by_pid = {str(proc.pid): name for name, proc in self.procs.items()}
+        return {int(key): by_pid.get(str(name).rsplit("-", 1)[-1], name) for key, name in rows}
 
 
 # --------------------------------------------------------------------------- workloads

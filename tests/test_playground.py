@@ -73,6 +73,8 @@ async def test_demo_and_a_rehearsal_that_survives_a_restart(
             assert (await http.post("/api/say", json=bad)).status == 400
             foreign = {"chat": cast.FIRST_PLAYER, "as": cast.ORGANISER, "text": "hi"}
             assert (await http.post("/api/say", json=foreign)).status == 400
+            for body in (b'{"chat": 1e999, "as": 1, "text": "hi"}', b"[" * 100_000):
+                assert (await http.post("/api/say", data=body)).status == 400  # not a 500
             added = await (await http.post("/api/player", json={"name": "Zoë 小周"})).json()
             hello = {"chat": cast.GROUP, "as": added["uid"], "text": "/help"}
             assert (await http.post("/api/say", json=hello)).status == 200

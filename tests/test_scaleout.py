@@ -2,11 +2,12 @@
 one stands by) and two schedulers on a private NATS JetStream server and PostgreSQL,
 fed as Telegram's webhook feeds them.
 
-The three fault cases of the issue, each checked from the database: a working worker
-SIGKILLed mid-burst (the standby takes its slot), NATS restarted mid-burst (a real
-restart of our own nats-server), and the scheduler leader SIGKILLed before a deadline.
-Nothing is lost, nothing handled twice, each chat's updates are handled in the order they
-arrived, the deadline fires once.
+The fault cases, each checked from the database: a working worker SIGKILLed mid-burst
+(the standby takes its slot), NATS restarted mid-burst (a real restart of our own
+nats-server), the scheduler leader SIGKILLed before a deadline, and every PostgreSQL
+connection ended mid-burst then a worker SIGKILLed. Nothing is lost, nothing handled
+twice, each chat's updates are handled in the order they arrived, each reply is sent
+once, the deadline fires once.
 
 Everything is private to the run: a database of its own next to ``TEST_DATABASE_URL``,
 a ``nats-server`` of its own (or, without the binary, the shared ``NATS_URL`` under a
@@ -17,14 +18,15 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections import Counter
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 import pytest_asyncio
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
 
+from bot.transport.scaleout.budget import OUTBOX_LOCKS, PARTS
+from bot.transport.scaleout.slots import WORKER_SLOTS
 from db.migrate import upgrade
 from db.session import make_engine
 from playground.botapi import BotAPIServer
@@ -93,12 +95,7 @@ async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Clu
 
 
 async def query(cluster: Cluster, sql: str, **params: Any) -> list[Any]:
-    engine = create_async_engine(cluster.database_url)
-    try:
-        async with engine.begin() as conn:
-            return list((await conn.execute(text(sql), params)).all())
-    finally:
-        await engine.dispose()
+    return await cluster.query(sql, **params)
 
 
 async def assert_each_once_in_order(
@@ -256,3 +253,57 @@ async def test_the_scheduler_leader_killed_before_a_deadline_fires_it_once(
     passed = [m for m in cluster.botapi.outbox(chat) if "deadline has passed" in m.body]
     assert len(passed) == 1
     cluster.spawn(name, "scheduler")
+
+
+async def test_every_connection_ended_mid_burst_then_a_worker_killed_sends_each_reply_once(
+    cluster: Cluster,
+) -> None:
+    """PostgreSQL ends every connection of the deployment mid-burst (a failover; here
+    ``pg_terminate_backend``), then the worker holding most send locks is SIGKILLed:
+    the senders took their locks again on new connections, so the others take its
+    parts over and every reply is sent, once, in order."""
+    chats = make_chats(cluster.botapi, -1004000, 8, 6)
+    per_chat = signup_updates(cluster.botapi, chats)
+    before = {chat: updates[:4] for chat, updates in per_chat.items()}  # /new, 3 joins
+    after = {chat: updates[4:] for chat, updates in per_chat.items()}
+
+    async def end_connections() -> None:
+        assert await cluster.end_connections() > 0
+
+    def replied(phase: Updates, count: int) -> bool:
+        return all(
+            signed_up(cluster, chat, count)
+            and set(joins(phase, chat)) <= set(reacted(cluster, chat))
+            for chat in chats
+        )
+
+    await burst(cluster, before, end_connections)
+    await wait_until(lambda: replied(before, 3), 30, "the replies from before the kill")
+
+    async def every_part_held() -> bool:
+        return sorted(await cluster.lock_holders(OUTBOX_LOCKS)) == list(range(PARTS))
+
+    await wait_until(every_part_held, 10, "the send locks to be taken again", every=0.5)
+    holders = await cluster.lock_holders(OUTBOX_LOCKS)
+    busiest, _ = Counter(holders.values()).most_common(1)[0]
+    assert busiest in cluster.procs  # a worker's sender, by its connection's name
+    cluster.kill(busiest)
+    await burst(cluster, after)
+    await assert_each_once_in_order(cluster, chats, per_chat)
+    await wait_until(lambda: replied(per_chat, 6), 30, "the replies from after the kill")
+    for chat in chats:
+        assert reacted(cluster, chat) == joins(per_chat, chat)  # each 👍 once, in order
+        posted = [c.params.get("text") for c in cluster.botapi.calls_to("sendMessage")
+                  if c.status == 200 and int(c.params.get("chat_id", 0)) == chat]  # fmt: skip
+        assert len(posted) == len(set(posted))  # no message posted twice
+    # The locks were all taken again: every part by one live worker, both slots, a leader.
+    holders = await cluster.lock_holders(OUTBOX_LOCKS)
+    assert sorted(holders) == list(range(PARTS)) and busiest not in holders.values()
+    await wait_until(cluster.leader_pid, 10, "a scheduler to lead again", every=0.5)
+
+    async def two_slots() -> bool:
+        return len(await cluster.lock_holders(WORKER_SLOTS)) == 2
+
+    await wait_until(two_slots, 10, "both slots to be held", every=0.5)
+    await wait_until(lambda: len(cluster.working()) == 2, 10, "two workers consuming")
+    cluster.spawn(busiest, "worker", WORKERS_PER_HOST="2")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
@@ -10,10 +12,12 @@ from typing import Any, cast
 
 import pytest
 import pytest_asyncio
+from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from benchmarks.scaleout import busiest
+from bot.app import make_runner
 from bot.application.core import Core
 from bot.application.routes import TIMERS
 from bot.application.types import Outgoing, RetryAfter, Timer
@@ -24,7 +28,7 @@ from bot.transport.scaleout.budget import PARTS, Pace, SharedSender
 from bot.transport.scaleout.bus import shard_of, timer_json
 from bot.transport.scaleout.cli import problem
 from bot.transport.scaleout.clock import DatabaseClock
-from bot.transport.scaleout.gateway import chat_of
+from bot.transport.scaleout.gateway import SECRET_HEADER, Gateway, chat_of
 from bot.transport.scaleout.scheduler import TimerHost
 from bot.transport.scaleout.slots import Slot
 from bot.transport.scaleout.worker import Worker
@@ -83,6 +87,76 @@ def test_the_chat_of_each_kind_of_update() -> None:
     assert chat_of(press) == -6
     assert chat_of({"update_id": 3, "my_chat_member": {"chat": {"id": -7}}}) == -7
     assert chat_of({"update_id": 4, "inline_query": {"id": "q"}}) == 0
+
+
+class Stored:
+    """JetStream as the gateway sees it: what it stored, by subject."""
+
+    def __init__(self) -> None:
+        self.subjects: list[str] = []
+
+    async def publish(self, subject: str, payload: bytes, **_: Any) -> None:
+        self.subjects.append(subject)
+
+
+MESSAGE = {
+    "message_id": 3,
+    "date": 1_700_000_000,
+    "chat": {"id": -5, "type": "group", "title": "g"},
+    "from": {"id": 7, "is_bot": False, "first_name": "Ann"},
+    "text": "/help",
+}
+NO_UPDATES = [
+    b'{"update_id": 1e999}',  # infinity
+    b'{"update_id": NaN}',
+    b"[" * 100_000 + b"]" * 100_000,  # deeper than the parser goes
+    b'{"update_id": 1, "message": ' * 40 + b"1" + b"}" * 40,  # deeper than any update
+    b'{"update_id": 18446744073709551616}',  # past 64 bits
+    b'{"update_id": "5"}',
+    b'{"update_id": 5.0}',
+    b'{"update_id": true}',
+    b'{"update_id": -1}',
+    b"[5]",
+    b"\xff\xfe",
+    b"",
+    json.dumps({"update_id": 5, "message": "hi"}).encode(),  # every field is an object
+    json.dumps({"update_id": 5, "message": [MESSAGE]}).encode(),
+    json.dumps({"update_id": 5, "message": {**MESSAGE, "chat": {"id": 2**70}}}).encode(),
+    json.dumps({"update_id": 5, "callback_query": {"id": 1.5e308 * 10}}).encode(),
+]
+
+
+async def test_the_gateway_answers_400_to_any_body_that_is_no_update_and_logs_no_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Huge numbers, deep nesting, wrong types: refused as any malformed body is (a
+    500 and a traceback each before), and nothing stored for a worker to fail on."""
+    settings = Settings(bot_token="1:x", webhook_url="https://x/hook", webhook_secret="s")
+    gateway = Gateway(settings)
+    stored = Stored()
+    gateway.js = stored  # type: ignore[assignment]
+    headers = {SECRET_HEADER: "s"}
+    async with TestClient(TestServer(gateway.app())) as client:
+        for body in NO_UPDATES:
+            answer = await client.post("/hook", data=body, headers=headers)
+            assert answer.status == 400, body[:60]
+        update = json.dumps({"update_id": 5, "message": MESSAGE}).encode()
+        assert (await client.post("/hook", data=update, headers=headers)).status == 200
+    assert stored.subjects == [gateway.bus.chat_subject(-5)]
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+@pytest.mark.parametrize("backend", ["aiogram", "ptb"])
+async def test_an_update_the_library_cannot_read_is_skipped_not_redelivered(
+    backend: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The gateway checks an update's shape, the worker's library its fields: raising
+    would have it redelivered 20 times over 8 minutes, its shard's chats behind it."""
+    settings = Settings(bot_token="1:x", backend=backend)
+    worker = Worker(settings)
+    worker.runner = make_runner(settings)
+    await worker._dispatch({"update_id": 9, "message": {**MESSAGE, "date": "yesterday"}})
+    assert "skipping update 9: cannot decode it" in caplog.text
 
 
 @pytest_asyncio.fixture
@@ -211,7 +285,7 @@ async def test_a_pass_takes_turns_between_groups_and_replies_come_first(pg: Asyn
     async with sessionmaker() as session, session.begin():
         Repo(session).enqueue(chat_id=-5, kind="react", text="👍", edit_message_id=9)
     sent = Recording()
-    sender = SharedSender(sessionmaker, sent, 1000, 1000)  # type: ignore[arg-type]
+    sender = SharedSender(sessionmaker, sent, 1000, 1000, hand_over=0)  # type: ignore[arg-type]
     await sender.open()
     try:
         await sender.flush_once()

@@ -42,6 +42,7 @@ from bot.application.types import Incoming, Sender
 from bot.config import Settings
 from bot.language.i18n import Catalogue
 from bot.presentation.pictures import standings_sheet
+from db.keys import could_be_key
 from db.models import Tournament
 from db.repo import Repo
 from db.status import EventStatus, ReportStatus, RoundStatus, TableState
@@ -172,7 +173,7 @@ class LivePages:
     async def _find(self, token: str) -> tuple[int, int]:
         """The event id and its current version, or 404 for any token that is not its."""
         claim = read_token(token)
-        if claim is None or self.sessionmaker is None:
+        if claim is None or self.sessionmaker is None or not could_be_key(Tournament, claim[0]):
             raise web.HTTPNotFound()
         tid, secret = claim
         async with self.sessionmaker() as session:

@@ -13,6 +13,9 @@ Telegram has no idempotency key: when the process dies after Telegram accepted a
 message and before the mark commits (the window ``Sender.window`` measures), that one
 message goes out again after the restart (once a claim's lease has run out).
 The sender sends one message at a time, so a crash can repeat at most one message.
+A mark the database did not take (its connection was lost) is kept and written first
+thing on the next connection, before anything is read: the database coming back within
+the lease, nothing is sent twice.
 
 Reactions and edits are the exception, and the bulk of a busy group's traffic (every
 typed /join is a 👍 and a count edit): sent twice they show the same, so they are sent
@@ -149,6 +152,8 @@ class Sender:
         self._failures: dict[int, int] = defaultdict(int)  # outbox id -> transient failures
         # (outbox id, status, message id): the marks a pass writes at its end, see above.
         self._unmarked: list[tuple[int, str, int | None]] = []
+        # Rows sent whose mark a lost connection did not write: written first next time.
+        self._owed: list[tuple[int, str, int | None]] = []
         self._edited_at: dict[tuple[int, object], float] = {}  # (chat, target) -> last edit
         self._wake = asyncio.Event()
         self._conn: AsyncConnection | None = None  # during a pass
@@ -161,6 +166,7 @@ class Sender:
         self._wake.set()
 
     def start(self) -> None:
+        self._stopping = False
         self._task = asyncio.create_task(self._loop(), name="outbox-sender")
 
     async def stop(self) -> None:
@@ -222,6 +228,7 @@ class Sender:
             # trips around each (on PostgreSQL they were most of a pass).
             self._conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
             try:
+                await self._write_owed()
                 return await self._pass()
             finally:
                 self._conn = None
@@ -361,14 +368,14 @@ class Sender:
                 return 0.0
             message_id = edit_id  # the message already shows this edit: nothing to do
         answered = time.monotonic()
-        if idempotent:
-            self._unmarked.append((row.id, OutboxStatus.SENT, message_id))
-        else:
-            await self._mark(row.id, OutboxStatus.SENT, message_id)
-            self.window.append(time.monotonic() - answered)
         if row.kind != "react":
             self._sent_at[row.chat_id].append(answered)
         self._failures.pop(row.id, None)
+        if idempotent:
+            self._unmarked.append((row.id, OutboxStatus.SENT, message_id))
+        else:
+            await self._mark_sent(row.id, message_id)
+            self.window.append(time.monotonic() - answered)
         if row.pin:
             await self._pin(row.chat_id, message_id)
         return 0.0
@@ -394,7 +401,32 @@ class Sender:
         one statement (executemany)."""
         if self._unmarked:
             marks, self._unmarked = self._unmarked, []
-            await outbox.mark(self.conn, marks)
+            try:
+                await outbox.mark(self.conn, marks)
+            except Exception:
+                self._owed += [mark for mark in marks if mark[1] == OutboxStatus.SENT]
+                raise
+
+    async def _mark_sent(self, row_id: int, message_id: int | None) -> None:
+        """Mark a message sent; a mark the database did not take is owed (see above)."""
+        try:
+            await self._mark(row_id, OutboxStatus.SENT, message_id)
+        except Exception:
+            self._owed.append((row_id, OutboxStatus.SENT, message_id))
+            raise
+
+    async def _write_owed(self) -> None:
+        """The marks of rows sent while the last connection was being lost, before any
+        row is read: otherwise the next pass, or the next holder of the chat, would send
+        them again. Only "sent" is owed: a row given back or refused is simply tried
+        again, and marking it later could undo another sender's mark."""
+        if self._owed:
+            owed, self._owed = self._owed, []
+            try:
+                await outbox.mark(self.conn, owed)
+            except Exception:
+                self._owed = owed + self._owed
+                raise
 
     async def _mark(self, row_id: int, status: str, message_id: int | None) -> None:
         """One UPDATE (no read first): it runs once for every message sent, and keeps

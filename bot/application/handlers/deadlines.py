@@ -83,7 +83,11 @@ class Target:
         if any(not p or len(p) > 11 or p.strip(DIGITS) for p in parts):
             raise UserError("refuse.deadline-choice-stale")
         tournament, rnd, table, minutes = (int(p, 36) for p in parts)
-        return cls(arg[0], tournament, rnd, table), datetime.fromtimestamp(minutes * 60, UTC)
+        try:
+            when = datetime.fromtimestamp(minutes * 60, UTC)
+        except (OverflowError, OSError, ValueError):  # past any calendar: not our button
+            raise UserError("refuse.deadline-choice-stale") from None
+        return cls(arg[0], tournament, rnd, table), when
 
 
 def read_deadline(ctx: Ctx, text: str, target: Target | None = None) -> datetime | None:

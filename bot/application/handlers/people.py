@@ -24,7 +24,7 @@ from bot.application.tournament import (
     substitutions,
 )
 from bot.language.errors import UserError
-from bot.language.inputs import YES_WORDS
+from bot.language.inputs import YES_WORDS, id_or_none
 from db.models import Player, TableRow, Tournament
 from db.status import EventStatus, PlayerStatus, RoundStatus
 from engine.formats import find_format
@@ -185,9 +185,10 @@ async def drop(ctx: Ctx, args: str) -> None:
 async def drop_button(ctx: Ctx, arg: str) -> None:
     t = await ctx.uow.tournament()
     tournament_id, _, user = arg.partition(":")
-    if str(t.id) != tournament_id or t.status != EventStatus.RUNNING or not user.isdigit():
+    user_id = id_or_none(user)
+    if str(t.id) != tournament_id or t.status != EventStatus.RUNNING or user_id is None:
         raise UserError("refuse.finished")  # another event's, or not a button we made
-    player = await _dropping(ctx, t, user if int(user) != ctx.caller.actor else "")
+    player = await _dropping(ctx, t, user if user_id != ctx.caller.actor else "")
     await _drop_now(ctx, t, player)
 
 

@@ -67,7 +67,10 @@ async def call(ctx: Ctx, arg: str) -> None:
     r = next((x for x in t.rounds if x.number == round_number), None)
     if t.status != EventStatus.RUNNING or r is None or r.status != RoundStatus.OPEN:
         raise UserError("referee.stale")
-    row = find_table(r, int(table)) if table.isdigit() else my_table(r, ctx.caller.actor)
+    table_number = id_or_none(table) if table else None
+    if table and table_number is None:  # not a button we made
+        raise UserError("referee.stale")
+    row = find_table(r, table_number) if table_number is not None else my_table(r, ctx.caller.actor)
     if row is None or ctx.caller.actor not in row.seats:
         raise UserError("referee.not-seated", round=r.number)
     last = _last_call(t, r, row.number)

@@ -24,6 +24,7 @@ from bot.application.service.audit import (
 )
 from bot.application.tournament import latest_round, signed_up
 from bot.language.errors import UserError
+from bot.language.inputs import id_or_none
 from db.models import Player, Round, TableRow, Tournament
 from db.status import EventStatus, PlayerStatus, RoundStatus, TableState
 from engine.formats import find_format
@@ -63,9 +64,10 @@ def read_cap(raw: str) -> int | None:
     value = raw.strip().lower()
     if value in OFF_WORDS:
         return None
-    if not value.isdigit() or not 2 <= int(value) <= MAX_CAP:
+    cap = id_or_none(value)  # ASCII digits: "²".isdigit() holds, and int("²") raises
+    if cap is None or not 2 <= cap <= MAX_CAP:
         raise UserError("people.refuse.cap-value", value=raw.strip(), most=MAX_CAP)
-    return int(value)
+    return cap
 
 
 def read_late(raw: str) -> str:
@@ -73,7 +75,8 @@ def read_late(raw: str) -> str:
     value = raw.strip().lower().removeprefix("until").strip()
     if value in OFF_WORDS:
         return "off"
-    if not value.isdigit() or int(value) < 2:
+    rounds = id_or_none(value)
+    if rounds is None or rounds < 2:
         raise UserError("people.refuse.late-value", value=raw.strip())
     return value
 

@@ -8,6 +8,16 @@ parts nobody holds. A worker runs :data:`LANES` senders, each trying for its own
 (``part mod LANES``), so one worker sends to several chats at once, and a second worker's
 senders take over whatever a dead one held.
 
+- **A part is sent to only while its lock is sure** (``bot.transport.scaleout.locks``):
+  every statement of a pass runs on the locks' connection, so a row is claimed only while
+  they are held, and before each message the sender checks that connection still lives.
+  Lost (the database ended it), the sender stops at once, forgets its parts, connects
+  again, writes the marks the lost connection did not take and tries for its parts like
+  any other. A message is claimed before it is sent, so a new holder waits for a claim
+  whose mark is owed; a reaction or an edit is not, so a sender that takes a part sends
+  none of them for :data:`HAND_OVER` seconds: a previous holder whose connection was
+  ended under it, still alive, writes down meanwhile those it had sent.
+
 - **Each chat has one sender at a time**: its replies go out once and in order, and its
   window of ``RATE_PER_CHAT_MINUTE`` (≈20 a minute in a group) is kept in that sender's
   memory exactly as one process keeps it (replies to a person first, with a reserve of
@@ -31,22 +41,30 @@ senders take over whatever a dead one held.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import bindparam, func, text
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from bot.application.types import Transport
-from bot.transport.outbox import WINDOW, Queued, Sender
+from bot.transport.outbox import WINDOW, Queued, Sender, is_idempotent
+from bot.transport.scaleout.locks import Locks
 from db.outbox import OUTBOX, queued, waiting
+
+log = logging.getLogger(__name__)
 
 OUTBOX_LOCKS = 7_301  # advisory-lock namespace for "sending to part k of the chats"
 PARTS = 16  # chats are split for sending by chat_id mod PARTS
 LANES = 4  # senders in one worker, each sending to its own parts
 CLAIM_EVERY = 2.0  # seconds between tries for the parts no live worker holds
+# Seconds between taking a part and sending its reactions and edits: longer than a
+# previous holder that lost its connection mid-pass takes to notice, connect again and
+# write its marks.
+HAND_OVER = 1.0
 # Seconds between looks at the outbox when nothing woke the sender: a worker that
 # commits a reply for a part another worker's sender holds tells it over NATS
 # (``bot.transport.scaleout.worker``); this catches a notice lost meanwhile and the
@@ -111,6 +129,10 @@ class Pace:
         return at - now
 
 
+class LocksLost(Exception):
+    """The connection holding a sender's send locks is gone: it may no longer send."""
+
+
 class SharedSender(Sender):
     """The outbox sender of one lane of one worker among many (PostgreSQL only)."""
 
@@ -124,12 +146,15 @@ class SharedSender(Sender):
         lane: int = 0,
         lanes: int = 1,
         pace: Pace | None = None,
+        hand_over: float = HAND_OVER,
     ) -> None:
         super().__init__(sessionmaker, transport, per_chat_minute, engine=engine)
+        self.hand_over = hand_over
         self.pace = pace or Pace(per_second)  # the worker's, shared by its lanes
         self.mine = {part for part in range(PARTS) if part % lanes == lane}
         self.parts: set[int] = set()
-        self._locks: AsyncConnection | None = None
+        self.locks = Locks(self.engine, "worker")  # the parts', and every pass's statements
+        self._handed_at: dict[int, float] = {}  # part -> when its hand-over is over
         self._claimed_at = 0.0
         self._pass_began = 0.0
         self._touched: set[int] = set()  # chats whose window this pass changed
@@ -137,23 +162,31 @@ class SharedSender(Sender):
         self.on_claim: Callable[[set[int]], Awaitable[None]] | None = None
 
     async def open(self) -> None:
-        conn = await self.engine.connect()
-        self._locks = await conn.execution_options(isolation_level="AUTOCOMMIT")
+        await self.locks.open()
 
     async def close(self) -> None:
         await self.stop()
-        if self._locks is not None:  # its connection goes back to the pool: unlock first
-            await self._locks.execute(text("SELECT pg_advisory_unlock_all()"))
-            await self._locks.close()
-            self.pace.parts -= self.parts
-            self.parts.clear()
+        await self.locks.release()
+        self._forget_parts()
+
+    def _forget_parts(self) -> None:
+        self.pace.parts -= self.parts
+        self.parts.clear()
+        self._claimed_at = 0.0  # try for them again at once
+
+    async def _lose_parts(self) -> None:
+        """The locks' connection is gone or in doubt: end it (the server frees whatever
+        it still held) and send to none of the parts until they are taken again."""
+        if self.parts:
+            log.warning("send locks of parts %s lost with their connection", sorted(self.parts))
+        await self.locks.drop()
+        self._forget_parts()
 
     async def _claim_parts(self) -> None:
         """Take the send locks of this lane's parts no live sender holds, and the
         windows their last sender wrote down."""
-        assert self._locks is not None, "open() first"
         self._claimed_at = time.monotonic()
-        rows = await self._locks.execute(
+        rows = await self.locks.conn.execute(
             TRY_PARTS, {"ns": OUTBOX_LOCKS, "parts": sorted(self.mine - self.parts)}
         )
         new = {int(part) for (part,) in rows.all()}
@@ -161,15 +194,15 @@ class SharedSender(Sender):
             await self._recall(new)
             self.parts |= new
             self.pace.parts |= new
+            self._handed_at.update(dict.fromkeys(new, time.monotonic() + self.hand_over))
             if self.on_claim is not None:
                 await self.on_claim(new)
 
     async def _recall(self, parts: set[int]) -> None:
         """Start each chat of ``parts`` from the window its last sender wrote down: as
         many messages as it sent in the last minute, counted as sent at its last one."""
-        assert self._locks is not None
         wall, mono = time.time(), time.monotonic()
-        rows = await self._locks.execute(RECALL, {"since": wall - WINDOW, "now": wall})
+        rows = await self.locks.conn.execute(RECALL, {"since": wall - WINDOW, "now": wall})
         for key, tokens, at, blocked_until in rows.all():
             chat = int(key.split(":", 1)[1])
             if part_of(chat) not in parts:
@@ -184,6 +217,24 @@ class SharedSender(Sender):
         return part_of(chat_id) in self.parts
 
     async def flush_once(self) -> float:
+        if not self.locks.alive():
+            await self._lose_parts()
+        self._conn = await self.locks.open()  # the database away: the loop backs off
+        try:
+            return await self._flush()
+        except BaseException as exc:
+            lost = not self.locks.alive()
+            await self._lose_parts()
+            if lost and isinstance(exc, Exception):  # not a stop: connect again at once
+                why = type(exc).__name__
+                log.warning("the send locks' connection was lost (%s); connecting again", why)
+                return 0.0
+            raise
+        finally:
+            self._conn = None
+
+    async def _flush(self) -> float:
+        await self._write_owed()
         if self.parts != self.mine and time.monotonic() - self._claimed_at >= CLAIM_EVERY:
             await self._claim_parts()
         if not self.parts:  # nothing to send: only try for the parts again, in a while
@@ -191,7 +242,7 @@ class SharedSender(Sender):
         if (early := self._pass_began + PASS_GAP - time.monotonic()) > 0:
             await asyncio.sleep(early)
         # A reply of another worker's may have been committed with its notice lost.
-        return min(await super().flush_once(), POLL_EVERY)
+        return min(await self._pass(), POLL_EVERY)
 
     async def _pass(self) -> float:
         self._pass_began = time.monotonic()
@@ -240,6 +291,9 @@ class SharedSender(Sender):
         )
 
     async def _deliver(self, row: Queued, edit_id: int | None) -> float:
+        handing_over = self._handed_at.get(part_of(row.chat_id), 0.0) - time.monotonic()
+        if handing_over > 0 and is_idempotent(row):  # sent without a claim: see above
+            return handing_over
         if row.kind != "react":  # a reaction is not a message: no share of the bot's rate
             wait = self.pace.delay()
             if wait > 0 and time.monotonic() + wait - self._pass_began > PASS_SPAN:
@@ -247,4 +301,6 @@ class SharedSender(Sender):
             if wait := self.pace.take():
                 await asyncio.sleep(wait)
             self._touched.add(row.chat_id)
+        if not self.locks.alive():  # another sender may hold the part by now
+            raise LocksLost(f"part {part_of(row.chat_id)}")
         return await super()._deliver(row, edit_id)

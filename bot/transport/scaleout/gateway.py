@@ -1,8 +1,9 @@
 """``tourbot gateway``: Telegram's webhook endpoint, in front of JetStream.
 
-It only checks the secret, finds the chat, and stores the raw update in the chat's
-shard; it answers 200 only once JetStream has acknowledged the publish, so an update
-Telegram was told we have is on disk. Anything else (NATS down, a timeout) is a 503 and
+It only checks the secret, checks that the body is an update (:func:`read_update`),
+finds the chat, and stores the raw update in the chat's shard; it answers 200 only once
+JetStream has acknowledged the publish, so an update Telegram was told we have is on
+disk. Anything else (NATS down, a timeout) is a 503 and
 Telegram retries; the retry carries the same ``update_id``, which JetStream's duplicate
 window drops if the first attempt had in fact been stored. Gateways keep no state, so
 any number can run behind a load balancer. With ``PUBLIC_URL`` set (the gateways'
@@ -27,12 +28,67 @@ from bot.config import Settings
 from bot.language.i18n import Catalogue
 from bot.transport.scaleout.bus import MSG_ID, Bus, connect
 from bot.transport.scaleout.process import wait_for_signal
+from db.keys import INT64
 from db.session import make_engine, make_sessionmaker
 
 log = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 UPDATES = ["message", "callback_query", "my_chat_member"]
 PUBLISH_TIMEOUT = 5.0
+# Levels of nesting of an update's JSON: a callback's message quoting a reply with its
+# entities is about 8; a body nested deeper is no update.
+MAX_DEPTH = 32
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):  # 1e999: no Telegram field is infinite
+        raise ValueError(text)
+    return value
+
+
+def _no_constant(text: str) -> float:
+    raise ValueError(text)  # NaN, Infinity: not JSON, and no Telegram value
+
+
+def _sound(body: Any) -> bool:
+    """Nested at most :data:`MAX_DEPTH` deep, every integer within 64 bits (the columns
+    Telegram's ids are kept in): walked without recursion."""
+    stack = [(body, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return False
+        if isinstance(value, dict):
+            stack.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
+        elif isinstance(value, int) and value not in INT64:
+            return False
+    return True
+
+
+def read_update(body: bytes) -> dict[str, Any] | None:
+    """The update a webhook body holds, or None when it holds none: not JSON (or nested
+    past what the parser takes), numbers no Telegram field has, nesting deeper than any
+    update, no whole-number ``update_id``, or a field of the update that is not an object
+    (every field of Telegram's ``Update`` but its id is one: a message, a callback query…).
+
+    What lies inside those objects is the Telegram library's to read, in the worker: this
+    gateway stays light (no Telegram library to import or run), and a worker skips an
+    update its library cannot read, with a warning."""
+    try:
+        update = json.loads(body, parse_float=_finite, parse_constant=_no_constant)
+    except (ValueError, RecursionError):  # a UnicodeDecodeError is a ValueError
+        return None
+    if not isinstance(update, dict) or not _sound(update):
+        return None
+    update_id = update.get("update_id")
+    if type(update_id) is not int or update_id < 0:
+        return None
+    if not all(isinstance(value, dict) for key, value in update.items() if key != "update_id"):
+        return None
+    return update
 
 
 def chat_of(update: dict[str, Any]) -> int:
@@ -95,11 +151,10 @@ class Gateway:
         if not hmac.compare_digest(given.encode(), self.settings.webhook_secret.encode()):
             return web.Response(status=401, text="wrong secret token")
         body = await request.read()
-        try:
-            update = json.loads(body)
-            update_id = int(update["update_id"])
-        except (ValueError, KeyError, TypeError):
+        update = read_update(body)
+        if update is None:
             return web.Response(status=400, text="not a Telegram update")
+        update_id = update["update_id"]
         subject = self.bus.chat_subject(chat_of(update))
         try:
             await self.js.publish(

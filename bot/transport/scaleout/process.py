@@ -7,18 +7,11 @@ import asyncio
 import signal
 
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from db.migrate import upgrade_apart
 
 MIGRATION_LOCK = 7_300  # advisory lock: several processes starting at once migrate in turn
-TRY_LOCK = text("SELECT pg_try_advisory_lock(:ns, :key)")
-
-
-async def try_lock(conn: AsyncConnection, ns: int, key: int) -> bool:
-    """Take advisory lock (``ns``, ``key``) for ``conn``'s session unless another holds
-    it: the scheduler's lead and a worker's slot, each held while its connection lives."""
-    return bool(await conn.scalar(TRY_LOCK, {"ns": ns, "key": key}))
 
 
 async def migrate_once(engine: AsyncEngine) -> None:

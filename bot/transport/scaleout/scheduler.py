@@ -12,7 +12,10 @@ chat's updates and done by a worker.
 A timer is fired at most once in effect: its message id is the same on every firing (a
 new leader firing it again inside the duplicate window is dropped by JetStream), and the
 worker records it as fired in the ruling's transaction (``Core.system``; a later
-duplicate is skipped, and a fired timer is no longer among the rounds' timers).
+duplicate is skipped, and a fired timer is no longer among the rounds' timers). And the
+leader fires only while the lock's connection lives (``bot.transport.scaleout.locks``):
+once the database has ended it, the leader fires nothing more, and at its next rescan
+stands by and tries for the lock again like any standby.
 
 The leader runs on the database's clock (``bot.transport.scaleout.clock``), and each fired timer
 carries the leader's ``now``: the worker that runs it takes that moment as come, so a
@@ -34,7 +37,6 @@ from typing import Any, cast
 
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
-from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
 
 from bot.application.core import Core
@@ -42,7 +44,8 @@ from bot.application.types import Timer
 from bot.config import Settings
 from bot.transport.scaleout.bus import MSG_ID, Bus, connect, timer_from, timer_json, timer_key
 from bot.transport.scaleout.clock import DatabaseClock, host_clock
-from bot.transport.scaleout.process import migrate_once, try_lock, wait_for_signal
+from bot.transport.scaleout.locks import NAME, Locks, try_lock
+from bot.transport.scaleout.process import migrate_once, wait_for_signal
 from bot.transport.scheduler import Timers, pending_timers
 from db.repo import Repo
 from db.session import make_engine, make_sessionmaker
@@ -68,10 +71,13 @@ class TimerHost:
 class PublishingTimers(Timers):
     """Timers whose firing publishes into the chat's shard instead of running the work."""
 
-    def __init__(self, host: TimerHost, js: JetStreamContext, bus: Bus) -> None:
+    def __init__(
+        self, host: TimerHost, js: JetStreamContext, bus: Bus, leads: Callable[[], bool]
+    ) -> None:
         super().__init__(cast(Core, host))
         self.js = js
         self.bus = bus
+        self.leads = leads  # whether the lead's lock is still held
         self.fired: set[str] = set()  # a round left open after its deadline is not re-fired
 
     def add(self, timer: Timer) -> None:
@@ -92,6 +98,9 @@ class PublishingTimers(Timers):
         fired = {**timer_json(timer), "chat_id": chat_id, "thread_id": thread_id, "now": now}
         payload = {"timer": fired}
         while True:  # NATS may be restarting: the timer must not be lost
+            if not self.leads():  # the next leader fires it (it is not recorded as fired)
+                log.info("not firing %s: no longer leading", timer_key(timer))
+                return
             try:
                 await self.js.publish(
                     self.bus.chat_subject(chat_id),
@@ -133,39 +142,44 @@ class Scheduler:
             await self.engine.dispose()
 
     async def _elect_forever(self) -> None:
-        while True:
-            try:
-                async with self.engine.connect() as conn:
-                    locks = await conn.execution_options(isolation_level="AUTOCOMMIT")
-                    if await self._try_lead(locks):
+        locks = Locks(self.engine)  # a standby keeps its connection between its tries
+        try:
+            while True:
+                try:
+                    conn = await locks.open()
+                    if await self._try_lead(conn):
                         await self._lead(locks)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.warning("lost the database; standing by", exc_info=True)
-            await asyncio.sleep(STANDBY_POLL)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.warning("lost the database; standing by", exc_info=True)
+                    await locks.drop()  # the lead, if held, goes with the session
+                await asyncio.sleep(STANDBY_POLL)
+        finally:
+            await locks.drop()
 
     async def _try_lead(self, conn: AsyncConnection) -> bool:
         got = await try_lock(conn, LEADER_LOCKS, self.lock_id)
         if got:  # visible in pg_stat_activity: who leads
-            await conn.execute(text(f"SET application_name = 'tourbot-scheduler-{os.getpid()}'"))
+            await conn.execute(NAME, {"name": f"tourbot-scheduler-{os.getpid()}"})
         return got
 
-    async def _lead(self, conn: AsyncConnection) -> None:
+    async def _lead(self, locks: Locks) -> None:
         """Run the timers while the lock's connection lives."""
         log.info("leading the timers (pid %s)", os.getpid())
-        timers = PublishingTimers(TimerHost(self.sessionmaker, self.clock), self.js, self.bus)
+        host = TimerHost(self.sessionmaker, self.clock)
+        timers = PublishingTimers(host, self.js, self.bus, locks.alive)
 
         async def heard(msg: Msg) -> None:
             timers.add(timer_from(json.loads(msg.data)))
 
         sub = await self.nc.subscribe(self.bus.timers_subject, cb=heard)
-        await self.clock.sync(conn)
+        await self.clock.sync(locks.conn)
         await timers.start()
         try:
             while True:
                 await asyncio.sleep(RESCAN)
-                await self.clock.sync(conn)  # and the lock's connection still lives
+                await self.clock.sync(locks.conn)  # and the lock's connection still lives
                 await timers.rescan()
         finally:
             timers.stop()

@@ -12,8 +12,10 @@ taken stands by, warm (migrated, pools and NATS connected), and tries again ever
 standby consumes within that time.
 
 A slot decides only who works, never what is right: ordering comes from JetStream, each
-reply's single sending from the outbox's claims. A slot lost with its connection (the
-database restarted) lets one more worker in until it stops, nothing worse. Hosts are told
+reply's single sending from the send locks and the outbox's claims. A working worker
+looks at its slot's connection every :data:`TRY_EVERY` seconds (``Slot.keep``): lost
+with it (the database restarted or ended it), the slot is taken again on a new one, or,
+a standby having taken it meanwhile, the worker stands by in its turn. Hosts are told
 apart by ``WORKER_HOST``, by default the machine's name (a container's own: containers
 sharing one machine's cores name it, as deploy/compose.yaml does), deployments by
 ``NATS_PREFIX``.
@@ -25,13 +27,12 @@ import os
 import socket
 import zlib
 
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.transport.scaleout.process import try_lock
+from bot.transport.scaleout.locks import Locks, try_lock
 
 WORKER_SLOTS = 7_303  # advisory-lock namespace: (deployment, host, slot) in the key
-TRY_EVERY = 2.0  # seconds between a standby's tries for a free slot
+TRY_EVERY = 2.0  # seconds between a standby's tries for a slot (and a worker's looks at its)
 MAX_SLOTS = 128  # slots per host the key has room for
 
 
@@ -44,36 +45,39 @@ class Slot:
     """This worker's claim to one of its host's ``per_host`` working slots."""
 
     def __init__(self, engine: AsyncEngine, prefix: str, per_host: int, host: str = "") -> None:
-        self.engine = engine
         self.per_host = min(per_host or cores(), MAX_SLOTS)
         self.host = host or socket.gethostname()
         # 24 bits of (deployment, host), 7 of the slot: a PostgreSQL int4 key.
         self._base = (zlib.crc32(f"{prefix}:{self.host}".encode()) % 2**24) * MAX_SLOTS
-        self._conn: AsyncConnection | None = None
+        self._locks = Locks(engine, "worker")
         self.held: int | None = None  # the slot's number once held
 
     async def take(self) -> bool:
         """Try each slot of the host once (one statement each); True once one is held."""
         if self.held is not None:
             return True
-        if self._conn is None:
-            conn = await self.engine.connect()
-            self._conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
-        for slot in range(self.per_host):
-            if await try_lock(self._conn, WORKER_SLOTS, self._base + slot):
-                self.held = slot
-                return True
+        try:
+            conn = await self._locks.open()
+            for slot in range(self.per_host):
+                if await try_lock(conn, WORKER_SLOTS, self._base + slot):
+                    self.held = slot
+                    return True
+        except Exception:
+            await self._locks.drop()  # whatever it took goes with its session
+            raise
         return False
+
+    async def keep(self) -> bool:
+        """Whether this worker still holds a slot: its connection lives, or, lost, a slot
+        was taken again on a new one. False: every slot is taken (a standby took this
+        one meanwhile). Raises while the database is away (nobody can take it then)."""
+        if self.held is not None and self._locks.alive():
+            return True
+        self.held = None
+        await self._locks.drop()
+        return await self.take()
 
     async def release(self) -> None:
         """Give the slot back (closing the connection would too, later)."""
-        if self._conn is None:
-            return
-        if self.held is not None:
-            await self._conn.execute(
-                text("SELECT pg_advisory_unlock(:ns, :key)"),
-                {"ns": WORKER_SLOTS, "key": self._base + self.held},
-            )
-            self.held = None
-        await self._conn.close()
-        self._conn = None
+        self.held = None
+        await self._locks.release()

@@ -17,7 +17,9 @@ holds it, else tells the holder over plain NATS (``Bus.outbox_subject``: one sub
 part, so a notice reaches only its holder, not every worker).
 
 On a host, only as many workers as it has cores consume and send; the others stand by
-and take a dead one's place within seconds (``bot.transport.scaleout.slots``).
+and take a dead one's place within seconds (``bot.transport.scaleout.slots``). A worker
+whose slot was lost with its connection and taken by a standby meanwhile stands by in
+its turn.
 
 Its clock is the database's (``bot.transport.scaleout.clock``): a timer the leader fired is due here
 too. Should a timer still be put back (the database was away), its message is
@@ -49,7 +51,7 @@ from bot.transport.scaleout.bus import ACK_WAIT, Bus, connect, timer_from, timer
 from bot.transport.scaleout.clock import SYNC_EVERY, DatabaseClock, host_clock
 from bot.transport.scaleout.process import migrate_once, wait_for_signal
 from bot.transport.scaleout.slots import TRY_EVERY, Slot
-from db.session import make_engine, make_sessionmaker, sender_engine
+from db.session import is_transient, make_engine, make_sessionmaker, sender_engine
 
 log = logging.getLogger(__name__)
 FETCH_WAIT = 5.0  # seconds a pull request waits for a message
@@ -68,9 +70,11 @@ class Worker:
         self.settings = settings
         self.clock = DatabaseClock(host)
         self.bus = Bus.of(settings)
-        self._stopping = asyncio.Event()
+        self._consuming = False
         self._tasks: list[asyncio.Task[None]] = []
         self._standing_by: asyncio.Task[None] | None = None
+        self._keeping: asyncio.Task[None] | None = None  # the slot, while working
+        self._heard: set[int] = set()  # parts whose notices this worker listens to
         self._busy: set[int] = set()  # shards whose update is being handled
         self._notices: set[asyncio.Task[None]] = set()
         self._running: set[Timer] = set()  # fired timers being run now
@@ -87,7 +91,8 @@ class Worker:
         self.core = Core(
             self.settings, sessionmaker, Catalogue(), self.runner.transport, self.clock
         )
-        # Each lane: its locks' connection, and one for a pass.
+        # Each lane: one connection, for its locks and its passes (and as many again
+        # while lost ones are being replaced).
         self.sender_engine = sender_engine(self.engine, pool_size=2 * LANES)
         pace = Pace(self.settings.per_second)
         self.senders = [
@@ -103,8 +108,6 @@ class Worker:
             )
             for lane in range(LANES)
         ]
-        for sender in self.senders:
-            await sender.open()
         # A commit wakes only the sender of its chat (``_wake_sender``): woken together,
         # all the lanes read the outbox after every update. Other chats' lanes (a
         # private reply) see it at their next look.
@@ -122,15 +125,20 @@ class Worker:
         if await self.slot.take():
             self._work()
         else:
-            log.info(
-                "worker standing by: %s workers of host %s consume already",
-                self.slot.per_host,
-                self.slot.host,
-            )
-            self._standing_by = asyncio.create_task(self._stand_by(), name="standby")
+            self._wait_for_a_slot()
+
+    def _wait_for_a_slot(self) -> None:
+        log.info(
+            "worker standing by: %s workers of host %s consume already",
+            self.slot.per_host,
+            self.slot.host,
+        )
+        self._standing_by = asyncio.create_task(self._stand_by(), name="standby")
 
     def _work(self) -> None:
-        """Holding a slot: send the replies of this worker's parts, consume every shard."""
+        """Holding a slot: send the replies of this worker's parts, consume every shard,
+        and keep an eye on the slot."""
+        self._consuming = True
         for sender in self.senders:
             sender.on_claim = self._listen
             sender.start()  # replies left queued by a crash go out now
@@ -138,6 +146,7 @@ class Worker:
             asyncio.create_task(self._consume(shard), name=f"shard-{shard}")
             for shard in range(self.bus.shards)
         ]
+        self._keeping = asyncio.create_task(self._keep_slot(), name="slot")
         log.info(
             "worker consuming %s shards of %s (slot %s of %s on host %s)",
             self.bus.shards,
@@ -158,21 +167,49 @@ class Worker:
             except Exception:  # the database is away: try again later
                 log.warning("could not try for a worker slot", exc_info=True)
 
-    async def stop(self) -> None:
-        """Let updates being handled finish (up to ``STOP_GRACE``); stop waiting ones."""
-        self._stopping.set()
-        self._clock_task.cancel()
-        if self._standing_by is not None:
-            self._standing_by.cancel()
-        for shard, task in enumerate(self._tasks):
-            if shard not in self._busy:
-                task.cancel()
-        if self._tasks:
-            _, pending = await asyncio.wait(self._tasks, timeout=STOP_GRACE)
-            for task in pending:
-                task.cancel()
+    async def _keep_slot(self) -> None:
+        """Every ``TRY_EVERY`` seconds: is the slot still this worker's? Lost with its
+        connection, it is taken again on a new one; taken by a standby meanwhile, this
+        worker stands by instead (a host's cores, not more, stay busy)."""
+        while True:
+            await asyncio.sleep(TRY_EVERY)
+            try:
+                if await self.slot.keep():
+                    continue
+            except Exception:  # the database is away: nobody can take the slot either
+                log.warning("could not look at this worker's slot", exc_info=True)
+                continue
+            self._keeping = None
+            await self._stand_down()
+            self._wait_for_a_slot()
+            return
+
+    async def _stand_down(self) -> None:
+        """Stop working: updates being handled finish, the senders give their parts up."""
+        await self._stop_consuming()
         for sender in self.senders:
             await sender.close()
+
+    async def _stop_consuming(self) -> None:
+        """Let updates being handled finish (up to ``STOP_GRACE``); stop waiting ones."""
+        self._consuming = False
+        tasks, self._tasks = self._tasks, []
+        for shard, task in enumerate(tasks):
+            if shard not in self._busy:
+                task.cancel()
+        if tasks:
+            _, pending = await asyncio.wait(tasks, timeout=STOP_GRACE)
+            for task in pending:
+                task.cancel()
+
+    async def stop(self) -> None:
+        """Stand down (updates in hand finish, the senders give their parts up), then
+        give the slot back and close NATS, the Telegram client and the pools."""
+        self._clock_task.cancel()
+        for task in (self._standing_by, self._keeping):
+            if task is not None:
+                task.cancel()
+        await self._stand_down()
         with contextlib.suppress(Exception):
             await self.slot.release()
         with contextlib.suppress(Exception):
@@ -201,8 +238,9 @@ class Worker:
 
     async def _listen(self, parts: set[int]) -> None:
         """A lane took ``parts``: from now on, another worker's notice for one wakes it
-        (unheard, as while NATS is away, the lane still looks every ``POLL_EVERY``)."""
-        for part in sorted(parts):
+        (unheard, as while NATS is away, the lane still looks every ``POLL_EVERY``).
+        A part taken again after its locks were lost is listened to already."""
+        for part in sorted(parts - self._heard):
             lane = self.senders[part % LANES]
 
             async def wake(msg: Msg, lane: SharedSender = lane) -> None:
@@ -210,6 +248,7 @@ class Worker:
 
             try:
                 await self.nc.subscribe(self.bus.outbox_subject(part), cb=wake)
+                self._heard.add(part)
             except Exception:
                 log.warning("cannot hear the notices of part %s", part, exc_info=True)
 
@@ -244,38 +283,47 @@ class Worker:
 
     async def _consume(self, shard: int) -> None:
         sub = None
-        while not self._stopping.is_set():
-            try:
-                if sub is None:
-                    sub = await self.js.pull_subscribe_bind(
-                        durable=self.bus.consumer(shard), stream=self.bus.stream
-                    )
-                messages = await sub.fetch(1, timeout=FETCH_WAIT)
-            except NatsTimeout:
-                continue
-            except (NatsError, OSError, TimeoutError):
-                log.warning("shard %s: NATS unavailable, retrying", shard, exc_info=True)
-                await asyncio.sleep(RETRY)
-                continue
-            self._busy.add(shard)
-            try:
-                for msg in messages:
-                    await self._process(msg)
-            finally:
-                self._busy.discard(shard)
+        try:
+            while self._consuming:
+                try:
+                    if sub is None:
+                        sub = await self.js.pull_subscribe_bind(
+                            durable=self.bus.consumer(shard), stream=self.bus.stream
+                        )
+                    messages = await sub.fetch(1, timeout=FETCH_WAIT)
+                except NatsTimeout:
+                    continue
+                except (NatsError, OSError, TimeoutError):
+                    log.warning("shard %s: NATS unavailable, retrying", shard, exc_info=True)
+                    await asyncio.sleep(RETRY)
+                    continue
+                self._busy.add(shard)
+                try:
+                    for msg in messages:
+                        await self._process(msg)
+                finally:
+                    self._busy.discard(shard)
+        finally:
+            if sub is not None:  # a worker standing down consumes again later
+                with contextlib.suppress(Exception):
+                    await sub.unsubscribe()
 
     async def _process(self, msg: Msg) -> None:
         """Handle one message and acknowledge it once committed."""
         keepalive = asyncio.create_task(self._working(msg))
         try:
             await self._dispatch(json.loads(msg.data))
-        except Exception:
+        except Exception as exc:
             if msg.metadata.num_delivered >= MAX_ATTEMPTS:  # a bug, not an outage: move on
                 log.exception("giving up on message on %s: %r", msg.subject, msg.data[:200])
                 with contextlib.suppress(Exception):
                     await msg.term()
                 return
-            log.exception("message on %s failed; it will be redelivered", msg.subject)
+            if isinstance(exc, PutBack) or is_transient(exc):  # not a bug: no traceback
+                why = type(exc).__name__
+                log.warning("message on %s put back (%s); redelivered later", msg.subject, why)
+            else:
+                log.exception("message on %s failed; it will be redelivered", msg.subject)
             with contextlib.suppress(Exception):
                 await msg.nak(delay=min(30.0, RETRY * 2**msg.metadata.num_delivered))
             return
@@ -309,7 +357,11 @@ class Worker:
                 self._put_back.discard(timer)
                 raise PutBack(timer.key)
             return
-        incoming = self.runner.incoming(data)
+        try:
+            incoming = self.runner.incoming(data)
+        except Exception as exc:  # stored before the gateways refused such bodies
+            log.warning("skipping update %s: cannot decode it (%s)", data.get("update_id"), exc)
+            return
         if incoming is not None:
             await self.core.handle(incoming)
             await self._wake_sender(incoming.chat_id)
