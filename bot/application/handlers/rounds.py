@@ -61,7 +61,8 @@ async def open_next(ctx: Ctx, args: str) -> None:
     ctx.uow.timers += tournament_timers(t)
     if t.live_at is not None:  # the pinned standings say who waits for which table now
         refresh_live(ctx, event)
-    if opened.walked:  # a walkover may settle the round (a final)
+    if any(row.status == TableState.FORFEIT for row in r.tables):
+        # walkovers, now or at a drop before the round opened, may settle it (a final)
         await tell(ctx, event, event.settle(r))
 
 
