@@ -53,6 +53,8 @@ async def test_a_drop_at_a_table_of_three_is_a_walkover_the_check_in_spares(
     for name in rest:
         assert "第1轮晋级" in line_of(ranking, name), ranking
     assert "第1轮弃权" in line_of(ranking, gone)
+    mine = await chats.says(GROUP, UID[rest[0]], "/table")
+    assert f"第 2 桌已记 {gone} 弃权，不再等待这一桌的结果。" in mine and "签到" not in mine
     chats.later(minutes=16)
     ruled = await timers_due(chats)
     assert "签到截止" in ruled and "第 2 桌" not in ruled  # nobody left at it to rule on
@@ -80,6 +82,10 @@ async def test_a_level_match_dropped_mid_series_is_the_opponents_and_closes_the_
     dropped = await chats.says(GROUP, ADMIN, f"/drop {a} yes")
     assert f"第 1 桌记 {a} 弃权，{b} 不战而胜。" in dropped
     assert "第 1 轮结束" in dropped and b in dropped.split("晋级：", 1)[1]
+    # Undone: the match is level again at 1-1 and waits for its third game.
+    assert "撤销：上一次退出比赛" in await chats.says(GROUP, ADMIN, "/undo")
+    assert "等待第1桌结果" in line_of(await chats.says(GROUP, P[1], "/standings all"), b)
+    assert "第 1 轮结束" in await chats.says(GROUP, ADMIN, "/report 1 0-1")
     final = await chats.says(GROUP, ADMIN, "/round")
     assert {b, c} == set(tables(final)[0])
 

@@ -157,5 +157,9 @@ async def my_table_cmd(ctx: Ctx, args: str) -> None:
         others=others,
         deadline=deadline_text(ctx, table_deadline(r, row)),
     )
+    if row.status == TableState.FORFEIT:  # a walkover, a no-show: nothing to play or check
+        lost = [who[u] for u in row.seats if u in row.forfeited]
+        ctx.out.say(f"{mine}\n" + ctx.t("walkover.settled", table=row.number, losers=lost))
+        return
     checkin = checkin_line(ctx, r, row, ctx.caller.actor)
     ctx.out.say(f"{mine}\n{checkin}" if checkin else mine)
