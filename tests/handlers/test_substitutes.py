@@ -6,7 +6,8 @@ season and the rating changes place them both (docs/rules/people.md#sub)."""
 from __future__ import annotations
 
 from tests.handlers.memory import Chats
-from tests.handlers.test_people import ADMIN, GROUP, NAME, P, people, seat_tables, tables
+from tests.handlers.test_people import ADMIN, GROUP, NAME, P, seat_tables, tables
+from tests.handlers.test_walkovers import PAIRS, round_one
 
 NAMES = {i: NAME[P[i]] for i in P}
 
@@ -26,15 +27,7 @@ async def pairs_after_round_one(chats: Chats) -> dict[str, str]:
     """A 掼蛋 pairs knockout of eight (a final of two pairs, one round) inside a season:
     round 1 played, 选手01's pair through, 选手09 standing by. The seats of the other
     table (its A and C went through)."""
-    people(chats, 11)
-    await chats.says(GROUP, ADMIN, "/season start 春季")
-    await chats.says(GROUP, ADMIN, "/new guandan pairs 掼蛋赛")
-    await chats.says(GROUP, ADMIN, "/set final 2")
-    await chats.says(GROUP, ADMIN, "/set final_rounds 1")
-    for i in range(1, 9):
-        await chats.says(GROUP, P[i], "/join")
-    await chats.says(GROUP, ADMIN, "/draw")
-    opened = await chats.says(GROUP, ADMIN, "/round")
+    _, opened = await round_one(chats, "/season start 春季", PAIRS, 8, count=9)
     assert "第 1 轮结束" in await report_for(chats, opened, NAMES[1])
     assert "候补第 1 位" in await chats.says(GROUP, P[9], "/join")
     return next(seats for seats in seat_tables(opened).values() if NAMES[1] not in seats.values())
@@ -88,15 +81,8 @@ async def test_a_substitute_is_refused_for_a_disqualified_player_and_a_pair_alre
 async def test_in_a_team_event_a_member_who_drops_mid_round_is_replaced_from_the_next(
     chats: Chats,
 ) -> None:
-    people(chats, 5)
-    await chats.says(GROUP, ADMIN, "/new xiangqi teams 象棋团体赛")
-    await chats.says(GROUP, ADMIN, "/set size 2")
-    await chats.says(GROUP, ADMIN, "/set rounds 2")
-    await chats.says(GROUP, ADMIN, "/set series bo1")
-    for i in (1, 2, 3, 4):
-        await chats.says(GROUP, P[i], "/join")
-    drawn = await chats.says(GROUP, ADMIN, "/draw")
-    await chats.says(GROUP, ADMIN, "/round")
+    knobs = ["/set size 2", "/set rounds 2", "/set series bo1"]
+    drawn, _ = await round_one(chats, "/new xiangqi teams 象棋团体赛", knobs, 4, count=5)
     (a, b), _ = tables(drawn)
     await chats.says(GROUP, ADMIN, "/report 2 1-0")
     dropped = await chats.says(GROUP, ADMIN, f"/drop {a} yes")
@@ -120,14 +106,7 @@ async def test_the_same_in_english(chats: Chats) -> None:
     chats.admins(GROUP, ADMIN)
     for i in range(1, 10):
         chats.user(P[i], f"P{i}", lang="en")
-    await chats.says(GROUP, ADMIN, "/new guandan pairs Cup")
-    await chats.says(GROUP, ADMIN, "/lang en")
-    await chats.says(GROUP, ADMIN, "/set final 2")
-    await chats.says(GROUP, ADMIN, "/set final_rounds 1")
-    for i in range(1, 9):
-        await chats.says(GROUP, P[i], "/join")
-    await chats.says(GROUP, ADMIN, "/draw")
-    opened = await chats.says(GROUP, ADMIN, "/round")
+    _, opened = await round_one(chats, "/new guandan pairs Cup", ["/lang en", *PAIRS[1:]], 8)
     one, two = (
         dict(seat.split(" ", 1) for seat in line.split(": ", 1)[1].split(" · "))
         for line in opened.splitlines()

@@ -5,6 +5,8 @@ last table, and the check-in's cut-off spares the others at it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.transport.scheduler import Timers, pending_timers
 from tests.handlers.memory import Chats
 from tests.handlers.test_people import ADMIN, GROUP, NAME, P, people, seat_tables, tables
@@ -24,6 +26,22 @@ async def timers_due(chats: Chats) -> str:
     return "\n".join(m.text for mid, m in chats.transport.messages.items() if mid not in before)
 
 
+async def round_one(
+    chats: Chats, new: str, setup: Sequence[str], players: int, count: int = 0
+) -> tuple[str, str]:
+    """``new`` event, the organiser's ``setup`` commands, the first ``players`` of ``P``
+    signed up (``count`` known to the bot, at least those, as 选手NN unless the test
+    named them), drawn and round 1 open: the draw's and the round's announcements."""
+    if P[1] not in chats.users:
+        people(chats, max(count, players))
+    await chats.says(GROUP, ADMIN, new)
+    for command in setup:
+        await chats.says(GROUP, ADMIN, command)
+    for i in range(1, players + 1):
+        await chats.says(GROUP, P[i], "/join")
+    return await chats.says(GROUP, ADMIN, "/draw"), await chats.says(GROUP, ADMIN, "/round")
+
+
 def line_of(ranking: str, name: str) -> str:
     return next(x for x in ranking.splitlines() if f". {name} " in x or x.endswith(f". {name}"))
 
@@ -34,13 +52,7 @@ async def test_a_drop_at_a_table_of_three_is_a_walkover_the_check_in_spares(
     """斗地主 tables of three, check-in on: the two left at the table go on as on a bye
     (余下选手轮空参加下轮抽签), nothing waits for table 2, and the cut-off forfeits
     nobody there although they never checked in."""
-    people(chats, 6)
-    await chats.says(GROUP, ADMIN, "/new doudizhu knockout 斗地主")
-    await chats.says(GROUP, ADMIN, "/set noshow 15")
-    for i in range(1, 7):
-        await chats.says(GROUP, P[i], "/join")
-    drawn = await chats.says(GROUP, ADMIN, "/draw")
-    await chats.says(GROUP, ADMIN, "/round")
+    drawn, _ = await round_one(chats, "/new doudizhu knockout 斗地主", ["/set noshow 15"], 6)
     first, (gone, *rest) = tables(drawn)
     for name in first:
         await chats.says(GROUP, UID[name], "/here")
@@ -70,12 +82,7 @@ async def test_a_level_match_dropped_mid_series_is_the_opponents_and_closes_the_
 ) -> None:
     """象棋 two games then sudden death: at 1-1 the table waits for its next game; a drop
     then is the opponent's walkover, and the round (the other table done) ends."""
-    people(chats, 4)
-    await chats.says(GROUP, ADMIN, "/new xiangqi bracket 象棋淘汰赛")
-    for i in (1, 2, 3, 4):
-        await chats.says(GROUP, P[i], "/join")
-    drawn = await chats.says(GROUP, ADMIN, "/draw")
-    await chats.says(GROUP, ADMIN, "/round")
+    drawn, _ = await round_one(chats, "/new xiangqi bracket 象棋淘汰赛", [], 4)
     (a, b), (c, _) = tables(drawn)
     await chats.says(GROUP, ADMIN, "/report 2 1-0; 1-0")
     assert "这场继续" in await chats.says(GROUP, ADMIN, "/report 1 1-0; 0-1")  # level
@@ -93,13 +100,7 @@ async def test_a_level_match_dropped_mid_series_is_the_opponents_and_closes_the_
 async def test_a_disqualification_with_the_match_unplayed_is_a_walkover_undo_takes_it_back(
     chats: Chats,
 ) -> None:
-    people(chats, 4)
-    await chats.says(GROUP, ADMIN, "/new xiangqi swiss 象棋赛")
-    await chats.says(GROUP, ADMIN, "/set series bo1")
-    for i in (1, 2, 3, 4):
-        await chats.says(GROUP, P[i], "/join")
-    drawn = await chats.says(GROUP, ADMIN, "/draw")
-    await chats.says(GROUP, ADMIN, "/round")
+    drawn, _ = await round_one(chats, "/new xiangqi swiss 象棋赛", ["/set series bo1"], 4)
     (a, b), _ = tables(drawn)
     await chats.says(GROUP, ADMIN, "/report 2 1-0")
     ruled = await chats.says(GROUP, ADMIN, f"/dq {a}")
@@ -125,23 +126,14 @@ async def test_a_drop_before_the_final_opens_crowns_the_opponent_when_it_opens(
     assert f"冠军：{b}" in opened
 
 
-async def pairs_round_one(chats: Chats, noshow: str = "off") -> dict[int, dict[str, str]]:
-    """A 掼蛋 pairs knockout (two pairs meet in the final) with round 1 open: its tables."""
-    people(chats, 9)
-    await chats.says(GROUP, ADMIN, "/new guandan pairs 掼蛋赛")
-    await chats.says(GROUP, ADMIN, "/set final 2")
-    await chats.says(GROUP, ADMIN, "/set final_rounds 1")
-    await chats.says(GROUP, ADMIN, f"/set noshow {noshow}")
-    for i in range(1, 9):
-        await chats.says(GROUP, P[i], "/join")
-    await chats.says(GROUP, ADMIN, "/draw")
-    return seat_tables(await chats.says(GROUP, ADMIN, "/round"))
+PAIRS = ("/new guandan pairs 掼蛋赛", "/set final 2", "/set final_rounds 1")
 
 
 async def test_a_partner_who_drops_loses_the_table_for_the_pair_and_the_check_in_spares_the_rest(
     chats: Chats,
 ) -> None:
-    one, two = (await pairs_round_one(chats, noshow="10")).values()
+    _, opened = await round_one(chats, PAIRS[0], [*PAIRS[1:], "/set noshow 10"], 8)
+    one, two = seat_tables(opened).values()
     for name in one.values():
         await chats.says(GROUP, UID[name], "/here")
     dropped = await chats.says(GROUP, UID[two["A"]], "/drop yes")
