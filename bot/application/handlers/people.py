@@ -2,7 +2,8 @@
 late entry (``/join`` after the draw, knob ``late``), ``/drop``, ``/sub`` and ``/apart``.
 
 The state changes are ``bot/application/service/people.py``'s; this module parses, asks for a
-confirming press where a drop forfeits a table, and renders. Sign-up (``signup.py``)
+confirming press where a drop is a walkover of a table, and renders (what a walkover did
+is said here for /dq too). Sign-up (``signup.py``)
 calls the hooks below at the few points where the cap, the queue and late entry matter.
 Rules: docs/rules/people.md.
 """
