@@ -27,10 +27,12 @@ from bot.application.live_links import live_token, new_live_token
 from bot.application.service import audit, people, results
 from bot.application.slip_links import ensure_slip_secret
 from bot.application.tournament import (
+    by_person,
     format_of,
     game_of,
     given_teams,
     latest_round,
+    places_of,
     playing_for,
     state_of,
 )
@@ -146,11 +148,13 @@ class PenaltyGiven:
 
 @dataclass(frozen=True)
 class PlayerDisqualified:
-    """Removed from the event; ``offence``: the warning that did it (0: /dq)."""
+    """Removed from the event; ``offence``: the warning that did it (0: /dq);
+    ``table``: their table still to be played, a walkover now."""
 
     player: Player
     offence: int = 0
     then: tuple[Settled, ...] = ()
+    table: TableRow | None = None
 
 
 @dataclass(frozen=True)
@@ -253,12 +257,18 @@ class FormatChosen:
 
 @dataclass(frozen=True)
 class PlayerDropped:
-    """Out from the next draw; ``table``: the table still to be played they forfeit."""
+    """Out from the next draw. ``table``: their table still to be played, a walkover
+    now; ``reported``: their table whose report stands, to be confirmed as usual;
+    ``still_in``: their line is not knocked out (always, where nobody is), so each
+    later match of it is a walkover, unless a substitute takes the place
+    (docs/rules/people.md#drop)."""
 
     player: Player
     round: int
     table: TableRow | None
     then: tuple[Settled, ...]
+    reported: TableRow | None = None
+    still_in: bool = True
 
 
 # --- the aggregate ---------------------------------------------------------------------------
@@ -333,8 +343,9 @@ class Event:
         return fmt.draw_groups(self.state)
 
     def standings(self) -> dict[int, int]:
-        """Each player's place by the format's standings (a finished event's final)."""
-        return {s.player: s.rank for s in self.fmt.standings(self.state)}
+        """Each player's place by the format's standings (a finished event's final); a
+        substitute and the one they replaced share their place's."""
+        return by_person(self.t, {s.player: s.rank for s in self.fmt.standings(self.state)})
 
     def _record(self, entry: audit.Entry, keeps_state: bool = False) -> None:
         """Audit ``entry``; ``keeps_state``: it changes nothing the engine reads, so the
@@ -407,13 +418,30 @@ class Event:
         return PlayerCheckedIn(r, row, user, already=False)
 
     def drop(self, player: Player) -> PlayerDropped:
-        """Out from the next draw (docs/rules/people.md); a table still to be played is
-        their forfeit, which may settle the round."""
+        """Out from the next draw (docs/rules/people.md#drop); a table still to be played
+        is a walkover at once, which may settle the round."""
+        reported = people.reported(self.t, player)
         row = people.drop(self.ctx, self.t, player)
         r = latest_round(self.t)
         assert r is not None  # dropping needs the draw
-        open_table = row is not None and r.status == RoundStatus.OPEN
-        return PlayerDropped(player, r.number, row, self.settle(r) if open_table else ())
+        then = self._walked(row)
+        return PlayerDropped(player, r.number, row, then, reported, self.still_in(player))
+
+    def still_in(self, player: Player) -> bool:
+        """Whether the line ``player`` plays is not knocked out (always, in an event
+        nobody is knocked out of: there a drop only stops the draws)."""
+        if not self.fmt.eliminates:
+            return True
+        mine = self.board().of(places_of(self.t).get(player.user_id, player.user_id))
+        return mine is not None and mine.still_in
+
+    def _walked(self, row: TableRow | None) -> tuple[Settled, ...]:
+        """After a ruling on a player: a table of the open round made a walkover may
+        settle the round; else the standings moved, once on show."""
+        r = latest_round(self.t)
+        if row is not None and r is not None and r.status == RoundStatus.OPEN:
+            return self.settle(r)
+        return self._moved()
 
     # --- rounds ----------------------------------------------------------------------------
     def choose_format(self) -> FormatChosen | None:
@@ -461,6 +489,7 @@ class Event:
         r.tables = [
             TableRow(
                 number=tb.number,
+                status=TableState.PENDING,
                 seats=[now.get(u, u) for u in tb.players],
                 forfeited=[],
                 present=[],
@@ -673,15 +702,17 @@ class Event:
         )
         step = ladder(offence)
         if step.rung is Rung.DISQUALIFY:
-            results.disqualify(self.ctx, self.t, player)
-            return PlayerDisqualified(player, offence, self._moved())
+            row = results.disqualify(self.ctx, self.t, player)
+            return PlayerDisqualified(player, offence, self._walked(row), row)
         await results.penalise(self.ctx, self.t, player, step.points, PenaltyKind.LADDER, reason)
         moved = self._moved() if step.points else ()  # a warning moves nobody
         return PenaltyGiven(player, step.points, reason, offence, moved)
 
     def disqualify(self, player: Player, reason: str = "") -> PlayerDisqualified:
-        results.disqualify(self.ctx, self.t, player, reason)
-        return PlayerDisqualified(player, then=self._moved())
+        """Removed (docs/rules/penalties.md#disqualification); a table still to be played
+        is a walkover at once, which may settle the round."""
+        row = results.disqualify(self.ctx, self.t, player, reason)
+        return PlayerDisqualified(player, then=self._walked(row), table=row)
 
     def no_shows(self, r: Round) -> NoShowsRuled:
         """The check-in cut-off, once: clearing it closes the check-in."""

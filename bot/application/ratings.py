@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
 from bot.application.context import Ctx
-from bot.application.tournament import format_of, game_of, state_of
+from bot.application.tournament import by_person, format_of, game_of, state_of
 from db.models import Season, Tournament
 from db.repo import Repo
 from db.status import EventStatus, PlayerStatus, TableState
@@ -81,8 +81,9 @@ def names(events: Sequence[Tournament]) -> dict[int, str]:
 
 
 def places(t: Tournament) -> dict[int, int]:
-    """Final place of everyone who played a finished event."""
-    return {s.player: s.rank for s in format_of(t).standings(state_of(t))}
+    """Final place of everyone who played a finished event (a substitute and the one
+    they replaced share their place's)."""
+    return by_person(t, {s.player: s.rank for s in format_of(t).standings(state_of(t))})
 
 
 def rated_order(led: Ledger, players: Sequence[int]) -> list[int]:

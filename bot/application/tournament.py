@@ -133,11 +133,51 @@ def substitutions(t: Tournament) -> list[tuple[int, int, int]]:
 
 def places_of(t: Tournament) -> dict[int, int]:
     """Substitute → the place they took (the original player's id, through a chain of
-    substitutions): the engine sees one player per place from the first round on."""
+    substitutions): the engine sees one player per place from the first round on. The
+    stored tables seat the people who sat there (a substitute by their own id), so the
+    ratings read who actually played each hand from them, and the standings' lines
+    through this."""
     place: dict[int, int] = {}
     for out, sub, _ in substitutions(t):
         place[sub] = place.get(out, out)
     return place
+
+
+def by_person(t: Tournament, per_line: Mapping[int, int]) -> dict[int, int]:
+    """A figure of each line (a place…) for everyone who played it: a substitute and the
+    one they replaced share their line's, as partners share a pair's
+    (docs/rules/people.md#sub)."""
+    line = places_of(t)
+    people = [p.user_id for p in t.players]
+    return {u: per_line[line.get(u, u)] for u in people if line.get(u, u) in per_line}
+
+
+@dataclass(frozen=True)
+class Part:
+    """The rounds one person played a line that changed hands: from ``first`` (after
+    ``replaced``, whose place they took) up to ``last`` (before ``by`` took it)."""
+
+    first: int
+    last: int | None = None
+    replaced: int | None = None
+    by: int | None = None
+
+
+def part_of(t: Tournament, user: int) -> Part | None:
+    """``user``'s part of a line that changed hands by /sub, else None."""
+    subs = substitutions(t)
+    came = next(((out, n) for out, sub, n in subs if sub == user), None)
+    left = next(((sub, n) for out, sub, n in subs if out == user), None)
+    if came is None and left is None:
+        return None
+    entered = next((p.entered_round for p in t.players if p.user_id == user), None)
+    first = came[1] if came is not None else entered or 1
+    return Part(
+        first,
+        left[1] - 1 if left is not None else None,
+        came[0] if came is not None else None,
+        left[0] if left is not None else None,
+    )
 
 
 def playing_for(t: Tournament) -> dict[int, int]:

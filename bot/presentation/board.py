@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bot.application.context import Ctx
 from bot.application.event import Event
-from bot.application.tournament import format_of, names, state_of
+from bot.application.tournament import format_of, names, part_of, places_of, state_of
 from bot.language.i18n import show
 from db.models import Tournament
 from db.status import EventStatus
@@ -91,16 +91,27 @@ def top_of(b: Board, limit: int) -> list[Entry]:
 def my_standing(ctx: Ctx, t: Tournament, user: int) -> str:
     """/me's line for one event: the final place once it is over; while it runs, where
     the player stands now (the board's words, as the standings say it) marked as for
-    now, never read as a result; a cancelled event has neither."""
+    now, never read as a result; a cancelled event has neither. A line that changed
+    hands (/sub) is the substitute's and the replaced player's both, each told their
+    part of it (docs/rules/people.md#sub)."""
     if t.status == EventStatus.CANCELLED:
         return ctx.t("me.cancelled")
     b = Event.of(ctx, t).board()
-    mine = b.of(user)
+    mine = b.of(places_of(t).get(user, user))
     if b.over:
         place = mine.place if mine is not None else "—"
-        return ctx.t("me.place", place=place, of=len(b.entries))
-    words = stage_words(ctx, mine) if mine is not None else ""
-    return ctx.t("me.for-now", words=words) if words else ctx.t("me.playing")
+        where = ctx.t("me.place", place=place, of=len(b.entries))
+    else:
+        words = stage_words(ctx, mine) if mine is not None else ""
+        where = ctx.t("me.for-now", words=words) if words else ctx.t("me.playing")
+    part = part_of(t, user)
+    if part is None:
+        return where
+    who = {p.user_id: p.name for p in t.players}
+    came, left = who.get(part.replaced or 0, ""), who.get(part.by or 0, "")
+    key = "through" if came and left else "in" if came else "out"
+    said = ctx.t(f"me.sub-{key}", first=part.first, last=part.last, out=came, sub=left)
+    return ctx.t("me.part", where=where, part=said)
 
 
 def out_of_it(e: Entry) -> bool:

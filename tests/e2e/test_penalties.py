@@ -35,7 +35,10 @@ async def test_penalties_cards_and_the_warning_ladder(bot: Harness) -> None:
     await bot.says(GROUP, ADMIN, "/penalty 1A 0.3", "0.5")  # refused: not a 0.5 step
     await bot.says(GROUP, ADMIN, "/penalty 1B warn prompting", "first warning")
     await bot.says(GROUP, ADMIN, "/penalty 1B warn prompting", "loses 1 point ")
-    await bot.says(GROUP, ADMIN, "/penalty 1B warn prompting", "disqualified")
+    # Disqualified with the final table unplayed: a walkover at once, the three others
+    # level at the top play it off (docs/rules/people.md#walkover).
+    dq = await bot.says(GROUP, ADMIN, "/penalty 1B warn prompting", "disqualified")
+    assert f"Table 1: a forfeit by {seat_b}; the table is no longer awaited" in dq.body
     players = await bot.says(GROUP, ADMIN, "/players", "4 players")
     assert f"{seat_b} ✗" in players.body  # removed
 
@@ -57,7 +60,7 @@ async def test_penalties_cards_and_the_warning_ladder(bot: Harness) -> None:
             )
         ).all()
     actions = [row.action for row in audit]
-    assert actions.count("penalty") == 3 and actions[-2:] == ["dq", "undo"]
+    assert actions.count("penalty") == 3 and actions[-3:] == ["dq", "round-closed", "undo"]
     rulings = [row for row in audit if row.action in ("penalty", "dq", "undo")]
     assert all(row.actor_id == ADMIN and row.update_id and row.at for row in rulings)
     dq = next(row for row in audit if row.action == "dq")

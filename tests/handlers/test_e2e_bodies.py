@@ -26,6 +26,7 @@ from tests.e2e import (
     test_report_flow,
     test_signup_together,
     test_undo,
+    test_walkovers,
 )
 from tests.handlers.harness import MemoryHarness
 
@@ -51,6 +52,8 @@ SCENARIOS: list[Scenario] = [
     test_undo.test_undo_walks_back_penalty_forfeit_and_rule_change,
     test_report_flow.test_only_the_starter_taps_and_back_and_cancel_store_nothing,
     test_report_flow.test_organiser_picks_a_table_and_impossible_taps_are_explained,
+    test_walkovers.test_a_partner_who_drops_loses_the_table_and_the_cut_off_spares_the_opponents,
+    test_walkovers.test_a_dropped_players_place_takes_a_substitute_who_reads_the_title_in_me,
 ]  # fmt: skip
 
 

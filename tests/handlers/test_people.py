@@ -363,7 +363,8 @@ async def test_a_knockout_drop_between_rounds_is_a_walkover_for_the_next_opponen
     dropped = await chats.says(GROUP, ADMIN, f"/drop {winners[0]}")
     assert f"{winners[0]} 退出比赛（第 1 轮后）" in dropped and "不战而胜" in dropped
     final = await chats.says(GROUP, ADMIN, "/round")
-    assert f"{winners[0]} 已退出比赛，对手不战而胜" in final
+    walked = f"{winners[0]} 已退出比赛：第 1 桌记 {winners[0]} 弃权，{winners[1]} 不战而胜。"
+    assert walked in final
     assert f"冠军：{winners[1]}" in final
     ranking = await chats.says(GROUP, P[1], "/standings all")
     assert "退出" in next(x for x in ranking.splitlines() if winners[0] in x)

@@ -78,7 +78,7 @@ ENTRIES: list[Entry] = [
     Fixed(2, TableBefore(8, "pending", [401]), None, None, None, 11, "total A+1 B-1 C0 D0"),
     Forfeited(1, TableBefore(7, "pending", []), "forfeit", [401, 402, 403, 404]),
     Disqualified(401, "active"),
-    Disqualified(401, "active", 7, [402]),
+    Disqualified(401, "active", TableBefore(7, "pending", [402])),
     Penalised(3, 401, Decimal("1.5"), "points", "late"),
     NoShows(1, "2026-11-02T01:15:00+00:00", [TableBefore(7, "pending", [])], [{"table": 1}]),
     RuleSet({"game": {}}, {"game": {"spade2": "off"}}, "spade2"),
@@ -137,6 +137,13 @@ def test_the_entries_kept_for_the_record_write_the_json_they_always_wrote() -> N
         {"round": 1, "checkin_until": "", "tables": []},
         {"tables": []},
     )
+    # A disqualification stored before it settled the table as a walkover: it was pending.
+    old_dq = AuditEntry(
+        action="dq",
+        old={"user": 401, "status": "active", "table_id": 7, "forfeited": [402]},
+        new={"status": "removed"},
+    )
+    assert read(old_dq) == Disqualified(401, "active", TableBefore(7, "pending", [402]))
     assert FormatBySize("knockout", {}, "groups", 8).rows() == (
         {"format": "knockout", "options": {}},
         {"format": "groups", "players": 8},

@@ -28,6 +28,7 @@ from bot.application.tournament import names, noshow_minutes
 from bot.application.types import Buttons, Timer
 from bot.language.errors import UserError
 from db.models import Round, TableRow, Tournament
+from db.status import TableState
 from engine.model import SEAT_LETTERS
 
 
@@ -42,8 +43,11 @@ def start_checkin(ctx: Ctx, t: Tournament, r: Round) -> None:
 
 
 def checkin_text(ctx: Ctx, r: Round) -> str:
-    seated = sum(len(row.seats) for row in r.tables)
-    present = sum(len(row.present) for row in r.tables)
+    """The check-in's count: the players of the tables still to be played (a walkover's
+    table has nobody to wait for)."""
+    due = [row for row in r.tables if row.status == TableState.PENDING]
+    seated = sum(len(row.seats) for row in due)
+    present = sum(len(row.present) for row in due)
     return ctx.t(
         "checkin.open",
         round=r.number,

@@ -13,8 +13,10 @@ from bot.application.handlers.common import (
     table_number,
     tell,
 )
+from bot.application.handlers.people import walkover_text
 from bot.language.errors import UserError
 from bot.language.inputs import bounded
+from db.models import Player, TableRow
 from db.status import PenaltyKind
 from engine.games.penalties import MAX_CARDS, deduction, per_card
 
@@ -46,8 +48,9 @@ async def penalty(ctx: Ctx, args: str) -> None:
     else:
         done = await event.penalise(player, deduction(words[1]), PenaltyKind.POINTS, " ".join(rest))
     match done:
-        case PlayerDisqualified(offence=offence):
-            ctx.out.reply("penalty.ladder-dq", name=player.name, offence=offence)
+        case PlayerDisqualified(offence=offence, table=row):
+            said = ctx.t("penalty.ladder-dq", name=player.name, offence=offence)
+            ctx.out.say(with_walkover(ctx, event, said, row, player))
         case PenaltyGiven(points=0, reason=reason):
             ctx.out.reply("penalty.warning", name=player.name, offence=1, reason=reason or "—")
         case PenaltyGiven(points=points, reason=reason):
@@ -86,8 +89,14 @@ async def dq(ctx: Ctx, args: str) -> None:
         raise UserError("usage.dq")
     player, reason = player_then_words(ctx, event.t, args)
     done = event.disqualify(player, reason)
-    if reason:
-        ctx.out.reply("dq.done-because", name=player.name, reason=reason)
-    else:
-        ctx.out.reply("dq.done", name=player.name)
+    key = "dq.done-because" if reason else "dq.done"
+    said = ctx.t(key, name=player.name, reason=reason)
+    ctx.out.say(with_walkover(ctx, event, said, done.table, player))
     await tell(ctx, event, done.then)
+
+
+def with_walkover(ctx: Ctx, event: Event, said: str, row: TableRow | None, player: Player) -> str:
+    """A disqualification's words, with the walkover it made of their table (if any)."""
+    if row is None:
+        return said
+    return said + "\n" + walkover_text(ctx, event.t, row, [player.user_id])

@@ -2,7 +2,8 @@
 late entry (``/join`` after the draw, knob ``late``), ``/drop``, ``/sub`` and ``/apart``.
 
 The state changes are ``bot/application/service/people.py``'s; this module parses, asks for a
-confirming press where a drop forfeits a table, and renders. Sign-up (``signup.py``)
+confirming press where a drop is a walkover of a table, and renders (what a walkover did
+is said here for /dq too). Sign-up (``signup.py``)
 calls the hooks below at the few points where the cap, the queue and late entry matter.
 Rules: docs/rules/people.md.
 """
@@ -167,7 +168,7 @@ async def drop(ctx: Ctx, args: str) -> None:
     sure = bool(words) and words[-1].lower() in YES_WORDS
     ref = " ".join(words[:-1] if sure else words)
     player = await _dropping(ctx, t, ref)
-    row = people.seated_pending(t, player)
+    row = people.unplayed(t, player)
     if row is not None and not sure:
         r = latest_round(t)
         assert r is not None
@@ -208,15 +209,48 @@ async def _dropping(ctx: Ctx, t: Tournament, ref: str) -> Player:
 async def _drop_now(ctx: Ctx, t: Tournament, player: Player) -> None:
     event = Event.of(ctx, t)
     done = event.drop(player)
-    row = done.table
     lines = [ctx.t("people.dropped", name=player.name, round=done.round)]
-    if row is not None:
-        lines.append(ctx.t("people.drop-forfeit", table=row.number, name=player.name))
-    elif format_of(t).eliminates:
-        lines.append(ctx.t("people.drop-walkover"))
+    if done.table is not None:
+        lines.append(walkover_text(ctx, t, done.table, [player.user_id]))
+    elif done.reported is not None:
+        lines.append(ctx.t("walkover.reported", table=done.reported.number))
+    if done.still_in and event.fmt.eliminates:
+        lines.append(ctx.t("walkover.next", name=player.name))
+    if done.still_in and event.fmt.team_size() > 1:
+        lines.append(ctx.t("walkover.sub", name=player.name))
     with ctx.out.announcing():
         ctx.out.say("\n".join(lines))
     await tell(ctx, event, done.then)
+
+
+def walkover_text(ctx: Ctx, t: Tournament, row: TableRow, out: Sequence[int]) -> str:
+    """What a walkover at ``row`` did (``out`` forfeited it; docs/rules/people.md#walkover):
+    where the table was one side against another, the other side wins; a pair loses
+    with its partner; with more left at the table, they are as on a bye."""
+    who = names(t)
+    lost = [who[u] for u in row.seats if u in out]
+    sides = _sides(t, row)
+    left = [side for side in sides if not set(side) & set(row.forfeited)]
+    if not left:
+        return ctx.t("walkover.nobody", table=row.number, losers=lost)
+    if len(left) > 1:
+        others = [who[u] for side in left for u in side]
+        return ctx.t("walkover.bye", table=row.number, losers=lost, others=others)
+    winners = [who[u] for u in left[0]]
+    unit = next(side for side in sides if set(side) & set(out))
+    if len(unit) > len(lost):
+        pair = [who[u] for u in unit]
+        return ctx.t("walkover.pair", table=row.number, name=lost, losers=pair, winners=winners)
+    return ctx.t("walkover.won", table=row.number, losers=lost, winners=winners)
+
+
+def _sides(t: Tournament, row: TableRow) -> list[list[int]]:
+    """The table's sides as its format ranks them: each pair where pairs share a line
+    of the standings (partners sit opposite), else each player."""
+    game = game_of(t)
+    if format_of(t).sits_in_pairs and game.partners and len(row.seats) == game.seat_counts[0]:
+        return [[row.seats[i] for i in side] for side in game.partners]
+    return [[u] for u in row.seats]
 
 
 def walkovers(ctx: Ctx, t: Tournament, walked: Sequence[tuple[TableRow, Sequence[int]]]) -> str:
@@ -224,7 +258,7 @@ def walkovers(ctx: Ctx, t: Tournament, walked: Sequence[tuple[TableRow, Sequence
     opponents (a knockout draws a winner who then dropped out); what to say of them."""
     who = names(t)
     return "\n".join(
-        ctx.t("people.walkover", table=row.number, names=[who[u] for u in out])
+        ctx.t("walkover.dropped", names=[who[u] for u in out]) + walkover_text(ctx, t, row, out)
         for row, out in walked
     )
 
@@ -245,8 +279,12 @@ async def sub(ctx: Ctx, args: str) -> None:
     if len(words) != 2:
         raise UserError("people.usage.sub")
     out, comes = (find_player(ctx, t, w) for w in words)
-    if out.status != PlayerStatus.ACTIVE:
+    if out.status == PlayerStatus.REMOVED:  # a sanction of the place, not a vacancy
+        raise UserError("people.refuse.sub-removed", name=out.name)
+    if out.status not in (PlayerStatus.ACTIVE, PlayerStatus.DROPPED):
         raise UserError("people.refuse.not-playing", name=out.name)
+    if not event.still_in(out):
+        raise UserError("people.refuse.sub-out", name=out.name)
     if comes.status not in UNCOUNTED:
         raise UserError("people.refuse.sub-playing", name=comes.name)
     event.substitute(out, comes, r.number + 1)

@@ -64,7 +64,8 @@ async def open_next(ctx: Ctx, args: str) -> None:
     ctx.uow.timers += tournament_timers(t)
     if t.live_at is not None:  # the pinned standings say who waits for which table now
         refresh_live(ctx, event)
-    if opened.walked:  # a walkover may settle the round (a final)
+    if any(row.status == TableState.FORFEIT for row in r.tables):
+        # walkovers, now or at a drop before the round opened, may settle it (a final)
         await tell(ctx, event, event.settle(r))
 
 
@@ -169,5 +170,9 @@ async def my_table_cmd(ctx: Ctx, args: str) -> None:
         others=others,
         deadline=deadline_text(ctx, table_deadline(r, row)),
     )
+    if row.status == TableState.FORFEIT:  # a walkover, a no-show: nothing to play or check
+        lost = [who[u] for u in row.seats if u in row.forfeited]
+        ctx.out.say(f"{mine}\n" + ctx.t("walkover.settled", table=row.number, losers=lost))
+        return
     checkin = checkin_line(ctx, r, row, ctx.caller.actor)
     ctx.out.say(f"{mine}\n{checkin}" if checkin else mine)

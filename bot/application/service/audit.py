@@ -15,7 +15,14 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from db.models import AuditEntry
-from db.status import EventStatus, PenaltyKind, PlayerStatus, ReportStatus, RoundStatus
+from db.status import (
+    EventStatus,
+    PenaltyKind,
+    PlayerStatus,
+    ReportStatus,
+    RoundStatus,
+    TableState,
+)
 
 Json = dict[str, Any]
 
@@ -248,20 +255,26 @@ class Forfeited(Entry):
 
 @dataclass(frozen=True)
 class Disqualified(Entry):
-    """/dq or the ladder's last rung: the player's status before, and their open table's
-    forfeits before they were added to them (when they had one)."""
+    """/dq or the ladder's last rung: the player's status before, and their table still
+    to be played as it was before the disqualification made it a walkover (when they
+    had one). Entries stored before walkovers settled the table read as a table that
+    was pending."""
 
     action: ClassVar[Action] = Action.DQ
     user: int
     status: str
-    table_id: int | None = None
-    forfeited: list[int] | None = None
+    table: TableBefore | None = None
     reason: str = ""  # the organiser's words (/dq <player> [reason])
 
     def rows(self) -> tuple[Json | None, Json | None]:
         old: Json = {"user": self.user, "status": self.status}
-        if self.table_id is not None:
-            old |= {"table_id": self.table_id, "forfeited": self.forfeited}
+        if self.table is not None:
+            before = self.table
+            old |= {
+                "table_id": before.table_id,
+                "forfeited": before.forfeited,
+                "table_status": before.status,
+            }
         new: Json = {"status": PlayerStatus.REMOVED}
         if self.reason:
             new |= {"reason": self.reason}
@@ -269,13 +282,11 @@ class Disqualified(Entry):
 
     @classmethod
     def read(cls, old: Json, new: Json) -> Entry:
-        return cls(
-            old["user"],
-            old["status"],
-            old.get("table_id"),
-            old.get("forfeited"),
-            (new or {}).get("reason", ""),
-        )
+        table = None
+        if old.get("table_id") is not None:
+            status = old.get("table_status", TableState.PENDING)
+            table = TableBefore(int(old["table_id"]), status, list(old.get("forfeited") or []))
+        return cls(old["user"], old["status"], table, (new or {}).get("reason", ""))
 
 
 @dataclass(frozen=True)

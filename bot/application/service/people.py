@@ -26,7 +26,7 @@ from bot.application.tournament import latest_round, signed_up
 from bot.language.errors import UserError
 from bot.language.inputs import id_or_none
 from db.models import Player, Round, TableRow, Tournament
-from db.status import EventStatus, PlayerStatus, RoundStatus, TableState
+from db.status import EventStatus, PlayerStatus, ReportStatus, RoundStatus, TableState
 from engine.formats import find_format
 
 SECTION = "people"
@@ -221,9 +221,9 @@ def enter_late(ctx: Ctx, t: Tournament, player: Player, entering: int) -> None:
 
 
 # --- dropping out ----------------------------------------------------------------------
-def seated_pending(t: Tournament, player: Player) -> TableRow | None:
-    """The player's table in a round drawn or open, while its result is still to come:
-    dropping out now forfeits it."""
+def _seat(t: Tournament, player: Player) -> TableRow | None:
+    """The player's table in the latest round while it is drawn or open and waits for
+    its result (they have not forfeited it already)."""
     r = latest_round(t)
     if r is None or r.status == RoundStatus.CLOSED:
         return None
@@ -233,20 +233,46 @@ def seated_pending(t: Tournament, player: Player) -> TableRow | None:
     return row
 
 
+def _waits_for_ruling(row: TableRow) -> bool:
+    """A report stands on the table, waiting for a tablemate or a ruling: it was played."""
+    return any(x.live and x.status != ReportStatus.CONFIRMED for x in row.reports)
+
+
+def unplayed(t: Tournament, player: Player) -> TableRow | None:
+    """The player's table in the latest round (drawn or open) while its match is still
+    to be played: no result, and no report waiting for a tablemate or a ruling (a level
+    match's games so far are no result). Leaving now is a walkover at it."""
+    row = _seat(t, player)
+    return row if row is not None and not _waits_for_ruling(row) else None
+
+
+def reported(t: Tournament, player: Player) -> TableRow | None:
+    """The player's table of the latest round whose report waits for a tablemate or a
+    ruling: leaving does not undo a game played, the report stands as for anyone."""
+    row = _seat(t, player)
+    return row if row is not None and _waits_for_ruling(row) else None
+
+
+def concede(row: TableRow, out: Sequence[int]) -> TableBefore:
+    """A walkover at ``row``: ``out`` forfeit it and the table is settled at once, as
+    their forfeit; the others win or go on as the format says of a forfeit
+    (docs/rules/people.md#walkover). Returns the table as it was, for /undo."""
+    before = TableBefore(row.id, row.status, list(row.forfeited))
+    row.forfeited = sorted({*row.forfeited, *out})
+    row.status = TableState.FORFEIT
+    return before
+
+
 def drop(ctx: Ctx, t: Tournament, player: Player) -> TableRow | None:
     """The player is never drawn again and keeps their line in the standings, marked
-    with the round they dropped after. A table still to be played is their forfeit; when
-    one player is left at it, the table is a walkover for them. Returns that table."""
+    with the round they dropped after. A table still to be played is a walkover at once
+    (:func:`concede`). Returns that table."""
     if player.status != PlayerStatus.ACTIVE:
         raise UserError("people.refuse.not-playing", name=player.name)
     r = latest_round(t)
     assert r is not None  # dropping needs the draw (the command's stage)
-    row = seated_pending(t, player)
-    before = TableBefore(row.id, row.status, list(row.forfeited)) if row is not None else None
-    if row is not None:
-        row.forfeited = sorted({*row.forfeited, player.user_id})
-        if len(set(row.seats) - set(row.forfeited)) <= 1 and not any(x.live for x in row.reports):
-            row.status = TableState.FORFEIT
+    row = unplayed(t, player)
+    before = concede(row, [player.user_id]) if row is not None else None
     ctx.uow.record(t, Dropped(player.user_id, player.status, r.number, before))
     player.status, player.dropped_round = PlayerStatus.DROPPED, r.number
     return row
@@ -302,16 +328,14 @@ async def undo_sub(ctx: Ctx, t: Tournament, entry: Substituted) -> None:
 
 
 def walk_over(ctx: Ctx, t: Tournament, r: Round) -> list[tuple[TableRow, list[int]]]:
-    """A knockout's draw seated players who dropped out after winning: each forfeits that
-    table at once, a walkover for the opponents. Returns the tables and who forfeited."""
+    """A knockout's draw seated players who dropped out after winning: each table of
+    theirs is a walkover at once (:func:`concede`). Returns the tables and who forfeited."""
     gone = {p.user_id for p in t.players if p.status == PlayerStatus.DROPPED}
     ruled = []
     for row in r.tables:
         out = [u for u in row.seats if u in gone and u not in row.forfeited]
         if out:
-            row.forfeited = sorted({*row.forfeited, *out})
-            if len(set(row.seats) - set(row.forfeited)) <= 1:
-                row.status = TableState.FORFEIT
+            concede(row, out)
             ctx.uow.record(t, WalkedOver(r.number, row.number, out))
             ruled.append((row, out))
     return ruled

@@ -272,21 +272,17 @@ async def penalise(
     ctx.uow.record(t, Penalised(row.id, player.user_id, points, kind, reason))
 
 
-def disqualify(ctx: Ctx, t: Tournament, player: Player, reason: str = "") -> None:
-    """Remove a player; their open table loses them. Audited as ``dq`` (with the
-    organiser's reason), so /undo can bring them back whether it came from /dq or the
-    third rung of the ladder."""
+def disqualify(ctx: Ctx, t: Tournament, player: Player, reason: str = "") -> TableRow | None:
+    """Remove a player; their table still to be played is a walkover at once
+    (``people.concede``), returned. Audited as ``dq`` (with the organiser's reason), so
+    /undo can bring them back whether it came from /dq or the third rung of the ladder."""
     if player.status == PlayerStatus.REMOVED:
         raise UserError("refuse.already-removed", name=player.name)
-    entry = Disqualified(player.user_id, player.status, reason=reason)
+    row = people.unplayed(t, player)
+    before = people.concede(row, [player.user_id]) if row is not None else None
+    ctx.uow.record(t, Disqualified(player.user_id, player.status, before, reason))
     player.status = PlayerStatus.REMOVED
-    r = latest_round(t)
-    if r is not None and r.status == RoundStatus.OPEN:
-        row = next((x for x in r.tables if player.user_id in x.seats), None)
-        if row is not None and row.status == TableState.PENDING:
-            entry = Disqualified(player.user_id, entry.status, row.id, list(row.forfeited), reason)
-            row.forfeited = sorted(set(row.forfeited) | {player.user_id})
-    ctx.uow.record(t, entry)
+    return row
 
 
 def rule_set(ctx: Ctx, t: Tournament, options: dict[str, object], knob: str) -> None:
@@ -324,10 +320,10 @@ async def _undo_forfeit(ctx: Ctx, t: Tournament, entry: Forfeited) -> None:
 async def _undo_dq(ctx: Ctx, t: Tournament, entry: Disqualified) -> None:
     player = next(p for p in t.players if p.user_id == entry.user)
     player.status = entry.status
-    if entry.table_id is not None:
-        row = await _table(ctx, entry.table_id)
+    if entry.table is not None:
+        row = await _table(ctx, entry.table.table_id)
         reopen(t, row.round)
-        row.forfeited = entry.forfeited or []
+        row.status, row.forfeited = entry.table.status, entry.table.forfeited
 
 
 async def _undo_report(ctx: Ctx, t: Tournament, entry: Filed) -> None:
