@@ -17,6 +17,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -29,7 +30,7 @@ from bot.application.handlers.typos import hint
 from bot.application.routes import CALLBACKS, COMMANDS, MIGRATE
 from bot.application.types import Incoming, Outgoing, Sender, Timer, Transport
 from bot.config import Settings
-from bot.language.errors import UserError
+from bot.language.errors import UserError, refusal
 from bot.language.i18n import Catalogue, Translator
 from db.models import Chat
 from db.repo import Repo
@@ -40,6 +41,29 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Ctx, str], Awaitable[None]]
 Routed = tuple[Incoming, Handler, str]
 ADMIN_CACHE_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A use-case that was refused and rolled back: its context, what to say, and the
+    message key of the refusal (None for an engine's or the database's)."""
+
+    ctx: Ctx
+    text: str
+    key: str | None
+
+
+@dataclass(frozen=True)
+class Acted:
+    """What :meth:`Core.act` did: ``done`` (committed; ``said``: the texts it queued),
+    refused (``refusal`` in the chat's language, ``key`` its message key), or
+    ``replayed`` (that update id was handled before: nothing was run)."""
+
+    done: bool = False
+    said: tuple[str, ...] = ()
+    refusal: str | None = None
+    key: str | None = None
+    replayed: bool = False
 
 
 class Core:
@@ -217,7 +241,9 @@ class Core:
         except Exception:  # a late answer only leaves a spinner; never fail the update for it
             log.warning("could not answer callback of update %s", inc.update_id, exc_info=True)
 
-    async def _run(self, inc: Incoming, handler: Handler, arg: str) -> Ctx | None:
+    async def _attempt(self, inc: Incoming, handler: Handler, arg: str) -> Ctx | Refused | None:
+        """Run the use-case in a transaction of its own: its context once committed, what
+        refused it once rolled back, or None when the update was handled already."""
         async with self.sessionmaker() as session, session.begin():
             repo = Repo(session)
             if await repo.seen_updates([inc.update_id]):
@@ -228,37 +254,65 @@ class Core:
                 await repo.write_pending()
             except (UserError, EngineError, IntegrityError) as exc:
                 await session.rollback()
-                refusal = self._refusal(ctx, exc)
+                key = exc.key if isinstance(exc, UserError) else None
+                return Refused(ctx, self._refusal(ctx, exc), key)
             except Exception as exc:
                 await session.rollback()
                 if is_transient(exc):  # the database was away: not the user's fault, and
                     raise  # the update is not consumed (polling hands it over again)
                 log.exception("update %s failed", inc.update_id)
-                refusal = ctx.t("apology")
-            else:
-                return ctx
+                return Refused(ctx, ctx.t("apology"), "apology")
+            return ctx
+
+    async def _run(self, inc: Incoming, handler: Handler, arg: str) -> Ctx | None:
+        done = await self._attempt(inc, handler, arg)
+        if not isinstance(done, Refused):
+            return done
         # The change was rolled back: store only the mark and the refusal.
+        ctx = done.ctx
         async with self.sessionmaker() as session, session.begin():
             repo = Repo(session)
             repo.mark_update(inc.update_id)
             ctx.out.outgoing, ctx.uow.timers = [], []
             if inc.callback_id:
-                ctx.out.toast, ctx.out.toast_alert = refusal, True
+                ctx.out.toast, ctx.out.toast_alert = done.text, True
             else:
-                ctx.out.say(refusal)
+                ctx.out.say(done.text)
             self._enqueue(repo, ctx.out.outgoing)
             await repo.write_pending()
         return ctx
 
+    async def act(self, inc: Incoming, event: int) -> Acted:
+        """A chat command sent from elsewhere than the chat (the Mini App) about the
+        chat's ``event``, run as if ``inc.text`` had been typed there: the same
+        admission, handler, transaction, audit and replies. Refused (or no longer the
+        chat's event), nothing is said in the chat and nothing is stored, not even the
+        update's mark: the refusal is returned. An update id handled already is
+        ``replayed`` and runs nothing."""
+        route = self._route(inc)
+        if route is None or inc.callback_id is not None:
+            raise ValueError(f"not a command: {inc.text!r}")
+        handler, arg = route
+
+        async def about_event(ctx: Ctx, arg: str) -> None:
+            latest = await ctx.uow.tournament(finished=True, whole=False)
+            if latest.id != event:  # a newer event began in the chat since it opened
+                raise UserError("console.other-event")
+            await handler(ctx, arg)
+
+        async with self._lock(inc.chat_id):
+            done = await self._attempt(inc, about_event, arg)
+        if done is None:
+            return Acted(replayed=True)
+        if isinstance(done, Refused):
+            return Acted(refusal=done.text, key=done.key)
+        await self._committed(done)
+        said = tuple(out.text for out in done.out.outgoing if out.kind != "react")
+        return Acted(done=True, said=said)
+
     def _refusal(self, ctx: Ctx, exc: Exception) -> str:
-        if isinstance(exc, UserError):
-            return ctx.t(exc.key, **exc.params)
-        if isinstance(exc, EngineError):
-            key = f"error.{exc.code}"
-            if ctx.t.has(key):
-                return ctx.t(key, **exc.params)
-            log.error("no message for engine error %s", exc)
-            return ctx.t("refuse.invalid", code=exc.code)
+        if isinstance(exc, (UserError, EngineError)):
+            return refusal(ctx.t, exc)
         return ctx.t("refuse.conflict")  # a concurrent change won the race
 
     async def _ctx(self, repo: Repo, inc: Incoming) -> Ctx:

@@ -22,16 +22,17 @@ import asyncio
 import hmac
 import json
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from aiohttp import web
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
+from bot.application import console_view
 from bot.application.context import Ctx
 from bot.application.handlers.calendar import moments
 from bot.application.handlers.common import event_status
@@ -41,7 +42,6 @@ from bot.application.tournament import latest_round, names
 from bot.application.types import Incoming, Sender
 from bot.config import Settings
 from bot.language.i18n import Catalogue
-from bot.presentation.pictures import standings_sheet
 from db.models import Tournament
 from db.repo import Repo
 from db.status import EventStatus, ReportStatus, RoundStatus, TableState
@@ -111,18 +111,7 @@ def page_state(ctx: Ctx, t: Tournament) -> dict[str, Any]:
                     "state_label": ctx.t(f"webpage.state-{state}"),
                 }
             )
-    standings = None
-    if t.rounds:
-        sheet = standings_sheet(ctx, t)
-        standings = {
-            "title": sheet.title,
-            "subtitle": sheet.subtitle,
-            "columns": list(sheet.columns),
-            "aligns": sheet.aligns,
-            "rows": [
-                {"cells": list(row.cells), "section": row.mark == "section"} for row in sheet.rows
-            ],
-        }
+    standings = console_view.standings(ctx, t)
     deadline = r.deadline if r is not None and r.status == RoundStatus.OPEN else None
     return {
         "version": t.version,
@@ -264,10 +253,16 @@ class LivePages:
         return built
 
 
-async def serve(pages: LivePages, host: str, port: int) -> tuple[web.AppRunner, str]:
-    """Serve the pages on ``host:port`` (0: a free port); the runner and its base URL."""
+class Routes(Protocol):
+    def add_routes(self, app: web.Application) -> None: ...
+
+
+async def serve(sites: Sequence[Routes], host: str, port: int) -> tuple[web.AppRunner, str]:
+    """Serve the pages (the live page, the Mini App) on ``host:port`` (0: a free port);
+    the runner and its base URL."""
     app = web.Application()
-    pages.add_routes(app)
+    for site in sites:
+        site.add_routes(app)
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
     await runner.setup()
     await web.TCPSite(runner, host, port).start()

@@ -28,6 +28,7 @@ from aiogram.types import (
     InputMediaPhoto,
     Message,
     Update,
+    WebAppInfo,
 )
 from aiohttp import ClientError, ClientTimeout
 
@@ -39,6 +40,7 @@ from bot.application.types import (
     RetryAfter,
     StartupError,
     TransientError,
+    button_kind,
 )
 from bot.config import Settings
 from bot.transport.adapters.convert import callback_incoming, member_incoming, message_incoming
@@ -51,14 +53,20 @@ UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
 JSON_BODY = {"Content-Type": "application/json"}
 
 
+def _button(label: str, data: str) -> InlineKeyboardButton:
+    kind, value = button_kind(data)
+    if kind == "url":
+        return InlineKeyboardButton(text=label, url=value)
+    if kind == "web_app":
+        return InlineKeyboardButton(text=label, web_app=WebAppInfo(url=value))
+    return InlineKeyboardButton(text=label, callback_data=value)
+
+
 def _markup(buttons: Buttons | None) -> InlineKeyboardMarkup | None:
     if not buttons:
         return None
     return InlineKeyboardMarkup(
-        inline_keyboard=[
-            [InlineKeyboardButton(text=label, callback_data=data) for label, data in row]
-            for row in buttons
-        ]
+        inline_keyboard=[[_button(label, data) for label, data in row] for row in buttons]
     )
 
 

@@ -17,6 +17,7 @@ from telegram import (
     InputMediaPhoto,
     Message,
     Update,
+    WebAppInfo,
 )
 from telegram.error import (
     BadRequest,
@@ -37,6 +38,7 @@ from bot.application.types import (
     RetryAfter,
     StartupError,
     TransientError,
+    button_kind,
 )
 from bot.config import Settings
 from bot.transport.adapters.convert import callback_incoming, member_incoming, message_incoming
@@ -55,15 +57,19 @@ warnings.filterwarnings(
 UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
 
 
+def _button(label: str, data: str) -> InlineKeyboardButton:
+    kind, value = button_kind(data)
+    if kind == "url":
+        return InlineKeyboardButton(label, url=value)
+    if kind == "web_app":
+        return InlineKeyboardButton(label, web_app=WebAppInfo(value))
+    return InlineKeyboardButton(label, callback_data=value)
+
+
 def _markup(buttons: Buttons | None) -> InlineKeyboardMarkup | None:
     if not buttons:
         return None
-    return InlineKeyboardMarkup(
-        [
-            [InlineKeyboardButton(label, callback_data=data) for label, data in row]
-            for row in buttons
-        ]
-    )
+    return InlineKeyboardMarkup([[_button(label, data) for label, data in row] for row in buttons])
 
 
 def update_incoming(update: Update) -> Incoming | None:
