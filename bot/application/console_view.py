@@ -184,7 +184,7 @@ def _people(ctx: Ctx, t: Tournament) -> dict[str, Any]:
             for p in listed
         ],
         "waiting": [{"user": p.user_id, "name": p.name} for p in people.queue(t)],
-        "teams": [[{"user": u, "name": who[u]} for u in members] for members in teams.values()],
+        "together": [[{"user": u, "name": who[u]} for u in members] for members in teams.values()],
         "apart": [
             [{"user": u, "name": who.get(u, str(u))} for u in pair] for pair in apart_pairs(t)
         ],

@@ -280,8 +280,8 @@ function peopleTab() {
   ];
   if (p.waiting.length) parts.push(h("section", {}, h("h2", {}, t("waiting")),
     h("ol", {}, p.waiting.map(w => h("li", {}, w.name)))));
-  if (p.teams.length) parts.push(h("section", {}, h("h2", {}, t("teams")),
-    h("ol", {}, p.teams.map(team => h("li", {}, team.map(m => m.name).join(" + "))))));
+  if (p.together.length) parts.push(h("section", {}, h("h2", {}, t("teams")),
+    h("ol", {}, p.together.map(team => h("li", {}, team.map(m => m.name).join(" + "))))));
   parts.push(h("section", {}, h("h2", {}, t("apart-pairs")),
     p.apart.length ? h("ul", {}, p.apart.map(pair => h("li", {}, pair.map(m => m.name).join(" ↔ ")))) : h("p", {class: "hint"}, t("none")),
     p.apart.length && a["apart-clear"] ? h("button", {class: "plain", onclick: () => send("apart-clear")}, t("apart-clear")) : null));
