@@ -33,7 +33,7 @@ from bot.application.service import people, results
 from bot.application.timers import table_deadline
 from bot.application.tournament import apart_pairs, game_of, given_teams, names
 from bot.language.errors import UserError
-from bot.language.i18n import Translator
+from bot.language.i18n import Translator, without_emoji
 from bot.presentation.pictures import standings_sheet
 from db.models import Player, Round, TableRow, Tournament
 from db.status import EventStatus, PlayerStatus, ReportStatus, RoundStatus, TableState
@@ -224,7 +224,8 @@ async def view(ctx: Ctx, t: Tournament, me: Visitor) -> dict[str, Any]:
         await repo.load_tables(r)
     who = names(t)
     tables = [_table(ctx, r, row, who) for row in r.tables] if r is not None else []
-    status = ctx.t("miniapp.signup") if t.status == EventStatus.SIGNUP else event_status(ctx, t, r)
+    signup = t.status == EventStatus.SIGNUP
+    status = ctx.t("miniapp.signup") if signup else without_emoji(event_status(ctx, t, r))
     opened = r is not None and r.status == RoundStatus.OPEN
     state: dict[str, Any] = {
         "version": t.version,

@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -41,7 +40,7 @@ from bot.application.service import results
 from bot.application.tournament import latest_round, names
 from bot.application.types import Incoming, Sender
 from bot.config import Settings
-from bot.language.i18n import Catalogue
+from bot.language.i18n import Catalogue, without_emoji
 from db.models import Tournament
 from db.repo import Repo
 from db.status import EventStatus, ReportStatus, RoundStatus, TableState
@@ -50,17 +49,6 @@ from paper.ics import calendar_file
 
 PAGE = resources.files("paper") / "live.html"
 FONT_PATH = "/e/font.woff"
-
-
-def without_emoji(text: str) -> str:
-    """The chat's status line without its leading emoji (⏳, 🏁): the page's web font
-    has no emoji, and a hall's screen has no emoji font to fall back on (a tofu box)."""
-    lead = 0
-    while lead < len(text) and (
-        unicodedata.category(text[lead]) == "So" or text[lead] in "\ufe0f\u200d "
-    ):
-        lead += 1
-    return text[lead:]
 
 
 @dataclass

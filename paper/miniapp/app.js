@@ -22,7 +22,7 @@ function h(tag, attrs, ...children) {
     if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else node.setAttribute(k, v === true ? "" : v);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -44,6 +44,7 @@ async function api(path, body) {
   try { data = await answer.json(); } catch (e) { /* an empty or HTML answer */ }
   return {status: answer.status, data};
 }
+document.getElementById("toast").addEventListener("click", e => { e.currentTarget.hidden = true; });
 function toast(text, bad) {
   const box = document.getElementById("toast");
   box.textContent = text;

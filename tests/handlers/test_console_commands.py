@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import shutil
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -168,14 +167,28 @@ CASES = [
     Case("round", drawn, "/round", {}),
     Case("deadline", opened, "/deadline 2026-11-21 20:00", {"when": "2026-11-21T20:00"}),
     Case("deadline", opened, "/deadline 2 下周五 18:00", {"table": 2, "when": "下周五 18:00"}),
-    Case("signup-deadline", signup, "/deadline signup 2026-11-10 12:00", {"when": "2026-11-10 12:00"}),
+    Case(
+        "signup-deadline", signup, "/deadline signup 2026-11-10 12:00", {"when": "2026-11-10 12:00"}
+    ),
     Case("fix", reported, "/fix 1 A0 B5 C8 D12", {"table": 1, "hands": BIG_TWO_HAND}),
     Case("fix", reported, "/fix 1 A3 B0 C1 D2", {"table": 1, "result": "A3 B0 C1 D2"}),
     Case("forfeit", opened, "/forfeit 1", {"table": 1}),
     Case("forfeit", opened, "/forfeit 2B", {"seat": "2B"}),
-    Case("penalty", opened, f"/penalty {P[2]} 1.5 late", {"player": P[2], "how": "points", "points": "1.5", "reason": "late"}),
-    Case("penalty", opened, f"/penalty {P[2]} cards 2", {"player": P[2], "how": "cards", "cards": 2}),
-    Case("penalty", opened, f"/penalty {P[2]} warn noise", {"player": P[2], "how": "warn", "reason": "noise"}),
+    Case(
+        "penalty",
+        opened,
+        f"/penalty {P[2]} 1.5 late",
+        {"player": P[2], "how": "points", "points": "1.5", "reason": "late"},
+    ),
+    Case(
+        "penalty", opened, f"/penalty {P[2]} cards 2", {"player": P[2], "how": "cards", "cards": 2}
+    ),
+    Case(
+        "penalty",
+        opened,
+        f"/penalty {P[2]} warn noise",
+        {"player": P[2], "how": "warn", "reason": "noise"},
+    ),
     Case("dq", opened, f"/dq {P[4]}", {"player": P[4]}),
     Case("sub", pairs_between_rounds, f"/sub {P[1]} {P[9]}", {"out": P[1], "in": P[9]}),
     Case("drop", opened, f"/drop {P[5]} yes", {"player": P[5]}),
@@ -187,14 +200,28 @@ CASES = [
     Case("undo", penalised, "/undo"),
     Case("print", opened, "/print"),
     Case("live", opened, "/live"),
-    Case("report", opened, "/report 1 A5 B8 C0 D12", {"table": 1, "hands": [{"cards": ["5", "8", "0", "12"]}]}, sitting(1, "A"), form),
+    Case(
+        "report",
+        opened,
+        "/report 1 A5 B8 C0 D12",
+        {"table": 1, "hands": [{"cards": ["5", "8", "0", "12"]}]},
+        sitting(1, "A"),
+        form,
+    ),
     Case("report", opened, "/report 1 A5 B8 C0 D12", {"table": 1, "result": "A5 B8 C0 D12"}),
     Case("confirm", reported, "/confirm 1", {"table": 1}, sitting(1, "C"), form),
-    Case("dispute", reported, "/dispute 1 wrong count", {"table": 1, "reason": "wrong count"}, sitting(1, "B"), form),
+    Case(
+        "dispute",
+        reported,
+        "/dispute 1 wrong count",
+        {"table": 1, "reason": "wrong count"},
+        sitting(1, "B"),
+        form,
+    ),
     Case("here", checking_in, "/here", {}, sitting(1, "D"), form),
     Case("drop", opened, "/drop yes", {}, sitting(2, "A"), form),
     Case("leave", signup, "/leave", {}, lambda chats: _p(2), form),
-]  # fmt: skip
+]
 
 
 async def _p(i: int) -> int:
@@ -233,7 +260,11 @@ async def copy_of(base: Path, directory: Path) -> Chats:
             buttons = [[tuple(b) for b in row] for row in out.buttons] if out.buttons else None
             assert out.message_id is not None
             chats.transport.messages[out.message_id] = Sent(
-                out.message_id, out.chat_id, out.kind, out.text, buttons  # type: ignore[arg-type]
+                out.message_id,
+                out.chat_id,
+                out.kind,
+                out.text,
+                buttons,  # type: ignore[arg-type]
             )
     chats.transport._ids = itertools.count(max(chats.transport.messages, default=0) + 1000)
     chats._updates = itertools.count((last or 0) + 1)

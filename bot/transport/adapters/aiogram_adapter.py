@@ -23,12 +23,10 @@ from aiogram.types import (
     BufferedInputFile,
     ChatMemberAdministrator,
     ChatMemberOwner,
-    InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputMediaPhoto,
     Message,
     Update,
-    WebAppInfo,
 )
 from aiohttp import ClientError, ClientTimeout
 
@@ -40,11 +38,10 @@ from bot.application.types import (
     RetryAfter,
     StartupError,
     TransientError,
-    button_kind,
 )
 from bot.config import Settings
 from bot.transport.adapters.convert import callback_incoming, member_incoming, message_incoming
-from bot.transport.adapters.plain import message_id_of, plain_call
+from bot.transport.adapters.plain import markup, message_id_of, plain_call
 from bot.transport.polling import decode_batch, poll_forever
 
 # chat_member must be asked for by name: an admin's promotion or demotion drops the
@@ -53,21 +50,9 @@ UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
 JSON_BODY = {"Content-Type": "application/json"}
 
 
-def _button(label: str, data: str) -> InlineKeyboardButton:
-    kind, value = button_kind(data)
-    if kind == "url":
-        return InlineKeyboardButton(text=label, url=value)
-    if kind == "web_app":
-        return InlineKeyboardButton(text=label, web_app=WebAppInfo(url=value))
-    return InlineKeyboardButton(text=label, callback_data=value)
-
-
 def _markup(buttons: Buttons | None) -> InlineKeyboardMarkup | None:
-    if not buttons:
-        return None
-    return InlineKeyboardMarkup(
-        inline_keyboard=[[_button(label, data) for label, data in row] for row in buttons]
-    )
+    keyboard = markup(buttons)
+    return InlineKeyboardMarkup.model_validate(keyboard) if keyboard else None
 
 
 class AiogramTransport:

@@ -12,12 +12,10 @@ from telegram import (
     BotCommand,
     ChatMemberAdministrator,
     ChatMemberOwner,
-    InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputMediaPhoto,
     Message,
     Update,
-    WebAppInfo,
 )
 from telegram.error import (
     BadRequest,
@@ -38,11 +36,10 @@ from bot.application.types import (
     RetryAfter,
     StartupError,
     TransientError,
-    button_kind,
 )
 from bot.config import Settings
 from bot.transport.adapters.convert import callback_incoming, member_incoming, message_incoming
-from bot.transport.adapters.plain import message_id_of, plain_call
+from bot.transport.adapters.plain import markup, message_id_of, plain_call
 from bot.transport.polling import decode_batch, poll_forever
 
 # getUpdates goes through do_api_request so that the answer stays plain JSON and each
@@ -57,19 +54,9 @@ warnings.filterwarnings(
 UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
 
 
-def _button(label: str, data: str) -> InlineKeyboardButton:
-    kind, value = button_kind(data)
-    if kind == "url":
-        return InlineKeyboardButton(label, url=value)
-    if kind == "web_app":
-        return InlineKeyboardButton(label, web_app=WebAppInfo(value))
-    return InlineKeyboardButton(label, callback_data=value)
-
-
 def _markup(buttons: Buttons | None) -> InlineKeyboardMarkup | None:
-    if not buttons:
-        return None
-    return InlineKeyboardMarkup([[_button(label, data) for label, data in row] for row in buttons])
+    keyboard = markup(buttons)
+    return InlineKeyboardMarkup.de_json(keyboard, None) if keyboard else None
 
 
 def update_incoming(update: Update) -> Incoming | None:
