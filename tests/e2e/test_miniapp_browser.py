@@ -327,3 +327,38 @@ def platform_fonts(browser: Any, selector: str) -> list[str]:
     node = browser.execute_cdp_cmd("DOM.querySelector", {"nodeId": root, "selector": selector})
     fonts = browser.execute_cdp_cmd("CSS.getPlatformFontsForNode", {"nodeId": node["nodeId"]})
     return [f["familyName"] for f in fonts["fonts"] if f["isCustomFont"]]
+
+
+@pytest.mark.parametrize("backend", ["aiogram"])
+async def test_a_16_player_event_runs_from_the_console_and_the_forms_to_its_champion(
+    bot: Harness, browser: Any
+) -> None:
+    """Sign-up is the chat's (the Join button); the rest is taps in the Mini App: the
+    organiser draws and opens each round, each table's captain reports with the form and
+    a tablemate confirms in theirs, and the group gets every announcement to the podium."""
+    players = {200 + i: f"玩家{i:02d}" for i in range(1, 17)}
+    ids = {name: uid for uid, name in players.items()}
+    start = launch_of(await sign_up(bot, players), "控制台")
+    page = MiniApp(bot, browser)
+    await page.open(ADMIN, start)
+    await page.tap('[data-action="draw"]')
+    await page.tap('[data-testid="yes"]')
+    await bot.server.wait_for("第 1 轮抽签", timeout=15)
+    for number in (1, 2):
+        await page.open(ADMIN, start)
+        await page.tap('[data-action="round"]')
+        await page.tap('[data-testid="send"]')  # no deadline: the picker is optional
+        announced = await bot.server.wait_for(f"第 {number} 轮开始", timeout=15)
+        form = launch_of(announced, "上报")
+        for table, seats in tables_of(announced.body, ids).items():
+            await page.open(seats[0], form)
+            await page.report(table, ["5", "8", "0", "12"])
+            await bot.server.wait_for(f"第 {table} 桌", timeout=15)
+            await page.open(seats[1], form)
+            await page.tap('[data-action="confirm"]')
+            await bot.server.wait_for(f"第 {table} 桌结果确认", timeout=15)
+        if number == 1:
+            closed = await bot.server.wait_for("第 1 轮结束", timeout=15)
+            assert closed.body.count("玩家") == 4  # one from each table goes on
+    finished = await bot.server.wait_for("结束！冠军", timeout=20)
+    assert "周五锄大地" in finished.body
