@@ -66,6 +66,30 @@ class Acted:
     replayed: bool = False
 
 
+class Admins:
+    """A chat's administrators as Telegram lists them, asked at most once a minute a chat
+    (``forget``: a promotion or demotion counts from the next update on)."""
+
+    def __init__(self, transport: Transport) -> None:
+        self.transport = transport
+        self._cache: dict[int, tuple[float, set[int]]] = {}
+
+    async def __call__(self, chat_id: int) -> set[int]:
+        cached = self._cache.get(chat_id)
+        if cached and time.monotonic() - cached[0] < ADMIN_CACHE_SECONDS:
+            return cached[1]
+        try:
+            ids = await self.transport.chat_admins(chat_id)
+        except Exception:  # Telegram unreachable: nobody is an admin until it answers
+            log.warning("could not fetch the admins of chat %s", chat_id, exc_info=True)
+            return set()
+        self._cache[chat_id] = (time.monotonic(), ids)
+        return ids
+
+    def forget(self, chat_id: int) -> None:
+        self._cache.pop(chat_id, None)
+
+
 class Core:
     def __init__(
         self,
@@ -87,7 +111,7 @@ class Core:
         self.hint: Callable[[str], Handler | None] = lambda typed: hint(typed, COMMANDS)
         self.on_outbox: Callable[[], None] = lambda: None
         self.on_timer: Callable[[Timer], None] = lambda timer: None
-        self._admin_cache: dict[int, tuple[float, set[int]]] = {}
+        self.admins = Admins(transport)
         self._locks: dict[int, asyncio.Lock] = {}
 
     # --- helpers -------------------------------------------------------------------------
@@ -97,18 +121,6 @@ class Core:
         too: a write that finds the database locked by another chat's transaction
         waits for it asynchronously (``db.inline_sqlite``)."""
         return self._locks.setdefault(chat_id, asyncio.Lock())
-
-    async def admins(self, chat_id: int) -> set[int]:
-        cached = self._admin_cache.get(chat_id)
-        if cached and time.monotonic() - cached[0] < ADMIN_CACHE_SECONDS:
-            return cached[1]
-        try:
-            ids = await self.transport.chat_admins(chat_id)
-        except Exception:  # Telegram unreachable: nobody is an admin until it answers
-            log.warning("could not fetch the admins of chat %s", chat_id, exc_info=True)
-            return set()
-        self._admin_cache[chat_id] = (time.monotonic(), ids)
-        return ids
 
     async def can_pin(self, chat_id: int) -> bool:
         """Whether the bot may pin here; False when Telegram cannot say."""
@@ -151,7 +163,7 @@ class Core:
     async def handle(self, inc: Incoming) -> None:
         """Handle one update exactly once."""
         if inc.admins_changed:  # a promotion or demotion counts from this update on
-            self._admin_cache.pop(inc.chat_id, None)
+            self.admins.forget(inc.chat_id)
             return
         route = self._route(inc)
         if route is None:

@@ -18,7 +18,8 @@ organiser's action. Nothing is written by a refused request.
   chat would check it (nothing is stored): the text, each seat's points, or the refusal.
 - ``POST /app/api/action``: one action (``bot.application.console_actions``), run as its
   chat command through ``Core.act``: the same transaction, audit entries and messages in
-  the chat as the typed command. Each carries a ``request`` id of the page's; the same
+  the chat as the typed command (scaled out, by the worker of the chat's shard; 202
+  when its outcome is slow to come back). Each carries a ``request`` id of the page's; the same
   initData and id again is a replay, refused (401) without running anything.
 """
 
@@ -379,7 +380,10 @@ class MiniApp:
         inc = await self._visit(launch, opened, command)
         if self.act is None:
             raise web.HTTPServiceUnavailable(text="starting")
-        acted = await self.act(inc, opened.tournament)
+        try:
+            acted = await self.act(inc, opened.tournament)
+        except TimeoutError:  # scale-out: stored in its chat's shard, not yet run
+            return _json({"done": False, "queued": True}, 202)
         if acted.replayed:
             raise _refuse(401, "replayed")
         if acted.refusal is not None:

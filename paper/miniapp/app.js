@@ -68,6 +68,7 @@ async function send(action, fields) {
   const {status, data} = await api("/app/api/action", {action, fields: fields || {}, request: requestId()});
   closeSheet();
   if (status === 200) toast(data.said && data.said.length ? data.said.join("\n\n") : t("done"));
+  else if (status === 202) toast(t("queued"));
   else toast(data.refusal || data.text || data.error || String(status), true);
   await refresh();
   return status === 200;
