@@ -139,11 +139,7 @@ async def test_the_console_opens_over_the_chat_as_the_player_speaking(tmp_path: 
             async def console_message() -> Any:
                 view = await (await http.get(f"/api/chat/{cast.GROUP}")).json()
                 return next(
-                    (
-                        m
-                        for m in view["messages"]
-                        if m["bot"] and m["text"].startswith("🎛")
-                    ),
+                    (m for m in view["messages"] if m["bot"] and m["text"].startswith("🎛")),
                     None,
                 )
 

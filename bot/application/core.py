@@ -70,8 +70,8 @@ class Admins:
     """A chat's administrators as Telegram lists them, asked at most once a minute a chat
     (``forget``: a promotion or demotion counts from the next update on)."""
 
-    def __init__(self, transport: Transport) -> None:
-        self.transport = transport
+    def __init__(self, fetch: Callable[[int], Awaitable[set[int]]]) -> None:
+        self.fetch = fetch  # the transport's ``chat_admins``
         self._cache: dict[int, tuple[float, set[int]]] = {}
 
     async def __call__(self, chat_id: int) -> set[int]:
@@ -79,7 +79,7 @@ class Admins:
         if cached and time.monotonic() - cached[0] < ADMIN_CACHE_SECONDS:
             return cached[1]
         try:
-            ids = await self.transport.chat_admins(chat_id)
+            ids = await self.fetch(chat_id)
         except Exception:  # Telegram unreachable: nobody is an admin until it answers
             log.warning("could not fetch the admins of chat %s", chat_id, exc_info=True)
             return set()
@@ -111,7 +111,7 @@ class Core:
         self.hint: Callable[[str], Handler | None] = lambda typed: hint(typed, COMMANDS)
         self.on_outbox: Callable[[], None] = lambda: None
         self.on_timer: Callable[[Timer], None] = lambda timer: None
-        self.admins = Admins(transport)
+        self.admins = Admins(lambda chat_id: self.transport.chat_admins(chat_id))
         self._locks: dict[int, asyncio.Lock] = {}
 
     # --- helpers -------------------------------------------------------------------------

@@ -148,7 +148,7 @@ class Gateway:
         if self.miniapp is not None:
             self.runner = make_runner(self.settings)
             await self.runner.prepare()
-            self.miniapp.admins = Admins(self.runner.transport)
+            self.miniapp.admins = Admins(self.runner.transport.chat_admins)
         runner = web.AppRunner(self.app(), access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, self.settings.gateway_host, self.settings.gateway_port)
