@@ -7,7 +7,7 @@ On a 360 px phone, in Telegram's light and dark themes: the organiser opens the 
 from the console with the date-time picker, fixes a table's result with the game's form
 and forfeits another; a player reports with the form (checked by the engine as it is
 filled in) and a tablemate confirms; each time the group shows the typed command's
-message. Forged, expired and another chat's launch data are refused on the page. The
+message, and a report typed in the chat shows on the open console within 3 s. Forged, expired and another chat's launch data are refused on the page. The
 page is in the chat's language (zh, en) and draws Chinese with its own web font. A whole
 16-player Big Two event is then run from the console and the players' forms alone,
 sign-up aside, to its champion.
@@ -306,6 +306,13 @@ async def test_console_and_form_on_a_phone_as_the_chat_would_have_it(
     await page.shows('.table[data-table="2"][data-state="confirmed"]', "table 2 fixed")
     await page.tap("#toast")  # what the chat was told, read: out of the way
     await shot(page, tmp_path, "console.png")
+    # A report typed in the chat shows on the open console within 3 s, without a reload.
+    await page.js("window.sameDocument = true")
+    await bot.says(GROUP, seated[3][0], "/report 3 A1 B2 C0 D3", "第 3 桌")
+    typed_at = time.monotonic()
+    await page.shows('.table[data-table="3"][data-state="reported"]', "table 3 reported", 3)
+    assert time.monotonic() - typed_at < 3
+    assert await page.js("return window.sameDocument === true")
     await page.tap('.table[data-table="3"] [data-action="forfeit"]')
     await page.tap('[data-testid="forfeit-table"]')
     await bot.server.wait_for("第 3 桌", timeout=15)
