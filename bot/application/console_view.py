@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bot.application.commands import Role, Stage
+from bot.application.commands import Role, stage_fits
 from bot.application.console_actions import ACTIONS, command_of
 from bot.application.context import Ctx
 from bot.application.handlers import reports
@@ -65,18 +65,6 @@ async def visitor(ctx: Ctx, t: Tournament) -> Visitor | None:
 
 def labels(t: Translator) -> dict[str, str]:
     return {k.removeprefix(LABELS): v for k, v in t.messages.items() if k.startswith(LABELS)}
-
-
-def fits(stage: Stage, status: str) -> bool:
-    """Whether a command of ``stage`` may run in an event of ``status`` (the core's
-    admission decides; this only greys out what it would refuse)."""
-    return {
-        Stage.ANY: True,
-        Stage.EVENT: status in (EventStatus.SIGNUP, EventStatus.RUNNING),
-        Stage.SIGNUP: status == EventStatus.SIGNUP,
-        Stage.RUNNING: status == EventStatus.RUNNING,
-        Stage.RECORD: status != EventStatus.CANCELLED,
-    }[stage]
 
 
 def table_state(r: Round, row: TableRow, now: datetime) -> str:
@@ -259,12 +247,12 @@ async def view(ctx: Ctx, t: Tournament, me: Visitor) -> dict[str, Any]:
     if me.organiser:
         state["people"] = _people(ctx, t)
         state["actions"] = {
-            name: fits(command_of(action).stage, t.status) for name, action in ACTIONS.items()
+            name: stage_fits(command_of(action).stage, t.status) for name, action in ACTIONS.items()
         }
     if me.player is not None:
         state["mine"] = _mine(ctx, t, r, me, tables)
         player_role = {
-            name: fits(command_of(action).stage, t.status)
+            name: stage_fits(command_of(action).stage, t.status)
             for name, action in ACTIONS.items()
             if command_of(action).role is not Role.ORGANISER
         }

@@ -7,10 +7,11 @@ On a 360 px phone, in Telegram's light and dark themes: the organiser opens the 
 from the console with the date-time picker, fixes a table's result with the game's form
 and forfeits another; a player reports with the form (checked by the engine as it is
 filled in) and a tablemate confirms; each time the group shows the typed command's
-message, and a report typed in the chat shows on the open console within 3 s. Forged, expired and another chat's launch data are refused on the page. The
-page is in the chat's language (zh, en) and draws Chinese with its own web font. A whole
-16-player Big Two event is then run from the console and the players' forms alone,
-sign-up aside, to its champion.
+message, and a report typed in the chat shows on the open console within 3 s. Forged,
+expired and another chat's launch data are refused on the page. The page is in the
+chat's language (zh, en) and draws Chinese with its own web font. A whole 16-player Big
+Two event is then run from the console and the players' forms alone, sign-up aside, to
+its champion.
 
 ``DOCS_SHOTS=1`` writes the screenshots the guide shows (docs/console.png,
 docs/report-form.png).
