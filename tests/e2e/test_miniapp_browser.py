@@ -36,7 +36,7 @@ import pytest_asyncio
 from playground.botapi import BotAPIServer, SentMessage
 from playground.botapi.webapp import DARK, LIGHT, SCRIPT_PATH, init_data, launch_url
 from tests.e2e.harness import TOKEN, Harness, tables_of
-from tests.test_playground_browser import CHROME_ARGS, CHROMEDRIVER, CHROMIUM
+from tests.test_playground_browser import CHROMEDRIVER, CHROMIUM, phone_browser
 
 GROUP, OTHER, ADMIN, STRANGER = -100970, -100971, 1, 2
 PHONE = (360, 740)
@@ -65,20 +65,7 @@ async def bot(botapi: BotAPIServer, backend: str, tmp_path: Path) -> AsyncIterat
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in CHROME_ARGS:
-        options.add_argument(arg)
-    phone = {"width": PHONE[0], "height": PHONE[1], "pixelRatio": 1.0, "touch": True}
-    options.add_experimental_option("mobileEmulation", {"deviceMetrics": phone})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
+    yield from phone_browser(PHONE)
 
 
 class MiniApp:
