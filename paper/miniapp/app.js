@@ -316,12 +316,21 @@ function playerSheet(player) {
 }
 
 // --- the player's form ------------------------------------------------------------------
+function leaving() {
+  // Before the draw a player may leave; after it, drop out of the next draws.
+  const a = state.actions;
+  if (!state.round && a.leave) return h("div", {class: "actions"},
+    h("button", {class: "danger", "data-action": "leave", onclick: () => ask(t("leave-ask"), "leave")}, t("leave")));
+  if (state.round && a.drop) return h("div", {class: "actions"},
+    h("button", {class: "danger", "data-action": "drop", onclick: () => ask(t("drop-self-ask"), "drop")}, t("drop")));
+  return null;
+}
 function mineTab() {
   const mine = state.mine, r = state.round;
-  if (!r) return [h("section", {}, h("p", {}, t("not-drawn")))];
-  if (mine.bye) return [h("section", {"data-testid": "bye"}, h("p", {}, t("bye", {round: r.number})))];
+  if (!r) return [h("section", {}, h("p", {}, t("not-drawn")), leaving())];
+  if (mine.bye) return [h("section", {"data-testid": "bye"}, h("p", {}, t("bye", {round: r.number})), leaving())];
   const table = mine.table;
-  if (!table) return [h("section", {}, h("p", {}, t("no-table", {round: r.number})))];
+  if (!table) return [h("section", {}, h("p", {}, t("no-table", {round: r.number})), leaving())];
   const report = table.report, pending = report && report.status === "pending";
   const mineReport = pending && report.by === state.user;
   const card = tableCard(table, false);
@@ -337,7 +346,7 @@ function mineTab() {
   card.append(actions);
   if (table.deadline) card.append(h("p", {class: "hint"}, t("due", {when: new Date(table.deadline).toLocaleString(state.lang === "zh" ? "zh-CN" : "en-GB", {timeZone: state.event.zone, dateStyle: "medium", timeStyle: "short"})})));
   if (mine.why_not && !pending) card.append(h("p", {class: "hint"}, mine.why_not));
-  return [card];
+  return [card, h("section", {}, leaving())];
 }
 function disputeSheet(table) {
   const reason = h("input", {id: "dispute-reason", type: "text", maxlength: 200});
