@@ -81,7 +81,7 @@ FORBIDDEN = {
     "refuse.sent-as-channel",
 }
 Act = Callable[[Incoming, int], Awaitable[Acted]]
-Admins = Callable[[int], Awaitable[set[int]]]
+AdminsOf = Callable[[int], Awaitable[set[int]]]  # a chat id → its administrators
 T = TypeVar("T")
 
 
@@ -155,7 +155,7 @@ class MiniApp:
         catalogue: Catalogue,
         sessionmaker: async_sessionmaker[Any] | None = None,
         act: Act | None = None,
-        admins: Admins | None = None,
+        admins: AdminsOf | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.settings, self.catalogue, self.clock = settings, catalogue, clock
@@ -404,6 +404,6 @@ class MiniApp:
 
 
 def undo_text(ctx: Ctx, entry: AuditEntry) -> str:
-    """``/undo`` would take back: what, when, by whom (its audit entry)."""
+    """What ``/undo`` would take back, and when it was done (its audit entry)."""
     when = entry.at.astimezone(ctx.tz).strftime("%m-%d %H:%M") if entry.at else ""
     return ctx.t("miniapp.undo-preview", what=ctx.t(f"undo.what.{entry.action}"), when=when)
