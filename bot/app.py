@@ -90,14 +90,20 @@ class App:
             await self.engine.dispose()
             raise
         catalogue = Catalogue()
+        miniapp = None
         if self.settings.web_port is not None:
             from bot.transport.live_page import LivePages, serve
+            from bot.transport.miniapp import MiniApp
 
             pages = LivePages(self.settings, catalogue, sessionmaker, self.clock)
-            self._web, base = await serve(pages, self.settings.web_host, self.settings.web_port)
+            miniapp = MiniApp(self.settings, catalogue, sessionmaker, clock=self.clock)
+            host, port = self.settings.web_host, self.settings.web_port
+            self._web, base = await serve([pages, miniapp], host, port)
             self.settings = replace(self.settings, public_url=self.settings.public_url or base)
-            log.info("live pages served at %s (public: %s)", base, self.settings.public_url)
+            log.info("live pages and Mini App at %s (public: %s)", base, self.settings.public_url)
         self.core = Core(self.settings, sessionmaker, catalogue, self.runner.transport, self.clock)
+        if miniapp is not None:  # its actions run through the core, as typed commands
+            miniapp.act, miniapp.admins = self.core.act, self.core.admins
         self.sender = Sender(
             sessionmaker,
             self.runner.transport,

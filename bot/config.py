@@ -36,6 +36,11 @@ class Settings:
     public_url: str = ""
     web_host: str = "127.0.0.1"
     web_port: int | None = None
+    # The Mini App (docs/operations.md#mini-app): its short name at BotFather ("main":
+    # the bot's main Mini App; "": none, the chat offers no link), and where its pages
+    # load Telegram's script from.
+    miniapp_name: str = ""
+    miniapp_script: str = "https://telegram.org/js/telegram-web-app.js"
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -64,4 +69,6 @@ class Settings:
             public_url=env.get("PUBLIC_URL", cls.public_url).rstrip("/"),
             web_host=env.get("WEB_HOST", cls.web_host),
             web_port=int(env["WEB_PORT"]) if env.get("WEB_PORT", "").strip() else None,
+            miniapp_name=env.get("MINIAPP_NAME", cls.miniapp_name).strip(),
+            miniapp_script=env.get("MINIAPP_SCRIPT", cls.miniapp_script),
         )

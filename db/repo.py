@@ -90,6 +90,7 @@ _IN_CHAT = (
 _NEWEST = select(Tournament).where(*_IN_CHAT).order_by(Tournament.id.desc()).limit(1)
 _ACTIVE = _NEWEST.where(Tournament.status.in_(ACTIVE))
 LATEST = {True: _NEWEST.options(*WHOLE), False: _NEWEST.options(*BARE)}  # by ``whole``
+BY_ID = select(Tournament).where(Tournament.id == bindparam("tournament_id")).options(*BARE)
 ACTIVE_TOURNAMENT = {True: _ACTIVE.options(*WHOLE), False: _ACTIVE.options(*BARE)}
 # ``Repo.load_whole``: the tournament with its (few) rounds and penalties, then its
 # players, tables and reports a page at a time (ids above ``after``).
@@ -420,20 +421,36 @@ class Repo:
         chat's reply waiting meanwhile."""
         await self.write_pending()
         await self.session.execute(SHELL, {"tournament_id": t.id})
-        set_committed_value(t, "players", await self._pages(PLAYERS_OF, {"tournament_id": t.id}))
+        await self.load_players(t)
         if not t.rounds:
             return
-        rounds = {"round_ids": [r.id for r in t.rounds]}
+        of_round = await self._tables([r.id for r in t.rounds])
+        for r in t.rounds:
+            set_committed_value(r, "tables", of_round[r.id])
+
+    async def load_players(self, t: Tournament) -> None:
+        """Load a bare tournament's players alone (every one of them: the list is whole),
+        for a reader that needs them and the latest round, not its history."""
+        set_committed_value(t, "players", await self._pages(PLAYERS_OF, {"tournament_id": t.id}))
+
+    async def load_tables(self, r: Round) -> None:
+        """Load one round's tables and their reports (the round came without them, from
+        :meth:`latest_round` of a bare tournament): what it costs does not grow with the
+        rounds before."""
+        set_committed_value(r, "tables", (await self._tables([r.id]))[r.id])
+
+    async def _tables(self, round_ids: list[int]) -> dict[int, list[TableRow]]:
+        """The tables of these rounds with their reports, by round, in table order."""
+        rounds = {"round_ids": round_ids}
         tables = await self._pages(TABLES_OF, rounds)
         reports: dict[int, list[Report]] = {row.id: [] for row in tables}
         for rep in await self._pages(REPORTS_OF, rounds):
             reports[rep.table_id].append(rep)
-        of_round: dict[int, list[TableRow]] = {r.id: [] for r in t.rounds}
+        of_round: dict[int, list[TableRow]] = {number: [] for number in round_ids}
         for row in sorted(tables, key=lambda row: row.number):
             of_round[row.round_id].append(row)
             set_committed_value(row, "reports", reports[row.id])
-        for r in t.rounds:
-            set_committed_value(r, "tables", of_round[r.id])
+        return of_round
 
     async def _pages(self, query: Select[Any], where: dict[str, Any]) -> list[Any]:
         """Every row of ``query`` (ordered by id), :data:`PAGE` rows a statement."""
@@ -550,11 +567,14 @@ class Repo:
             select(Season).where(Season.chat_id == chat_id).order_by(Season.id.desc())
         )
 
-    async def tournament(self, tournament_id: int) -> Tournament | None:
-        """The tournament with this id; None for an id no row can have (``db.keys``)."""
+    async def tournament(self, tournament_id: int, whole: bool = True) -> Tournament | None:
+        """A tournament by id (None for an id no row can have, ``db.keys``);
+        ``whole=False``: its row alone (see ``BARE``)."""
         if not could_be_key(Tournament, tournament_id):
             return None
-        return await self.session.get(Tournament, tournament_id)
+        if whole:
+            return await self.session.get(Tournament, tournament_id)
+        return await self.session.scalar(BY_ID, {"tournament_id": tournament_id})
 
     async def add(self, row: Any) -> Any:
         if isinstance(row, Tournament):  # now the active one of its chat

@@ -1,9 +1,10 @@
 """``tourbot playground``: the fake Telegram, its page and the real bot, in one process.
 
-The bot is the production ``App`` with three settings changed: the token the local server
-accepts, ``BOT_API_URL`` pointing at it, and ``DATABASE_URL`` pointing at the playground's
-state file. Everything else (backend, language, time zone, rate limit) comes from the
-environment as for ``tourbot run``.
+The bot is the production ``App`` with a few settings changed: the token the local server
+accepts, ``BOT_API_URL`` pointing at it, ``DATABASE_URL`` pointing at the playground's
+state file, and the Mini App on (the page opens its links, with the local Telegram's
+``telegram-web-app.js``). Everything else (backend, language, time zone, rate limit)
+comes from the environment as for ``tourbot run``.
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ from pathlib import Path
 from aiohttp import web
 
 from bot.app import App
+from bot.application.miniapp_links import MAIN
 from bot.config import Settings
 from bot.language.i18n import Catalogue
 from bot.transport.live_page import LivePages
+from bot.transport.miniapp import MiniApp
 from playground import cast
-from playground.botapi import BotAPIServer
+from playground.botapi import BotAPIServer, webapp
 from playground.store import FILENAME, WorldStore
 from playground.web import Page
 
@@ -64,6 +67,8 @@ class Playground:
         self.page.add_routes(app)
         live = LivePages(self.settings, Catalogue())
         live.add_routes(app)  # the public live page (/live), once the bot has started
+        miniapp = MiniApp(self.settings, Catalogue())
+        miniapp.add_routes(app)  # the Mini App (/console), likewise
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
@@ -74,10 +79,14 @@ class Playground:
             bot_api_url=self.url,
             database_url=self.store.database_url,
             public_url=self.settings.public_url or self.url,
+            miniapp_name=self.settings.miniapp_name or MAIN,  # the page opens its links
+            miniapp_script=webapp.SCRIPT_PATH,  # the local Telegram's stand-in
         )
+        miniapp.settings = bot_settings
         self._bot = App(bot_settings)
         await self._bot.start()
-        live.sessionmaker = self._bot.core.sessionmaker
+        live.sessionmaker = miniapp.sessionmaker = self._bot.core.sessionmaker
+        miniapp.act, miniapp.admins = self._bot.core.act, self._bot.core.admins
         await self.store.flush(self.server)
 
     async def stop(self) -> None:

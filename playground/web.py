@@ -13,15 +13,16 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import parse_qs, quote, urlsplit
 
 from aiohttp import web
 
 from playground import cast, demo, webfont
-from playground.botapi import BotAPIServer
+from playground.botapi import BotAPIServer, webapp
 from playground.botapi.records import JSON, SentMessage
 from playground.botapi.updates import Signal
 
@@ -44,6 +45,7 @@ class Page:
         self._signal = Signal()
         self._on_change = on_change
         self._demo: asyncio.Task[None] | None = None
+        self._launches = 0  # each launch a page of its own
 
     def add_routes(self, app: web.Application) -> None:
         app.middlewares.append(self._track_bot)
@@ -59,6 +61,7 @@ class Page:
         app.router.add_post("/api/press", self._press)
         app.router.add_post("/api/player", self._add_player)
         app.router.add_post("/api/demo", self._start_demo)
+        app.router.add_post("/api/webapp", self._launch)
 
     def changed(self) -> None:
         """Something visible changed: wake every page and save soon."""
@@ -168,7 +171,12 @@ class Page:
             "reactions": self.server.reactions.get((chat_id, message["message_id"]), []),
             "buttons": [
                 [
-                    {"text": b.get("text", ""), "data": b.get("callback_data"), "url": b.get("url")}
+                    {
+                        "text": b.get("text", ""),
+                        "data": b.get("callback_data"),
+                        "url": b.get("url"),
+                        "web_app": (b.get("web_app") or {}).get("url"),
+                    }
                     for b in row
                 ]
                 for row in (message.get("reply_markup") or {}).get("inline_keyboard", [])
@@ -256,6 +264,27 @@ class Page:
         self._demo = asyncio.create_task(demo.play(self.server, chat, self.changed), name="demo")
         self.changed()
         return _json({"ok": True, "chat": chat})
+
+    async def _launch(self, request: web.Request) -> web.Response:
+        """What a Telegram client does when a Mini App button or link is tapped: the app's
+        URL with the launch data of the player speaking, signed with the bot's token."""
+        body = await _body(request)
+        uid, target = _int(body.get("as")), urlsplit(str(body.get("url", "")))
+        if uid not in self.server.world.users:
+            raise web.HTTPBadRequest(text=f"nobody with id {uid}")
+        bot = self.server.bot_username
+        start = parse_qs(target.query).get("startapp", [""])[0]
+        if target.netloc == "t.me" and target.path.split("/")[1:2] == [bot] and start:
+            app = "/app"  # a direct link (or the main Mini App's): the payload is signed
+        elif target.path == "/app":
+            app, start = f"/app?{target.query}", ""  # a web_app button: the page itself
+        else:
+            raise web.HTTPBadRequest(text="not a Mini App of this bot")
+        user = self.server.world.user(uid)
+        signed = webapp.init_data(self.server.token, user, int(time.time()), start_param=start)
+        self._launches += 1
+        joiner = "&" if "?" in app else "?"
+        return _json({"url": webapp.launch_url(f"{app}{joiner}n={self._launches}", signed)})
 
     def _check(self, chat: int, uid: int) -> None:
         if uid not in self.server.world.users:

@@ -248,7 +248,8 @@ class Cluster:
         port = free_port()
         self.gateway_ports.append(port)
         url = f"http://127.0.0.1:{port}/tg/hook"
-        self.spawn(name, "gateway", GATEWAY_PORT=str(port), WEBHOOK_URL=url)
+        public = f"http://127.0.0.1:{port}"  # the live pages and the Mini App, too
+        self.spawn(name, "gateway", GATEWAY_PORT=str(port), WEBHOOK_URL=url, PUBLIC_URL=public)
 
     async def wait_gateways(self) -> None:
         await wait_until(

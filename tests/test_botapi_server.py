@@ -39,6 +39,7 @@ from aiogram.types import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
+    WebAppInfo,
 )
 from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter
 from telegram.ext import ApplicationBuilder, CommandHandler, ContextTypes
@@ -107,6 +108,33 @@ async def raw_call(server: BotAPIServer, method: str, **kwargs: Any) -> tuple[in
 
 
 # ---------------------------------------------------------------- aiogram
+
+
+async def test_mini_app_buttons_are_for_private_chats_and_https_as_telegram_says(
+    aio_bot: Bot, world: BotAPIServer
+) -> None:
+    """A ``web_app`` button only in a private chat, at an HTTPS address (a local one let
+    through for tests); a link button anywhere."""
+    app = InlineKeyboardButton(text="Report", web_app=WebAppInfo(url="https://tour.example/app"))
+    link = InlineKeyboardButton(text="Console", url="https://t.me/tourbot_bot/console?startapp=c1")
+    world.add_user(ALICE, "Alice")
+    world.user_says(ALICE, ALICE, "/start")
+    private = await aio_bot.send_message(
+        ALICE, "form", reply_markup=InlineKeyboardMarkup(inline_keyboard=[[app, link]])
+    )
+    assert private.reply_markup is not None
+    assert await aio_bot.send_message(
+        GROUP, "console", reply_markup=InlineKeyboardMarkup(inline_keyboard=[[link]])
+    )
+    with pytest.raises(TelegramBadRequest, match="BUTTON_TYPE_INVALID"):
+        await aio_bot.send_message(
+            GROUP, "form", reply_markup=InlineKeyboardMarkup(inline_keyboard=[[app]])
+        )
+    plain = InlineKeyboardButton(text="Report", web_app=WebAppInfo(url="http://tour.example/app"))
+    with pytest.raises(TelegramBadRequest, match="BUTTON_URL_INVALID"):
+        await aio_bot.send_message(
+            ALICE, "form", reply_markup=InlineKeyboardMarkup(inline_keyboard=[[plain]])
+        )
 
 
 async def test_aiogram_get_me_returns_the_configured_bot(aio_bot: Bot) -> None:

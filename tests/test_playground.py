@@ -8,6 +8,7 @@ import asyncio
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
 import pytest
@@ -121,3 +122,50 @@ async def test_demo_and_a_rehearsal_that_survives_a_restart(
 
     fresh = Playground(SETTINGS, tmp_path, 0, fresh=True)
     assert not fresh.resumed and chat not in fresh.server.world.chats
+
+
+async def test_the_console_opens_over_the_chat_as_the_player_speaking(tmp_path: Path) -> None:
+    """The playground is the Telegram client too: /console's link opens the Mini App with
+    launch data it signed for whoever speaks; the Mini App takes it, and knows the role."""
+    playground = Playground(SETTINGS, tmp_path, 0, fresh=True)
+    await playground.start()
+    try:
+        async with aiohttp.ClientSession(playground.url) as http:
+            for uid, text in (
+                (cast.ORGANISER, "/new bigtwo 控制台赛"),
+                (cast.ORGANISER, "/console"),
+            ):
+                body = {"chat": cast.GROUP, "as": uid, "text": text}
+                assert (await http.post("/api/say", json=body)).status == 200
+
+            async def console_message() -> Any:
+                view = await (await http.get(f"/api/chat/{cast.GROUP}")).json()
+                return next(
+                    (m for m in view["messages"] if m["bot"] and m["text"].startswith("🎛")),
+                    None,
+                )
+
+            message = await until(console_message, "the console's link")
+            link = message["buttons"][0][0]["url"]
+            assert link.startswith("https://t.me/tourbot_bot?startapp=c")  # the main Mini App
+            for uid, role in ((cast.ORGANISER, "organiser"), (cast.FIRST_PLAYER, None)):
+                launched = await (
+                    await http.post("/api/webapp", json={"as": uid, "url": link})
+                ).json()
+                fragment = parse_qs(urlsplit(launched["url"]).fragment)
+                signed = fragment["tgWebAppData"][0]
+                page = await (await http.get(launched["url"].split("#")[0])).text()
+                assert "/js/telegram-web-app.js" in page  # the local Telegram's script
+                start = parse_qs(signed)["start_param"][0]
+                headers = {"Authorization": f"tma {signed}"}
+                async with http.get(
+                    "/app/api/state", params={"start": start}, headers=headers
+                ) as state:
+                    if role is None:
+                        assert state.status == 403  # not signed up: neither role
+                    else:
+                        assert state.status == 200 and (await state.json())["role"] == role
+            other = {"as": cast.ORGANISER, "url": "https://t.me/someone_else_bot?startapp=c1"}
+            assert (await http.post("/api/webapp", json=other)).status == 400
+    finally:
+        await playground.stop()

@@ -86,8 +86,8 @@ def last_line(fd: int, log: Path, timeout: float = 90) -> str:
     return line
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
+def phone_browser(size: tuple[int, int]) -> Iterator[Any]:
+    """Headless Chromium as a phone of ``size`` CSS pixels (a fixture's body)."""
     webdriver = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.chrome.service import Service
 
@@ -95,13 +95,18 @@ def browser() -> Iterator[Any]:
     options.binary_location = CHROMIUM
     for arg in CHROME_ARGS:
         options.add_argument(arg)
-    phone = {"width": PHONE[0], "height": PHONE[1], "pixelRatio": 1.0, "touch": True}
+    phone = {"width": size[0], "height": size[1], "pixelRatio": 1.0, "touch": True}
     options.add_experimental_option("mobileEmulation", {"deviceMetrics": phone})
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     try:
         yield driver
     finally:
         driver.quit()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    yield from phone_browser(PHONE)
 
 
 class Page:

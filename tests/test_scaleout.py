@@ -18,18 +18,22 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from typing import Any
 
+import aiohttp
 import pytest
 import pytest_asyncio
 
+from bot.application.base36 import b36
 from bot.transport.scaleout.budget import OUTBOX_LOCKS, PARTS
 from bot.transport.scaleout.slots import WORKER_SLOTS
 from db.migrate import upgrade
 from db.session import make_engine
 from playground.botapi import BotAPIServer
+from playground.botapi.webapp import init_data
 from tests.cluster import (
     ADMIN,
     SECRET,
@@ -307,3 +311,54 @@ async def test_every_connection_ended_mid_burst_then_a_worker_killed_sends_each_
     await wait_until(two_slots, 10, "both slots to be held", every=0.5)
     await wait_until(lambda: len(cluster.working()) == 2, 10, "two workers consuming")
     cluster.spawn(busiest, "worker", WORKERS_PER_HOST="2")
+
+
+async def test_a_mini_app_action_through_a_gateway_runs_on_the_chats_worker(
+    cluster: Cluster,
+) -> None:
+    """The console's action goes into the chat's shard like an update: a worker runs it
+    as the typed command (the chat is told), the gateway answers with its outcome; the
+    same request again is a replay (401) and runs nothing."""
+    chats = make_chats(cluster.botapi, -1005000, 1, 4)
+    chat = next(iter(chats))
+    cluster.botapi.user_says(chat, ADMIN, "/new bigtwo Console Cup")
+    for uid in chats[chat]:
+        cluster.botapi.user_says(chat, uid, "/join")
+    cluster.botapi.user_says(chat, ADMIN, "/draw")
+    cluster.botapi.user_says(chat, ADMIN, "/round")
+    for update in cluster.botapi.take_updates():
+        await cluster.post(update)
+    await cluster.botapi.wait_for(
+        lambda m: m.chat_id == chat and "Round 1 is open" in m.body, timeout=30
+    )
+    [(tournament,)] = await query(cluster, "SELECT id FROM tournaments WHERE chat_id = :c", c=chat)
+    start = f"c{b36(tournament)}"  # the console's launch payload
+    signed = init_data(
+        TOKEN, {"id": ADMIN, "first_name": "Org"}, int(time.time()), start_param=start
+    )
+    base = f"http://127.0.0.1:{cluster.gateway_ports[0]}"
+    body = {
+        "start": start,
+        "action": "fix",
+        "fields": {"table": 1, "result": "A0 B1 C2 D3"},
+        "request": "scaled-out-1",
+    }
+    headers = {"Authorization": f"tma {signed}"}
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{base}/app/api/action", json=body, headers=headers) as answer:
+            assert answer.status == 200, await answer.text()
+            said = (await answer.json())["said"]
+        assert any("corrected table 1" in text for text in said), said
+        await cluster.botapi.wait_for(
+            lambda m: m.chat_id == chat and m.body.startswith(said[0][:20]), timeout=30
+        )
+        async with http.post(f"{base}/app/api/action", json=body, headers=headers) as answer:
+            assert answer.status == 401
+        query_string = {"start": start}
+        async with http.get(f"{base}/app/api/state", params=query_string, headers=headers) as got:
+            state = await got.json()
+    assert state["tables"][0]["state"] == "confirmed"
+    fixed = await query(
+        cluster, "SELECT count(*) FROM audit_log WHERE chat_id = :c AND action = 'fix'", c=chat
+    )
+    assert fixed[0][0] == 1

@@ -106,6 +106,18 @@ async def admit(ctx: Ctx, command: Command) -> None:
             raise UserError("refuse.player-removed", name=player.name)
 
 
+def stage_fits(stage: Stage, status: str) -> bool:
+    """Whether a command of ``stage`` fits an event of ``status`` (a page that offers the
+    commands greys out the others; :func:`admit` decides, with the refusal)."""
+    return {
+        Stage.ANY: True,
+        Stage.EVENT: status in (EventStatus.SIGNUP, EventStatus.RUNNING),
+        Stage.SIGNUP: status == EventStatus.SIGNUP,
+        Stage.RUNNING: status == EventStatus.RUNNING,
+        Stage.RECORD: status != EventStatus.CANCELLED,
+    }[stage]
+
+
 async def role_of(ctx: Ctx) -> Role:
     """The caller's role in this chat, for /help."""
     if await ctx.caller.is_organiser():

@@ -17,6 +17,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -29,7 +30,7 @@ from bot.application.handlers.typos import hint
 from bot.application.routes import CALLBACKS, COMMANDS, MIGRATE
 from bot.application.types import Incoming, Outgoing, Sender, Timer, Transport
 from bot.config import Settings
-from bot.language.errors import UserError
+from bot.language.errors import UserError, refusal
 from bot.language.i18n import Catalogue, Translator
 from db.models import Chat
 from db.repo import Repo
@@ -41,6 +42,53 @@ Handler = Callable[[Ctx, str], Awaitable[None]]
 Routed = tuple[Incoming, Handler, str]
 ADMIN_CACHE_SECONDS = 60.0
 TOAST_LIMIT = 200  # what answerCallbackQuery shows, in UTF-16 code units (an emoji is two)
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A use-case that was refused and rolled back: its context, what to say, and the
+    message key of the refusal (None for an engine's or the database's)."""
+
+    ctx: Ctx
+    text: str
+    key: str | None
+
+
+@dataclass(frozen=True)
+class Acted:
+    """What :meth:`Core.act` did: ``done`` (committed; ``said``: the texts it queued),
+    refused (``refusal`` in the chat's language, ``key`` its message key), or
+    ``replayed`` (that update id was handled before: nothing was run)."""
+
+    done: bool = False
+    said: tuple[str, ...] = ()
+    refusal: str | None = None
+    key: str | None = None
+    replayed: bool = False
+
+
+class Admins:
+    """A chat's administrators as Telegram lists them, asked at most once a minute a chat
+    (``forget``: a promotion or demotion counts from the next update on)."""
+
+    def __init__(self, fetch: Callable[[int], Awaitable[set[int]]]) -> None:
+        self.fetch = fetch  # the transport's ``chat_admins``
+        self._cache: dict[int, tuple[float, set[int]]] = {}
+
+    async def __call__(self, chat_id: int) -> set[int]:
+        cached = self._cache.get(chat_id)
+        if cached and time.monotonic() - cached[0] < ADMIN_CACHE_SECONDS:
+            return cached[1]
+        try:
+            ids = await self.fetch(chat_id)
+        except Exception:  # Telegram unreachable: nobody is an admin until it answers
+            log.warning("could not fetch the admins of chat %s", chat_id, exc_info=True)
+            return set()
+        self._cache[chat_id] = (time.monotonic(), ids)
+        return ids
+
+    def forget(self, chat_id: int) -> None:
+        self._cache.pop(chat_id, None)
 
 
 class Core:
@@ -64,7 +112,7 @@ class Core:
         self.hint: Callable[[str], Handler | None] = lambda typed: hint(typed, COMMANDS)
         self.on_outbox: Callable[[], None] = lambda: None
         self.on_timer: Callable[[Timer], None] = lambda timer: None
-        self._admin_cache: dict[int, tuple[float, set[int]]] = {}
+        self.admins = Admins(lambda chat_id: self.transport.chat_admins(chat_id))
         self._locks: dict[int, asyncio.Lock] = {}
 
     # --- helpers -------------------------------------------------------------------------
@@ -74,18 +122,6 @@ class Core:
         too: a write that finds the database locked by another chat's transaction
         waits for it asynchronously (``db.inline_sqlite``)."""
         return self._locks.setdefault(chat_id, asyncio.Lock())
-
-    async def admins(self, chat_id: int) -> set[int]:
-        cached = self._admin_cache.get(chat_id)
-        if cached and time.monotonic() - cached[0] < ADMIN_CACHE_SECONDS:
-            return cached[1]
-        try:
-            ids = await self.transport.chat_admins(chat_id)
-        except Exception:  # Telegram unreachable: nobody is an admin until it answers
-            log.warning("could not fetch the admins of chat %s", chat_id, exc_info=True)
-            return set()
-        self._admin_cache[chat_id] = (time.monotonic(), ids)
-        return ids
 
     async def can_pin(self, chat_id: int) -> bool:
         """Whether the bot may pin here; False when Telegram cannot say."""
@@ -128,7 +164,7 @@ class Core:
     async def handle(self, inc: Incoming) -> None:
         """Handle one update exactly once."""
         if inc.admins_changed:  # a promotion or demotion counts from this update on
-            self._admin_cache.pop(inc.chat_id, None)
+            self.admins.forget(inc.chat_id)
             return
         route = self._route(inc)
         if route is None:
@@ -218,7 +254,9 @@ class Core:
         except Exception:  # a late answer only leaves a spinner; never fail the update for it
             log.warning("could not answer callback of update %s", inc.update_id, exc_info=True)
 
-    async def _run(self, inc: Incoming, handler: Handler, arg: str) -> Ctx | None:
+    async def _attempt(self, inc: Incoming, handler: Handler, arg: str) -> Ctx | Refused | None:
+        """Run the use-case in a transaction of its own: its context once committed, what
+        refused it once rolled back, or None when the update was handled already."""
         async with self.sessionmaker() as session, session.begin():
             repo = Repo(session)
             if await repo.seen_updates([inc.update_id]):
@@ -229,37 +267,65 @@ class Core:
                 await repo.write_pending()
             except (UserError, EngineError, IntegrityError) as exc:
                 await session.rollback()
-                refusal = self._refusal(ctx, exc)
+                key = exc.key if isinstance(exc, UserError) else None
+                return Refused(ctx, self._refusal(ctx, exc), key)
             except Exception as exc:
                 await session.rollback()
                 if is_transient(exc):  # the database was away: not the user's fault, and
                     raise  # the update is not consumed (polling hands it over again)
                 log.exception("update %s failed", inc.update_id)
-                refusal = ctx.t("apology")
-            else:
-                return ctx
+                return Refused(ctx, ctx.t("apology"), "apology")
+            return ctx
+
+    async def _run(self, inc: Incoming, handler: Handler, arg: str) -> Ctx | None:
+        done = await self._attempt(inc, handler, arg)
+        if not isinstance(done, Refused):
+            return done
         # The change was rolled back: store only the mark and the refusal.
+        ctx = done.ctx
         async with self.sessionmaker() as session, session.begin():
             repo = Repo(session)
             repo.mark_update(inc.update_id)
             ctx.out.outgoing, ctx.uow.timers = [], []
-            if inc.callback_id and len(refusal.encode("utf-16-le")) <= 2 * TOAST_LIMIT:
-                ctx.out.toast, ctx.out.toast_alert = refusal, True
-            else:  # a button's refusal longer than a toast takes (the events of a forum's
-                ctx.out.say(refusal)  # topics, say) is said in the chat instead
+            if inc.callback_id and len(done.text.encode("utf-16-le")) <= 2 * TOAST_LIMIT:
+                ctx.out.toast, ctx.out.toast_alert = done.text, True
+            else:  # a button's done.text longer than a toast takes (the events of a forum's
+                ctx.out.say(done.text)  # topics, say) is said in the chat instead
             self._enqueue(repo, ctx.out.outgoing)
             await repo.write_pending()
         return ctx
 
+    async def act(self, inc: Incoming, event: int) -> Acted:
+        """A chat command sent from elsewhere than the chat (the Mini App) about the
+        chat's ``event``, run as if ``inc.text`` had been typed there: the same
+        admission, handler, transaction, audit and replies. Refused (or no longer the
+        chat's event), nothing is said in the chat and nothing is stored, not even the
+        update's mark: the refusal is returned. An update id handled already is
+        ``replayed`` and runs nothing."""
+        route = self._route(inc)
+        if route is None or inc.callback_id is not None:
+            raise ValueError(f"not a command: {inc.text!r}")
+        handler, arg = route
+
+        async def about_event(ctx: Ctx, arg: str) -> None:
+            latest = await ctx.uow.tournament(finished=True, whole=False)
+            if latest.id != event:  # a newer event began in the chat since it opened
+                raise UserError("console.other-event")
+            await handler(ctx, arg)
+
+        async with self._lock(inc.chat_id):
+            done = await self._attempt(inc, about_event, arg)
+        if done is None:
+            return Acted(replayed=True)
+        if isinstance(done, Refused):
+            return Acted(refusal=done.text, key=done.key)
+        await self._committed(done)
+        said = tuple(out.text for out in done.out.outgoing if out.kind != "react")
+        return Acted(done=True, said=said)
+
     def _refusal(self, ctx: Ctx, exc: Exception) -> str:
-        if isinstance(exc, UserError):
-            return ctx.t(exc.key, **exc.params)
-        if isinstance(exc, EngineError):
-            key = f"error.{exc.code}"
-            if ctx.t.has(key):
-                return ctx.t(key, **exc.params)
-            log.error("no message for engine error %s", exc)
-            return ctx.t("refuse.invalid", code=exc.code)
+        if isinstance(exc, (UserError, EngineError)):
+            return refusal(ctx.t, exc)
         return ctx.t("refuse.conflict")  # a concurrent change won the race
 
     async def _ctx(self, repo: Repo, inc: Incoming) -> Ctx:

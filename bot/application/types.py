@@ -16,7 +16,28 @@ GROUP_ANONYMOUS_BOT = 1087968824
 # The stand-in user of every message sent on behalf of a channel (with ``sender_chat``).
 CHANNEL_BOT = 136817688
 
-Buttons = list[list[tuple[str, str]]]  # rows of (label, callback data)
+Buttons = list[list[tuple[str, str]]]  # rows of (label, callback data, or a link: below)
+# A button's second half names a link instead of callback data when it starts with one
+# of these (no callback route is named so): a URL to open, or a Mini App to launch,
+# which Telegram allows in private chats only (docs/operations.md#mini-app).
+LINK, WEB_APP = "link:", "webapp:"
+
+
+def link_button(label: str, url: str) -> tuple[str, str]:
+    return label, LINK + url
+
+
+def web_app_button(label: str, url: str) -> tuple[str, str]:
+    return label, WEB_APP + url
+
+
+def button_kind(data: str) -> tuple[str, str]:
+    """What a button does: ``("url", …)``, ``("web_app", …)`` or ``("callback", data)``."""
+    if data.startswith(LINK):
+        return "url", data.removeprefix(LINK)
+    if data.startswith(WEB_APP):
+        return "web_app", data.removeprefix(WEB_APP)
+    return "callback", data
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ and ``other``; Chinese has no plural, so its messages stay plain strings.
 from __future__ import annotations
 
 import tomllib
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -87,6 +88,18 @@ def show(value: object) -> str:
     if isinstance(value, Decimal):
         return plain(value)
     return str(value)
+
+
+def without_emoji(text: str) -> str:
+    """A status line without its leading emoji (⏳, 🏁), for a page: its web font has no
+    emoji, and a hall's screen or a bare browser may have no emoji font to fall back on
+    (a tofu box)."""
+    lead = 0
+    while lead < len(text) and (
+        unicodedata.category(text[lead]) == "So" or text[lead] in "\ufe0f\u200d "
+    ):
+        lead += 1
+    return text[lead:]
 
 
 class _Params(dict[str, str]):

@@ -21,17 +21,17 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
-import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from aiohttp import web
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
+from bot.application import console_view
 from bot.application.context import Ctx
 from bot.application.handlers.calendar import moments
 from bot.application.handlers.common import event_status
@@ -40,8 +40,7 @@ from bot.application.service import results
 from bot.application.tournament import latest_round, names
 from bot.application.types import Incoming, Sender
 from bot.config import Settings
-from bot.language.i18n import Catalogue
-from bot.presentation.pictures import standings_sheet
+from bot.language.i18n import Catalogue, without_emoji
 from db.keys import could_be_key
 from db.models import Tournament
 from db.repo import Repo
@@ -51,17 +50,6 @@ from paper.ics import calendar_file
 
 PAGE = resources.files("paper") / "live.html"
 FONT_PATH = "/e/font.woff"
-
-
-def without_emoji(text: str) -> str:
-    """The chat's status line without its leading emoji (⏳, 🏁): the page's web font
-    has no emoji, and a hall's screen has no emoji font to fall back on (a tofu box)."""
-    lead = 0
-    while lead < len(text) and (
-        unicodedata.category(text[lead]) == "So" or text[lead] in "\ufe0f\u200d "
-    ):
-        lead += 1
-    return text[lead:]
 
 
 @dataclass
@@ -112,18 +100,7 @@ def page_state(ctx: Ctx, t: Tournament) -> dict[str, Any]:
                     "state_label": ctx.t(f"webpage.state-{state}"),
                 }
             )
-    standings = None
-    if t.rounds:
-        sheet = standings_sheet(ctx, t)
-        standings = {
-            "title": sheet.title,
-            "subtitle": sheet.subtitle,
-            "columns": list(sheet.columns),
-            "aligns": sheet.aligns,
-            "rows": [
-                {"cells": list(row.cells), "section": row.mark == "section"} for row in sheet.rows
-            ],
-        }
+    standings = console_view.standings(ctx, t)
     deadline = r.deadline if r is not None and r.status == RoundStatus.OPEN else None
     return {
         "version": t.version,
@@ -265,10 +242,16 @@ class LivePages:
         return built
 
 
-async def serve(pages: LivePages, host: str, port: int) -> tuple[web.AppRunner, str]:
-    """Serve the pages on ``host:port`` (0: a free port); the runner and its base URL."""
+class Routes(Protocol):
+    def add_routes(self, app: web.Application) -> None: ...
+
+
+async def serve(sites: Sequence[Routes], host: str, port: int) -> tuple[web.AppRunner, str]:
+    """Serve the pages (the live page, the Mini App) on ``host:port`` (0: a free port);
+    the runner and its base URL."""
     app = web.Application()
-    pages.add_routes(app)
+    for site in sites:
+        site.add_routes(app)
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
     await runner.setup()
     await web.TCPSite(runner, host, port).start()

@@ -70,11 +70,17 @@ no other request has arrived for ``quiet`` seconds.
 Behaviour checked like Telegram: unknown chat (400 "Bad Request: chat not found"), text
 over 4096 / caption over 1024 UTF-16 units, empty text, HTML ``parse_mode`` (tags are
 stripped from ``SentMessage.text``; unsupported or unbalanced tags are refused), inline
-keyboards (``callback_data`` 1-64 bytes), "message is not modified", edits without
+keyboards (``callback_data`` 1-64 bytes; ``web_app`` buttons in private chats only, on
+HTTPS or a local address), "message is not modified", edits without
 ``reply_markup`` drop the keyboard, unknown forum topic, photos must be PNG/JPEG,
 callback answers at most once, sends to a migrated group (400 with
 ``migrate_to_chat_id``), a newer getUpdates ends an older one with 409, wrong token 401,
 unknown method 404. Markdown parse modes are not parsed.
+
+Mini Apps, Telegram's side (``webapp``): ``webapp.init_data(token, user, auth_date,
+start_param=…)`` is launch data signed as Telegram signs it, ``webapp.launch_url(url,
+data, theme)`` the address a client opens, and the server serves a stand-in for
+Telegram's ``telegram-web-app.js`` at ``/js/telegram-web-app.js``.
 
 For the playground: ``server.world`` is the live users and chats (every stored message);
 ``server.snapshot()`` is all of it, and what the bot sent, as JSON, and

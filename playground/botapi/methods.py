@@ -16,6 +16,7 @@ from playground.botapi.outbox import Outbox
 from playground.botapi.records import JSON, CallbackAnswer, Edit, SentMessage, Upload
 from playground.botapi.updates import UpdateQueue
 from playground.botapi.wire import (
+    LOCAL_OR_HTTPS,
     bad_request,
     check_reply_markup,
     image_size,
@@ -101,7 +102,7 @@ class BotMethods:
 
     async def _set_webhook(self, params: JSON, files: dict[str, Upload]) -> bool:
         url = str(params.get("url") or "")
-        if url and not url.startswith(("https://", "http://127.0.0.1", "http://localhost")):
+        if url and not url.startswith(LOCAL_OR_HTTPS):
             raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
         self.webhook = dict(params) if url else {}
         return True
@@ -178,7 +179,7 @@ class BotMethods:
             raise bad_request("message caption is too long")
         markup = params.get("reply_markup")
         if markup is not None:
-            check_reply_markup(markup)
+            check_reply_markup(markup, private=sent.chat_id > 0)
         inline = markup if markup and "inline_keyboard" in markup else None
         for key, value in (("caption", caption), ("reply_markup", inline)):
             if value is None:
@@ -216,7 +217,7 @@ class BotMethods:
         """Validate what every send shares (markup, topic, reply), then allocate an id."""
         markup = params.get("reply_markup")
         if markup is not None:
-            check_reply_markup(markup)
+            check_reply_markup(markup, private=chat.type == "private")
         thread_id = params.get("message_thread_id")
         if thread_id is not None and chat.is_forum and thread_id not in chat.topics:
             raise bad_request("message thread not found")
@@ -369,7 +370,7 @@ class BotMethods:
         """Apply one edit; like Telegram, an edit without ``reply_markup`` drops the keyboard."""
         markup = params.get("reply_markup")
         if markup is not None:
-            check_reply_markup(markup)
+            check_reply_markup(markup, private=sent.chat_id > 0)
         inline = markup if markup and "inline_keyboard" in markup else None
         new_text = message.get("text") if text is _UNSET else text
         new_caption = message.get("caption") if caption is _UNSET else caption

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from playground.botapi import snapshot
+from playground.botapi import snapshot, webapp
 from playground.botapi.methods import BotMethods, Handler
 from playground.botapi.outbox import Outbox, Predicate
 from playground.botapi.records import JSON, Call, CallbackAnswer, SentMessage, Upload
@@ -109,6 +109,7 @@ class BotAPIServer:
         """Serve the Bot API from ``app`` too: the playground shares one port with its page."""
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         app.router.add_get("/file/bot{token}/{path:.+}", self._handle_file)
+        app.router.add_get(webapp.SCRIPT_PATH, webapp.serve_script)  # as telegram.org does
 
     async def stop(self) -> None:
         """Answer pending long polls with no updates and close the listener."""

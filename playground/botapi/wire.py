@@ -218,8 +218,13 @@ def command_entities(text: str) -> list[JSON]:
     ]
 
 
-def check_reply_markup(markup: Any) -> None:
-    """Refuse markups Telegram refuses: malformed keyboards, over-long ``callback_data``."""
+LOCAL_OR_HTTPS = ("https://", "http://127.0.0.1", "http://localhost")
+
+
+def check_reply_markup(markup: Any, private: bool) -> None:
+    """Refuse markups Telegram refuses: malformed keyboards, over-long ``callback_data``,
+    a link that is no URL, a Mini App button outside a private chat or not on HTTPS (a
+    local address is let through, as for a webhook)."""
     if not isinstance(markup, dict):
         raise bad_request("can't parse reply keyboard markup JSON object")
     rows = markup.get("inline_keyboard")
@@ -239,6 +244,16 @@ def check_reply_markup(markup: Any) -> None:
         data = button.get("callback_data")
         if data is not None and not 1 <= len(str(data).encode()) <= CALLBACK_DATA_MAX_BYTES:
             raise bad_request("BUTTON_DATA_INVALID")
+        url = button.get("url")
+        if url is not None and not str(url).startswith(("https://", "http://", "tg://")):
+            raise bad_request("BUTTON_URL_INVALID")
+        web_app = button.get("web_app")
+        if web_app is not None:
+            if not private:
+                raise bad_request("BUTTON_TYPE_INVALID")
+            target = web_app.get("url") if isinstance(web_app, dict) else None
+            if not isinstance(target, str) or not target.startswith(LOCAL_OR_HTTPS):
+                raise bad_request("BUTTON_URL_INVALID")
 
 
 def image_size(data: bytes) -> tuple[int, int]:

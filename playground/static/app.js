@@ -82,7 +82,9 @@ function renderMessage(m) {
   if (m.buttons.length) {
     buttons = '<div class="buttons">' + m.buttons.map((row) => '<div class="row">' + row.map((b) =>
       b.data ? `<button type="button" data-message="${m.id}" data-data="${esc(b.data)}">${esc(b.text)}</button>`
-             : `<a href="${esc(b.url || "#")}" target="_blank" rel="noopener">${esc(b.text)}</a>`,
+      : b.web_app ? `<button type="button" data-miniapp="${esc(b.web_app)}">${esc(b.text)}</button>`
+      : /[?&]startapp=/.test(b.url || "") ? `<button type="button" data-miniapp="${esc(b.url)}">${esc(b.text)}</button>`
+      : `<a href="${esc(b.url || "#")}" target="_blank" rel="noopener">${esc(b.text)}</a>`,
     ).join("") + "</div>").join("") + "</div>";
   }
   const classes = ["msg", m.bot ? "bot" : "user", mine ? "mine" : ""].join(" ");
@@ -152,7 +154,18 @@ $("tabs").addEventListener("click", (e) => {
   refresh();
 });
 
+// A Mini App button or link: the app opens over the chat, as the player speaking.
+async function openMiniApp(url) {
+  const launched = await api("/api/webapp", { as: current.as, url });
+  if (!launched.url) return;
+  $("miniapp-frame").src = launched.url;
+  $("miniapp").hidden = false;
+}
+$("miniapp-close").addEventListener("click", () => { $("miniapp").hidden = true; $("miniapp-frame").src = "about:blank"; });
+
 $("messages").addEventListener("click", async (e) => {
+  const app = e.target.closest("button[data-miniapp]");
+  if (app) { openMiniApp(app.dataset.miniapp); return; }
   const button = e.target.closest("button[data-data]");
   if (!button) return;
   const answer = await api("/api/press", {

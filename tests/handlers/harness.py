@@ -21,18 +21,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.application.core import Core
 from bot.application.types import Incoming, Outgoing
 from bot.application.types import Sender as User
+from bot.transport.adapters.plain import markup
 from bot.transport.scheduler import Timers, pending_timers
 from playground.botapi.outbox import Outbox, Predicate
 from playground.botapi.records import CallbackAnswer, Edit, SentMessage
 from tests.e2e.harness import tables_of
 from tests.handlers.memory import Chats, MemoryTransport, open_chats
-
-
-def markup(buttons: list[list[tuple[str, str]]] | None) -> dict[str, Any] | None:
-    if not buttons:
-        return None
-    rows = [[{"text": label, "callback_data": data} for label, data in row] for row in buttons]
-    return {"inline_keyboard": rows}
 
 
 class RecordingTransport(MemoryTransport):

@@ -154,15 +154,16 @@ def describe_tables(ctx: Ctx, t: Tournament, r: Round) -> str:
     return "\n".join(lines)
 
 
-def event_status(ctx: Ctx, t: Tournament) -> str:
+def event_status(ctx: Ctx, t: Tournament, latest: Round | None = None) -> str:
     """Where the event stands, above a ranking: over (the final ranking), or which round
     is being played, is drawn and not yet begun, or is over with the next not yet begun
-    (the places are not final in any of those)."""
+    (the places are not final in any of those). ``latest``: its latest round, given for
+    an event loaded without its rounds."""
     if t.status == EventStatus.FINISHED:
         return ctx.t("outcome.finished")
     if t.status == EventStatus.CANCELLED:
         return ctx.t("outcome.cancelled")
-    r = latest_round(t)
+    r = latest or latest_round(t)
     if r is None:
         return ctx.t("outcome.in-progress", round=0)
     key = {RoundStatus.DRAWN: "outcome.drawn", RoundStatus.CLOSED: "outcome.between"}

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from bot.application.context import Ctx
 from bot.application.event import Event
-from bot.application.handlers import referee, report_flow, reports
+from bot.application.handlers import console, referee, report_flow, reports
 from bot.application.handlers.common import deadline_text, find_table
 from bot.application.service import results
 from bot.application.slip_links import genuine, read_payload, slip_payload
@@ -140,5 +140,6 @@ async def start(ctx: Ctx, args: str) -> bool:
     heading = ctx.t("paper.form-heading", title=t.title, round=r.number)
     if when is not None:
         heading += "\n" + ctx.t("paper.deadline", deadline=deadline_text(ctx, when))
-    ctx.out.say(f"{heading}\n{text}", [*buttons, *referee.referee_row(ctx, t, r, row.number)])
+    referee_row = referee.referee_row(ctx, t, r, row.number)
+    ctx.out.say(f"{heading}\n{text}", [*buttons, *referee_row, *console.form_button(ctx, args)])
     return True

@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.application.context import Ctx
 from bot.application.event import Event
+from bot.application.handlers import console
 from bot.application.handlers.common import display_name, find_table, my_table
 from bot.application.tournament import names
 from bot.application.types import Buttons
@@ -46,10 +47,14 @@ def _last_call(t: Tournament, r: Round, table: int) -> datetime | None:
 
 def under_announcement(ctx: Ctx, first: int, t: Tournament, r: Round) -> None:
     """Put the button under the round announcement queued from ``ctx.out.outgoing[first]``
-    on: its last message that has no buttons of its own (page buttons stay alone)."""
+    on: its last message that has no buttons of its own (page buttons stay alone); the
+    Mini App's "📝 Report" link beside it, when the bot has one."""
+    row = referee_row(ctx, t, r)
+    report = console.report_link(ctx, t)  # and the players' form, where there is one
+    row[0] += [report] if report else []
     for out in reversed(ctx.out.outgoing[first:]):
         if out.kind in ("text", "photo") and not out.buttons:
-            out.buttons = referee_row(ctx, t, r)
+            out.buttons = row
             return
 
 

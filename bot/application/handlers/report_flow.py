@@ -27,7 +27,7 @@ from bot.application.handlers.common import find_table, my_table, open_round
 from bot.application.service import results
 from bot.application.tournament import game_of, names
 from bot.application.types import Buttons
-from bot.language.errors import UserError
+from bot.language.errors import UserError, refusal
 from db.models import Round, TableRow, Tournament
 from db.status import EventStatus
 from engine.errors import EngineError
@@ -301,10 +301,7 @@ def _summary(
     try:
         checked = results.check(t, r, row, text)
     except EngineError as exc:
-        key = f"error.{exc.code}"
-        reason = (
-            ctx.t(key, **exc.params) if ctx.t.has(key) else ctx.t("refuse.invalid", code=exc.code)
-        )
+        reason = refusal(ctx.t, exc)
         return f"{header}\n" + ctx.t("report-flow.invalid", text=text, reason=reason), [controls]
     lines = reports.score_lines(ctx, names(t), row, list(checked.scores))
     body = ctx.t("report-flow.summary", text=checked.outcome.text, scores=lines)
@@ -317,6 +314,11 @@ def _label(ctx: Ctx, value: str, row: TableRow, who: Mapping[int, str]) -> str:
     seat = SEAT_LETTERS.find(value) if len(value) == 1 else -1
     if 0 <= seat < len(row.seats):
         return f"{value} {who[row.seats[seat]][:NAME_WIDTH]}"
+    return choice_label(ctx, value)
+
+
+def choice_label(ctx: Ctx, value: str) -> str:
+    """A step's choice in the chat's language (``choice.win`` 胜); a count as it is."""
     key = f"choice.{value}"
     return ctx.t(key) if ctx.t.has(key) else value
 

@@ -90,15 +90,8 @@ async def file_report(
     checked and stored alike; ``edit`` is the flow message to turn into the announcement.
     """
     t = event.t
-    r, row = await latest_table(ctx, t, number)
+    r, row, checked, who = await vet_report(ctx, t, number, text)
     organiser = await ctx.caller.is_organiser()
-    if not organiser and ctx.caller.actor not in row.seats:
-        raise UserError("refuse.not-at-table", table=number)
-    results.reportable(row)
-    checked = results.check(t, r, row, text)
-    who = await ctx.uow.repo.names(t.id, row.seats)
-    if not organiser:
-        check_reporter(ctx, t, row, checked.scores, who)
     done = await event.report(r, row, checked, organiser)
     rep = done.report
     lines = score_lines(ctx, who, row, list(done.scores))
@@ -140,6 +133,24 @@ def report_settled(
     reporter = who.get(rep.reporter_id, str(rep.reporter_id))
     filed = ctx.t("report.filed", table=row.number, text=rep.text, scores=scores, reporter=reporter)
     ctx.out.edit_tagged(report_tag(rep), ctx.t("report.settled", outcome=outcome, filed=filed))
+
+
+async def vet_report(
+    ctx: Ctx, t: Tournament, number: int, text: str
+) -> tuple[Round, TableRow, results.Checked, dict[int, str]]:
+    """What a report must pass before it is stored: the caller's table (an organiser's
+    any), one with no result yet, a report the engine accepts, from the seat that
+    reports. The Mini App's form asks it as the player types (nothing is stored)."""
+    r, row = await latest_table(ctx, t, number)
+    organiser = await ctx.caller.is_organiser()
+    if not organiser and ctx.caller.actor not in row.seats:
+        raise UserError("refuse.not-at-table", table=number)
+    results.reportable(row)
+    checked = results.check(t, r, row, text)
+    who = await ctx.uow.repo.names(t.id, row.seats)
+    if not organiser:
+        check_reporter(ctx, t, row, checked.scores, who)
+    return r, row, checked, who
 
 
 def next_game(ctx: Ctx, t: Tournament, row: TableRow, who: Mapping[int, str]) -> None:

@@ -42,7 +42,7 @@ from bot.application.service.audit import (
 from bot.application.timers import tournament_timers
 from bot.application.tournament import RUNNING_KNOBS, game_of, latest_round, policy
 from bot.language.errors import UserError
-from db.models import Player, Report, Round, TableRow, Tournament
+from db.models import AuditEntry, Player, Report, Round, TableRow, Tournament
 from db.status import (
     EventStatus,
     PenaltyKind,
@@ -426,10 +426,16 @@ REVERSE: dict[type[Entry], Callable[..., Awaitable[None]]] = {
 }
 
 
+async def undoable(ctx: Ctx, t: Tournament) -> AuditEntry | None:
+    """The audit entry of the organiser's last ruling not yet undone (what /undo takes
+    back), if any."""
+    actions = tuple(kind.action.value for kind in REVERSE)
+    return await ctx.uow.repo.last_undoable(t.id, actions)
+
+
 async def undo(ctx: Ctx, t: Tournament) -> str:
     """Take back the organiser's last ruling not yet undone; return its action."""
-    actions = tuple(kind.action.value for kind in REVERSE)
-    row = await ctx.uow.repo.last_undoable(t.id, actions)
+    row = await undoable(ctx, t)
     if row is None:
         raise UserError("refuse.nothing-to-undo")
     entry = read(row)

@@ -23,7 +23,6 @@ from aiogram.types import (
     BufferedInputFile,
     ChatMemberAdministrator,
     ChatMemberOwner,
-    InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputMediaPhoto,
     Message,
@@ -42,7 +41,7 @@ from bot.application.types import (
 )
 from bot.config import Settings
 from bot.transport.adapters.convert import callback_incoming, member_incoming, message_incoming
-from bot.transport.adapters.plain import message_id_of, plain_call
+from bot.transport.adapters.plain import markup, message_id_of, plain_call
 from bot.transport.polling import decode_batch, poll_forever
 
 # chat_member must be asked for by name: an admin's promotion or demotion drops the
@@ -52,14 +51,8 @@ JSON_BODY = {"Content-Type": "application/json"}
 
 
 def _markup(buttons: Buttons | None) -> InlineKeyboardMarkup | None:
-    if not buttons:
-        return None
-    return InlineKeyboardMarkup(
-        inline_keyboard=[
-            [InlineKeyboardButton(text=label, callback_data=data) for label, data in row]
-            for row in buttons
-        ]
-    )
+    keyboard = markup(buttons)
+    return InlineKeyboardMarkup.model_validate(keyboard) if keyboard else None
 
 
 class AiogramTransport:

@@ -15,20 +15,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.application.types import Buttons, Outgoing
+from bot.application.types import Buttons, Outgoing, button_kind
 
 METHODS = {"text": "sendMessage", "edit": "editMessageText", "react": "setMessageReaction"}
 
 
+def button(label: str, data: str) -> dict[str, Any]:
+    """One inline button as the Bot API spells it: callback data, a link, or a Mini App."""
+    kind, value = button_kind(data)
+    if kind == "url":
+        return {"text": label, "url": value}
+    if kind == "web_app":
+        return {"text": label, "web_app": {"url": value}}
+    return {"text": label, "callback_data": value}
+
+
 def markup(buttons: Buttons | None) -> dict[str, Any] | None:
-    """Inline buttons as the Bot API spells them."""
+    """Inline buttons as the Bot API spells them (the typed calls read the same)."""
     if not buttons:
         return None
-    return {
-        "inline_keyboard": [
-            [{"text": label, "callback_data": data} for label, data in row] for row in buttons
-        ]
-    }
+    return {"inline_keyboard": [[button(label, data) for label, data in row] for row in buttons]}
 
 
 def plain_call(m: Outgoing) -> tuple[str, dict[str, Any]] | None:

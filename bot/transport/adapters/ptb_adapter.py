@@ -12,7 +12,6 @@ from telegram import (
     BotCommand,
     ChatMemberAdministrator,
     ChatMemberOwner,
-    InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputMediaPhoto,
     Message,
@@ -40,7 +39,7 @@ from bot.application.types import (
 )
 from bot.config import Settings
 from bot.transport.adapters.convert import callback_incoming, member_incoming, message_incoming
-from bot.transport.adapters.plain import message_id_of, plain_call
+from bot.transport.adapters.plain import markup, message_id_of, plain_call
 from bot.transport.polling import decode_batch, poll_forever
 
 # getUpdates goes through do_api_request so that the answer stays plain JSON and each
@@ -56,14 +55,8 @@ UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
 
 
 def _markup(buttons: Buttons | None) -> InlineKeyboardMarkup | None:
-    if not buttons:
-        return None
-    return InlineKeyboardMarkup(
-        [
-            [InlineKeyboardButton(label, callback_data=data) for label, data in row]
-            for row in buttons
-        ]
-    )
+    keyboard = markup(buttons)
+    return InlineKeyboardMarkup.de_json(keyboard, None) if keyboard else None
 
 
 def update_incoming(update: Update) -> Incoming | None:

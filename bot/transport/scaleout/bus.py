@@ -10,13 +10,16 @@ them, while different shards run in parallel. A message unacknowledged for
 
 Telegram updates carry their ``update_id`` as the ``Nats-Msg-Id``, so a retried webhook
 inside the duplicate window is stored once. Timers are published into the same shard as
-their chat (``{"timer": …}`` instead of an update), ordered with the chat's messages.
+their chat (``{"timer": …}`` instead of an update), ordered with the chat's messages, and
+so are the Mini App's actions (``{"app": …}``: a command as if typed in the chat), whose
+outcome goes back to the gateway that asked on a plain NATS inbox.
 """
 
 from __future__ import annotations
 
+import json
 import zlib
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
@@ -33,7 +36,8 @@ from nats.js.api import (
 )
 from nats.js.errors import NotFoundError
 
-from bot.application.types import Timer
+from bot.application.core import Acted
+from bot.application.types import Incoming, Sender, Timer
 from bot.config import Settings
 
 ACK_WAIT = 5.0  # seconds before an unacknowledged update goes to another worker
@@ -140,3 +144,24 @@ def timer_from(data: dict[str, Any]) -> Timer:
 def timer_key(timer: Timer) -> str:
     """One firing of one timer: the Nats-Msg-Id of its message."""
     return f"timer:{timer.kind}:{timer.tournament_id}:{timer.round}:{timer.at.isoformat()}"
+
+
+def action_json(inc: Incoming, event: int, reply: str) -> dict[str, Any]:
+    """A Mini App action (``Core.act``) as a shard's message: the command as if typed by
+    its user in its chat, the event it is about, and the inbox its outcome goes to."""
+    return {"app": asdict(inc), "event": event, "reply": reply}
+
+
+def action_from(data: dict[str, Any]) -> tuple[Incoming, int, str]:
+    fields = dict(data["app"])
+    fields["sender"] = Sender(**fields["sender"])
+    return Incoming(**fields), int(data["event"]), str(data.get("reply", ""))
+
+
+def acted_json(acted: Acted) -> bytes:
+    return json.dumps(asdict(acted), ensure_ascii=False).encode()
+
+
+def acted_from(raw: bytes) -> Acted:
+    fields = json.loads(raw)
+    return Acted(**{**fields, "said": tuple(fields.get("said", ()))})

@@ -7,11 +7,14 @@ disk. Anything else (NATS down, a timeout) is a 503 and
 Telegram retries; the retry carries the same ``update_id``, which JetStream's duplicate
 window drops if the first attempt had in fact been stored. Gateways keep no state, so
 any number can run behind a load balancer. With ``PUBLIC_URL`` set (the gateways'
-public address) they also serve the events' live pages, read from the database.
+public address) they also serve the events' live pages and the Mini App, read from the
+database; a Mini App action goes into its chat's shard like an update, and the gateway
+waits for the worker's outcome on a NATS inbox.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
 import logging
@@ -21,12 +24,15 @@ from urllib.parse import urlsplit
 import aiohttp
 from aiohttp import web
 from nats.errors import Error as NatsError
+from nats.errors import TimeoutError as NatsTimeout
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.application.types import StartupError
+from bot.app import make_runner
+from bot.application.core import Acted, Admins
+from bot.application.types import Incoming, StartupError
 from bot.config import Settings
 from bot.language.i18n import Catalogue
-from bot.transport.scaleout.bus import MSG_ID, Bus, connect
+from bot.transport.scaleout.bus import MSG_ID, Bus, acted_from, action_json, connect
 from bot.transport.scaleout.process import wait_for_signal
 from db.keys import INT64
 from db.session import make_engine, make_sessionmaker
@@ -91,6 +97,9 @@ def read_update(body: bytes) -> dict[str, Any] | None:
     return update
 
 
+ACT_WAIT = 10.0  # seconds a Mini App action waits for its worker's outcome
+
+
 def chat_of(update: dict[str, Any]) -> int:
     """The chat an update belongs to (0 when it has none, e.g. an inline query)."""
     for kind, body in update.items():
@@ -131,11 +140,16 @@ class Gateway:
         self.path = urlsplit(settings.webhook_url).path or "/"
         self.engine: AsyncEngine | None = None
         self.pages: Any = None
-        if settings.public_url:  # the gateways are the public address: they serve /live
+        self.miniapp: Any = None
+        self.runner: Any = None  # a Bot API client, for the chats' admins (the Mini App)
+        if settings.public_url:  # the gateways are the public address: /live, the Mini App
             from bot.transport.live_page import LivePages
+            from bot.transport.miniapp import MiniApp
 
             self.engine = make_engine(settings.database_url)
-            self.pages = LivePages(settings, Catalogue(), make_sessionmaker(self.engine))
+            sessionmaker, catalogue = make_sessionmaker(self.engine), Catalogue()
+            self.pages = LivePages(settings, catalogue, sessionmaker)
+            self.miniapp = MiniApp(settings, catalogue, sessionmaker, act=self.act)
 
     def app(self) -> web.Application:
         """The webhook's route; with ``PUBLIC_URL`` set, the events' live pages too (read
@@ -144,7 +158,26 @@ class Gateway:
         app.router.add_post(self.path, self.handle)
         if self.pages is not None:
             self.pages.add_routes(app)
+            self.miniapp.add_routes(app)
         return app
+
+    async def act(self, inc: Incoming, event: int) -> Acted:
+        """A Mini App action, run by the worker of its chat's shard in the chat's order
+        (as a typed command would be); its outcome, or TimeoutError when none came back
+        in time (it is stored and will run: the page is told so)."""
+        inbox = self.nc.new_inbox()
+        answer = await self.nc.subscribe(inbox, max_msgs=1)
+        try:
+            body = json.dumps(action_json(inc, event, inbox), ensure_ascii=False).encode()
+            await self.js.publish(self.bus.chat_subject(inc.chat_id), body, timeout=PUBLISH_TIMEOUT)
+            try:
+                reply = await answer.next_msg(timeout=ACT_WAIT)
+            except NatsTimeout:
+                raise TimeoutError(f"no outcome of update {inc.update_id} yet") from None
+        finally:
+            with contextlib.suppress(Exception):
+                await answer.unsubscribe()
+        return acted_from(reply.data)
 
     async def handle(self, request: web.Request) -> web.Response:
         given = request.headers.get(SECRET_HEADER, "")
@@ -166,9 +199,13 @@ class Gateway:
         return web.Response(text="ok")
 
     async def run_forever(self) -> None:
-        nc = await connect(self.settings, "tourbot-gateway")
+        nc = self.nc = await connect(self.settings, "tourbot-gateway")
         self.js = nc.jetstream()
         await self.bus.ensure(self.js)
+        if self.miniapp is not None:
+            self.runner = make_runner(self.settings)
+            await self.runner.prepare()
+            self.miniapp.admins = Admins(self.runner.transport.chat_admins)
         runner = web.AppRunner(self.app(), access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, self.settings.gateway_host, self.settings.gateway_port)
@@ -186,5 +223,7 @@ class Gateway:
         finally:
             await runner.cleanup()
             await nc.drain()
+            if self.runner is not None:
+                await self.runner.stop()
             if self.engine is not None:
                 await self.engine.dispose()

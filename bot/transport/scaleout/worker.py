@@ -47,7 +47,15 @@ from bot.application.types import Timer
 from bot.config import Settings
 from bot.language.i18n import Catalogue
 from bot.transport.scaleout.budget import LANES, Pace, SharedSender, part_of
-from bot.transport.scaleout.bus import ACK_WAIT, Bus, connect, timer_from, timer_json
+from bot.transport.scaleout.bus import (
+    ACK_WAIT,
+    Bus,
+    acted_json,
+    action_from,
+    connect,
+    timer_from,
+    timer_json,
+)
 from bot.transport.scaleout.clock import SYNC_EVERY, DatabaseClock, host_clock
 from bot.transport.scaleout.process import migrate_once, wait_for_signal
 from bot.transport.scaleout.slots import TRY_EVERY, Slot
@@ -356,6 +364,14 @@ class Worker:
             if timer in self._put_back:  # the leader fired it once: run it again from here
                 self._put_back.discard(timer)
                 raise PutBack(timer.key)
+            return
+        if "app" in data:  # a Mini App's action, from a gateway that waits for it
+            inc, event, reply = action_from(data)
+            acted = await self.core.act(inc, event)
+            await self._wake_sender(inc.chat_id)
+            if reply:
+                with contextlib.suppress(Exception):  # the gateway answers 202 without it
+                    await self.nc.publish(reply, acted_json(acted))
             return
         try:
             incoming = self.runner.incoming(data)
