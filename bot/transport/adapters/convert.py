@@ -2,8 +2,9 @@
 
 aiogram and python-telegram-bot mirror the Bot API's field names (``chat.id``,
 ``from_user``, ``message_thread_id``, ``is_topic_message``, ``sender_chat``, …), so one
-translation serves both adapters; each adapter only decides whether a callback's message
-is still accessible (their "inaccessible message" classes differ).
+translation serves both adapters. A press on a button of an old message carries an
+``InaccessibleMessage`` (its chat and id, date 0, nothing else) in both: it is acted on
+as any press is, only its topic is unknown.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ def sender_of(user: Any, sender_chat: Any = None) -> Sender:
 
 
 def _thread(message: Any) -> int | None:
-    """Reply into a forum topic only for a real topic message (not a plain reply thread)."""
-    return message.message_thread_id if message.is_topic_message else None
+    """Reply into a forum topic only for a real topic message (not a plain reply thread);
+    an inaccessible message says neither."""
+    return message.message_thread_id if getattr(message, "is_topic_message", None) else None
 
 
 def message_incoming(update_id: int, message: Any) -> Incoming:
@@ -39,19 +41,27 @@ def message_incoming(update_id: int, message: Any) -> Incoming:
     )
 
 
-def member_incoming(update_id: int, updated: Any) -> Incoming:
-    """A ``chat_member`` / ``my_chat_member`` update: who is an admin may have changed."""
+def member_incoming(update_id: int, updated: Any, mine: bool = False) -> Incoming:
+    """A ``chat_member`` update (who is an admin may have changed) or, ``mine``, a
+    ``my_chat_member`` one: the bot's own status changed (promoted, restricted, blocked
+    by the user of a private chat)."""
     return Incoming(
         update_id=update_id,
         chat_id=updated.chat.id,
         chat_type=updated.chat.type,
         sender=sender_of(updated.from_user),
         admins_changed=True,
+        bot_status=_status(updated.new_chat_member.status) if mine else None,
     )
 
 
+def _status(status: Any) -> str:
+    """``member``, ``kicked``…: both libraries' status enums hold Telegram's word."""
+    return str(getattr(status, "value", status))
+
+
 def callback_incoming(update_id: int, query: Any) -> Incoming:
-    """A button press; the caller has checked that ``query.message`` is accessible."""
+    """A button press on a message, accessible or not."""
     message = query.message
     return Incoming(
         update_id=update_id,
