@@ -316,9 +316,10 @@ class Sender:
         for row in resumed:  # the bot's rights changed there: try what is held at once
             self._holds.try_now(row.chat_id)
             self._no_reactions.pop(row.chat_id, None)
+        await self._due_pins()
         # A full pass may have left rows out (of the batch, or of a lane past its share):
         # once it sends something, look again at once.
-        next_try = await self._due_pins()
+        next_try = 3600.0
         lanes = Counter((r.chat_id, bool(r.broadcast)) for r in rows)
         full = len(rows) >= QUEUED_BATCH or any(n >= QUEUED_PER_LANE for n in lanes.values())
         held: set[tuple[int, bool]] = set()  # lanes whose earlier message is waiting
@@ -336,7 +337,7 @@ class Sender:
         paused = self._paused_until - time.monotonic()
         if paused > 0:  # the token is refused: nothing goes until Telegram takes it again
             await self._mark_unmarked()
-            return min(next_try, paused)
+            return paused
         stage, unseen = stages(rows), unseen_way(rows)
         # Announcements a reply waits behind: they may use the replies' reserve.
         last_reply = {r.chat_id: r.id for r in rows if not r.broadcast and r.kind != "react"}
@@ -356,7 +357,7 @@ class Sender:
                     held.add((row.chat_id, False))  # the replies after it wait for it
         finally:
             await self._mark_unmarked()
-        return next_try
+        return min(next_try, self._next_pin())
 
     def _order(self, rows: list[Queued], stage: dict[int, int]) -> list[Queued]:
         """The order a pass goes through its rows in: stage by stage, each stage's
@@ -809,14 +810,18 @@ class Sender:
         at = time.monotonic() + after
         self._pins.append(PendingPin(chat_id, message_id, at, tries + 1))
 
-    async def _due_pins(self) -> float:
-        """Pin what is due again; seconds until the next pin is (an hour if none)."""
+    async def _due_pins(self) -> None:
+        """Pin what is due again."""
         now = time.monotonic()
         due = [pin for pin in self._pins if pin.at <= now]
         self._pins = [pin for pin in self._pins if pin.at > now]
         for pin in due:
             await self._pin(pin.chat_id, pin.message_id, pin.tries)
-        return min((pin.at - now for pin in self._pins), default=3600.0)
+
+    def _next_pin(self) -> float:
+        """Seconds until the next pin to try again is due (an hour if none)."""
+        now = time.monotonic()
+        return min((max(0.0, pin.at - now) for pin in self._pins), default=3600.0)
 
     async def _claim(self, row_id: int) -> bool:
         """Take a row for sending, unless a live sender holds it."""

@@ -65,6 +65,7 @@ class _Failure:
     times: int
     html: bool = False  # answer with a proxy's HTML page, not Telegram's JSON
     delivered: bool = False  # do what was asked, then answer with the error
+    chat_id: int | None = None  # only calls for this chat fail
 
     def error(self) -> ApiError:
         return ApiError(self.status, self.description, self.parameters)
@@ -445,6 +446,7 @@ class BotAPIServer:
         *,
         html: bool = False,
         delivered: bool = False,
+        chat_id: int | None = None,
     ) -> None:
         """Answer the next ``times`` calls of ``method`` with an error instead.
 
@@ -452,12 +454,15 @@ class BotAPIServer:
         "Internal Server Error". ``html``: the answer is a proxy's HTML error page
         (``text/html``, no JSON), as nginx in front of the Bot API gives. ``delivered``:
         the call is carried out first (the message appears), and only the answer is the
-        error: the bot cannot tell it from a failure. Injected failures are recorded in
+        error: the bot cannot tell it from a failure. ``chat_id``: only calls for that
+        chat fail (the others pass, and do not count). Injected failures are recorded in
         :attr:`calls`; only ``delivered`` ones produce output.
         """
         default = _DEFAULT_FAILURES.get(status, "Bad Request").format(retry_after=retry_after)
         parameters = {"retry_after": retry_after} if status == 429 else None
-        failure = _Failure(status, description or default, parameters, times, html, delivered)
+        failure = _Failure(
+            status, description or default, parameters, times, html, delivered, chat_id
+        )
         self._failures.setdefault(method.lower(), []).append(failure)
 
     def clear_failures(self) -> None:
@@ -540,7 +545,7 @@ class BotAPIServer:
                 raise ApiError(404, "Not Found")
             if known[0] != "getUpdates":
                 self._last_activity = time.monotonic()
-            failure = self._injected_failure(name)
+            failure = self._injected_failure(name, call.params)
             if failure is not None and not failure.delivered:
                 raise failure.error()
             result = await known[1](call.params, call.files)
@@ -567,15 +572,17 @@ class BotAPIServer:
                 return web.Response(body=stored.data)
         return _json_response({"ok": False, "error_code": 404, "description": "Not Found"}, 404)
 
-    def _injected_failure(self, name: str) -> _Failure | None:
-        queue = self._failures.get(name.lower())
-        if not queue:
-            return None
-        failure = queue[0]
-        failure.times -= 1
-        if failure.times <= 0:
-            queue.pop(0)
-        return failure
+    def _injected_failure(self, name: str, params: JSON) -> _Failure | None:
+        queue = self._failures.get(name.lower(), [])
+        chat = params.get("chat_id")
+        for failure in queue:
+            if failure.chat_id is not None and str(failure.chat_id) != str(chat):
+                continue
+            failure.times -= 1
+            if failure.times <= 0:
+                queue.remove(failure)
+            return failure
+        return None
 
     async def _get_updates(self, params: JSON, files: dict[str, Upload]) -> list[JSON]:
         batch = await self._updates.poll(

@@ -106,7 +106,9 @@ async def call(ctx: Ctx, arg: str) -> None:
         ctx.out.send(t.chat_id, text, thread_id=t.thread_id or None)
     Event.of(ctx, t).call_referee(r, row, len(reachable))
     if reachable:
-        reached = ctx.t("deadline.separator").join(reachable[u] or str(u) for u in sorted(reachable))
+        reached = ctx.t("deadline.separator").join(
+            reachable[u] or str(u) for u in sorted(reachable)
+        )
         if len(reached) > TOAST_NAMES:  # a toast shows 200 characters
             reached = reached[: TOAST_NAMES - 1] + "…"
         ctx.out.toast = ctx.t("referee.called-organisers", table=row.number, names=reached)
