@@ -21,6 +21,7 @@ from sqlalchemy import (
     insert,
     inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -37,6 +38,7 @@ from sqlalchemy.sql import Insert, Select
 from sqlalchemy.sql.base import ExecutableOption
 
 from db.models import (
+    OUTBOX_WAITING,
     AuditEntry,
     Chat,
     DeliveryNotice,
@@ -364,11 +366,19 @@ class Repo:
         self._granted.setdefault(chat_id, set()).add(user_id)
 
     async def migrate_chat(self, old: int, new: int) -> None:
-        """A group became a supergroup: carry settings, grants and events to the new id."""
-        for model in (Tournament, Grant, OutboxMessage, AuditEntry, Season, DeliveryNotice):
+        """A group became a supergroup: carry settings, grants and events to the new id,
+        and the replies still waiting. The messages sent stay the old group's: their ids
+        mean nothing in the new chat, so an edit of one (the sign-up count) posts it anew
+        there instead of editing whatever has that id."""
+        for model in (Tournament, Grant, AuditEntry, Season, DeliveryNotice):
             await self.session.execute(
                 update(model).where(model.chat_id == old).values(chat_id=new)
             )
+        await self.session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.chat_id == old, text(OUTBOX_WAITING))
+            .values(chat_id=new)
+        )
         old_chat = await self.session.get(Chat, old)
         if old_chat is not None:
             new_chat = await self.chat(new)

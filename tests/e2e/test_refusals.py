@@ -341,6 +341,7 @@ async def test_messages_caught_by_a_supergroup_upgrade_are_readdressed(bot: Harn
     await bot.joins(new_id, fifth)
     count = await server.wait_for(lambda m: m.chat_id == new_id and "已报名 5 人" in m.body)
     assert count.button("报名")  # the sign-up message, with its button, posted again there
+    assert count is not listing and listing.body.startswith("周五 · 报名 4 人：")  # untouched
 
 
 # --- pin refused or rate-limited -----------------------------------------------------------
