@@ -54,8 +54,8 @@ MARK = (
     .values(status=bindparam("new_status"), message_id=bindparam("sent_id"), lease_until=None)
 )
 # A row delivered as something else than it was queued as: a photo as its text, an edit
-# of a deleted message posted anew (it then carries the tag, for the next edits), a
-# reaction said in words.
+# of a deleted message posted anew (it then carries the tag and the pin, for the next
+# edits and the next repost), a reaction said in words.
 MARK_AS = (
     update(OUTBOX)
     .where(_ROW)
@@ -64,6 +64,7 @@ MARK_AS = (
         message_id=bindparam("sent_id"),
         kind=bindparam("sent_kind"),
         tag=bindparam("sent_tag"),
+        pin=bindparam("sent_pin"),
         lease_until=None,
     )
 )

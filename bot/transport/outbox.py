@@ -745,6 +745,7 @@ class Sender:
                     "sent_id": message_id,
                     "sent_kind": out.kind,
                     "sent_tag": out.tag,
+                    "sent_pin": out.pin,
                 },
             )
             self.window.append(time.monotonic() - answered)
@@ -753,16 +754,20 @@ class Sender:
             self._done.add(other)
         if out.kind != "react":
             self._sent_at[row.chat_id].append(answered)
-        self._failures.pop(row.id, None)
-        self._failing_since.pop(row.id, None)
-        self._aside.pop(row.id, None)
-        self._loose.discard(row.id)
+        self._forget(row.id)
         self._pauses = 0
         for reason in self._holds.lift(out.chat_id, out):
             log.info("chat %s takes the bot's messages again (%s)", out.chat_id, reason)
             self._resumed(out.chat_id, reason)
         if out.pin:
             await self._pin(out.chat_id, message_id)
+
+    def _forget(self, row_id: int) -> None:
+        """A row is done with: what this sender kept about its tries goes."""
+        self._failures.pop(row_id, None)
+        self._failing_since.pop(row_id, None)
+        self._aside.pop(row_id, None)
+        self._loose.discard(row_id)
 
     def _notify(self, chat_id: int, thread_id: int | None, reason: Reason) -> None:
         """Tell the core (it tells the organisers once, marks a person gone)."""
@@ -841,6 +846,8 @@ class Sender:
     async def _mark(self, row_id: int, status: str, message_id: int | None) -> None:
         """One UPDATE (no read first): it runs once for every message sent, and keeps
         the window in which a crash repeats a message short."""
+        if status == OutboxStatus.FAILED:
+            self._forget(row_id)
         await self.conn.execute(
             MARK, {"row_id": row_id, "new_status": status, "sent_id": message_id}
         )

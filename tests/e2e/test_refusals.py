@@ -17,8 +17,8 @@ import bot.transport.outbox as outbox
 from playground.botapi import BotAPIServer, SentMessage
 from tests.e2e.harness import Harness, tables_of
 from tests.e2e.test_deadlines import at_minute
+from tests.e2e.test_live_standings import GAINS, RESULTS, is_live, signed_up_and_drawn
 from tests.e2e.test_live_standings import GROUP as LIVE_GROUP
-from tests.e2e.test_live_standings import RESULTS, is_live, signed_up_and_drawn
 
 GROUP = -104000
 OTHER = -104001
@@ -116,17 +116,16 @@ async def test_deleted_live_standings_are_posted_and_pinned_again(bot: Harness) 
     tables, name = tables_of(drawn, ids), {v: k for k, v in ids.items()}
     await bot.says(LIVE_GROUP, ADMIN, "/round", "第 1 轮开始")
     await bot.says(LIVE_GROUP, ADMIN, f"/report 1 {RESULTS[0]}", "结果确认")
-    first = await bot.server.wait_for(lambda m: is_live(m) and m.pinned)
-    bot.server.delete_message(LIVE_GROUP, first.message_id)
-    await bot.says(LIVE_GROUP, ADMIN, f"/report 2 {RESULTS[1]}", "结果确认")
-    winner = f"{name[tables[2][0]]} — 积分 7"
-    again = await bot.server.wait_for(lambda m: is_live(m) and winner in m.body)
-    await until(lambda: again.pinned)  # pinned right after it is posted
-    assert again is not first and not again.deleted
-    await bot.says(LIVE_GROUP, ADMIN, f"/report 3 {RESULTS[2]}", "结果确认")
-    third = f"{name[tables[3][0]]} — 积分 5"
-    edited = await bot.server.wait_for(lambda m: is_live(m) and third in m.body)
-    assert edited is again  # the next results edit the new one
+    live = await bot.server.wait_for(lambda m: is_live(m) and m.pinned)
+    for number in (2, 3):  # deleted after each result: posted and pinned again each time
+        bot.server.delete_message(LIVE_GROUP, live.message_id)
+        await bot.says(LIVE_GROUP, ADMIN, f"/report {number} {RESULTS[number - 1]}", "结果确认")
+        winner = f"{name[tables[number][0]]} — 积分 {GAINS[number - 1]}"
+        again = await bot.server.wait_for(lambda m, w=winner: is_live(m) and w in m.body)
+        await until(lambda m=again: m.pinned)  # pinned right after it is posted
+        assert again is not live and not again.deleted
+        live = again
+    assert len([m for m in bot.server.outbox(LIVE_GROUP) if is_live(m) and not m.deleted]) == 1
 
 
 # --- the first live-standings post refused: a closed topic ---------------------------------
