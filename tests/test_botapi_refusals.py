@@ -95,6 +95,13 @@ async def updates(runner: Any) -> list[Incoming]:
     return [incoming for _, incoming in batch if incoming is not None]
 
 
+async def sign_up_message(runner: Any, server: BotAPIServer) -> int:
+    """A message with a Join button in the group (the bot made an admin there)."""
+    server.set_bot_admin(GROUP, True)
+    join = Outgoing(GROUP, "text", "sign up", buttons=[[("Join", "join:1")]])
+    return int(await runner.transport.send(join))
+
+
 def text(chat: int, words: str = "hello", thread_id: int | None = None) -> Outgoing:
     return Outgoing(chat, "text", words, thread_id)
 
@@ -206,10 +213,7 @@ async def test_a_closed_topic_refuses_a_bot_that_is_no_admin(
 async def test_a_press_answered_after_fifteen_seconds_is_too_old(
     runner: Any, server: BotAPIServer, clock: Clock
 ) -> None:
-    server.set_bot_admin(GROUP, True)
-    message_id = await runner.transport.send(
-        Outgoing(GROUP, "text", "sign up", buttons=[[("Join", "join:1")]])
-    )
+    message_id = await sign_up_message(runner, server)
     late = server.user_presses(GROUP, ALICE, message_id, "join:1")
     in_time = server.user_presses(GROUP, BOB, message_id, "join:1")
     clock.now += 14
@@ -225,10 +229,7 @@ async def test_a_press_answered_after_fifteen_seconds_is_too_old(
 async def test_a_press_on_an_old_message_carries_an_inaccessible_message_and_is_read(
     runner: Any, server: BotAPIServer, clock: Clock
 ) -> None:
-    server.set_bot_admin(GROUP, True)
-    message_id = await runner.transport.send(
-        Outgoing(GROUP, "text", "sign up", buttons=[[("Join", "join:1")]])
-    )
+    message_id = await sign_up_message(runner, server)
     await updates(runner)
     clock.now += 2 * 86400  # two days later
     query_id = server.user_presses(GROUP, ALICE, message_id, "join:1")

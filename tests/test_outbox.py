@@ -5,12 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
@@ -22,7 +19,7 @@ from db.migrate import upgrade
 from db.models import OutboxMessage
 from db.outbox import OUTBOX, QUEUED, QUEUED_BATCH, QUEUED_PER_LANE, TAGGED
 from db.repo import Repo
-from db.session import make_engine, make_sessionmaker, sender_engine
+from db.session import make_engine, sender_engine
 from tests.cluster import TEST_DATABASE_URL, needs_postgres, scratch_database
 
 CHAT = -100777
@@ -71,17 +68,6 @@ class AnsweringLateTransport(RecordingTransport):
         self.in_flight.set()
         await self.answer.wait()
         return await super().send(message)
-
-
-@pytest_asyncio.fixture
-async def sessionmaker(tmp_path: Path) -> AsyncIterator[async_sessionmaker[Any]]:
-    """A migrated SQLite database of our own, as the sender sees it."""
-    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'outbox.db'}")
-    try:
-        await upgrade(engine)
-        yield make_sessionmaker(engine)
-    finally:
-        await engine.dispose()
 
 
 async def test_sender_sends_at_most_per_minute_to_one_chat(

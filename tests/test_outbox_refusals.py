@@ -4,12 +4,9 @@ tells and resumes (docs/operations.md#refusals). End to end: tests/e2e/test_refu
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
@@ -19,10 +16,8 @@ from bot.application.types import Outgoing, PermanentError, Unauthorized
 from bot.transport.holds import Holds
 from bot.transport.outbox import Sender
 from bot.transport.refusals import SCOPE, Reason, Scope
-from db.migrate import upgrade
 from db.models import OutboxMessage
 from db.repo import Repo
-from db.session import make_engine, make_sessionmaker
 from tests.test_outbox import RecordingTransport
 
 CHAT, OTHER, USER = -100777, -100888, 4242
@@ -48,16 +43,6 @@ class Refusing(RecordingTransport):
         if refusal is not None:
             raise refusal
         return await super().send(message)
-
-
-@pytest_asyncio.fixture
-async def sessionmaker(tmp_path: Path) -> AsyncIterator[async_sessionmaker[Any]]:
-    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'outbox.db'}")
-    try:
-        await upgrade(engine)
-        yield make_sessionmaker(engine)
-    finally:
-        await engine.dispose()
 
 
 class Told:

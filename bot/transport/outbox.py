@@ -68,7 +68,7 @@ import logging
 import time
 from collections import Counter, defaultdict, deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -563,27 +563,10 @@ class Sender:
         """The words of a picture: a photo's caption as a text message (with its buttons,
         tag and pin), a picture edit as a caption edit; None for a file (no words)."""
         if out.kind == "edit_media":
-            return Outgoing(
-                out.chat_id,
-                "edit_caption",
-                out.text,
-                out.thread_id,
-                out.buttons,
-                edit_message_id=out.edit_message_id,
-                broadcast=out.broadcast,
-            )
+            return replace(out, kind="edit_caption", file=None, filename=None)
         if out.kind != "photo" or not out.text:
             return None
-        return Outgoing(
-            out.chat_id,
-            "text",
-            out.text,
-            out.thread_id,
-            out.buttons,
-            broadcast=out.broadcast,
-            tag=out.tag,
-            pin=out.pin,
-        )
+        return replace(out, kind="text", file=None, filename=None)
 
     async def _as_text(self, row: Queued) -> Outgoing | float:
         """A photo the chat refuses, as its text; one without words (its text went on
