@@ -244,7 +244,7 @@ def update_incoming(update: Update) -> Incoming | None:
         return message_incoming(update.update_id, update.message)
     query = update.callback_query
     if query is not None and query.message is not None:  # an InaccessibleMessage too
-        return callback_incoming(update.update_id, query)
+        return callback_incoming(update.update_id, query, isinstance(query.message, Message))
     if update.my_chat_member is not None:
         return member_incoming(update.update_id, update.my_chat_member, mine=True)
     if update.chat_member is not None:

@@ -3,12 +3,14 @@
 aiogram and python-telegram-bot mirror the Bot API's field names (``chat.id``,
 ``from_user``, ``message_thread_id``, ``is_topic_message``, ``sender_chat``, …), so one
 translation serves both adapters. A press on a button of an old message carries an
-``InaccessibleMessage`` (its chat and id, date 0, nothing else) in both: it is acted on
-as any press is, only its topic is unknown.
+``InaccessibleMessage`` (its chat and id, date 0, nothing else) in both; the adapter says
+which it is (their classes differ), and it is acted on as any press is, only its topic
+unknown.
 """
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
 from bot.application.types import Incoming, Sender
@@ -22,9 +24,8 @@ def sender_of(user: Any, sender_chat: Any = None) -> Sender:
 
 
 def _thread(message: Any) -> int | None:
-    """Reply into a forum topic only for a real topic message (not a plain reply thread);
-    an inaccessible message says neither."""
-    return message.message_thread_id if getattr(message, "is_topic_message", None) else None
+    """Reply into a forum topic only for a real topic message (not a plain reply thread)."""
+    return message.message_thread_id if message.is_topic_message else None
 
 
 def message_incoming(update_id: int, message: Any) -> Incoming:
@@ -57,18 +58,18 @@ def member_incoming(update_id: int, updated: Any, mine: bool = False) -> Incomin
 
 def _status(status: Any) -> str:
     """``member``, ``kicked``…: both libraries' status enums hold Telegram's word."""
-    return str(getattr(status, "value", status))
+    return str(status.value) if isinstance(status, Enum) else str(status)
 
 
-def callback_incoming(update_id: int, query: Any) -> Incoming:
-    """A button press on a message, accessible or not."""
+def callback_incoming(update_id: int, query: Any, accessible: bool) -> Incoming:
+    """A button press on a message; an inaccessible one (an old message) has no topic."""
     message = query.message
     return Incoming(
         update_id=update_id,
         chat_id=message.chat.id,
         chat_type=message.chat.type,
         sender=sender_of(query.from_user),
-        thread_id=_thread(message),
+        thread_id=_thread(message) if accessible else None,
         message_id=message.message_id,
         callback_id=query.id,
         callback_data=query.data or "",
