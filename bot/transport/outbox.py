@@ -226,6 +226,9 @@ class Sender:
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
         self._notices: set[asyncio.Task[None]] = set()
+        # What this sender told of that holds nothing back (a pin, reactions): told again
+        # after it worked once more.
+        self._told: set[tuple[int, Reason]] = set()
         # Told (chat id, topic, reason) when Telegram refuses something in a chat until it
         # changes, or a person is gone (``Core.delivery_refused``); and (chat id, reason)
         # when it works again. None: nobody is told.
@@ -739,7 +742,10 @@ class Sender:
             self._sent_at[row.chat_id].append(answered)
         self._forget(row.id)
         self._pauses = 0
-        for reason in self._holds.lift(out.chat_id, out):
+        lifted = self._holds.lift(out.chat_id, out)
+        if out.kind == "react":
+            lifted.append(Reason.REACTION)
+        for reason in lifted:
             log.info("chat %s takes the bot's messages again (%s)", out.chat_id, reason)
             self._resumed(out.chat_id, reason)
         if out.pin:
@@ -754,10 +760,16 @@ class Sender:
 
     def _notify(self, chat_id: int, thread_id: int | None, reason: Reason) -> None:
         """Tell the core (it tells the organisers once, marks a person gone)."""
+        self._told.add((chat_id, reason))
         if self.on_refused is not None:
             self._spawn(self.on_refused(chat_id, thread_id, str(reason)))
 
     def _resumed(self, chat_id: int, reason: Reason) -> None:
+        """What the chat refused works again (the core forgets it was told), if this
+        sender had told of it."""
+        if (chat_id, reason) not in self._told:
+            return
+        self._told.discard((chat_id, reason))
         if self.on_resumed is not None:
             self._spawn(self.on_resumed(chat_id, str(reason)))
 
@@ -781,6 +793,8 @@ class Sender:
         :data:`PIN_TRIES` tries they are asked to pin it themselves."""
         try:
             await self.transport.pin(chat_id, message_id)
+            for reason in (Reason.NO_PIN, Reason.PIN_FAILED):
+                self._resumed(chat_id, reason)
         except RetryAfter as exc:
             self._pin_later(chat_id, message_id, tries, float(exc.seconds))
         except PermanentError as exc:
