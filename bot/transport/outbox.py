@@ -513,6 +513,8 @@ class Sender:
             else:
                 await self._delivered(row, step, message_id)
                 return 0.0
+        else:  # fell back as far as it goes, and failed each time: later
+            wait = MEDIA_RETRY
         self._merged.pop(row.id, None)
         if claimed and wait > 0:  # kept: give it back
             await self._mark(row.id, OutboxStatus.QUEUED, None)
