@@ -113,6 +113,8 @@ class App:
             engine=sender_engine(self.engine),
         )
         self.core.on_outbox = self.sender.wake
+        self.sender.on_refused = self.core.delivery_refused  # organisers told, people marked
+        self.sender.on_resumed = self.core.delivery_resumed
         self.timers = Timers(self.core)
         await publish_menu(self.runner.transport, self.core.catalogue, self.settings.default_lang)
         self.sender.start()  # first: replies left queued by a crash go out now

@@ -291,10 +291,26 @@ class FiredTimer(Base):
 
 class PrivateChat(Base):
     """A user who has opened a private chat with the bot: only they can get private
-    reminders (a bot may not write first)."""
+    reminders (a bot may not write first). ``gone`` says why they can no longer be
+    written to (``blocked``, ``deactivated``: Telegram refused it), until they write to
+    the bot again; ``name`` is how they were called then (an organiser a referee call
+    reached is named to the caller)."""
 
     __tablename__ = "private_chats"
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    at: Mapped[datetime] = _now()
+    name: Mapped[str | None] = mapped_column(String(200))
+    gone: Mapped[str | None] = mapped_column(String(16))
+
+
+class DeliveryNotice(Base):
+    """Telegram refuses the bot something in a chat (``reason``: a right it lacks, a
+    closed topic; ``bot.transport.refusals``) and the organisers were told at ``at``.
+    While the row stands they are not told again; it goes when that works again."""
+
+    __tablename__ = "delivery_notices"
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    reason: Mapped[str] = mapped_column(String(32), primary_key=True)
     at: Mapped[datetime] = _now()
 
 
@@ -355,6 +371,9 @@ class OutboxMessage(Base):
     tag: Mapped[str | None] = mapped_column(String(64))  # names a message for later edits
     edit_tag: Mapped[str | None] = mapped_column(String(64))  # edits the latest ``tag`` one
     pin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # What is said instead when Telegram refuses this message for good (a reaction's
+    # words, a private message said in the group): ``Outgoing.fallback``.
+    fallback: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), default=OutboxStatus.QUEUED)
     # While ``status`` is "sending": until when the sender that claimed it owns it. A row
     # whose lease ran out (its sender died mid-send) is claimed and sent again.

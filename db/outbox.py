@@ -11,7 +11,7 @@ sessions, most of it the ORM's).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import (
     ColumnElement,
@@ -53,11 +53,57 @@ MARK = (
     .where(_ROW)
     .values(status=bindparam("new_status"), message_id=bindparam("sent_id"), lease_until=None)
 )
+# A row delivered as something else than it was queued as: a photo as its text, an edit
+# of a deleted message posted anew (it then carries the tag and the pin, for the next
+# edits and the next repost), a reaction said in words.
+MARK_AS = (
+    update(OUTBOX)
+    .where(_ROW)
+    .values(
+        status=OutboxStatus.SENT,
+        message_id=bindparam("sent_id"),
+        kind=bindparam("sent_kind"),
+        tag=bindparam("sent_tag"),
+        pin=bindparam("sent_pin"),
+        lease_until=None,
+    )
+)
 TAGGED = (
-    select(OUTBOX.c.status, OUTBOX.c.message_id)
+    select(OUTBOX.c.status, OUTBOX.c.message_id, OUTBOX.c.kind, OUTBOX.c.pin)
     .where(OUTBOX.c.chat_id == bindparam("chat_id"), OUTBOX.c.tag == bindparam("tag"))
     .order_by(OUTBOX.c.id.desc())
 )
+_CHAT_WAITING = (OUTBOX.c.chat_id == bindparam("chat_id")) & _WAITING
+# A group became a supergroup: what waits for it goes to its new id.
+READDRESS = update(OUTBOX).where(_CHAT_WAITING).values(chat_id=bindparam("new_id"))
+# The bot is no longer in the chat: nothing waiting for it can be sent.
+FAIL_CHAT = update(OUTBOX).where(_CHAT_WAITING).values(status=OutboxStatus.FAILED, lease_until=None)
+# A private message Telegram refused, said in another chat instead (its fallback).
+REDIRECT = (
+    update(OUTBOX)
+    .where(_ROW)
+    .values(
+        chat_id=bindparam("to_chat"),
+        thread_id=bindparam("to_thread"),
+        kind="text",
+        text=bindparam("to_text"),
+        buttons=None,
+        tag=bindparam("to_tag"),
+        fallback=None,
+        status=OutboxStatus.QUEUED,
+        lease_until=None,
+    )
+)
+
+
+class Tagged(NamedTuple):
+    """The latest sent message with a tag (``message_id`` None: none was), whether one
+    is still queued, and what the sent one is (``text``, ``photo``) and was pinned."""
+
+    message_id: int | None
+    waiting: bool
+    kind: str | None = None
+    pin: bool = False
 
 
 def waiting(where: ColumnElement[bool] | None = None) -> Select[Any]:
@@ -101,14 +147,15 @@ async def queued(
     return rows
 
 
-async def tagged(conn: AsyncConnection, chat_id: int, tag: str) -> tuple[int | None, bool]:
-    """The id of the latest sent message with ``tag``, and whether one is still queued."""
+async def tagged(conn: AsyncConnection, chat_id: int, tag: str) -> Tagged:
+    """The latest sent message with ``tag``, and whether one is still queued."""
     waiting = False
-    for status, message_id in await conn.execute(TAGGED, {"chat_id": chat_id, "tag": tag}):
+    found = await conn.execute(TAGGED, {"chat_id": chat_id, "tag": tag})
+    for status, message_id, kind, pin in found:
         if status == OutboxStatus.SENT and message_id is not None:
-            return int(message_id), False
+            return Tagged(int(message_id), False, str(kind), bool(pin))
         waiting = waiting or status in (OutboxStatus.QUEUED, OutboxStatus.SENDING)
-    return None, waiting
+    return Tagged(None, waiting)
 
 
 async def mark(conn: AsyncConnection, marks: list[tuple[int, str, int | None]]) -> None:

@@ -21,6 +21,7 @@ from sqlalchemy import (
     insert,
     inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -38,8 +39,10 @@ from sqlalchemy.sql.base import ExecutableOption
 
 from db.keys import could_be_key
 from db.models import (
+    OUTBOX_WAITING,
     AuditEntry,
     Chat,
+    DeliveryNotice,
     FiredTimer,
     Grant,
     OutboxMessage,
@@ -365,11 +368,19 @@ class Repo:
         self._granted.setdefault(chat_id, set()).add(user_id)
 
     async def migrate_chat(self, old: int, new: int) -> None:
-        """A group became a supergroup: carry settings, grants and events to the new id."""
-        for model in (Tournament, Grant, OutboxMessage, AuditEntry, Season):
+        """A group became a supergroup: carry settings, grants and events to the new id,
+        and the replies still waiting. The messages sent stay the old group's: their ids
+        mean nothing in the new chat, so an edit of one (the sign-up count) posts it anew
+        there instead of editing whatever has that id."""
+        for model in (Tournament, Grant, AuditEntry, Season, DeliveryNotice):
             await self.session.execute(
                 update(model).where(model.chat_id == old).values(chat_id=new)
             )
+        await self.session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.chat_id == old, text(OUTBOX_WAITING))
+            .values(chat_id=new)
+        )
         old_chat = await self.session.get(Chat, old)
         if old_chat is not None:
             new_chat = await self.chat(new)
@@ -665,18 +676,75 @@ class Repo:
             )
         )
 
-    async def note_private_chat(self, user_id: int) -> None:
-        if await self.session.get(PrivateChat, user_id) is None:
-            self.session.add(PrivateChat(user_id=user_id))
+    async def note_private_chat(self, user_id: int, name: str | None = None) -> bool:
+        """The user wrote to the bot privately: it may write to them (again, if Telegram
+        had refused it: they unblocked it). Whether they had been gone."""
+        row = await self.session.get(PrivateChat, user_id)
+        if row is None:
+            self.session.add(PrivateChat(user_id=user_id, name=name))
+            return False
+        was_gone = row.gone is not None
+        if was_gone:
+            row.gone = None
+        if name and row.name != name:
+            row.name = name
+        return was_gone
 
     async def private_chats(self, user_ids: set[int]) -> set[int]:
-        """Which of these users have opened a private chat with the bot."""
+        """Which of these users the bot may write to privately: they opened a private
+        chat with it and Telegram has not refused it since."""
+        return set(await self.private_names(user_ids))
+
+    async def private_names(self, user_ids: set[int]) -> dict[int, str]:
+        """:meth:`private_chats`, each with the name they wrote under (may be empty)."""
         if not user_ids:
-            return set()
-        rows = await self.session.scalars(
-            select(PrivateChat.user_id).where(PrivateChat.user_id.in_(user_ids))
+            return {}
+        rows = await self.session.execute(
+            select(PrivateChat.user_id, PrivateChat.name).where(
+                PrivateChat.user_id.in_(user_ids), PrivateChat.gone.is_(None)
+            )
         )
-        return set(rows)
+        return {int(user): name or "" for user, name in rows}
+
+    async def mark_gone(self, user_id: int, reason: str) -> bool:
+        """Telegram refuses the bot's private messages to the user (``reason``:
+        blocked, deactivated…): none is queued for them again until they write to the
+        bot. Whether that is news."""
+        row = await self.session.get(PrivateChat, user_id)
+        if row is None:
+            self.session.add(PrivateChat(user_id=user_id, gone=reason))
+            return True
+        if row.gone == reason:
+            return False
+        row.gone = reason
+        return True
+
+    async def gone_players(self, tournament_id: int) -> list[tuple[str, str]]:
+        """The players of a tournament the bot can no longer write to privately: their
+        names and why, in sign-up order. One query, as long as the list of the gone."""
+        rows = await self.session.execute(
+            select(Player.name, PrivateChat.gone)
+            .join(PrivateChat, PrivateChat.user_id == Player.user_id)
+            .where(Player.tournament_id == tournament_id, PrivateChat.gone.is_not(None))
+            .order_by(Player.id)
+        )
+        return [(str(name), str(gone)) for name, gone in rows]
+
+    async def note_refusal(self, chat_id: int, reason: str) -> bool:
+        """Remember that the chat's organisers are told of ``reason``; False when they
+        were already (and it has not worked since)."""
+        if await self.session.get(DeliveryNotice, (chat_id, reason)) is not None:
+            return False
+        self.session.add(DeliveryNotice(chat_id=chat_id, reason=reason))
+        return True
+
+    async def forget_refusal(self, chat_id: int, reason: str) -> None:
+        """It works again: a later refusal is told again."""
+        await self.session.execute(
+            delete(DeliveryNotice).where(
+                DeliveryNotice.chat_id == chat_id, DeliveryNotice.reason == reason
+            )
+        )
 
     def add_penalty(
         self,

@@ -11,8 +11,11 @@ import matplotlib
 import pytest
 import pytest_asyncio
 from matplotlib import font_manager
+from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from charts import fonts
+from db.migrate import upgrade
+from db.session import make_engine, make_sessionmaker
 from playground.botapi import BotAPIServer
 
 # ---------------------------------------------------------------------------
@@ -31,6 +34,17 @@ async def botapi() -> AsyncIterator[BotAPIServer]:
         yield server
     finally:
         await server.stop()
+
+
+@pytest_asyncio.fixture
+async def sessionmaker(tmp_path: Path) -> AsyncIterator[async_sessionmaker[Any]]:
+    """A migrated SQLite database of the test's own, as the outbox sender sees it."""
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'outbox.db'}")
+    try:
+        await upgrade(engine)
+        yield make_sessionmaker(engine)
+    finally:
+        await engine.dispose()
 
 
 # ---------------------------------------------------------------------------

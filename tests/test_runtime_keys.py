@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import pytest
 
+from bot.application.handlers.delivery import GONE, TOLD
 from bot.application.routes import COMMANDS
 from bot.application.service.results import REVERSE
 from bot.application.tournament import POLICY_KNOBS
@@ -41,6 +42,7 @@ def runtime_keys() -> set[str]:
         if knob.choices:
             keys |= {f"policy.{knob.name}.{value}" for value in knob.choices}
     keys |= {f"undo.what.{kind.action}" for kind in REVERSE}
+    keys |= {f"delivery.{reason}" for reason in TOLD} | {f"players.why.{why}" for why in GONE}
     keys |= {f"refuse.already-{s}" for s in (ReportStatus.PENDING, ReportStatus.DISPUTED)}
     for command in COMMANDS:
         keys.add(f"menu.{command.name}")

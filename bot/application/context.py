@@ -236,12 +236,19 @@ class Replies:
         self.outgoing.append(out)
         return out
 
-    def react(self, emoji: str) -> None:
+    def react(self, emoji: str, words: str = "") -> None:
         """A reaction on the caller's message instead of a reply: the quiet way to say
-        "got it" in a busy group."""
+        "got it" in a busy group. ``words``: what is said instead where the group allows
+        no reactions (the acknowledgements of a moment go as one message)."""
         inc = self._caller.inc
         if inc.message_id is not None and not inc.is_callback:
-            self._out("react", emoji, edit_message_id=inc.message_id)
+            fallback = {"text": words} if words else None
+            self._out("react", emoji, edit_message_id=inc.message_id, fallback=fallback)
+
+    def resume(self) -> None:
+        """Tell the outgoing queue that the bot's rights in this chat changed: what the
+        chat refused is tried again at once (``bot.transport.holds``)."""
+        self._out("resume", "", broadcast=False)
 
     def edit(
         self,
@@ -263,10 +270,12 @@ class Replies:
         text: str,
         buttons: Buttons | None = None,
         thread_id: int | None = None,
+        fallback: dict[str, Any] | None = None,
     ) -> None:
         """A message into another chat than the caller's: an organiser's or a player's
-        private chat, or the event's group (``thread_id``: its topic) from a private one."""
-        self.outgoing.append(Outgoing(chat_id, "text", text, thread_id, buttons))
+        private chat, or the event's group (``thread_id``: its topic) from a private one.
+        ``fallback``: where it is said instead if Telegram refuses it (``Outgoing``)."""
+        self.outgoing.append(Outgoing(chat_id, "text", text, thread_id, buttons, fallback=fallback))
 
     def edit_tagged(
         self,

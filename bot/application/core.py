@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from bot.application.commands import Command, admit, parse_command
 from bot.application.context import Ctx
+from bot.application.handlers import delivery
 from bot.application.handlers.typos import hint
 from bot.application.routes import CALLBACKS, COMMANDS, MIGRATE
 from bot.application.types import Incoming, Outgoing, Sender, Timer, Transport
@@ -81,9 +82,14 @@ class Admins:
             return cached[1]
         try:
             ids = await self.fetch(chat_id)
-        except Exception:  # Telegram unreachable: nobody is an admin until it answers
+        except Exception:
+            # Telegram cannot say: the last list it gave, else the question is refused for
+            # now ("try again in a moment"): a failed lookup must not make an organiser an
+            # ordinary member, nor anyone an organiser
             log.warning("could not fetch the admins of chat %s", chat_id, exc_info=True)
-            return set()
+            if cached:
+                return cached[1]
+            raise UserError("refuse.admins-unknown") from None
         self._cache[chat_id] = (time.monotonic(), ids)
         return ids
 
@@ -141,6 +147,8 @@ class Core:
             return (handler, arg) if handler else None
         if inc.migrate_to_chat_id is not None:
             return self.migrate, str(inc.migrate_to_chat_id)
+        if inc.bot_status is not None:
+            return delivery.bot_status, inc.bot_status
         parsed = parse_command(inc.text, self.transport.bot_username)
         if parsed is None:
             return None
@@ -165,7 +173,8 @@ class Core:
         """Handle one update exactly once."""
         if inc.admins_changed:  # a promotion or demotion counts from this update on
             self.admins.forget(inc.chat_id)
-            return
+            if inc.bot_status is None:
+                return
         route = self._route(inc)
         if route is None:
             if inc.callback_id:
@@ -233,7 +242,7 @@ class Core:
         """Run one update's use-case in the open transaction, and keep its mark and
         replies to be written with it."""
         if ctx.caller.inc.chat_type == "private":  # the bot may write to this user from now on
-            await ctx.uow.repo.note_private_chat(ctx.caller.inc.sender.id)
+            await delivery.note_private_chat(ctx)
         await handler(ctx, arg)
         await ctx.uow.run_deferred()
         ctx.uow.repo.mark_update(ctx.caller.inc.update_id)
@@ -359,7 +368,19 @@ class Core:
                 tag=out.tag,
                 edit_tag=out.edit_tag,
                 pin=out.pin,
+                fallback=out.fallback,
             )
+
+    # --- what the outgoing queue found -------------------------------------------------
+    async def delivery_refused(self, chat_id: int, thread_id: int | None, reason: str) -> None:
+        """Telegram refuses the bot ``reason`` in the chat until something changes (a
+        right, a closed topic), or the person of a private chat is gone: the organisers
+        are told once, the person marked (``bot.application.handlers.delivery``)."""
+        await self.system(chat_id, thread_id, delivery.refused, reason)
+
+    async def delivery_resumed(self, chat_id: int, reason: str) -> None:
+        """What the chat refused works again: a later refusal is told again."""
+        await self.system(chat_id, None, delivery.resumed, reason)
 
     # --- time-driven work ----------------------------------------------------------------
     async def system(

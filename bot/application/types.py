@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 # Telegram's stand-in user for anonymous group admins.
 GROUP_ANONYMOUS_BOT = 1087968824
@@ -65,6 +65,9 @@ class Incoming:
     migrate_to_chat_id: int | None = None
     admins_changed: bool = False  # a chat_member update: someone's rights may have changed
     is_forum: bool = False  # a supergroup with topics: each topic may run an event
+    # A my_chat_member update: the bot's own status in the chat now (``member``,
+    # ``administrator``, ``restricted``, ``kicked`` when a user blocked it, ``left``…).
+    bot_status: str | None = None
 
     @property
     def is_callback(self) -> bool:
@@ -78,10 +81,16 @@ class Outgoing:
 
     ``broadcast`` messages (announcements, count and standings edits) give way to replies
     to one person in the outgoing queue. ``tag`` names a message so that later edits can
-    find it (``edit_tag``) before anyone knows its id; ``pin`` pins it once sent."""
+    find it (``edit_tag``) before anyone knows its id; ``pin`` pins it once sent.
+    ``fallback`` is what is said instead when Telegram refuses this message for good
+    (``bot.transport.refusals``): for a reaction, a short text (``{"text": …}``); for a
+    private message, the same in another chat (``chat_id``, ``thread_id``), once for
+    all the messages of the same ``once``. A photo falls back to its caption as text.
+    ``reply_to``: a text answering that message (a reaction's fallback). ``resume``
+    (no content) tells the sender the bot's rights in the chat changed."""
 
     chat_id: int
-    kind: str = "text"  # text, photo, document, edit, edit_caption, edit_media, react
+    kind: str = "text"  # text, photo, document, edit, edit_caption, edit_media, react, resume
     text: str = ""
     thread_id: int | None = None
     buttons: Buttons | None = None
@@ -92,6 +101,8 @@ class Outgoing:
     tag: str | None = None
     edit_tag: str | None = None
     pin: bool = False
+    fallback: dict[str, Any] | None = None
+    reply_to: int | None = None
 
 
 class Timer(NamedTuple):
@@ -123,11 +134,28 @@ class RetryAfter(Exception):
 
 
 class TransientError(Exception):
-    """A 5xx or network failure: retry later with backoff."""
+    """A 5xx, a network failure or an answer that is not Telegram's (a proxy's HTML
+    page): retry later with backoff."""
+
+
+class Unauthorized(TransientError):
+    """Telegram refuses the token (401: revoked, or a new one issued). Nothing can be
+    sent until it is put right, and nothing queued is given up meanwhile."""
 
 
 class PermanentError(Exception):
-    """Telegram refused the message (400/403): retrying cannot help."""
+    """Telegram refused the message (400/403): sending it again as it is cannot help.
+
+    ``reason`` says what the refusal means (``bot.transport.refusals.Reason``: read from
+    the description when not given); ``migrate_to`` is the new id of a group that became
+    a supergroup."""
+
+    def __init__(
+        self, description: str, reason: str | None = None, migrate_to: int | None = None
+    ) -> None:
+        super().__init__(description)
+        self.reason = reason
+        self.migrate_to = migrate_to
 
 
 class StartupError(Exception):

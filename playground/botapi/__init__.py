@@ -26,7 +26,9 @@ Act as users (synchronous; each queues an update for getUpdates)::
 
     msg = server.user_says(chat_id, uid, "/join", thread_id=None, sender_chat_id=None,
                            *, reply_to=None)        # -> the Message dict
-    cb_id = server.user_presses(chat_id, uid, message_id, data)  # -> callback query id
+    cb_id = server.user_presses(chat_id, uid, message_id, data, *, inaccessible=False)
+                               # -> callback query id; on a message over a day old (or
+                               #    inaccessible=True) it carries an InaccessibleMessage
     server.migrate_chat(old_id, new_id, *, by=None)  # group -> supergroup upgrade
     server.take_updates()      # -> queued updates, removed: POST them to server.webhook's
                                #    url with its secret_token, as Telegram's webhook does
@@ -49,7 +51,23 @@ Read what the bot did::
     server.calls, server.calls_to("sendMessage")  # every request: Call(method, params, ...)
     server.unknown_methods                    # names of methods the server does not know
     server.my_commands                        # {(scope key, language_code): [commands]}
-    server.fail_next(method, status=429, retry_after=1, times=1, description=None)
+    server.fail_next(method, status=429, retry_after=1, times=1, description=None,
+                     *, html=False, delivered=False, chat_id=None)
+        # html: a proxy's HTML page instead of JSON; delivered: done, then the error;
+        # chat_id: only calls for that chat fail
+    server.clear_failures()
+
+Make Telegram say no, as it does (each with Telegram's own code and description)::
+
+    server.block_bot(uid, blocked=True)   # 403 "bot was blocked by the user" + my_chat_member
+    server.deactivate_user(uid)           # 403 "user is deactivated"
+    server.restrict_chat(chat_id, *, text=None, media=None, reactions=None)
+        # what members may do; a bot that is no admin gets 400 "not enough rights to send
+        # text messages / photos / documents to the chat", "REACTION_INVALID" (no update)
+    server.set_bot_admin(chat_id, admin, rights=None, *, by=None)  # + my_chat_member
+    server.delete_message(chat_id, message_id)  # then "message to edit not found"
+    server.close_topic(chat_id, thread_id, closed=True)  # "TOPIC_CLOSED" for a non-admin bot
+    server.token = "..."                  # every call 401 "Unauthorized" (a revoked token)
 
 ``SentMessage`` (``records.py``): ``method, chat_id, message_id, text, caption,
 reply_markup, photo, document, filename, thread_id, parse_mode, sent_text,
@@ -73,9 +91,10 @@ stripped from ``SentMessage.text``; unsupported or unbalanced tags are refused),
 keyboards (``callback_data`` 1-64 bytes; ``web_app`` buttons in private chats only, on
 HTTPS or a local address), "message is not modified", edits without
 ``reply_markup`` drop the keyboard, unknown forum topic, photos must be PNG/JPEG,
-callback answers at most once, sends to a migrated group (400 with
-``migrate_to_chat_id``), a newer getUpdates ends an older one with 409, wrong token 401,
-unknown method 404. Markdown parse modes are not parsed.
+callback answers at most once and within 15 seconds ("query is too old…"), sends to a
+migrated group (400 with ``migrate_to_chat_id``), a private chat the user never started
+(403 "bot can't initiate conversation with a user"), a newer getUpdates ends an older
+one with 409, wrong token 401, unknown method 404. Markdown parse modes are not parsed.
 
 Mini Apps, Telegram's side (``webapp``): ``webapp.init_data(token, user, auth_date,
 start_param=…)`` is launch data signed as Telegram signs it, ``webapp.launch_url(url,

@@ -28,6 +28,9 @@ from playground.botapi.world import Chat, World, without_reply
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
 CALLBACK_ANSWER_LIMIT = 200
+# Seconds Telegram waits for a button press to be answered; later answers are refused.
+CALLBACK_ANSWER_WINDOW = 15.0
+QUERY_TOO_OLD = "query is too old and response timeout expired or query ID is invalid"
 NOT_MODIFIED = (
     "message is not modified: specified new message content and reply markup are exactly "
     "the same as a current content and reply markup of the message"
@@ -55,7 +58,7 @@ class BotMethods:
         self.updates = updates
         self.outbox = outbox
         self.files: dict[str, StoredFile] = {}
-        self.open_callbacks: set[str] = set()
+        self.open_callbacks: dict[str, float] = {}  # query id -> when it was pressed
         self.answered_callbacks: dict[str, CallbackAnswer] = {}
         # (chat id, message id) -> the bot's reaction emoji on that message
         self.reactions: dict[tuple[int, int], list[str]] = {}
@@ -148,7 +151,7 @@ class BotMethods:
     async def _send_message(self, params: JSON, files: dict[str, Upload]) -> JSON:
         chat = self.world.target_chat(params.get("chat_id"))
         raw, text = self._text(params)
-        message, sent = self._bot_message(chat, "sendMessage", params)
+        message, sent = self._bot_message(chat, "sendMessage", params, "can_send_messages")
         message["text"] = text
         sent.text, sent.sent_text = text, raw
         return self._publish(chat, message, sent)
@@ -157,7 +160,7 @@ class BotMethods:
         chat = self.world.target_chat(params.get("chat_id"))
         caption = self._caption(params)
         stored, _ = self._input_file(params, files, "photo")
-        message, sent = self._bot_message(chat, "sendPhoto", params)
+        message, sent = self._bot_message(chat, "sendPhoto", params, "can_send_photos")
         message["photo"] = photo_sizes(stored)
         sent.photo = stored.data
         self._set_caption(message, sent, caption, params)
@@ -171,6 +174,7 @@ class BotMethods:
             raise bad_request("media type is not supported by the test server")
         if "photo" not in message:
             raise bad_request("there is no media in the message to edit")
+        self.world.check_send(self.world.chats[sent.chat_id], "can_send_photos", None)
         stored, _ = self._input_file({"photo": media.get("media")}, files, "photo")
         message["photo"] = photo_sizes(stored)
         sent.photo = stored.data
@@ -197,7 +201,7 @@ class BotMethods:
         caption = self._caption(params)
         stored, upload = self._input_file(params, files, "document")
         filename = (upload.filename if upload else None) or stored.path.rsplit("/", 1)[-1]
-        message, sent = self._bot_message(chat, "sendDocument", params)
+        message, sent = self._bot_message(chat, "sendDocument", params, "can_send_documents")
         message["document"] = {
             "file_id": stored.file_id,
             "file_unique_id": stored.unique_id,
@@ -213,14 +217,18 @@ class BotMethods:
         self.world.target_chat(params.get("chat_id"))
         return True
 
-    def _bot_message(self, chat: Chat, method: str, params: JSON) -> tuple[JSON, SentMessage]:
-        """Validate what every send shares (markup, topic, reply), then allocate an id."""
+    def _bot_message(
+        self, chat: Chat, method: str, params: JSON, right: str
+    ) -> tuple[JSON, SentMessage]:
+        """Validate what every send shares (markup, topic, the member ``right`` it needs,
+        reply), then allocate an id."""
         markup = params.get("reply_markup")
         if markup is not None:
             check_reply_markup(markup, private=chat.type == "private")
         thread_id = params.get("message_thread_id")
         if thread_id is not None and chat.is_forum and thread_id not in chat.topics:
             raise bad_request("message thread not found")
+        self.world.check_send(chat, right, thread_id)
         reply_to = self._reply_target(chat, params)
         message = self.world.new_message(chat, thread_id)
         message["from"] = self.world.bot_user()
@@ -430,20 +438,21 @@ class BotMethods:
             for r in reaction
         ):
             raise bad_request("REACTION_INVALID")
+        if reaction and not chat.reactions:  # the group allows no reactions at all
+            raise bad_request("REACTION_INVALID")
         emoji = [str(r["emoji"]) for r in reaction]
         self.reactions[(chat.id, message_id)] = emoji
         return True
 
     async def _answer_callback_query(self, params: JSON, files: dict[str, Upload]) -> bool:
         query_id = str(params.get("callback_query_id", ""))
-        if query_id not in self.open_callbacks:
-            raise bad_request(
-                "query is too old and response timeout expired or query ID is invalid"
-            )
+        pressed = self.open_callbacks.get(query_id)
+        if pressed is None or self.world.clock() - pressed > CALLBACK_ANSWER_WINDOW:
+            raise bad_request(QUERY_TOO_OLD)
         text = params.get("text")
         if text is not None and utf16_len(str(text)) > CALLBACK_ANSWER_LIMIT:
             raise bad_request("MESSAGE_TOO_LONG")
-        self.open_callbacks.discard(query_id)
+        del self.open_callbacks[query_id]
         self.answered_callbacks[query_id] = CallbackAnswer(
             callback_query_id=query_id,
             text=text,

@@ -17,6 +17,7 @@ import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from http import HTTPStatus
 
 from aiohttp import web
 
@@ -45,6 +46,15 @@ _DEFAULT_FAILURES = {
     502: "Bad Gateway",
     403: "Forbidden: bot was blocked by the user",
 }
+# What a proxy in front of the Bot API answers when Telegram does not (nginx's page).
+HTML_ERROR = (
+    "<html>\r\n<head><title>{status} {reason}</title></head>\r\n<body>\r\n"
+    "<center><h1>{status} {reason}</h1></center>\r\n<hr><center>nginx</center>\r\n"
+    "</body>\r\n</html>\r\n"
+)
+# A button on a message older than this is pressed on an InaccessibleMessage (date 0):
+# Telegram no longer sends such a message's content (seen after hours to days).
+INACCESSIBLE_AFTER = 24 * 3600.0
 
 
 @dataclass
@@ -53,6 +63,12 @@ class _Failure:
     description: str
     parameters: JSON | None
     times: int
+    html: bool = False  # answer with a proxy's HTML page, not Telegram's JSON
+    delivered: bool = False  # do what was asked, then answer with the error
+    chat_id: int | None = None  # only calls for this chat fail
+
+    def error(self) -> ApiError:
+        return ApiError(self.status, self.description, self.parameters)
 
 
 class BotAPIServer:
@@ -263,11 +279,16 @@ class BotAPIServer:
             self._updates.push("message", message)
         return message
 
-    def user_presses(self, chat_id: int, uid: int, message_id: int, data: str) -> str:
+    def user_presses(
+        self, chat_id: int, uid: int, message_id: int, data: str, *, inaccessible: bool = False
+    ) -> str:
         """User ``uid`` presses the inline button carrying ``data`` on a bot message.
 
         Queues a ``callback_query`` update and returns its id. Refuses (``ValueError``)
-        buttons that the message does not show, since no user could press them.
+        buttons that the message does not show, since no user could press them. On a
+        message older than :data:`INACCESSIBLE_AFTER` (or with ``inaccessible``) the
+        query carries an ``InaccessibleMessage`` (chat, id, date 0), as Telegram's does.
+        The press must be answered within 15 seconds (``answerCallbackQuery``).
         """
         chat = self._world.test_chat(chat_id, uid)
         sent = self._outbox.get(chat.id, message_id)
@@ -277,11 +298,15 @@ class BotAPIServer:
         if data not in offered:
             raise ValueError(f"message {message_id} has no button with data {data!r}: {offered}")
         query_id = str(next(self._callback_ids))
-        self._api.open_callbacks.add(query_id)
+        now = self._world.clock()
+        self._api.open_callbacks[query_id] = now
+        message = chat.messages[message_id]
+        if inaccessible or now - message["date"] > INACCESSIBLE_AFTER:
+            message = {"chat": self._world.chat_json(chat), "message_id": message_id, "date": 0}
         query = {
             "id": query_id,
             "from": self._world.user(uid),
-            "message": chat.messages[message_id],
+            "message": message,
             "chat_instance": str(abs(chat.id) * 7919 % 10**12),
             "data": data,
         }
@@ -312,6 +337,96 @@ class BotAPIServer:
             self._updates.push("message", message)
         old.migrated_to = new_id
 
+    # ------------------------------------------------------------------ Telegram says no
+
+    def block_bot(self, uid: int, blocked: bool = True) -> None:
+        """User ``uid`` blocks the bot (``blocked=False``: unblocks it): sends to them are
+        refused with 403 "bot was blocked by the user", and the bot gets the
+        ``my_chat_member`` update (kicked, or member again) Telegram sends."""
+        chat = self._world.test_chat(uid, uid)
+        was = self._bot_member(chat, uid in self._world.blocked)
+        (self._world.blocked.add if blocked else self._world.blocked.discard)(uid)
+        self._my_chat_member(chat, uid, was, self._bot_member(chat, blocked))
+
+    def deactivate_user(self, uid: int) -> None:
+        """User ``uid`` deletes their account: sends to them get 403 "user is deactivated"."""
+        self._world.deactivated.add(uid)
+
+    def restrict_chat(
+        self,
+        chat_id: int,
+        *,
+        text: bool | None = None,
+        media: bool | None = None,
+        reactions: bool | None = None,
+    ) -> None:
+        """Change what the group's members may do (``None`` leaves it): send text
+        messages; send photos and documents; react (the group's available reactions).
+        A bot that is not an administrator is refused as Telegram refuses a member
+        (400 "not enough rights to send … to the chat", "REACTION_INVALID"). Telegram
+        sends the bot no update for this: it learns by trying."""
+        chat = self._world.chats[chat_id]
+        rights = set(chat.member_rights)
+        for allowed, names in (
+            (text, ("can_send_messages",)),
+            (media, ("can_send_photos", "can_send_documents")),
+        ):
+            if allowed is not None:
+                rights = rights | set(names) if allowed else rights - set(names)
+        chat.member_rights = frozenset(rights)
+        if reactions is not None:
+            chat.reactions = reactions
+
+    def set_bot_admin(
+        self,
+        chat_id: int,
+        admin: bool,
+        rights: tuple[str, ...] | None = None,
+        *,
+        by: int | None = None,
+    ) -> None:
+        """Promote the bot to administrator (with ``rights``, default all) or demote it;
+        queues the ``my_chat_member`` update Telegram sends. ``by``: the creator."""
+        chat = self._world.chats[chat_id]
+        was = self._world.member(chat, self._world.bot_id)
+        chat.bot_is_admin = admin
+        if rights is not None or admin:
+            chat.bot_rights = frozenset(ADMIN_RIGHTS if rights is None else rights)
+        actor = by if by is not None else (chat.admins[0] if chat.admins else self._world.bot_id)
+        self._my_chat_member(chat, actor, was, self._world.member(chat, self._world.bot_id))
+
+    def delete_message(self, chat_id: int, message_id: int) -> None:
+        """An admin deletes a message (a bot's too): edits, pins and reactions on it are
+        refused from now on ("message to edit not found")."""
+        chat = self._world.chats[chat_id]
+        chat.messages.pop(message_id, None)
+        sent = self._outbox.get(chat_id, message_id)
+        if sent is not None:
+            sent.deleted, sent.pinned = True, False
+
+    def close_topic(self, chat_id: int, thread_id: int, closed: bool = True) -> None:
+        """An admin closes a forum topic (``closed=False``: reopens it); a bot that is no
+        administrator is refused there with 400 "TOPIC_CLOSED"."""
+        chat = self._world.chats[chat_id]
+        chat.topics.add(thread_id)
+        (chat.closed_topics.add if closed else chat.closed_topics.discard)(thread_id)
+
+    def _bot_member(self, chat: Chat, kicked: bool) -> JSON:
+        status = {"status": "kicked", "until_date": 0} if kicked else {"status": "member"}
+        return {**status, "user": self._world.bot_user()}
+
+    def _my_chat_member(self, chat: Chat, actor: int, old: JSON, new: JSON) -> None:
+        self._updates.push(
+            "my_chat_member",
+            {
+                "chat": self._world.chat_json(chat),
+                "from": self._world.user(actor),
+                "date": int(self._world.clock()),
+                "old_chat_member": old,
+                "new_chat_member": new,
+            },
+        )
+
     @property
     def webhook(self) -> JSON:
         """What the bot passed to setWebhook (url, secret_token, …); {} when none."""
@@ -329,17 +444,31 @@ class BotAPIServer:
         retry_after: int = 1,
         times: int = 1,
         description: str | None = None,
+        *,
+        html: bool = False,
+        delivered: bool = False,
+        chat_id: int | None = None,
     ) -> None:
         """Answer the next ``times`` calls of ``method`` with an error instead.
 
         429 carries ``parameters.retry_after`` like Telegram's flood control; 500 says
-        "Internal Server Error". Injected failures are recorded in :attr:`calls` and
-        produce no output.
+        "Internal Server Error". ``html``: the answer is a proxy's HTML error page
+        (``text/html``, no JSON), as nginx in front of the Bot API gives. ``delivered``:
+        the call is carried out first (the message appears), and only the answer is the
+        error: the bot cannot tell it from a failure. ``chat_id``: only calls for that
+        chat fail (the others pass, and do not count). Injected failures are recorded in
+        :attr:`calls`; only ``delivered`` ones produce output.
         """
         default = _DEFAULT_FAILURES.get(status, "Bad Request").format(retry_after=retry_after)
         parameters = {"retry_after": retry_after} if status == 429 else None
-        failure = _Failure(status, description or default, parameters, times)
+        failure = _Failure(
+            status, description or default, parameters, times, html, delivered, chat_id
+        )
         self._failures.setdefault(method.lower(), []).append(failure)
+
+    def clear_failures(self) -> None:
+        """Forget the failures :meth:`fail_next` queued and that have not happened yet."""
+        self._failures.clear()
 
     # ------------------------------------------------------------------ assertions
 
@@ -407,6 +536,7 @@ class BotAPIServer:
         known = self._methods.get(name.lower())
         call = Call(method=known[0] if known else name, params={})
         self.calls.append(call)
+        failure: _Failure | None = None
         try:
             call.params, call.files = await read_request(request)
             if request.match_info["token"] != self.token:
@@ -416,10 +546,16 @@ class BotAPIServer:
                 raise ApiError(404, "Not Found")
             if known[0] != "getUpdates":
                 self._last_activity = time.monotonic()
-            self._raise_injected_failure(name)
+            failure = self._injected_failure(name, call.params)
+            if failure is not None and not failure.delivered:
+                raise failure.error()
             result = await known[1](call.params, call.files)
+            if failure is not None:
+                raise failure.error()
         except ApiError as error:
             call.status, call.description = error.status, error.description
+            if failure is not None and failure.html:
+                return _html_response(error.status)
             body: JSON = {"ok": False, "error_code": error.status, "description": error.description}
             if error.parameters:
                 body["parameters"] = error.parameters
@@ -437,15 +573,17 @@ class BotAPIServer:
                 return web.Response(body=stored.data)
         return _json_response({"ok": False, "error_code": 404, "description": "Not Found"}, 404)
 
-    def _raise_injected_failure(self, name: str) -> None:
-        queue = self._failures.get(name.lower())
-        if not queue:
-            return
-        failure = queue[0]
-        failure.times -= 1
-        if failure.times <= 0:
-            queue.pop(0)
-        raise ApiError(failure.status, failure.description, failure.parameters)
+    def _injected_failure(self, name: str, params: JSON) -> _Failure | None:
+        queue = self._failures.get(name.lower(), [])
+        chat = params.get("chat_id")
+        for failure in queue:
+            if failure.chat_id is not None and str(failure.chat_id) != str(chat):
+                continue
+            failure.times -= 1
+            if failure.times <= 0:
+                queue.remove(failure)
+            return failure
+        return None
 
     async def _get_updates(self, params: JSON, files: dict[str, Upload]) -> list[JSON]:
         batch = await self._updates.poll(
@@ -467,6 +605,15 @@ def _listener() -> socket.socket:
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.bind(("127.0.0.1", 0))
     return sock
+
+
+def _html_response(status: int) -> web.Response:
+    try:
+        reason = HTTPStatus(status).phrase
+    except ValueError:
+        reason = "Error"
+    page = HTML_ERROR.format(status=status, reason=reason)
+    return web.Response(text=page, status=status, content_type="text/html")
 
 
 def _json_response(body: JSON, status: int) -> web.Response:

@@ -39,6 +39,17 @@ ADMIN_RIGHTS = (
     "can_pin_messages",
     "can_send_welcome_messages",
 )
+# What a group lets its members send (Telegram's ChatPermissions, the part the bot uses).
+# A bot that is not an administrator is held to them, as any member is.
+MEMBER_RIGHTS = ("can_send_messages", "can_send_photos", "can_send_documents")
+# Telegram's refusal for each of them (a 400, to a bot that is no admin).
+NOT_ENOUGH_RIGHTS = {
+    "can_send_messages": "not enough rights to send text messages to the chat",
+    "can_send_photos": "not enough rights to send photos to the chat",
+    "can_send_documents": "not enough rights to send documents to the chat",
+}
+BLOCKED = "Forbidden: bot was blocked by the user"
+DEACTIVATED = "Forbidden: user is deactivated"
 
 
 @dataclass
@@ -59,6 +70,10 @@ class Chat:
     messages: dict[int, JSON] = field(default_factory=dict)
     last_message_id: int = 0
     migrated_to: int | None = None
+    # What members may send (names from MEMBER_RIGHTS): all of it unless restricted.
+    member_rights: frozenset[str] = frozenset(MEMBER_RIGHTS)
+    reactions: bool = True  # False: the group allows no reactions (REACTION_INVALID)
+    closed_topics: set[int] = field(default_factory=set)  # forum topics an admin closed
 
     def next_message_id(self) -> int:
         self.last_message_id += 1
@@ -76,6 +91,8 @@ class World:
     clock: Callable[[], float]
     users: dict[int, JSON] = field(default_factory=dict)
     chats: dict[int, Chat] = field(default_factory=dict)
+    blocked: set[int] = field(default_factory=set)  # users who blocked the bot
+    deactivated: set[int] = field(default_factory=set)  # users who deleted their account
 
     def bot_user(self) -> JSON:
         return {
@@ -115,7 +132,21 @@ class World:
                 "Bad Request: group chat was upgraded to a supergroup chat",
                 {"migrate_to_chat_id": chat.migrated_to},
             )
+        if chat.type == "private" and chat.id in self.deactivated:
+            raise ApiError(403, DEACTIVATED)
+        if chat.type == "private" and chat.id in self.blocked:
+            raise ApiError(403, BLOCKED)
         return chat
+
+    def check_send(self, chat: Chat, right: str, thread_id: Any) -> None:
+        """Refuse a new message the way Telegram refuses one from a bot that is no admin:
+        in a closed forum topic, or of a kind the group does not let members send."""
+        if chat.type == "private" or chat.bot_is_admin:
+            return
+        if thread_id in chat.closed_topics:
+            raise bad_request("TOPIC_CLOSED")
+        if right not in chat.member_rights:
+            raise bad_request(NOT_ENOUGH_RIGHTS[right])
 
     def _find_chat(self, raw_id: Any) -> Chat | None:
         if isinstance(raw_id, str) and raw_id.startswith("@"):

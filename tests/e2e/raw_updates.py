@@ -17,7 +17,7 @@ def press(server: BotAPIServer, chat_id: int, uid: int, message_id: int, data: s
     """A button press carrying any ``data``, on a message the bot sent; returns its id."""
     chat = server._world.test_chat(chat_id, uid)
     query_id = str(next(server._callback_ids))
-    server._api.open_callbacks.add(query_id)
+    server._api.open_callbacks[query_id] = server._world.clock()
     query = {
         "id": query_id,
         "from": server._world.user(uid),

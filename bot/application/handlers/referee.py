@@ -1,6 +1,9 @@
 """The "🙋 call the referee" button: under the round announcement and the private report
 form. Each organiser who can be written to privately gets a message naming the table,
-its players and who called; nobody reachable, the call goes to the group instead.
+its players and who called, and the caller is told whom it reached; nobody reachable,
+the call goes to the group instead, and the caller is told so. Should Telegram refuse
+one of those private messages (the organiser blocked the bot since), the call is made
+in the group after all, once for the call (``Outgoing.fallback``).
 
 A table calls at most once in :data:`QUIET` (a nervous player tapping twice must not
 send the referee running twice); the moment of each table's last call is kept in the
@@ -26,6 +29,7 @@ from engine.model import SEAT_LETTERS
 
 PREFIX = "ref"
 QUIET = timedelta(minutes=5)
+TOAST_NAMES = 120  # characters of organisers' names in the caller's toast
 
 
 def referee_row(ctx: Ctx, t: Tournament, r: Round, table: int | None = None) -> Buttons:
@@ -92,13 +96,29 @@ async def call(ctx: Ctx, arg: str) -> None:
         players=" · ".join(f"{SEAT_LETTERS[i]} {who[u]}" for i, u in enumerate(row.seats)),
         caller=display_name(ctx),
     )
-    organisers = (await ctx.caller.admins(t.chat_id) | await ctx.uow.repo.granted(t.chat_id)) - {
-        ctx.caller.actor
+    try:
+        admins = await ctx.caller.admins(t.chat_id)
+    except UserError:  # Telegram cannot say who the admins are now: those granted the role
+        admins = set()
+    organisers = (admins | await ctx.uow.repo.granted(t.chat_id)) - {ctx.caller.actor}
+    reachable = await ctx.uow.repo.private_names(organisers)
+    in_group = {
+        "chat_id": t.chat_id,
+        "thread_id": t.thread_id or None,
+        "text": text + "\n" + ctx.t("referee.not-reached"),
     }
-    reachable = await ctx.uow.repo.private_chats(organisers)
+    once = f"ref:{t.id}:{r.number}:{row.number}:{int(ctx.now.timestamp())}"
     for user in sorted(reachable):
-        ctx.out.send(user, text)
+        ctx.out.send(user, text, fallback={**in_group, "once": once})
     if not reachable:  # no organiser has a private chat with the bot: tell the hall
         ctx.out.send(t.chat_id, text, thread_id=t.thread_id or None)
     Event.of(ctx, t).call_referee(r, row, len(reachable))
-    ctx.out.toast = ctx.t("referee.called", table=row.number)
+    if reachable:
+        reached = ctx.t("deadline.separator").join(
+            reachable[u] or str(u) for u in sorted(reachable)
+        )
+        if len(reached) > TOAST_NAMES:  # a toast shows 200 characters
+            reached = reached[: TOAST_NAMES - 1] + "…"
+        ctx.out.toast = ctx.t("referee.called-organisers", table=row.number, names=reached)
+    else:
+        ctx.out.toast = ctx.t("referee.called-group", table=row.number)

@@ -150,7 +150,7 @@ async def _join(ctx: Ctx, t: Tournament) -> None:
     elif ctx.caller.inc.is_callback:
         ctx.out.answer(joined, lambda: (signup_text(ctx, t, count), join_keyboard(ctx, t)))
     else:
-        ctx.out.react("👍")
+        ctx.out.react("👍", words=joined)  # said in words where reactions are off
         ctx.out.edit_tagged(signup_tag(t), signup_text(ctx, t, count), join_keyboard(ctx, t))
 
 
@@ -196,6 +196,22 @@ async def players(ctx: Ctx, args: str) -> None:
         text = players_text(ctx, t)
         texts.put(key, text)
     ctx.out.say(text, pages="players")
+    await say_unreachable(ctx, t)
+
+
+async def say_unreachable(ctx: Ctx, t: Tournament) -> None:
+    """For an organiser, under the list: the players the bot can no longer write to
+    privately (they blocked it, deleted their account), who miss reminders and report
+    forms. Asked apart from the cached list: it changes with no change to the event."""
+    if not await ctx.caller.is_organiser():
+        return
+    gone = await ctx.uow.repo.gone_players(t.id)
+    if gone:
+        lines = [
+            ctx.t("players.unreachable-line", name=name, why=ctx.t(f"players.why.{why}"))
+            for name, why in gone
+        ]
+        ctx.out.say(ctx.t("players.unreachable") + "\n" + "\n".join(lines))
 
 
 def players_text(ctx: Ctx, t: Tournament) -> str:

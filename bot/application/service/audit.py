@@ -75,6 +75,9 @@ class Action(StrEnum):
     LANG = "lang"
     TZ = "tz"
     MIGRATE = "migrate"
+    REFUSED = "refused"  # Telegram refuses the bot something in a chat: organisers told
+    UNREACHABLE = "unreachable"  # a person the bot can no longer write to privately
+    REACHABLE = "reachable"  # … and can again
     SEASON_START = "season-start"
 
 
@@ -901,6 +904,34 @@ class ZoneSet(Entry):
     @classmethod
     def read(cls, old: Json, new: Json) -> Entry:
         return cls(old.get("tz"), new["tz"])
+
+
+@dataclass(frozen=True)
+class Refused(Noted):
+    """Telegram refuses the bot ``reason`` in the chat (``bot.transport.refusals``); the
+    organisers were told, ``told`` of them in private."""
+
+    action: ClassVar[Action] = Action.REFUSED
+    reason: str
+    told: int
+
+
+@dataclass(frozen=True)
+class Unreachable(Noted):
+    """Telegram refuses the bot's private messages to ``user`` (``reason``: blocked,
+    deactivated…): none is queued for them until they write to the bot again."""
+
+    action: ClassVar[Action] = Action.UNREACHABLE
+    user: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Reachable(Noted):
+    """``user`` wrote to the bot, or unblocked it: it may write to them again."""
+
+    action: ClassVar[Action] = Action.REACHABLE
+    user: int
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from http import HTTPStatus
 from typing import Any
 
@@ -11,8 +11,15 @@ from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import (
+    ClientDecodeError,
     TelegramAPIError,
+    TelegramBadRequest,
+    TelegramConflictError,
+    TelegramEntityTooLarge,
+    TelegramForbiddenError,
+    TelegramMigrateToChat,
     TelegramNetworkError,
+    TelegramNotFound,
     TelegramRetryAfter,
     TelegramServerError,
     TelegramUnauthorizedError,
@@ -30,16 +37,9 @@ from aiogram.types import (
 )
 from aiohttp import ClientError, ClientTimeout
 
-from bot.application.types import (
-    Buttons,
-    Incoming,
-    Outgoing,
-    PermanentError,
-    RetryAfter,
-    StartupError,
-    TransientError,
-)
+from bot.application.types import Buttons, Incoming, Outgoing, PermanentError, StartupError
 from bot.config import Settings
+from bot.transport import refusals
 from bot.transport.adapters.convert import callback_incoming, member_incoming, message_incoming
 from bot.transport.adapters.plain import markup, message_id_of, plain_call
 from bot.transport.polling import decode_batch, poll_forever
@@ -48,6 +48,33 @@ from bot.transport.polling import decode_batch, poll_forever
 # chat's cached admins (docs/operations.md#outages).
 UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
 JSON_BODY = {"Content-Type": "application/json"}
+# The HTTP status behind each of aiogram's errors (it keeps Telegram's description as is).
+STATUS = {
+    TelegramBadRequest: 400,
+    TelegramUnauthorizedError: 401,
+    TelegramForbiddenError: 403,
+    TelegramNotFound: 404,
+    TelegramConflictError: 409,
+    TelegramEntityTooLarge: 413,
+    TelegramServerError: 500,
+}
+
+
+@contextlib.asynccontextmanager
+async def said_no() -> AsyncIterator[None]:
+    """aiogram's errors as Telegram gave them, read by ``bot.transport.refusals``: a
+    proxy's HTML page (``ClientDecodeError``), a lost connection and a timeout are
+    transient like a 5xx."""
+    try:
+        yield
+    except TelegramRetryAfter as exc:
+        raise refusals.error(429, exc.message, retry_after=exc.retry_after) from exc
+    except TelegramMigrateToChat as exc:
+        raise refusals.error(400, exc.message, migrate_to=exc.migrate_to_chat_id) from exc
+    except TelegramAPIError as exc:
+        raise refusals.error(STATUS.get(type(exc)), exc.message) from exc
+    except (TimeoutError, ClientError, ClientDecodeError) as exc:
+        raise refusals.error(None, str(exc)) from exc
 
 
 def _markup(buttons: Buttons | None) -> InlineKeyboardMarkup | None:
@@ -62,17 +89,11 @@ class AiogramTransport:
         self.bot_username = ""
 
     async def send(self, m: Outgoing) -> int:
-        try:
+        async with said_no():
             call = plain_call(m)
             if call is not None:
                 return message_id_of(await self.plain(*call), m)
             return await self._typed(m)
-        except TelegramRetryAfter as exc:
-            raise RetryAfter(exc.retry_after) from exc
-        except (TimeoutError, ClientError, TelegramServerError, TelegramNetworkError) as exc:
-            raise TransientError(str(exc)) from exc
-        except TelegramAPIError as exc:
-            raise PermanentError(str(exc)) from exc
 
     async def plain(self, method: str, params: dict[str, Any], timeout: float | None = None) -> Any:
         """One call as a JSON body on aiogram's own HTTP session, its answer left as JSON
@@ -132,22 +153,23 @@ class AiogramTransport:
         return msg.message_id
 
     async def answer_callback(self, callback_id: str, text: str, alert: bool = False) -> None:
-        await self.bot.answer_callback_query(callback_id, text=text or None, show_alert=alert)
+        async with said_no():
+            await self.bot.answer_callback_query(callback_id, text=text or None, show_alert=alert)
 
     async def chat_admins(self, chat_id: int) -> set[int]:
-        admins = await self.bot.get_chat_administrators(chat_id)
+        async with said_no():
+            admins = await self.bot.get_chat_administrators(chat_id)
         return {member.user.id for member in admins}
 
     async def pin(self, chat_id: int, message_id: int) -> None:
-        try:
+        async with said_no():
             await self.bot.pin_chat_message(chat_id, message_id, disable_notification=True)
-        except TelegramAPIError as exc:
-            raise PermanentError(str(exc)) from exc
 
     async def can_pin(self, chat_id: int) -> bool:
         if chat_id > 0:  # a private chat
             return True
-        member = await self.bot.get_chat_member(chat_id, self.bot.id)
+        async with said_no():
+            member = await self.bot.get_chat_member(chat_id, self.bot.id)
         if isinstance(member, ChatMemberOwner):
             return True
         return isinstance(member, ChatMemberAdministrator) and bool(member.can_pin_messages)
@@ -214,9 +236,10 @@ def update_incoming(update: Update) -> Incoming | None:
     if update.message is not None:
         return message_incoming(update.update_id, update.message)
     query = update.callback_query
-    if query is not None and isinstance(query.message, Message):  # else too old to act on
-        return callback_incoming(update.update_id, query)
-    member = update.chat_member or update.my_chat_member
-    if member is not None:
-        return member_incoming(update.update_id, member)
+    if query is not None and query.message is not None:  # an InaccessibleMessage too
+        return callback_incoming(update.update_id, query, isinstance(query.message, Message))
+    if update.my_chat_member is not None:
+        return member_incoming(update.update_id, update.my_chat_member, mine=True)
+    if update.chat_member is not None:
+        return member_incoming(update.update_id, update.chat_member)
     return None

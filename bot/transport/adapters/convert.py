@@ -2,12 +2,15 @@
 
 aiogram and python-telegram-bot mirror the Bot API's field names (``chat.id``,
 ``from_user``, ``message_thread_id``, ``is_topic_message``, ``sender_chat``, …), so one
-translation serves both adapters; each adapter only decides whether a callback's message
-is still accessible (their "inaccessible message" classes differ).
+translation serves both adapters. A press on a button of an old message carries an
+``InaccessibleMessage`` (its chat and id, date 0, nothing else) in both; the adapter says
+which it is (their classes differ), and it is acted on as any press is, only its topic
+unknown.
 """
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
 from bot.application.types import Incoming, Sender
@@ -40,26 +43,34 @@ def message_incoming(update_id: int, message: Any) -> Incoming:
     )
 
 
-def member_incoming(update_id: int, updated: Any) -> Incoming:
-    """A ``chat_member`` / ``my_chat_member`` update: who is an admin may have changed."""
+def member_incoming(update_id: int, updated: Any, mine: bool = False) -> Incoming:
+    """A ``chat_member`` update (who is an admin may have changed) or, ``mine``, a
+    ``my_chat_member`` one: the bot's own status changed (promoted, restricted, blocked
+    by the user of a private chat)."""
     return Incoming(
         update_id=update_id,
         chat_id=updated.chat.id,
         chat_type=updated.chat.type,
         sender=sender_of(updated.from_user),
         admins_changed=True,
+        bot_status=_status(updated.new_chat_member.status) if mine else None,
     )
 
 
-def callback_incoming(update_id: int, query: Any) -> Incoming:
-    """A button press; the caller has checked that ``query.message`` is accessible."""
+def _status(status: Any) -> str:
+    """``member``, ``kicked``…: both libraries' status enums hold Telegram's word."""
+    return str(status.value) if isinstance(status, Enum) else str(status)
+
+
+def callback_incoming(update_id: int, query: Any, accessible: bool) -> Incoming:
+    """A button press on a message; an inaccessible one (an old message) has no topic."""
     message = query.message
     return Incoming(
         update_id=update_id,
         chat_id=message.chat.id,
         chat_type=message.chat.type,
         sender=sender_of(query.from_user),
-        thread_id=_thread(message),
+        thread_id=_thread(message) if accessible else None,
         message_id=message.message_id,
         callback_id=query.id,
         callback_data=query.data or "",

@@ -54,6 +54,8 @@ def plain_call(m: Outgoing) -> tuple[str, dict[str, Any]] | None:
         params["message_id"] = m.edit_message_id
     elif m.thread_id:
         params["message_thread_id"] = m.thread_id
+    if m.reply_to:  # the message may be gone meanwhile: say it anyway
+        params["reply_parameters"] = {"message_id": m.reply_to, "allow_sending_without_reply": True}
     params["text"] = m.text
     keyboard = markup(m.buttons)
     if keyboard is not None:

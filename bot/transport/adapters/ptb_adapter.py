@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import warnings
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
@@ -19,25 +20,20 @@ from telegram import (
 )
 from telegram.error import (
     BadRequest,
+    ChatMigrated,
+    Conflict,
+    EndPointNotFound,
     Forbidden,
     InvalidToken,
     NetworkError,
     TelegramError,
-    TimedOut,
 )
 from telegram.error import RetryAfter as PTBRetryAfter
 from telegram.warnings import PTBUserWarning
 
-from bot.application.types import (
-    Buttons,
-    Incoming,
-    Outgoing,
-    PermanentError,
-    RetryAfter,
-    StartupError,
-    TransientError,
-)
+from bot.application.types import Buttons, Incoming, Outgoing, PermanentError, StartupError
 from bot.config import Settings
+from bot.transport import refusals
 from bot.transport.adapters.convert import callback_incoming, member_incoming, message_incoming
 from bot.transport.adapters.plain import markup, message_id_of, plain_call
 from bot.transport.polling import decode_batch, poll_forever
@@ -63,16 +59,46 @@ def update_incoming(update: Update) -> Incoming | None:
     if update.message is not None:
         return message_incoming(update.update_id, update.message)
     query = update.callback_query
-    if query is not None and isinstance(query.message, Message):  # else too old to act on
-        return callback_incoming(update.update_id, query)
-    member = update.chat_member or update.my_chat_member
-    if member is not None:
-        return member_incoming(update.update_id, member)
+    if query is not None and query.message is not None:  # an InaccessibleMessage too
+        return callback_incoming(update.update_id, query, isinstance(query.message, Message))
+    if update.my_chat_member is not None:
+        return member_incoming(update.update_id, update.my_chat_member, mine=True)
+    if update.chat_member is not None:
+        return member_incoming(update.update_id, update.chat_member)
     return None
 
 
 def _seconds(value: int | float | timedelta) -> float:
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+# The HTTP status behind each of PTB's errors. PTB calls a 5xx (and a proxy's HTML page)
+# a NetworkError, as it does a lost connection; an answer that is no JSON at all is a
+# bare TelegramError ("Invalid server response"): both transient.
+STATUS: tuple[tuple[type[TelegramError], int], ...] = (
+    (Forbidden, 403),
+    (InvalidToken, 401),  # 401, and 404 for a malformed token
+    (BadRequest, 400),  # before NetworkError, of which it is a kind
+    (Conflict, 409),
+)
+
+
+@contextlib.asynccontextmanager
+async def said_no() -> AsyncIterator[None]:
+    """PTB's errors as Telegram gave them, read by ``bot.transport.refusals``."""
+    try:
+        yield
+    except PTBRetryAfter as exc:
+        raise refusals.error(429, exc.message, retry_after=_seconds(exc.retry_after)) from exc
+    except ChatMigrated as exc:
+        raise refusals.error(400, exc.message, migrate_to=exc.new_chat_id) from exc
+    except EndPointNotFound as exc:  # a plain call's 401 or 404, once the bot is started
+        cause = exc.__cause__
+        token = isinstance(cause, InvalidToken) and "nauthorized" in str(cause)
+        raise refusals.error(401 if token else 404, exc.message) from exc
+    except TelegramError as exc:
+        said = next((status for kind, status in STATUS if isinstance(exc, kind)), None)
+        raise refusals.error(said, exc.message) from exc
 
 
 class PTBTransport:
@@ -81,19 +107,11 @@ class PTBTransport:
         self.bot_username = ""
 
     async def send(self, m: Outgoing) -> int:
-        try:
+        async with said_no():
             call = plain_call(m)
             if call is not None:
                 return message_id_of(await self.bot.do_api_request(*call), m)
             return await self._typed(m)
-        except PTBRetryAfter as exc:
-            raise RetryAfter(_seconds(exc.retry_after)) from exc
-        except (BadRequest, Forbidden) as exc:
-            raise PermanentError(str(exc)) from exc
-        except (TimedOut, NetworkError) as exc:
-            raise TransientError(str(exc)) from exc
-        except TelegramError as exc:
-            raise PermanentError(str(exc)) from exc
 
     async def _typed(self, m: Outgoing) -> int:
         """Pictures, files and caption edits, through PTB's typed calls."""
@@ -129,22 +147,23 @@ class PTBTransport:
         return msg.message_id
 
     async def answer_callback(self, callback_id: str, text: str, alert: bool = False) -> None:
-        await self.bot.answer_callback_query(callback_id, text=text or None, show_alert=alert)
+        async with said_no():
+            await self.bot.answer_callback_query(callback_id, text=text or None, show_alert=alert)
 
     async def chat_admins(self, chat_id: int) -> set[int]:
-        admins = await self.bot.get_chat_administrators(chat_id)
+        async with said_no():
+            admins = await self.bot.get_chat_administrators(chat_id)
         return {member.user.id for member in admins}
 
     async def pin(self, chat_id: int, message_id: int) -> None:
-        try:
+        async with said_no():
             await self.bot.pin_chat_message(chat_id, message_id, disable_notification=True)
-        except TelegramError as exc:
-            raise PermanentError(str(exc)) from exc
 
     async def can_pin(self, chat_id: int) -> bool:
         if chat_id > 0:  # a private chat
             return True
-        member = await self.bot.get_chat_member(chat_id, self.bot.id)
+        async with said_no():
+            member = await self.bot.get_chat_member(chat_id, self.bot.id)
         if isinstance(member, ChatMemberOwner):
             return True
         return isinstance(member, ChatMemberAdministrator) and bool(member.can_pin_messages)

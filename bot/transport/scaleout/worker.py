@@ -120,6 +120,9 @@ class Worker:
         # all the lanes read the outbox after every update. Other chats' lanes (a
         # private reply) see it at their next look.
         self.core.on_timer = self._announce
+        for sender in self.senders:  # what Telegram refuses: organisers told, people marked
+            sender.on_refused = self.core.delivery_refused
+            sender.on_resumed = self.core.delivery_resumed
         self.nc = await connect(self.settings, "tourbot-worker")
         self.js = self.nc.jetstream()
         await self.bus.ensure(self.js)
