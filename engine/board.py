@@ -108,17 +108,19 @@ def build(fmt: Format, state: TournamentState, rows: tuple[Standing, ...], over:
     last = last_seen(state)
     found = [_status(fmt, s, waiting, set(tied), over, last) for s in rows]
     out = [status in (Status.OUT, Status.REMOVED) for status, _, _ in found]
-    # A lot ties a line to the next one only while both are still in or both are out: a
-    # player knocked out shares no place with those still waiting for their tables.
+    # Partners and teammates (one ``unit``) stand on one place; a lot ties a unit to the
+    # next one only while both are still in or both are out: a player knocked out shares
+    # no place with those still waiting for their tables.
+    first, start, after = _units(rows)
     tie = [
-        not over and s.lot and i + 1 < len(rows) and out[i] == out[i + 1]
+        not over and s.lot and after[i] < len(rows) and out[i] == out[after[i]]
         for i, s in enumerate(rows)
     ]
     entries: list[Entry] = []
     for i, s in enumerate(rows):
         status, stage, at = found[i]
-        shared = tie[i] or (i > 0 and tie[i - 1])
-        place = entries[-1].place if i and tie[i - 1] else s.rank
+        shared = tie[i] or (start[i] > 0 and tie[start[i] - 1])
+        place = entries[-1].place if i and (not first[i] or tie[i - 1]) else s.rank
         if over and stage == "final" and place == 2:  # the final is settled: 亚军
             stage = "runner-up"
         # a knockout table not reported yet has no score to show: a 0 would read as one
@@ -142,6 +144,20 @@ def build(fmt: Format, state: TournamentState, rows: tuple[Standing, ...], over:
             )
         )
     return Board(_figures_said(entries, rows, over), over, tied)
+
+
+def _units(rows: tuple[Standing, ...]) -> tuple[list[bool], list[int], list[int]]:
+    """Per line: whether it is the first of its unit's lines (a line alone is a unit of
+    one), where its unit's lines start, and where the next unit's lines start."""
+    n = len(rows)
+    first = [i == 0 or not (s.unit and s.unit == rows[i - 1].unit) for i, s in enumerate(rows)]
+    start = [0] * n
+    for i in range(n):
+        start[i] = i if first[i] else start[i - 1]
+    after = [n] * n
+    for i in reversed(range(n - 1)):
+        after[i] = i + 1 if first[i + 1] else after[i + 1]
+    return first, start, after
 
 
 def _round_of(s: Standing, status: Status, stage: str, at: int, last: dict[PlayerId, int]) -> int:

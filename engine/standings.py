@@ -31,6 +31,8 @@ Key = tuple[str, Decimal]
 # Criteria that say how far a line got rather than how well it did there: the figure a
 # ranking line shows is the first criterion after these (``Standing.figure``).
 STAGE_CODES = frozenset({"removed", "reached", "forfeit", "group-place", "flip"})
+# A line's figure when no figure of its means anything yet (still in before the final).
+NO_FIGURE: Key = ("", Decimal(0))
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,7 @@ class Line:
 def shown(line: Line) -> Key | None:
     """The figure a line shows: the format's choice, else its first non-stage criterion."""
     if line.figure is not None:
-        return line.figure
+        return line.figure if line.figure != NO_FIGURE else None
     return next(((c, v) for c, v in line.keys if c not in STAGE_CODES), None)
 
 
@@ -58,15 +60,19 @@ def rank(lines: Iterable[Line]) -> tuple[Standing, ...]:
     """Sort by the chains (larger first) and name the criterion that split each pair.
 
     Lines of one unit (``unit`` > 0, a pair) must share every criterion so they stand
-    together; they share the unit's place, counted over units."""
+    together; they share the unit's place, counted over units, and what separated the
+    unit from the next one (every member says it)."""
     ordered = sorted(lines, key=lambda ln: tuple(-v for _, v in ln.keys))
     out: list[Standing] = []
     unit_rank: dict[int, int] = {}
     for i, line in enumerate(ordered):
         decided: tuple[str, ...] = ()
         lot = False
-        if i + 1 < len(ordered):
-            below = ordered[i + 1]
+        j = i + 1
+        while line.unit and j < len(ordered) and ordered[j].unit == line.unit:
+            j += 1  # a partner: the next line below the unit is another unit's
+        if j < len(ordered):
+            below = ordered[j]
             for k, ((code, value), (_, other)) in enumerate(
                 zip(line.keys, below.keys, strict=False)
             ):

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import combinations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -50,12 +51,23 @@ from engine.model import (
     TableStatus,
     TournamentState,
 )
-from engine.standings import Line, net_scores, penalties_by_round, rank, totals
+from engine.standings import (
+    NO_FIGURE,
+    Key,
+    Line,
+    net_scores,
+    penalties_by_round,
+    rank,
+    totals,
+)
 
 Pair = tuple[PlayerId, PlayerId]
 FINAL_STAGE = "final"
+EXTRA_STAGE = "extra"  # a play-off of the two pairs level at the top of the final
 LUCKY = "lucky-pair"
 FINAL_DRAWS = 50  # draws tried for a final round without a repeat pairing
+FINALISTS = 10**6  # the level of the final, above every knockout round
+HALF, QUARTER = Decimal("0.5"), Decimal("0.25")
 
 
 def couples(count: int) -> list[tuple[str, str]]:
@@ -103,6 +115,10 @@ class PairWalk:
     met: set[frozenset[int]] = field(default_factory=set)
     byes: Counter[int] = field(default_factory=Counter)
     notes: list[str] = field(default_factory=list)
+    pending: set[int] = field(default_factory=set)  # at a table of the last round unsettled
+    final_tables: Counter[int] = field(default_factory=Counter)  # final tables settled
+    extra_wins: Counter[int] = field(default_factory=Counter)  # play-off tables won
+    extra_void: bool = False  # a play-off table both pairs forfeited: a flip decides
 
 
 class Pairs(Format):
@@ -113,7 +129,7 @@ class Pairs(Format):
     seeds = ("002",)
     signs_up_together = True
     sits_in_pairs = True
-    note_codes = ("bye", "tiebreak-flip", LUCKY)
+    note_codes = ("bye", "tiebreak-flip", "extra-game", LUCKY)
     knobs = (
         Knob("final", "4", (), int, minimum=2),
         Knob("final_rounds", "2", (), int, minimum=1),
@@ -121,7 +137,15 @@ class Pairs(Format):
         FORFEITS_KNOB,
     )
     eliminates = True
-    tiebreaks = ("removed", "reached", "final-wins", "final-points", "round-score", "flip")
+    tiebreaks = (
+        "removed",
+        "reached",
+        "final-wins",
+        "final-points",
+        "extra",
+        "round-score",
+        "flip",
+    )
 
     def team_size(self) -> int:
         return 2
@@ -153,8 +177,9 @@ class Pairs(Format):
         pens = penalties_by_round(state)
         w = PairWalk(pool=[i + 1 for i in range(len(pairs))])
         for rec in state.rounds:
-            w.notes = []
+            w.notes, w.pending = [], set()
             final = rec.plan.stage == FINAL_STAGE
+            extra = rec.plan.stage == EXTRA_STAGE
             if final and not w.finalists:
                 w.finalists = sorted(set(w.pool) | set(w.lucky))
                 w.lucky = []
@@ -165,19 +190,27 @@ class Pairs(Format):
             if LUCKY in rec.plan.notes:
                 w.lucky += bye_units
                 w.lucky_used = True
-            else:
-                going += bye_units
+            elif not (final or extra):
+                going += bye_units  # a bye goes through the round it sat out
+                w.reached.update(dict.fromkeys(bye_units, rec.number))
             for table in rec.plan.tables:
                 x, y = number[table.players[0]], number[table.players[1]]
                 res = results.get(table.number)
                 scores = pair_scores(rec, table, res, (x, y), pens)
                 winner = self._winner(rec, table, res, (x, y), scores, out, state, w)
+                if res is None or res.status is TableStatus.PENDING:
+                    w.pending |= {x, y}
+                if extra:
+                    self._extra(w, (x, y), res, winner)
+                    continue
                 for unit in (x, y):
                     w.reached[unit] = rec.number
                 if final:
                     w.met.add(frozenset((x, y)))
                     if winner is not None:
                         w.wins[winner] += 1
+                    if res is not None and res.status is not TableStatus.PENDING:
+                        w.final_tables.update((x, y))
                     for unit, score in scores.items():
                         w.final_points[unit] = w.final_points.get(unit, Decimal(0)) + score
                     continue
@@ -186,11 +219,23 @@ class Pairs(Format):
                     going.append(winner)
             if final:
                 w.finals_played += 1
+            if final or extra:
                 w.pool = []
             else:
                 w.pool = sorted(u for u in going if u not in out)
             w.lucky = [u for u in w.lucky if u not in out]
         return w
+
+    @staticmethod
+    def _extra(
+        w: PairWalk, units: tuple[int, int], res: TableResult | None, winner: int | None
+    ) -> None:
+        """A play-off table of the two pairs level at the top of the final: its winner is
+        first; both forfeited, no play-off is left to play (a flip decides)."""
+        if winner is not None:
+            w.extra_wins[winner] += 1
+        elif res is not None and res.status is not TableStatus.PENDING:
+            w.extra_void |= res.status is TableStatus.FORFEIT or bool(res.forfeited)
 
     def _winner(
         self,
@@ -203,7 +248,9 @@ class Pairs(Format):
         state: TournamentState,
         w: PairWalk,
     ) -> int | None:
-        """The pair that goes on from a table, or ``None`` when both fail."""
+        """The pair that goes on from a table, or ``None`` when both fail. A level
+        knockout table goes to a flip (#knockout); a level table of the final or of its
+        play-off is won by neither."""
         if res is None or res.status is TableStatus.PENDING:
             return None
         players = table.players
@@ -219,6 +266,8 @@ class Pairs(Format):
         a, b = scores.get(units[0], Decimal(0)), scores.get(units[1], Decimal(0))
         if a != b:
             return units[0] if a > b else units[1]
+        if rec.plan.stage:  # a level table of the final or its play-off: won by neither
+            return None
         flip = flip_order(units, state.seed, f"round{rec.number}-table{table.number}-flip")
         w.notes.append("tiebreak-flip")
         return max(units, key=lambda u: flip[u])
@@ -238,17 +287,21 @@ class Pairs(Format):
         notes = list(dict.fromkeys(w.notes))
         label = self.label(state)
         rng = stream(state.seed, label)
-        if w.finalists or w.finals_played:
-            if w.finals_played >= self.int_option("final_rounds"):
-                return self.finish(self.standings(state))
-            alive = [u for u in w.finalists if not set(pairs[u - 1]) & state.removed]
-            return self._final_round(alive, pairs, w, rng, label, notes, state)
+        if w.finalists:
+            alive = self._alive_finalists(w, pairs, state)
+            if self._final_left(w, alive):
+                return self._final_round(alive, pairs, w, rng, label, notes)
+            tied = self._tied_top(w, alive)
+            if tied:
+                tables = self._tables([tied], pairs)
+                return RoundPlan(tables, (), EXTRA_STAGE, label, ("extra-game",))
+            return self.finish(self.standings_of(w, pairs, state))
         waiting = len(w.pool) + len(w.lucky)
         if waiting <= 1:
             return self.finish(self.standings(state))
         if waiting <= self.int_option("final"):
             final = sorted(w.pool + w.lucky)
-            return self._final_round(final, pairs, w, rng, label, notes, state)
+            return self._final_round(final, pairs, w, rng, label, notes)
         matches, joker, _ = card_draw(w.pool, rng)
         byes: tuple[PlayerId, ...] = ()
         if joker is not None:
@@ -256,6 +309,48 @@ class Pairs(Format):
             lucky = bool(self.options["lucky"]) and not w.lucky_used
             notes.append(LUCKY if lucky else "bye")
         return RoundPlan(self._tables(matches, pairs), byes, "", label, tuple(notes))
+
+    @staticmethod
+    def _alive_finalists(w: PairWalk, pairs: Sequence[Pair], state: TournamentState) -> list[int]:
+        return [u for u in w.finalists if not set(pairs[u - 1]) & state.removed]
+
+    def _final_left(self, w: PairWalk, alive: Sequence[int]) -> bool:
+        """Whether the final plays another round (#final): ``final_rounds`` rounds; an odd
+        number of pairs plays a round robin instead (every two meet once, one pair sits
+        out each round), so no pair plays more final tables than another."""
+        if len(alive) < 2:
+            return False
+        if len(alive) % 2:
+            return any(frozenset(m) not in w.met for m in combinations(alive, 2))
+        return w.finals_played < self.int_option("final_rounds")
+
+    @staticmethod
+    def _tied_top(w: PairWalk, alive: Sequence[int]) -> tuple[int, int] | None:
+        """The two pairs level at the top of a played final (tables won, then points):
+        they play it off (#final-ties). Three or more level, or a play-off both forfeited:
+        none (a flip decides)."""
+        if len(alive) < 2 or w.extra_void:
+            return None
+
+        def key(u: int) -> tuple[Decimal, ...]:
+            return (Decimal(w.wins[u]), w.final_points.get(u, Decimal(0)), Decimal(w.extra_wins[u]))
+
+        best = max(key(u) for u in alive)
+        top = [u for u in alive if key(u) == best]
+        return (top[0], top[1]) if len(top) == 2 else None
+
+    def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
+        """Both pairs level at the top of the played final (the play-off's players)."""
+        try:
+            self.require_closed(state)
+        except FormatError:
+            return ()
+        state, pairs, w = self._prepare(state)
+        alive = self._alive_finalists(w, pairs, state)
+        if not w.finalists or self._final_left(w, alive):
+            return ()
+        tied = self._tied_top(w, alive)
+        return tuple(p for u in tied for p in pairs[u - 1]) if tied else ()
 
     def _final_round(
         self,
@@ -265,11 +360,8 @@ class Pairs(Format):
         rng: random.Random,
         label: str,
         notes: list[str],
-        state: TournamentState,
-    ) -> RoundPlan | Finished:
+    ) -> RoundPlan:
         """A final round drawn by cards, avoiding pairings already played in the final."""
-        if len(alive) < 2:
-            return self.finish(self.standings_of(w, pairs, state))
         best: tuple[int, list[tuple[int, int]], int | None] | None = None
         for _ in range(FINAL_DRAWS):
             matches, joker, _ = card_draw(alive, rng)
@@ -302,14 +394,13 @@ class Pairs(Format):
         pairs = self.pairs(state)
         return pairs[self.groups(state)[done.ranking[0].player] - 1]
 
-    @staticmethod
     def _stage_of(
-        w: PairWalk, unit: int, out: bool, alive: bool, in_final: set[int]
+        self, w: PairWalk, unit: int, out: bool, alive: bool
     ) -> tuple[str, int]:
         """How far a pair got: the final, out in round N, or still playing round N."""
         if out:
             return "removed", 0
-        if unit in in_final:
+        if unit in w.finalists:
             return "final", 0
         if alive:
             return "playing", w.reached.get(unit, 0)
@@ -319,38 +410,74 @@ class Pairs(Format):
         state, pairs, w = self._prepare(state)
         return self.standings_of(w, pairs, state)
 
+    def _level(self, w: PairWalk, unit: int, alive: bool, final_over: bool) -> Decimal:
+        """How far a pair got (#ranking): the final (the lucky pair too) above every
+        round; a round's winners (or its bye) above those still at its tables, and those
+        above its losers, so no pair out ranks above one still in."""
+        if unit in w.finalists or unit in w.lucky:
+            return Decimal(FINALISTS)
+        level = Decimal(w.reached.get(unit, 0))
+        if unit in w.pool:
+            level += HALF
+        if alive and not final_over:
+            level += QUARTER
+        return level
+
+    @staticmethod
+    def _figure(w: PairWalk, unit: int, alive: bool) -> Key:
+        """The figure a pair's line shows, only where it means something now: its tables
+        won in the final once it played one there; a pair out, its score at the table it
+        lost; none while it is still in before the final."""
+        if unit in w.finalists:
+            return ("final-wins", Decimal(w.wins[unit])) if w.final_tables[unit] else NO_FIGURE
+        if alive or unit not in w.last_score:
+            return NO_FIGURE
+        return ("round-score", w.last_score[unit])
+
     def standings_of(
         self, w: PairWalk, pairs: list[Pair], st: TournamentState
     ) -> tuple[Standing, ...]:
-        """Partners share every criterion, so they stand next to each other."""
+        """Partners share every criterion, so they stand on one place. The final's own
+        chain (tables won, points, the play-off, then a flip) ranks the finalists; the
+        round they went out in, then their score at that table, the others."""
         points = totals(st)
         flip = flip_order(range(1, len(pairs) + 1), st.seed, "pairs-flip")
-        in_final = set(w.finalists)
-        playing = w.finals_played < self.int_option("final_rounds")
-        alive_units = set(w.pool) | set(w.lucky) | (in_final if playing else set())
+        finalists = self._alive_finalists(w, pairs, st)
+        final_over = bool(w.finalists) and not (
+            self._final_left(w, finalists) or self._tied_top(w, finalists) or w.pending
+        )
+        still = set(w.pool) | set(w.lucky) | w.pending
+        if not final_over:
+            still |= set(finalists)
         lines = []
         for i, pair in enumerate(pairs):
             unit = i + 1
             out = bool(set(pair) & st.removed)
-            reached = 10**6 if unit in in_final or unit in w.lucky else w.reached.get(unit, 0)
+            alive = unit in still and not out
+            out_score = w.last_score.get(unit, Decimal(0)) if not alive else Decimal(0)
+            keys = (
+                ("removed", Decimal(not out)),
+                ("reached", self._level(w, unit, alive, final_over)),
+                ("final-wins", Decimal(w.wins[unit])),
+                ("final-points", w.final_points.get(unit, Decimal(0))),
+                ("extra", Decimal(w.extra_wins[unit])),
+                # the knockout table's score ranks pairs out of the knockout, never finalists
+                ("round-score", Decimal(0) if unit in w.finalists else out_score),
+                ("flip", Decimal(flip[unit])),
+            )
+            stage, at = self._stage_of(w, unit, out, alive)
+            figure = NO_FIGURE if out else self._figure(w, unit, alive)
             for p in pair:
-                keys = (
-                    ("removed", Decimal(p not in st.removed)),
-                    ("reached", Decimal(reached) - Decimal(out)),
-                    ("final-wins", Decimal(w.wins.get(unit, 0))),
-                    ("final-points", w.final_points.get(unit, Decimal(0))),
-                    ("round-score", w.last_score.get(unit, Decimal(0))),
-                    ("flip", Decimal(flip[unit])),
-                )
-                alive = unit in alive_units and not out
-                stage, at = self._stage_of(w, unit, out, alive, in_final)
-                lines.append(Line(p, points.get(p, Decimal(0)), alive, keys, stage, at, unit))
+                here = ("removed", 0) if p in st.removed else (stage, at)
+                if out and p not in st.removed:
+                    here = ("out", w.reached.get(unit, 0))
+                line = Line(p, points.get(p, Decimal(0)), alive, keys, *here, unit, figure)
+                lines.append(line)
         ranked = rank(lines)
-        if w.finalists and not playing and ranked:
+        if final_over and ranked:
             champions = set(pairs[self.groups(st)[ranked[0].player] - 1])
             ranked = tuple(replace(s, alive=s.player in champions) for s in ranked)
         return ranked
-
 
 def pair_scores(
     rec: RoundRecord,

@@ -136,7 +136,9 @@ def test_a_withdrawn_player_takes_the_pair_out_and_the_opponents_go_on() -> None
     assert isinstance(plan, RoundPlan)
     assert a not in seated_once(plan) and set(table.players[1::2]) <= set(seated_once(plan))
     ranking = fmt.standings(replace(won, removed=frozenset({a})))
-    assert ranking[-1].player == a
+    assert {s.player for s in ranking[-2:]} == {a, table.players[2]}  # the pair, last
+    assert ranking[-1].rank == ranking[-2].rank  # partners on one place
+    assert {s.player for s in ranking if s.stage == "removed"} == {a}  # the partner is out
 
 
 def test_two_forfeits_remove_a_player_and_cancel_their_results() -> None:
@@ -163,6 +165,14 @@ def test_an_odd_number_of_players_cannot_be_paired() -> None:
     assert err.value.code == "pairs-odd"
 
 
+def play_off_decided(number: int, plan: RoundPlan, table: Table) -> TableResult:
+    """``by_id``, but a play-off goes to the pair at seats A and C: the same two pairs
+    level again would play it off for ever."""
+    if plan.stage != "extra":
+        return by_id(number, plan, table)
+    return TableResult(table, TableStatus.CONFIRMED, (Decimal(3), Decimal(0), Decimal(3), Decimal(0)))
+
+
 @settings(max_examples=15, deadline=None)
 @given(st.integers(min_value=4, max_value=20), st.text(min_size=1, max_size=6), st.booleans())
 def test_any_even_field_finishes_and_every_pair_is_placed_once_per_round(
@@ -171,7 +181,7 @@ def test_any_even_field_finishes_and_every_pair_is_placed_once_per_round(
     fmt = Pairs(GUANDAN, {"lucky": "on" if lucky else "off"})
     state = TournamentState(players=tuple(range(1, 2 * n_pairs + 1)), seed=seed)
     pairs = {frozenset(p) for p in fmt.pairs(state)}
-    final, done = play(fmt, state)
+    final, done = play(fmt, state, play_off_decided)
     for rec in final.rounds:
         placed = seated_once(rec.plan)
         assert len(placed) == len(set(placed))
