@@ -112,8 +112,11 @@ def build(fmt: Format, state: TournamentState, rows: tuple[Standing, ...], over:
     # next one only while both are still in or both are out: a player knocked out shares
     # no place with those still waiting for their tables.
     first, start, after = _units(rows)
+    # Lines nothing separated (the chain leaves them level, no flip) share it for good.
     tie = [
-        not over and s.lot and after[i] < len(rows) and out[i] == out[after[i]]
+        (not s.tiebreak or (not over and s.lot))
+        and after[i] < len(rows)
+        and out[i] == out[after[i]]
         for i, s in enumerate(rows)
     ]
     entries: list[Entry] = []

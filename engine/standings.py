@@ -5,8 +5,10 @@ Each format describes a player by a chain of criteria, most important first, eac
 ``previous-stage``, ``best-individual``, ``buchholz``, ``wins``, ``flip``…). Ranking sorts
 by the chain; the code of the first criterion where a player differs from the next one
 down is stored in ``Standing.tiebreak``, so ``/standings`` can say *why* a place was won.
-The chain always ends with a verifiable card flip (翻牌, docs/rules/tiebreaks.md) so places
-are never shared at the end; formats that want an extra game instead ask for it before finishing.
+A chain ends with a verifiable card flip (翻牌, docs/rules/tiebreaks.md) where the rules
+want places strict at the end; formats that want an extra game instead ask for it before
+finishing. Lines the whole chain leaves level (no flip for them: the losers of one
+knockout round) share one place.
 """
 
 from __future__ import annotations
@@ -82,6 +84,10 @@ def rank(lines: Iterable[Line]) -> tuple[Standing, ...]:
         place = i + 1
         if line.unit:  # partners and teammates share their unit's place
             place = unit_rank.setdefault(line.unit, len(unit_rank) + 1)
+        if i and (not line.unit or ordered[i - 1].unit != line.unit) and not out[-1].tiebreak:
+            place = out[-1].rank  # nothing separated it from the line above: one place
+            if line.unit:
+                unit_rank[line.unit] = place
         figure = shown(line) if line.stage != "removed" else None  # no figure ranks them
         out.append(
             Standing(

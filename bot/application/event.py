@@ -41,7 +41,7 @@ from db.models import Player, Report, Round, TableRow, Tournament
 from db.status import EventStatus, PenaltyKind, PlayerStatus, RoundStatus, TableState
 from engine.board import Board, board, build, notice
 from engine.formats.base import Format
-from engine.formats.teams import TeamStanding
+from engine.formats.teams import TeamStanding, while_running
 from engine.games import Game
 from engine.games.penalties import Rung, ladder
 from engine.model import Finished, RoundPlan, TournamentState
@@ -333,7 +333,9 @@ class Event:
     def teams(self) -> tuple[TeamStanding, ...]:
         """The team table of a team event (docs/rules/teams.md#team-score), else empty."""
         fmt = self.fmt
-        return fmt.team_standings(self.state) if fmt.has_team_table else ()
+        if not fmt.has_team_table:
+            return ()
+        return while_running(fmt.team_standings(self.state), self.t.status == EventStatus.FINISHED)
 
     def groups(self) -> Sequence[Sequence[int]]:
         """The groups of a group stage once drawn (docs/rules/groups.md#groups-by-lot)."""

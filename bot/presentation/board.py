@@ -16,6 +16,7 @@ from db.models import Tournament
 from db.status import EventStatus
 from engine.board import Board, Entry, Status, board
 from engine.formats.groups import LETTERS
+from engine.formats.teams import TeamStanding
 from engine.model import TournamentState
 
 
@@ -28,6 +29,11 @@ def board_of(t: Tournament, state: TournamentState | None = None) -> Board:
 def place_text(ctx: Ctx, e: Entry) -> str:
     """``3``, or ``3=`` while the place is shared (not decided yet)."""
     return ctx.t("board.shared", place=e.place) if e.shared else str(e.place)
+
+
+def team_place(ctx: Ctx, s: TeamStanding) -> str:
+    """A team's place in the team table: ``2=`` while it is shared (not decided yet)."""
+    return ctx.t("board.shared", place=s.rank) if s.shared else str(s.rank)
 
 
 def stage_words(ctx: Ctx, e: Entry) -> str:

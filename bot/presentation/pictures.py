@@ -44,12 +44,13 @@ from bot.application.tournament import format_of, names, state_of
 from bot.application.types import Outgoing
 from bot.language.deadlines import format_deadline
 from bot.language.i18n import show
-from bot.presentation.board import board_of, out_of_it, place_text, stage_words
+from bot.presentation.board import board_of, out_of_it, place_text, stage_words, team_place
 from charts.data import PODIUM, ROWS_PER_PAGE, Place, Podium, Row, Sheet
 from charts.jobs import drawing_process
 from db.models import Round, Tournament
 from db.status import EventStatus, RoundStatus, TableState
 from engine.board import Board, Entry, Status, board
+from engine.formats.teams import while_running
 from engine.model import SEAT_LETTERS, TournamentState
 from engine.standings import totals
 
@@ -216,16 +217,23 @@ def standings_sheet(
         format=ctx.t(f"format.{t.format}"),
         round=played,
     )
+    if b.over and b.entries and (label := _decided(ctx, b.entries[0])):
+        subtitle = ctx.t("pictures.title-decided", subtitle=subtitle, label=label)
     title = ctx.t("pictures.standings-title", title=t.title)
     if fmt.has_team_table:
         ind = totals(fmt.disciplined(state))
         rows = tuple(
             Row(
-                (str(s.rank), ctx.t("pictures.team", n=s.team), show(s.best), show(s.points)),
+                (
+                    team_place(ctx, s),
+                    ctx.t("pictures.team", n=s.team),
+                    show(s.best),
+                    show(s.points),
+                ),
                 _mark(s.rank, True, finished),
                 " · ".join(f"{who.get(p, p)} {show(ind.get(p, Decimal(0)))}" for p in s.members),
             )
-            for s in fmt.team_standings(state)
+            for s in while_running(fmt.team_standings(state), finished)
         )
         return Sheet(
             title,

@@ -21,17 +21,18 @@ Rules as implemented:
 * Forfeits: a player in ``forfeited`` loses the match; both forfeited → both out. A removed
   player (withdrawn, disqualified) loses the match they were in and is never seated again.
 * The last three play a round robin (knob ``last3=robin``, #last-three: 最后3人采用循环制决出
-  冠军): three rounds, one match and one bye each. They are ranked by matches won (a draw
-  half each, a walkover a win), then by games won (若胜负关系相似，采用查胜负场次的方法),
-  then, between players still level, by their own meeting (who beat whom), then by a
-  card flip. With ``last3=off`` three players play on: one match and a bye,
-  then a final of two.
+  冠军): three rounds, one match and one bye each. They are ranked by matches won (a
+  walkover a win, a level match won by neither), then by their games' points (胜1和0.5负0;
+  若胜负关系相似，采用查胜负场次的方法), then, between players still level, by their own
+  meeting (who beat whom), then by a card flip. With ``last3=off`` three players play
+  on: one match and a bye, then a final of two.
 * Two players left: the final (stage ``final``); its winner is the champion.
 
 Ranking: removed players last; then how far a player got (each knockout round a level,
 half a level more for winning it; the round robin a level above the last knockout round);
-then round-robin wins, games and head-to-head; then the score in the last match played
-(not for the round robin's three: their chain goes straight to the flip); then a flip.
+then the round robin's own chain: wins, games' points, head-to-head, a flip. Players out
+in one knockout round share their place, even at the end: the two semi-final losers are
+both third (the score of their last match is shown, never ranks).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from decimal import Decimal
 from engine.draw import shuffled, stream
 from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format
-from engine.formats.elimination import HALF, BracketRound, Ladder, still_in_at, tree
+from engine.formats.elimination import BracketRound, Ladder, still_in_at, tree
 from engine.formats.seeding import RATING, SeedsKnob, by_rating
 from engine.formats.series import SERIES_NOTES, series_note
 from engine.games.base import Knob
@@ -117,15 +118,7 @@ class Bracket(Format):
         Knob("last3", "robin", ("robin", "off"), str),
     )
     eliminates = True
-    tiebreaks = (
-        "removed",
-        "reached",
-        "robin-wins",
-        "robin-points",
-        "head-to-head",
-        "round-score",
-        "flip",
-    )
+    tiebreaks = ("removed", "reached", "robin-wins", "robin-points", "head-to-head", "flip")
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
@@ -173,8 +166,8 @@ class Bracket(Format):
                 gain = Decimal(0)
             elif q in res.forfeited:
                 gain = Decimal(1)
-            else:
-                gain = Decimal(1) if net[p] > net[q] else HALF if net[p] == net[q] else Decimal(0)
+            else:  # a level match is won by neither (胜负场次: matches won are counted)
+                gain = Decimal(net[p] > net[q])
             w.robin_wins[p] = w.robin_wins.get(p, Decimal(0)) + gain
             w.robin_beat[p, q] = w.robin_beat.get((p, q), Decimal(0)) + gain
 
@@ -291,21 +284,22 @@ class Bracket(Format):
             # still in: they reach further than anyone knocked out of the round they
             # play, so no one out is ranked among (or shares a place with) them
             ahead = Decimal("0.5") if p in active and p in alive and not finished else ZERO
+            # the round robin's chain is its own (胜场 → 局分 → 胜负关系 → 翻牌); players
+            # out in one earlier knockout round share their place: no score of theirs, no
+            # flip, splits them (the two semi-final losers are both third; #ranking). The
+            # flip stays for the last round's players: a final both forfeited crowns one.
+            contends = p in w.robin or level >= knock
             keys = (
                 ("removed", Decimal(p in active)),
                 ("reached", level + ahead),
                 ("robin-wins", w.robin_wins.get(p, Decimal(0))),
                 ("robin-points", w.robin_points.get(p, Decimal(0))),
                 ("head-to-head", w.head_to_head(p)),
-                # the round robin's chain is its own (胜场 → 胜局 → 胜负关系 → 翻牌): an
-                # earlier knockout round's score never splits its players
-                # (docs/rules/bracket.md#last-three)
-                ("round-score", Decimal(0) if p in w.robin else w.ladder.score_at.get(p, ZERO)),
-                ("flip", flip[p]),
+                ("flip", flip[p] if contends else ZERO),
             )
             still = p in active and (p in alive or p in w.robin) and not finished
             stage, at = self._stage_of(w, p, active, still, level)
-            figure = keys[2] if p in w.robin else keys[5]
+            figure = keys[2] if p in w.robin else ("round-score", w.ladder.score_at.get(p, ZERO))
             lines.append(Line(p, points.get(p, Decimal(0)), still, keys, stage, at, 0, figure))
         ranked = rank(lines)
         if finished and ranked:

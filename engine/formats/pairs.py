@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import combinations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from itertools import combinations
 
 from engine.draw import JOKERS, RANKS, SUPERSCRIPTS, flip_order, shuffled, stream
 from engine.errors import FormatError
@@ -394,9 +394,7 @@ class Pairs(Format):
         pairs = self.pairs(state)
         return pairs[self.groups(state)[done.ranking[0].player] - 1]
 
-    def _stage_of(
-        self, w: PairWalk, unit: int, out: bool, alive: bool
-    ) -> tuple[str, int]:
+    def _stage_of(self, w: PairWalk, unit: int, out: bool, alive: bool) -> tuple[str, int]:
         """How far a pair got: the final, out in round N, or still playing round N."""
         if out:
             return "removed", 0
@@ -478,6 +476,7 @@ class Pairs(Format):
             champions = set(pairs[self.groups(st)[ranked[0].player] - 1])
             ranked = tuple(replace(s, alive=s.player in champions) for s in ranked)
         return ranked
+
 
 def pair_scores(
     rec: RoundRecord,

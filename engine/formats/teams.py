@@ -15,14 +15,17 @@ Rules as implemented, with their anchors there:
 * Team score = the sum of its members' points (#team-score: 每单位3人得分相加为该队团体成绩). A team
   the lot left one member short is scaled to full size (its mean × ``size``): the draw,
   not the players, made it short, and a plain sum would rank it last for that alone.
-* Team ties go to the best individual (#team-ties: 以本队最好个人成绩决定团体名次), then a flip.
+* Team ties go to the best individual (#team-ties: 以本队最好个人成绩决定团体名次), then a flip,
+  drawn for the final ranking: while the event runs, teams only the flip separates share
+  their place (:func:`while_running`).
 * Discipline as in every multi-round format: ``forfeits`` forfeited games remove a player
   and strike their scores (docs/rules/penalties.md#forfeits), which also leaves their team's sum.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from math import ceil
 
@@ -45,6 +48,21 @@ class TeamStanding:
     points: Decimal
     best: Decimal  # the best member's points, the first tie-break
     tiebreak: tuple[str, ...] = ()
+    lot: bool = False  # only the closing flip separates it from the next team
+    shared: bool = False  # the place is shared with a neighbour (not decided yet)
+
+
+def while_running(table: Sequence[TeamStanding], over: bool) -> tuple[TeamStanding, ...]:
+    """The team table as it reads now: while the event runs, teams only the closing flip
+    separates share a place and name no tie-break (docs/rules/teams.md#team-ties): the flip
+    is drawn for the final ranking, not before."""
+    out: list[TeamStanding] = []
+    for i, s in enumerate(table):
+        above = not over and i > 0 and table[i - 1].lot
+        if above or (not over and s.lot):
+            s = replace(s, rank=out[-1].rank if above else s.rank, tiebreak=(), shared=True)
+        out.append(s)
+    return tuple(out)
 
 
 class Teams(Swiss):
@@ -115,5 +133,5 @@ class Teams(Swiss):
             keys = (("points", total), ("best-individual", best), ("flip", Decimal(flip[team])))
             lines.append(Line(team, total, True, keys))
         return tuple(
-            TeamStanding(s.rank, s.player, *facts[s.player], s.tiebreak) for s in rank(lines)
+            TeamStanding(s.rank, s.player, *facts[s.player], s.tiebreak, s.lot) for s in rank(lines)
         )

@@ -409,6 +409,8 @@ def check_figures(ranking: Sequence[Standing]) -> None:
     for upper, lower in itertools.pairwise(ranking):
         if (upper.stage, upper.stage_round) != (lower.stage, lower.stage_round):
             continue
+        if upper.rank == lower.rank:  # one shared place: the figures order nothing
+            continue
         if upper.figure is not None and lower.figure is not None and lower.figure > upper.figure:
             raise Broken(
                 "figure-contradicts-place",

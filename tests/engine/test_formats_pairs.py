@@ -170,7 +170,8 @@ def play_off_decided(number: int, plan: RoundPlan, table: Table) -> TableResult:
     level again would play it off for ever."""
     if plan.stage != "extra":
         return by_id(number, plan, table)
-    return TableResult(table, TableStatus.CONFIRMED, (Decimal(3), Decimal(0), Decimal(3), Decimal(0)))
+    won = (Decimal(3), Decimal(0), Decimal(3), Decimal(0))
+    return TableResult(table, TableStatus.CONFIRMED, won)
 
 
 @settings(max_examples=15, deadline=None)

@@ -339,7 +339,11 @@ def capture(monkeypatch: pytest.MonkeyPatch, play: Play) -> None:
     play.captured = True
 
 
-async def start(bot: MemoryHarness, command: str, count: int, first: int = 901) -> dict[str, int]:
+async def start(
+    bot: MemoryHarness, command: str, count: int, first: int = 901, knobs: tuple[str, ...] = ()
+) -> dict[str, int]:
+    """``command`` creates the event, ``count`` players join, ``knobs`` are set (``/set
+    series bo3``), and round 1 is drawn; the players' ids by name."""
     bot.server.add_user(ADMIN, "组织者", language_code="zh")
     bot.server.add_chat(GROUP, "棋牌群", admins=[ADMIN])
     ids = {}
@@ -350,6 +354,8 @@ async def start(bot: MemoryHarness, command: str, count: int, first: int = 901) 
     await bot.says(GROUP, ADMIN, command, "SHA-256")
     for uid in ids.values():
         await bot.joins(GROUP, uid)
+    for knob in knobs:
+        await bot.says(GROUP, ADMIN, knob, "已设置")
     await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
     return ids
 

@@ -23,7 +23,7 @@ from bot.application.tournament import latest_round, names
 from bot.language.deadlines import format_deadline
 from bot.language.errors import UserError
 from bot.presentation import live
-from bot.presentation.board import ranking_lines
+from bot.presentation.board import ranking_lines, team_place
 from bot.presentation.pictures import podium, post_with_picture_later
 from charts.jobs import podium_png
 from db.models import Player, Round, TableRow, Tournament
@@ -257,7 +257,7 @@ def team_table_lines(ctx: Ctx, event: Event) -> str:
     lines = [
         ctx.t(
             "standings.team-line",
-            rank=s.rank,
+            rank=team_place(ctx, s),
             team=s.team,
             members=[who.get(p, str(p)) for p in s.members],
             points=s.points,

@@ -266,7 +266,10 @@ def format_rules(ctx: Ctx, t: Tournament) -> str:
     section = f"format_rules_{fmt.rules_variant}" if fmt.rules_variant else "format_rules"
     text = ctx.t(f"{section}.{t.format}", **knob_words(ctx.t, t.format, fmt.options))
     if fmt.eliminates and max(fmt.sizes) > 2:
-        text += "\n" + ctx.t("format_rules_extra.final-tie")
+        # pairs say their own play-off in the format's words (two pairs at one table)
+        tie = () if fmt.sits_in_pairs else ("format_rules_extra.final-tie",)
+        for key in (*tie, "format_rules_extra.held"):
+            text += "\n" + ctx.t(key)
     if max(fmt.sizes) == 2 and fmt.game.options.get("series") == "sudden":
         text += "\n" + ctx.t("series.format-note")
     return text
