@@ -44,7 +44,7 @@ from decimal import Decimal
 from engine.draw import shuffled, stream
 from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format
-from engine.formats.elimination import BracketRound, Ladder, still_in_at, tree
+from engine.formats.elimination import HALF, BracketRound, Ladder, still_in_at, tree
 from engine.formats.seeding import RATING, SeedsKnob, by_rating
 from engine.formats.series import SERIES_NOTES, series_note
 from engine.games.base import Knob
@@ -276,29 +276,33 @@ class Bracket(Format):
         knock = Decimal(len(w.ladder.rounds))
         alive = w.ladder.still_in(active)
         finished = self._done(state, w)
+        # still in: they reach further than anyone knocked out of the round they play,
+        # so no one out is ranked among (or shares a place with) them
+        reach = {
+            p: knock + 1
+            if p in w.robin
+            else w.ladder.level.get(p, ZERO)
+            + (HALF if p in active and p in alive and not finished else ZERO)
+            for p in state.players
+        }
+        furthest = max((reach[p] for p in active), default=ZERO)
         lines = []
         for p in state.players:
-            level = w.ladder.level.get(p, Decimal(0))
-            if p in w.robin:
-                level = knock + 1
-            # still in: they reach further than anyone knocked out of the round they
-            # play, so no one out is ranked among (or shares a place with) them
-            ahead = Decimal("0.5") if p in active and p in alive and not finished else ZERO
             # the round robin's chain is its own (胜场 → 局分 → 胜负关系 → 翻牌); players
-            # out in one earlier knockout round share their place: no score of theirs, no
-            # flip, splits them (the two semi-final losers are both third; #ranking). The
-            # flip stays for the last round's players: a final both forfeited crowns one.
-            contends = p in w.robin or level >= knock
+            # out in one knockout round share their place: no score of theirs, no flip,
+            # splits them (the two semi-final losers are both third; #ranking). The flip
+            # stays for those furthest on: a final both forfeited crowns one of them.
+            contends = p in active and (p in w.robin if w.robin else reach[p] == furthest)
             keys = (
                 ("removed", Decimal(p in active)),
-                ("reached", level + ahead),
+                ("reached", reach[p]),
                 ("robin-wins", w.robin_wins.get(p, Decimal(0))),
                 ("robin-points", w.robin_points.get(p, Decimal(0))),
                 ("head-to-head", w.head_to_head(p)),
                 ("flip", flip[p] if contends else ZERO),
             )
             still = p in active and (p in alive or p in w.robin) and not finished
-            stage, at = self._stage_of(w, p, active, still, level)
+            stage, at = self._stage_of(w, p, active, still, w.ladder.level.get(p, ZERO))
             figure = keys[2] if p in w.robin else ("round-score", w.ladder.score_at.get(p, ZERO))
             lines.append(Line(p, points.get(p, Decimal(0)), still, keys, stage, at, 0, figure))
         ranked = rank(lines)
