@@ -136,6 +136,8 @@ async def test_a_tie_at_the_top_of_the_pairs_final_is_played_off(
     is the pair that won it, never a flip's."""
     ids = await start(memory_bot, "/new guandan pairs 掼蛋双人赛", 16)
     play = Play(memory_bot, ids, me=("选手01",))
+    rules = await play.say(ADMIN, "/rules")  # what /rules says is what is played below
+    assert "两组加赛一桌" in rules and "同分选手加赛" not in rules, rules
     capture(monkeypatch, play)
     won: set[frozenset[int]] = set()
 
@@ -157,8 +159,6 @@ async def test_a_tie_at_the_top_of_the_pairs_final_is_played_off(
     champion = next(ln for ln in top if ln.startswith("1. "))
     assert "加赛分出先后" in champion and "翻牌" not in champion, done
     assert "决赛胜场" in champion
-    rules = await play.say(ADMIN, "/rules")  # what /rules says is what was played
-    assert "两组加赛一桌" in rules and "同分选手加赛" not in rules, rules
 
 
 # --- 象棋 单败淘汰 -------------------------------------------------------------------------
