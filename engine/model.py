@@ -101,11 +101,12 @@ class TournamentState:
 class Standing:
     """One line of the standings: rank, points, and why it ranks there.
 
-    Ranks are never shared between units, but the members of one team or pair share
-    their unit's rank (``unit`` > 0 names it). ``stage``/``stage_round`` say how far the
-    line got where a format eliminates (``final``, ``out`` in round N, ``playing`` round N,
-    ``group``…); ``figure`` is the number that ordered it within that stage (its code in
-    ``figure_code``), so a text or a picture can show a figure that agrees with the place.
+    The members of one team or pair share their unit's rank (``unit`` > 0 names it);
+    units share a rank only where their whole chain is level (no flip for them).
+    ``stage``/``stage_round`` say how far the line got where a format eliminates
+    (``final``, ``out`` in round N, ``playing`` round N, ``group``…); ``figure`` is the
+    number that ordered it within that stage (its code in ``figure_code``), so a text or a
+    picture can show a figure that agrees with the place.
     """
 
     rank: int
