@@ -158,6 +158,12 @@ class Format:
         go to a flip at once, or none is open."""
         return ()
 
+    def called_back(self, state: TournamentState) -> frozenset[PlayerId]:
+        """The losers the next round takes as best losers (docs/rules/knockout.md#lucky-loser),
+        once the round that put them out is closed: the round's end names them as such.
+        Empty where the format calls nobody back."""
+        return frozenset()
+
     # --- the contract ----------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
         raise NotImplementedError

@@ -201,15 +201,19 @@ async def tell(ctx: Ctx, event: Event, happened: Sequence[Settled]) -> None:
                         players=[who[u] for u in tied],
                         next=number + 1,
                     )
-            case RoundClosed(round=number, going_on=going_on, out=out):
+            case RoundClosed(round=number, going_on=going_on, out=out, called_back=back):
                 # Naming who goes on matters when some do not; after a Swiss or a
-                # round-robin round it would list the whole field as "through".
+                # round-robin round it would list the whole field as "through". A best
+                # loser is named as one: they lost their table.
                 who = names(t)
                 with ctx.out.announcing():
                     ctx.out.reply(
                         "round.complete" if out else "round.complete-all",
                         round=number,
-                        players=[who[u] for u in going_on],
+                        players=[
+                            ctx.t("round.best-loser", name=who[u]) if u in back else who[u]
+                            for u in going_on
+                        ],
                         next=number + 1,
                     )
             case EventFinished(final=final, champion=champion):
