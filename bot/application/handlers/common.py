@@ -24,7 +24,7 @@ from bot.language.deadlines import format_deadline
 from bot.language.errors import UserError
 from bot.presentation import live
 from bot.presentation.board import ranking_lines
-from bot.presentation.pictures import podium, post_with_picture_later
+from bot.presentation.pictures import podium, post_with_picture_later, team_titles
 from charts.jobs import podium_png
 from db.models import Player, Round, TableRow, Tournament
 from db.status import EventStatus, RoundStatus
@@ -248,7 +248,8 @@ def champion_text(ctx: Ctx, event: Event, champion: tuple[int, ...]) -> str:
     members = [who.get(p, str(p)) for p in champion]
     teams = event.teams()
     if teams and set(teams[0].members) == set(champion):
-        return ctx.t("outcome.team", team=teams[0].team, members=members)
+        title = team_titles(ctx, event.t, event.fmt.groups(event.state))[teams[0].team]
+        return ctx.t("outcome.team", team=title, members=members)
     return ctx.t("outcome.champion-unit", members=members)
 
 
@@ -258,11 +259,12 @@ def team_table_lines(ctx: Ctx, event: Event) -> str:
     if not teams:
         return ""
     who = names(event.t)
+    titles = team_titles(ctx, event.t, event.fmt.groups(event.state))
     lines = [
         ctx.t(
             "standings.team-line",
             rank=s.rank,
-            team=s.team,
+            team=titles[s.team],
             members=[who.get(p, str(p)) for p in s.members],
             points=s.points,
         )
