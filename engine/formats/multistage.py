@@ -326,9 +326,8 @@ class Multistage(Format):
             if final:
                 run.over = True
             elif stage.best_losers:
-                run.going = live + self._lucky(
-                    run, state, self.losers(run, last, active), self.seats - len(live)
-                )
+                losers = self.losers(run, last, active)
+                run.going = live + self._lucky(run, state, last, losers, self.seats - len(live))
             return
         self._next_tables(run, stage, i, live, state)
 
@@ -360,14 +359,24 @@ class Multistage(Format):
         return [p for p in seated if p in active and p not in out and p not in run.going]
 
     def _lucky(
-        self, run: Run, state: TournamentState, losers: list[PlayerId], need: int
+        self,
+        run: Run,
+        state: TournamentState,
+        last: RoundRecord,
+        losers: list[PlayerId],
+        need: int,
     ) -> list[PlayerId]:
-        """The best losers of the stage's last round where too few went on to fill a
-        table (by the hands or games they won, then a flip; #knockout)."""
+        """The best losers of the stage's ``last`` round where too few went on to fill a
+        table (by the hands or games they won, then the flip drawn after that round, the
+        same on every replay; #knockout)."""
         if need <= 0 or not losers:
             return []
         run.notes.append("lucky-loser")
-        return lucky_losers(state, losers, need, lambda p: tuple(v for _, v in run.keys[p]))
+
+        def merit(p: PlayerId) -> tuple[Decimal, ...]:
+            return tuple(v for _, v in run.keys[p])
+
+        return lucky_losers(state, losers, need, merit, after=last.number)
 
     def _round(
         self,

@@ -3,6 +3,7 @@ N hands at a table of three (docs/rules/multistage.md)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -13,7 +14,8 @@ from engine.formats.multistage import Multistage
 from engine.formats.series import table_match
 from engine.formats.stage import Goes, Kind, parse_stages, stage_words
 from engine.games import find_game
-from tests.engine.simulation import Chances, play
+from engine.model import Finished, RoundRecord
+from tests.engine.simulation import Chances, Sim, play
 
 
 def doudizhu(stages: str | None = None) -> Multistage:
@@ -93,9 +95,34 @@ def test_a_best_of_5_at_a_table_of_three_counts_hands_won_and_stops_at_three() -
         table_match(("match-of-5",), game.parse(f"{three}; B bid1 win", 3))
     assert over.value.code == "series-over" and over.value.params["game"] == 4
     with pytest.raises(ReportError) as long:
-        table_match(("match-of-3",), game.parse("A bid1 win; B bid1 win; C bid1 win; A bid1 win", 3))
+        table_match(
+            ("match-of-3",), game.parse("A bid1 win; B bid1 win; C bid1 win; A bid1 win", 3)
+        )
     assert long.value.code in ("series-too-long", "series-over")
     with pytest.raises(ReportError) as one:
         table_match(("one-hand",), game.parse("A bid1 win; B bid1 win", 3))
     assert one.value.code == "one-hand"
     assert table_match(("one-hand",), game.parse("A bid1 win", 3)) is None  # its points
+
+
+def test_a_best_loser_called_to_the_final_stays_in_it_when_the_final_is_replayed() -> None:
+    """The best loser is drawn by the flip after the knockout's last round, not after
+    whichever round is the latest: once the final is drawn, replaying the history seats the
+    same players, each reading "final" with no figure before the final is played."""
+    fmt = doudizhu()
+    called = 0
+    for players in range(4, 30):
+        sim = Sim(fmt, players, players * 3, Chances(lapse=0, forfeit=0, withdraw=0, tie=0.3))
+        while not isinstance(plan := fmt.plan(sim.state), Finished):
+            number = len(sim.state.rounds) + 1
+            drawn = RoundRecord(number, plan, ())
+            sim.state = replace(sim.state, rounds=(*sim.state.rounds, drawn))
+            if plan.stage == "final":
+                called += "lucky-loser" in plan.notes
+                seated = {p for t in plan.tables for p in t.players}
+                lines = [s for s in fmt.standings(sim.state) if s.player in seated]
+                assert {(s.stage, s.figure) for s in lines} == {("final", None)}, lines
+            results = tuple(sim.result(plan, t) for t in plan.tables)
+            played = RoundRecord(number, plan, results)
+            sim.state = replace(sim.state, rounds=(*sim.state.rounds[:-1], played))
+    assert called > 3
