@@ -64,7 +64,8 @@ async def test_seed_000_multistage_with_18_players_plays_its_four_stages_to_the_
     after someone won four."""
     bot = memory_bot
     ids, tables = await drawn(bot, GROUP, ADMIN, "doudizhu multistage 分组淘汰赛", NAMES)
-    rules = (await bot.says(GROUP, ADMIN, "/rules", "分组淘汰")).body
+    rules = (await bot.says(GROUP, ADMIN, "/rules", "按下面的阶段")).body
+    assert "/set stages groups top2 bo1 groups top2 bo1 knockout bo5 final bo7" in rules
     assert "1. 预选赛：" in rules and "每组前 2 名晋级" in rules
     assert "2. 小组赛：" in rules and "3. 淘汰赛：" in rules and "每场5局3胜制" in rules
     assert "4. 决赛：" in rules and "每场7局4胜制" in rules and "跳过" not in rules
@@ -103,8 +104,10 @@ async def test_seed_000_multistage_with_18_players_plays_its_four_stages_to_the_
 async def test_set_stages_takes_words_in_either_language_and_refuses_unknown_ones(
     memory_bot: MemoryHarness,
 ) -> None:
+    """Refused words name the reason and store nothing; /rules reads the stages back, and
+    says which the field signed up skips."""
     bot = memory_bot
-    bot.server.seat_group(GROUP, ADMIN, NAMES[:5], 301)
+    ids = bot.server.seat_group(GROUP, ADMIN, NAMES[:5], 301)
     await bot.says(GROUP, ADMIN, "/new doudizhu 分组淘汰 部门赛", "SHA-256")
     refused = await bot.says(GROUP, ADMIN, "/set stages groups top2 semis final", "semis")
     assert "不认识“semis”" in refused.body and "knockout" in refused.body
@@ -113,7 +116,13 @@ async def test_set_stages_takes_words_in_either_language_and_refuses_unknown_one
     refused = await bot.says(GROUP, ADMIN, "/set stages knockout top2 final", "top2")
     assert "只能跟在小组" in refused.body
     await bot.says(GROUP, ADMIN, "/set stages 小组 前1 淘汰 3局 决赛 5局", "已设置")
-    rules = (await bot.says(GROUP, ADMIN, "/rules", "分组淘汰")).body
+    rules = (await bot.says(GROUP, ADMIN, "/rules", "按下面的阶段")).body
+    assert "/set stages groups top1 bo1 knockout bo3 final bo5" in rules  # as read back
     assert "1. 小组赛：" in rules and "每组前 1 名晋级" in rules
     assert "2. 淘汰赛：" in rules and "每场3局2胜制" in rules and "3. 决赛：" in rules
     assert "预选赛" not in rules
+    for uid in ids.values():
+        await bot.joins(GROUP, uid)
+    rules = (await bot.says(GROUP, ADMIN, "/rules", "按下面的阶段")).body
+    assert "1. 小组赛：按现在 5 人跳过" in rules  # groups need two tables' players
+    assert "2. 淘汰赛：抽签分桌淘汰" in rules and "3. 决赛：一桌决赛" in rules
