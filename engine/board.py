@@ -144,9 +144,14 @@ def build(fmt: Format, state: TournamentState, rows: tuple[Standing, ...], over:
     return Board(_figures_said(entries, rows, over), over, tied)
 
 
+# A group place's words, and the words once the groups are over without them: 小组赛's
+# groups, and the 预选赛's of a multistage event before them (docs/rules/multistage.md).
+GROUP_OUT = {"group": "group-out", "preliminary": "preliminary-out"}
+
+
 def _round_of(s: Standing, status: Status, stage: str, at: int, last: dict[PlayerId, int]) -> int:
     """The round a line went through or out in (out in the groups: their last group round)."""
-    if stage == "group-out":
+    if stage in GROUP_OUT.values():
         return last.get(s.player, 0)
     return at if status in (Status.THROUGH, Status.OUT) else 0
 
@@ -265,7 +270,7 @@ def _status(
         return Status.WAITING, s.stage, s.stage_round
     if s.player in waiting:
         # the final, the last three's round robin or a group place say more than a table
-        keep = s.stage in ("final", "robin", "group")
+        keep = s.stage in ("final", "robin", *GROUP_OUT)
         return (
             Status.WAITING,
             s.stage if keep else "waiting",
@@ -273,11 +278,11 @@ def _status(
         )
     if not fmt.eliminates or not s.stage:
         return Status.IN, s.stage, s.stage_round
-    if s.stage == "group":  # the groups are over and they do not go on
+    if s.stage in GROUP_OUT:  # the groups are over and they do not go on
         return (
             (Status.IN, s.stage, s.stage_round)
             if s.alive
-            else (Status.OUT, "group-out", s.stage_round)
+            else (Status.OUT, GROUP_OUT[s.stage], s.stage_round)
         )
     if not s.alive or s.stage in ("out", "playoff"):
         return Status.OUT, s.stage, s.stage_round

@@ -34,6 +34,7 @@ from engine.seating import Apart, apart_clashes, cut, keep_apart, partition, pic
 
 if TYPE_CHECKING:
     from engine.formats.elimination import BracketRound
+    from engine.formats.stage import Stage
     from engine.formats.teams import TeamStanding
 
 AnyGame = Game[Any]
@@ -126,6 +127,12 @@ class Format:
     def series_lengths(self) -> dict[str, int]:
         """Each best-of-N knob and its N (empty: the format plays no series)."""
         return {name: self.int_option(name) for name in self.series_knobs}
+
+    def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
+        """The declared stages (``engine.formats.stage``) a field of ``players`` plays,
+        each with whether it is played or skipped: what /rules lists. Empty where the
+        format's rules are one text (``format_rules.<key>``)."""
+        return ()
 
     def groups(self, state: TournamentState) -> dict[PlayerId, int]:
         """Player → team, pair or department number; empty where players are alone."""
