@@ -149,6 +149,11 @@ def build(fmt: Format, state: TournamentState, rows: tuple[Standing, ...], over:
     return Board(_figures_said(entries, rows, over), over, tied)
 
 
+# A group place's words, and the words once the groups are over without them: 小组赛's
+# groups, and the 预选赛's of a multistage event before them (docs/rules/multistage.md).
+GROUP_OUT = {"group": "group-out", "preliminary": "preliminary-out"}
+
+
 def _units(rows: tuple[Standing, ...]) -> tuple[list[bool], list[int], list[int]]:
     """Per line: whether it is the first of its unit's lines (a line alone is a unit of
     one), where its unit's lines start, and where the next unit's lines start."""
@@ -165,7 +170,7 @@ def _units(rows: tuple[Standing, ...]) -> tuple[list[bool], list[int], list[int]
 
 def _round_of(s: Standing, status: Status, stage: str, at: int, last: dict[PlayerId, int]) -> int:
     """The round a line went through or out in (out in the groups: their last group round)."""
-    if stage == "group-out":
+    if stage in GROUP_OUT.values():
         return last.get(s.player, 0)
     return at if status in (Status.THROUGH, Status.OUT) else 0
 
@@ -284,7 +289,7 @@ def _status(
         return Status.WAITING, s.stage, s.stage_round
     if s.player in waiting:
         # the final, the last three's round robin or a group place say more than a table
-        keep = s.stage in ("final", "robin", "group")
+        keep = s.stage in ("final", "robin", *GROUP_OUT)
         return (
             Status.WAITING,
             s.stage if keep else "waiting",
@@ -292,11 +297,11 @@ def _status(
         )
     if not fmt.eliminates or not s.stage:
         return Status.IN, s.stage, s.stage_round
-    if s.stage == "group":  # the groups are over and they do not go on
+    if s.stage in GROUP_OUT:  # the groups are over and they do not go on
         return (
             (Status.IN, s.stage, s.stage_round)
             if s.alive
-            else (Status.OUT, "group-out", s.stage_round)
+            else (Status.OUT, GROUP_OUT[s.stage], s.stage_round)
         )
     if not s.alive or s.stage in ("out", "playoff"):
         return Status.OUT, s.stage, s.stage_round

@@ -70,11 +70,13 @@ class HeldForRuling:
 @dataclass(frozen=True)
 class RoundClosed:
     """Every table settled; ``going_on`` play the next round, and ``out`` of this
-    round's players do not (none in a Swiss or a round robin)."""
+    round's players do not (none in a Swiss or a round robin); ``called_back`` of those
+    going on lost and go on as best losers."""
 
     round: int
     going_on: tuple[int, ...]
     out: tuple[int, ...]
+    called_back: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -546,7 +548,7 @@ class Event:
         going_on = [u for table in outcome.tables for u in table.players] + list(outcome.byes)
         played = [u for table in state.rounds[-1].plan.tables for u in table.players]
         out = tuple(u for u in played if u not in going_on)
-        return moved, RoundClosed(r.number, tuple(going_on), out)
+        return moved, RoundClosed(r.number, tuple(going_on), out, fmt.called_back(state))
 
     def finish(self, outcome: Finished) -> EventFinished:
         """The format has finished: the event is over, its ranking final."""

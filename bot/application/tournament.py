@@ -249,14 +249,55 @@ def given_teams(t: Tournament) -> dict[int, int]:
     """Teams signed up together: player → label (the smallest member id).
 
     A team stands when every member, still signed up, named exactly the others; until
-    then its members are dealt by lot like everyone else."""
+    then its members are dealt by lot like everyone else. In a team event, colleagues
+    of one department (/dept) who named nobody are their department's team
+    (:func:`department_teams`)."""
     active = {p.user_id: p for p in signed_up(t)}
     teams: dict[int, int] = {}
     for p in active.values():
         group = {p.user_id, *p.partners}
         if len(group) > 1 and all(q in active and {q, *active[q].partners} == group for q in group):
             teams[p.user_id] = min(group)
+    if find_format(t.format).has_team_table:
+        teams |= department_teams([p for p in active.values() if p.user_id not in teams], t)
     return teams
+
+
+def department_teams(free: list[Player], t: Tournament) -> dict[int, int]:
+    """Teams by unit (每个单位派送3名选手; docs/rules/teams.md#departments): the players of
+    one department, in sign-up order, are one team, or as many teams of the event's size
+    as they fill, dealt in turn (six colleagues are two teams of three, four are two of
+    two): player → label (the smallest member id)."""
+    size = format_of(t).team_size()
+    colleagues: dict[str, list[int]] = {}
+    for p in free:
+        if p.department:
+            colleagues.setdefault(p.department, []).append(p.user_id)
+    teams: dict[int, int] = {}
+    for members in colleagues.values():
+        count = -(-len(members) // size)
+        for i in range(count):
+            team = members[i::count]
+            teams |= dict.fromkeys(team, min(team))
+    return teams
+
+
+def team_names(t: Tournament, teams: Mapping[int, int]) -> dict[int, str]:
+    """Team number → the department all its members come from (``teams``: player → team
+    number); a department with several teams numbers them (财务部 2). A team of mixed or
+    no departments is not in the result: it is called by its number."""
+    department = {p.user_id: p.department for p in t.players}
+    members: dict[int, set[str | None]] = {}
+    for user, team in teams.items():
+        members.setdefault(team, set()).add(department.get(user))
+    out: dict[int, str] = {}
+    seen: dict[str, int] = {}
+    for team, (name, *others) in sorted((n, list(d)) for n, d in members.items()):
+        if name is None or others:
+            continue
+        seen[name] = seen.get(name, 0) + 1
+        out[team] = name if seen[name] == 1 else f"{name} {seen[name]}"
+    return out
 
 
 def departments(t: Tournament) -> dict[int, int]:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
@@ -40,7 +40,7 @@ from multiprocessing import get_context
 from typing import Any, TypeVar
 
 from bot.application.context import TELEGRAM_CAPTION_LIMIT, Ctx
-from bot.application.tournament import format_of, names, state_of
+from bot.application.tournament import format_of, names, state_of, team_names
 from bot.application.types import Outgoing
 from bot.language.deadlines import format_deadline
 from bot.language.i18n import show
@@ -222,14 +222,10 @@ def standings_sheet(
     title = ctx.t("pictures.standings-title", title=t.title)
     if fmt.has_team_table:
         ind = totals(fmt.disciplined(state))
+        titles = team_titles(ctx, t, fmt.groups(state))
         rows = tuple(
             Row(
-                (
-                    team_place(ctx, s),
-                    ctx.t("pictures.team", n=s.team),
-                    show(s.best),
-                    show(s.points),
-                ),
+                (team_place(ctx, s), titles[s.team], show(s.best), show(s.points)),
                 _mark(s.rank, True, finished),
                 " · ".join(f"{who.get(p, p)} {show(ind.get(p, Decimal(0)))}" for p in s.members),
             )
@@ -528,3 +524,10 @@ def podium(ctx: Ctx, t: Tournament, when: datetime, state: TournamentState | Non
         tuple(Place(ctx.t(f"pictures.place{i + 1}"), n, sub) for i, (n, sub) in enumerate(top)),
         ctx.t("pictures.podium-footer"),
     )
+
+
+def team_titles(ctx: Ctx, t: Tournament, teams: Mapping[int, int]) -> dict[int, str]:
+    """What the chat calls each team of ``teams`` (player → team number): its department
+    where all its members come from one (docs/rules/teams.md#departments), else 第 N 队."""
+    named = team_names(t, teams)
+    return {n: named.get(n) or ctx.t("pictures.team", n=n) for n in set(teams.values())}

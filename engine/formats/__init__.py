@@ -7,12 +7,22 @@ from engine.formats.base import Format
 from engine.formats.bracket import Bracket
 from engine.formats.groups import Groups
 from engine.formats.knockout import Knockout
+from engine.formats.multistage import Multistage
 from engine.formats.pairs import Pairs
 from engine.formats.stages import Stages
 from engine.formats.swiss import Swiss
 from engine.formats.teams import Teams
 
-FORMATS: tuple[type[Format], ...] = (Knockout, Swiss, Bracket, Groups, Stages, Teams, Pairs)
+FORMATS: tuple[type[Format], ...] = (
+    Knockout,
+    Swiss,
+    Bracket,
+    Groups,
+    Stages,
+    Teams,
+    Pairs,
+    Multistage,
+)
 TYPO_DISTANCE = 2  # letters a misspelt format word may differ by (``format_word``)
 SHORT_WORD = 5  # up to this long, one letter only
 

@@ -34,6 +34,7 @@ from engine.seating import Apart, apart_clashes, cut, keep_apart, partition, pic
 
 if TYPE_CHECKING:
     from engine.formats.elimination import BracketRound
+    from engine.formats.stage import Stage
     from engine.formats.teams import TeamStanding
 
 AnyGame = Game[Any]
@@ -127,6 +128,12 @@ class Format:
         """Each best-of-N knob and its N (empty: the format plays no series)."""
         return {name: self.int_option(name) for name in self.series_knobs}
 
+    def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
+        """The declared stages (``engine.formats.stage``) a field of ``players`` plays,
+        each with whether it is played or skipped: what /rules lists. Empty where the
+        format's rules are one text (``format_rules.<key>``)."""
+        return ()
+
     def groups(self, state: TournamentState) -> dict[PlayerId, int]:
         """Player → team, pair or department number; empty where players are alone."""
         return {}
@@ -157,6 +164,12 @@ class Format:
         separate: the tied only, not everyone the extra table seats. Empty where ties
         go to a flip at once, or none is open."""
         return ()
+
+    def called_back(self, state: TournamentState) -> frozenset[PlayerId]:
+        """The losers the next round takes as best losers (docs/rules/knockout.md#lucky-loser),
+        once the round that put them out is closed: the round's end names them as such.
+        Empty where the format calls nobody back."""
+        return frozenset()
 
     # --- the contract ----------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:

@@ -40,10 +40,13 @@ def lucky_losers(
     candidates: Iterable[PlayerId],
     need: int,
     merit: Callable[[PlayerId], tuple[Decimal, ...]],
+    after: int | None = None,
 ) -> list[PlayerId]:
-    """The ``need`` best of ``candidates`` by ``merit`` (larger first), ties by the next
-    round's verifiable flip: who fills a final that too few reached."""
-    flip = flips(state, f"round{len(state.rounds) + 1}-lucky-flip")
+    """The ``need`` best of ``candidates`` by ``merit`` (larger first), ties by the
+    verifiable flip of the round after round ``after`` (default: the last round): who
+    fills a final that too few reached."""
+    after = len(state.rounds) if after is None else after
+    flip = flips(state, f"round{after + 1}-lucky-flip")
     return sorted(candidates, key=lambda p: (*merit(p), flip[p]), reverse=True)[:need]
 
 

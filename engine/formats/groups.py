@@ -525,6 +525,11 @@ class Groups(Format):
         notes = (*best, *(("bye",) if byes else ()))
         return RoundPlan(tables, byes, "playoff", label, notes)
 
+    def next_group_round(self, state: TournamentState) -> RoundPlan | None:
+        """The next round of the group schedules, ``None`` once they are played: a stage
+        runner's question (``engine.formats.multistage`` plays its groups through this)."""
+        return self._next_group_round(self.walk(state), set(self.active(state)), "")
+
     def _next_group_round(self, w: Walk, active: set[PlayerId], label: str) -> RoundPlan | None:
         """The next round of the group schedules with someone to play; ``None`` when done."""
         start = max(w.group_rounds, default=0)

@@ -368,6 +368,9 @@ class Knockout(Format):
         cands = [p for p in w.last_losers if p not in state.removed and p not in w.forfeit]
         return lucky_losers(state, cands, need, lambda p: (w.score_at.get(p, LOW),))
 
+    def called_back(self, state: TournamentState) -> frozenset[PlayerId]:
+        return frozenset(self._called_back(self.walk(state), state))
+
     def _called_back(self, w: Walk, state: TournamentState) -> set[PlayerId]:
         """The lucky losers the next round will take, once the round that put them out
         is over: the standings show them still in, as the round's end announced, not

@@ -180,3 +180,42 @@ def match_points(state: TournamentState, game: Game[Any]) -> dict[PlayerId, Deci
             for p, won in match_of(rec, res, pens).items():
                 out[p] = out.get(p, Decimal(0)) + won * unit
     return out
+
+
+TABLE_MATCH = re.compile(r"match-of-(\d+)")
+
+
+def hands_won(per_hand: Sequence[Sequence[Decimal]]) -> list[Decimal]:
+    """Per seat, the hands it won: a hand is won by the seats with its top score (both
+    farmers when the farmers win a 斗地主 hand); a hand all level is won by nobody."""
+    won = [Decimal(0)] * len(per_hand[0])
+    for hand in per_hand:
+        best = max(hand)
+        if min(hand) != best:
+            won = [w + (s == best) for w, s in zip(won, hand, strict=True)]
+    return won
+
+
+def table_match(notes: Sequence[str], outcome: Outcome) -> tuple[Decimal, ...] | None:
+    """A table of 3–4 seats under a match note (docs/rules/multistage.md#match): the scores
+    the standings add, after refusing a report the match cannot produce. ``one-hand``: one
+    hand, its points. ``match-of-N``: up to N hands, reported hand by hand, none after a
+    seat won more than N/2 (五局三胜); the table's score is the hands each seat won, a
+    match the clock stopped early counting the hands so far (以当前比分决出胜负).
+    ``None``: the round plays no match (the report's own scores)."""
+    if "one-hand" in notes:
+        if outcome.hands != 1:
+            raise ReportError("one-hand", hands=outcome.hands)
+        return None
+    found = next((m for m in map(TABLE_MATCH.fullmatch, notes) if m), None)
+    if found is None:
+        return None
+    best_of = int(found.group(1))
+    if not outcome.per_hand or len(outcome.per_hand) != outcome.hands:
+        raise ReportError("match-hands", best_of=best_of)
+    if outcome.hands > best_of:
+        raise ReportError("series-too-long", best_of=best_of, games=outcome.hands)
+    for number in range(2, outcome.hands + 1):
+        if max(hands_won(outcome.per_hand[: number - 1])) * 2 > best_of:
+            raise ReportError("series-over", best_of=best_of, game=number, after=number - 1)
+    return tuple(hands_won(outcome.per_hand))

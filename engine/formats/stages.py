@@ -264,6 +264,13 @@ class Stages(Format):
         """The players tied at a cut (or at the top of the final) who play extra hands."""
         return tuple(p for tie in self.walk(state).pending for p in tie.tied)
 
+    def called_back(self, state: TournamentState) -> frozenset[PlayerId]:
+        """The best losers ``plan`` adds to a final too few went on to."""
+        w = self.walk(state)
+        if w.pending or w.final or not state.rounds or not 1 < len(w.pool) < min(self.sizes):
+            return frozenset()
+        return frozenset(self._lucky(w, state, min(self.sizes) - len(w.pool)))
+
     def _lucky(self, w: Walk, state: TournamentState, need: int) -> list[PlayerId]:
         """Too few went on to seat a table: the best of the rest of the last stage (by
         stage score, then previous stage, then a flip) fill it."""

@@ -40,3 +40,28 @@ async def test_a_knockout_round_names_who_goes_on(memory_bot: MemoryHarness) -> 
     ended = await play_round_one(memory_bot, "/new xiangqi bracket 象棋赛", ids)
     through = ended.split("晋级：", 1)[1].splitlines()[0]
     assert len([name for name in ids if name in through]) == 2
+
+
+async def test_a_best_loser_is_named_as_one_when_the_round_ends(
+    memory_bot: MemoryHarness,
+) -> None:
+    """Eight at Big Two: two tables send on one winner each, fewer than a table of three,
+    so the best loser fills the final (docs/rules/knockout.md#lucky-loser); the round's
+    end says which of those going on lost their table."""
+    ids = seat_players(memory_bot, 8)
+    await memory_bot.says(GROUP, ADMIN, "/new bigtwo knockout 锄大地", "SHA-256")
+    for uid in ids.values():
+        await memory_bot.joins(GROUP, uid)
+    drawn = await memory_bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    await memory_bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
+    (one, first), (two, second) = tables_of(drawn.body, ids).items()
+    # Seat A wins each table; table 1's B loses by less than table 2's B.
+    for number, seats, report in ((one, first, "A0 B3 C10 D13"), (two, second, "A0 B5 C10 D13")):
+        await memory_bot.says(GROUP, seats[0], f"/report {number} {report}", "请同桌")
+        await memory_bot.says(GROUP, seats[1], "/confirm", "结果确认")
+    ended = (await memory_bot.server.wait_for("第 1 轮结束")).body
+    who = {uid: name for name, uid in ids.items()}
+    through = ended.split("晋级：", 1)[1].splitlines()[0].split(", ")
+    assert sorted(through) == sorted(
+        [who[first[0]], who[second[0]], f"{who[first[1]]}（落败者递补）"]
+    )

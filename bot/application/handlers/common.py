@@ -24,7 +24,7 @@ from bot.language.deadlines import format_deadline
 from bot.language.errors import UserError
 from bot.presentation import live
 from bot.presentation.board import ranking_lines, team_place
-from bot.presentation.pictures import podium, post_with_picture_later
+from bot.presentation.pictures import podium, post_with_picture_later, team_titles
 from charts.jobs import podium_png
 from db.models import Player, Round, TableRow, Tournament
 from db.status import EventStatus, RoundStatus
@@ -201,15 +201,19 @@ async def tell(ctx: Ctx, event: Event, happened: Sequence[Settled]) -> None:
                         players=[who[u] for u in tied],
                         next=number + 1,
                     )
-            case RoundClosed(round=number, going_on=going_on, out=out):
+            case RoundClosed(round=number, going_on=going_on, out=out, called_back=back):
                 # Naming who goes on matters when some do not; after a Swiss or a
-                # round-robin round it would list the whole field as "through".
+                # round-robin round it would list the whole field as "through". A best
+                # loser is named as one: they lost their table.
                 who = names(t)
                 with ctx.out.announcing():
                     ctx.out.reply(
                         "round.complete" if out else "round.complete-all",
                         round=number,
-                        players=[who[u] for u in going_on],
+                        players=[
+                            ctx.t("round.best-loser", name=who[u]) if u in back else who[u]
+                            for u in going_on
+                        ],
                         next=number + 1,
                     )
             case EventFinished(final=final, champion=champion):
@@ -244,7 +248,8 @@ def champion_text(ctx: Ctx, event: Event, champion: tuple[int, ...]) -> str:
     members = [who.get(p, str(p)) for p in champion]
     teams = event.teams()
     if teams and set(teams[0].members) == set(champion):
-        return ctx.t("outcome.team", team=teams[0].team, members=members)
+        title = team_titles(ctx, event.t, event.fmt.groups(event.state))[teams[0].team]
+        return ctx.t("outcome.team", team=title, members=members)
     return ctx.t("outcome.champion-unit", members=members)
 
 
@@ -254,11 +259,12 @@ def team_table_lines(ctx: Ctx, event: Event) -> str:
     if not teams:
         return ""
     who = names(event.t)
+    titles = team_titles(ctx, event.t, event.fmt.groups(event.state))
     lines = [
         ctx.t(
             "standings.team-line",
             rank=team_place(ctx, s),
-            team=s.team,
+            team=titles[s.team],
             members=[who.get(p, str(p)) for p in s.members],
             points=s.points,
         )

@@ -1,4 +1,5 @@
-"""/dept: a player's department, so Swiss rounds seat colleagues apart.
+"""/dept: a player's department, so Swiss rounds seat colleagues apart, and a team event
+makes colleagues their department's team (docs/rules/teams.md#departments).
 
 Teammates and same-department players never share a table when it is possible
 (docs/rules/swiss.md#departments). Office events often want colleagues to meet other departments. A
@@ -25,7 +26,8 @@ MAX_LENGTH = 64
 async def dept(ctx: Ctx, args: str) -> None:
     event = await Event.load(ctx)
     t = event.t
-    if not find_format(t.format).seats_departments_apart:
+    fmt = find_format(t.format)
+    if not (fmt.seats_departments_apart or fmt.has_team_table):
         raise UserError("refuse.no-departments", format=ctx.t(f"format.{t.format}"))
     words = args.split()
     if not words:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from bot.application.context import Ctx
 from bot.application.event import Event, Partnered
 from bot.application.handlers.common import find_player
-from bot.application.tournament import format_of, given_teams, names
+from bot.application.tournament import format_of, given_teams, names, team_names
 from bot.language.errors import UserError
 from db.models import Tournament
 from db.status import EventStatus, PlayerStatus
@@ -92,8 +92,14 @@ def team_lines(ctx: Ctx, t: Tournament) -> str:
         members.setdefault(team, []).append(who[user])
     if not members:
         return ""
+    named = team_names(t, teams)  # teams of one department go by its name
     lines = [
-        ctx.t(f"partners.line.{t.format}", n=i, names=team)
-        for i, team in enumerate((members[k] for k in sorted(members)), 1)
+        ctx.t(
+            f"partners.line.{t.format}",
+            n=i,
+            team=named.get(k) or ctx.t("pictures.team", n=i),
+            names=members[k],
+        )
+        for i, k in enumerate(sorted(members), 1)
     ]
     return "\n\n" + ctx.t(header) + "\n" + "\n".join(lines)

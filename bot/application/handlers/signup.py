@@ -27,6 +27,7 @@ from bot.application.types import Buttons
 from bot.application.versioned import texts
 from bot.language.errors import UserError
 from bot.language.knob_words import how_to_report, knob_words
+from bot.language.stage_words import stage_lines
 from db.models import Player, Tournament
 from db.status import EventStatus, PlayerStatus
 from engine.draw import commitment
@@ -265,6 +266,9 @@ def format_rules(ctx: Ctx, t: Tournament) -> str:
     fmt = format_of(t)
     section = f"format_rules_{fmt.rules_variant}" if fmt.rules_variant else "format_rules"
     text = ctx.t(f"{section}.{t.format}", **knob_words(ctx.t, t.format, fmt.options))
+    players = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
+    if fmt.course(players):  # declared stages: a line each, for the field signed up
+        text += "\n" + stage_lines(ctx.t, fmt.course(players), players)
     if fmt.eliminates and max(fmt.sizes) > 2:
         # pairs say their own play-off in the format's words (two pairs at one table)
         tie = () if fmt.sits_in_pairs else ("format_rules_extra.final-tie",)

@@ -51,7 +51,7 @@ from db.status import (
     RoundStatus,
     TableState,
 )
-from engine.formats.series import check_report
+from engine.formats.series import check_report, table_match
 from engine.games.base import Outcome
 from engine.numbers import plain
 
@@ -77,8 +77,12 @@ def check(t: Tournament, r: Round, row: TableRow, text: str, whole: bool = False
     if before is not None and not whole:
         text = f"{before.text}; {text}"
     outcome = game.parse(text, seats)
-    level = check_report(r.notes, game, outcome) if seats == 2 else False
-    return Checked(outcome, game.round_scores(outcome, seats), level)
+    if seats == 2:
+        return Checked(
+            outcome, game.round_scores(outcome, seats), check_report(r.notes, game, outcome)
+        )
+    match = table_match(r.notes, outcome)  # a match of N hands: the hands won
+    return Checked(outcome, game.round_scores(outcome, seats) if match is None else match)
 
 
 def plays_on(t: Tournament, r: Round, row: TableRow, rep: Report) -> bool:

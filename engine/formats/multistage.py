@@ -1,0 +1,515 @@
+"""分组淘汰 multistage: a declared sequence of stages (docs/rules/multistage.md).
+
+Rules as implemented (分组淘汰制 by default, docs/rules/multistage.md#stages; ``/set stages``
+changes it):
+
+* The stages are :class:`engine.formats.stage.Stage` declarations, read from the
+  ``stages`` knob; every round belongs to one of them and is announced by its name
+  (预选赛, 小组赛, 淘汰赛, 决赛: the plan's note ``stage-<name>``).
+* Groups (#groups): the players entering are dealt into groups by lot and play a round
+  robin inside them, scheduled and ranked by ``engine.formats.groups`` (its group chain:
+  points, tables won, head-to-head, flip at tables of 3–4; matches won, games won,
+  head-to-head, flip at two-player tables). Groups of about two tables when the field
+  allows two such groups, else of one table; the top ``k`` of each group go on.
+* Knockout (#knockout): tables by lot (the leftover players on a bye, the fewest byes
+  first); each table plays one match and its winner goes on; round after round until the
+  players left fit one table. Too few left to fill the final's table: the best losers of
+  the last round (hands won, then a flip) fill it (``lucky-loser``).
+* Final (#final): one table plays one match; its winner is the champion.
+* A match of N (#match): at two-player tables a best-of-N series (the game's series knob
+  says otherwise where set); at tables of 3–4 N hands, each won by the hand's top score,
+  the first to win more than half of them wins the match, and a match the clock stopped
+  counts the hands won so far (以当前比分决出胜负); one hand (N = 1) scores its points.
+* A tie for a table's win (#ties) is played off: an extra hand among the tied, or the
+  whole table again where the game cannot seat the tied alone (only the tied's scores
+  count); a flip only where no table can seat them.
+* A stage the field is too small for is skipped (#skipped): groups need two tables'
+  players, a knockout more than one table's.
+
+Ranking (#ranking): the stage reached (and in a knockout the round), then that stage's
+own chain: group place, then the group's criteria; the match score (hands or games won)
+of the last table; then a flip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+
+from engine.draw import flip_order, shuffled, stream
+from engine.formats.base import AnyGame, Format
+from engine.formats.elimination import extra_table, lucky_losers
+from engine.formats.groups import LETTERS, Groups, unsettled
+from engine.formats.series import SERIES_NOTES, series_note
+from engine.formats.stage import DEFAULT_STAGES, Kind, Stage, parse_stages, stage_words
+from engine.games.base import Knob
+from engine.model import (
+    Finished,
+    PlayerId,
+    RoundPlan,
+    RoundRecord,
+    Standing,
+    Table,
+    TableStatus,
+    TournamentState,
+)
+from engine.standings import Key, Line, flips, net_scores, penalties_by_round, rank, totals
+
+STEP = 100  # "reached" levels per stage: a knockout's rounds count within it
+NAMES = ("preliminary", "group", "knockout", "final")
+TABLE_MATCHES = ("one-hand", *(f"match-of-{n}" for n in (3, 5, 7)))
+
+
+class GroupStage(Groups):
+    """The groups of one stage: ``groups`` of any count (the runner chooses it)."""
+
+    knobs = (Knob("groups", "2", (), int, 1), *Groups.knobs[1:])
+
+
+@dataclass
+class Tie:
+    """Players level at the top of one table, who play an extra hand (``seats`` sit it)."""
+
+    tied: tuple[PlayerId, ...]
+    seats: tuple[PlayerId, ...]
+
+
+@dataclass
+class Run:
+    """The stages replayed from the history, up to the one being played."""
+
+    at: int = 0  # the stage being played
+    level: dict[PlayerId, Decimal] = field(default_factory=dict)  # "reached"
+    keys: dict[PlayerId, tuple[Key, ...]] = field(default_factory=dict)  # that stage's chain
+    line: dict[PlayerId, tuple[str, int]] = field(default_factory=dict)  # stage words
+    alive: set[PlayerId] = field(default_factory=set)
+    going: list[PlayerId] = field(default_factory=list)  # the stage's goers, best first
+    ties: list[Tie] = field(default_factory=list)  # play-offs still to play
+    plan: RoundPlan | None = None  # the current stage's next round
+    notes: list[str] = field(default_factory=list)  # the last round's decisions
+    byes: dict[PlayerId, int] = field(default_factory=dict)
+    waiting: bool = False  # the stage's last round has tables to report
+    over: bool = False
+
+
+@dataclass(frozen=True)
+class Entered:
+    """A stage as it is replayed: its declaration and index, who entered it (best first)
+    and its own rounds."""
+
+    stage: Stage
+    i: int
+    pool: list[PlayerId]
+    mine: list[RoundRecord]
+
+
+def drawn(state: TournamentState, rec: RoundRecord) -> list[PlayerId]:
+    """Everyone ``rec`` seated or gave a bye, in sign-up order."""
+    there = {p for t in rec.plan.tables for p in t.players} | set(rec.plan.byes)
+    return [p for p in state.players if p in there]
+
+
+def stage_of(rounds: Sequence[RoundRecord], last: int) -> list[int]:
+    """The stage index of each round: ``group<k>@<i>``, ``knockout@<i>``, ``final`` (the
+    last stage), ``extra`` (the stage of the round before it)."""
+    out: list[int] = []
+    for rec in rounds:
+        name = rec.plan.stage
+        if "@" in name:
+            out.append(int(name.rsplit("@", 1)[1]))
+        elif name == "final":
+            out.append(last)
+        else:
+            out.append(out[-1] if out else 0)
+    return out
+
+
+class Multistage(Format):
+    """分组淘汰: the declared stages, one after another."""
+
+    key = "multistage"
+    aliases = ("multistage", "分组淘汰", "分组淘汰制", "group knockout")
+    seeds = ("000",)
+    knobs = (Knob("stages", DEFAULT_STAGES, (), str),)
+    eliminates = True
+    note_codes = (
+        "bye",
+        "lucky-loser",
+        "tiebreak-flip",
+        "extra-hand",
+        "extra-game",
+        *(f"stage-{name}" for name in NAMES),
+        *TABLE_MATCHES,
+        *SERIES_NOTES,
+    )
+    tiebreaks = (
+        "removed",
+        "reached",
+        "group-place",
+        "points",
+        "wins",
+        "match-won",
+        "extra",
+        "flip",
+    )
+
+    def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
+        super().__init__(game, options)
+        self.stages = parse_stages(self.str_option("stages"))
+        self.options["stages"] = stage_words(self.stages)
+        self.seats = self.sizes[0]
+        self._groups: dict[tuple[int, int], GroupStage] = {}
+        self._walked: tuple[TournamentState, Run] | None = None
+
+    # --- what each stage needs ------------------------------------------------------------
+    def group_count(self, players: int) -> int:
+        """Groups of about two tables when two such groups fit, else of one table."""
+        two = 2 * self.seats
+        count = players // two if players >= 2 * two else max(1, players // self.seats)
+        return min(count, len(LETTERS))
+
+    def plays(self, stage: Stage, players: int) -> bool:
+        """Whether a field of ``players`` plays ``stage`` (docs/rules/multistage.md#skipped):
+        groups need two tables' players, a knockout more than one table's."""
+        if stage.kind is Kind.GROUPS:
+            return players >= 2 * self.seats and players > stage.k
+        if stage.kind is Kind.KNOCKOUT:
+            return players > self.seats
+        return True
+
+    def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
+        """The stages a field of ``players`` would play, each with whether it is played
+        (for /rules): a stage is skipped when the players reaching it are too few. With
+        nobody signed up yet the field is unknown: every stage is listed as played."""
+        if not players:
+            return tuple((stage, True) for stage in self.stages)
+        out = []
+        for stage in self.stages:
+            played = self.plays(stage, players)
+            out.append((stage, played))
+            if played and stage.kind is Kind.GROUPS:
+                players = stage.k * self.group_count(players)
+            elif played and stage.kind is Kind.KNOCKOUT:
+                players = self.seats
+        return tuple(out)
+
+    def match_notes(self, stage: Stage) -> tuple[str, ...]:
+        """How long the stage's matches are, as the round's notes say it (#match)."""
+        n = stage.length.best_of
+        if self.seats == 2:
+            return series_note(self.game, n)
+        return ("one-hand",) if n == 1 else (f"match-of-{n}",)
+
+    def stage_notes(self, stage: Stage) -> tuple[str, ...]:
+        return (f"stage-{stage.name}", *self.match_notes(stage))
+
+    # --- history ----------------------------------------------------------------------------
+    def walk(self, state: TournamentState) -> Run:
+        if self._walked is not None and self._walked[0] is state:
+            return self._walked[1]
+        run = self._replay(state)
+        self._walked = (state, run)
+        return run
+
+    def _replay(self, state: TournamentState) -> Run:
+        active = set(self.active(state))
+        index = stage_of(state.rounds, len(self.stages) - 1)
+        run = Run()
+        pool = drawn(state, state.rounds[0]) if state.rounds else self.active(state)
+        run.alive = set(pool) & active
+        for i, stage in enumerate(self.stages):
+            run.at, run.going, run.ties = i, [], []
+            mine = [rec for rec, k in zip(state.rounds, index, strict=True) if k == i]
+            live = [p for p in pool if p in active]
+            if not mine and not self.plays(stage, len(live)):
+                continue  # skipped: too few for it (#skipped)
+            for p in pool:
+                run.level[p], run.keys[p] = Decimal(STEP * i), ()
+            at = Entered(stage, i, pool, mine)
+            if stage.kind is Kind.GROUPS:
+                self._groups_stage(run, at, state, active)
+            else:
+                self._tables_stage(run, at, state, active)
+            if run.plan is not None or run.ties or run.over or run.waiting:
+                return run
+            pool = run.going
+            run.alive = set(pool)
+        return run
+
+    def _group_stage_of(self, i: int, players: int) -> GroupStage:
+        count = self.group_count(players)
+        if (i, count) not in self._groups:
+            best = str(self.stages[i].length.best_of)
+            self._groups[i, count] = GroupStage(
+                self.game, {"groups": str(count), "group_best_of": best}
+            )
+        return self._groups[i, count]
+
+    def _groups_stage(
+        self,
+        run: Run,
+        at: Entered,
+        state: TournamentState,
+        active: set[PlayerId],
+    ) -> None:
+        """Replay a groups stage through ``engine.formats.groups`` on the stage's own rounds;
+        its next round, or (the groups over) the top ``k`` of each group, best first."""
+        stage, i, mine = at.stage, at.i, at.mine
+        # everyone the stage's first round seated or gave a bye, as drawn
+        players = drawn(state, mine[0]) if mine else [p for p in at.pool if p in active]
+        gs = self._group_stage_of(i, len(players))
+        rounds = tuple(
+            replace(rec, plan=replace(rec.plan, stage=rec.plan.stage.split("@")[0])) for rec in mine
+        )
+        sub = replace(state, players=tuple(players), rounds=rounds)
+        w = gs.walk(sub)
+        nxt = gs.next_group_round(sub)
+        over = nxt is None  # a group place counts once the groups are over (#ranking)
+        for p in w.place:
+            run.line[p] = (stage.name, w.place[p])
+            place = (("group-place", Decimal(-w.place[p])),) if over else ()
+            run.keys[p] = (*place, *w.group_keys[p][:2])
+        if mine and unsettled(mine[-1]):
+            run.waiting = True
+            return
+        if nxt is not None:
+            notes = (*self.stage_notes(stage), *(("bye",) if nxt.byes else ()))
+            label = self.label(state)
+            run.plan = replace(nxt, stage=f"{nxt.stage}@{i}", seed_label=label, notes=notes)
+            return
+        tops = [
+            sorted((p for p in g if p in active), key=lambda p: w.place[p])[: stage.k]
+            for g in w.groups
+        ]
+        # the group winners first, then the seconds…, each by the group's criteria
+        run.going = sorted(
+            (p for top in tops for p in top),
+            key=lambda p: (w.place[p], *(-v for _, v in run.keys[p])),
+        )
+
+    def _tables_stage(
+        self,
+        run: Run,
+        at: Entered,
+        state: TournamentState,
+        active: set[PlayerId],
+    ) -> None:
+        """Replay a knockout (or the final: one table) round by round; its next round,
+        the play-offs it waits for, or who goes on."""
+        stage, i, pool = at.stage, at.i, at.pool
+        pens = penalties_by_round(state)
+        base = Decimal(STEP * i)
+        final = stage.kind is Kind.FINAL
+        live = [p for p in pool if p in active]
+        if final:
+            live = live[: self.seats]  # more than a table went on: the best of them
+        last: RoundRecord | None = None
+        depth = 0
+        for rec in at.mine:
+            if rec.plan.stage == "extra":
+                self._extras(run, rec, pens, active, state.seed)
+            else:
+                depth += 1
+                last = rec
+                self._round(run, rec, pens, active, base + 2 * depth, state.seed, final)
+            if not run.ties:
+                live = [p for p in run.going if p in active]
+        if run.ties:
+            return
+        if last is not None and unsettled(last):
+            run.alive = set(live) | {p for t in last.plan.tables for p in t.players if p in active}
+            run.waiting = True
+            return
+        if last is not None and (final or len(live) <= self.seats or not live):
+            run.alive = set(live)
+            if final:
+                run.over = True
+            elif stage.best_losers:
+                losers = self.losers(run, last, active)
+                run.going = live + self._lucky(run, state, last, losers, self.seats - len(live))
+            return
+        self._next_tables(run, stage, i, live, state)
+
+    def _next_tables(
+        self, run: Run, stage: Stage, i: int, live: list[PlayerId], state: TournamentState
+    ) -> None:
+        """The stage's next round: the final's table, or tables by lot with byes."""
+        label = self.label(state)
+        notes = (*self.stage_notes(stage), *dict.fromkeys(run.notes))
+        rng = stream(state.seed, label)
+        final = stage.kind is Kind.FINAL
+        for p in live:
+            run.line[p] = ("final", 0) if final else ("playing", len(state.rounds) + 1)
+        run.alive = set(live)
+        if final:
+            if len(live) not in self.sizes:
+                run.over = True  # nobody left to seat a final: the ranking stands
+                return
+            table = Table(1, tuple(shuffled(live, rng)))
+            run.plan = RoundPlan((table,), (), "final", label, notes)
+            return
+        run.plan = self.lot_round(live, run.byes, rng, f"knockout@{i}", label, notes)
+
+    @staticmethod
+    def losers(run: Run, rec: RoundRecord, active: set[PlayerId]) -> list[PlayerId]:
+        """Who lost at a round's tables (still in the event, not forfeited)."""
+        out = {p for res in rec.results for p in res.forfeited}
+        seated = [p for t in rec.plan.tables for p in t.players]
+        return [p for p in seated if p in active and p not in out and p not in run.going]
+
+    def _lucky(
+        self,
+        run: Run,
+        state: TournamentState,
+        last: RoundRecord,
+        losers: list[PlayerId],
+        need: int,
+    ) -> list[PlayerId]:
+        """The best losers of the stage's ``last`` round where too few went on to fill a
+        table (by the hands or games they won, then the flip drawn after that round, the
+        same on every replay; #knockout)."""
+        if need <= 0 or not losers:
+            return []
+        run.notes.append("lucky-loser")
+
+        def merit(p: PlayerId) -> tuple[Decimal, ...]:
+            return tuple(v for _, v in run.keys[p])
+
+        return lucky_losers(state, losers, need, merit, after=last.number)
+
+    def _round(
+        self,
+        run: Run,
+        rec: RoundRecord,
+        pens: Mapping[tuple[int, PlayerId], Decimal],
+        active: set[PlayerId],
+        level: Decimal,
+        seed: str,
+        final: bool,
+    ) -> None:
+        """One round of tables: each table's winner goes on, the byes too; a tie at the
+        top is played off (or flipped where no table can seat it)."""
+        run.going, run.notes = [], []
+        results = {res.table.number: res for res in rec.results}
+        for table in rec.plan.tables:
+            res = results.get(table.number)
+            net = net_scores(rec, res, pens) if res is not None else {}
+            for p in table.players:
+                run.level[p] = level
+                run.line[p] = ("final", 0) if final else ("out", rec.number)
+            if res is None or res.status is TableStatus.PENDING:
+                continue  # no figure before the match is played
+            for p in table.players:
+                run.keys[p] = (("match-won", net.get(p, Decimal(0))),)
+            stayed = [p for p in table.players if p in active and p not in res.forfeited]
+            best = max((net.get(p, Decimal(0)) for p in stayed), default=Decimal(0))
+            top = tuple(p for p in stayed if net.get(p, Decimal(0)) == best)
+            self._decide(run, top, stayed, level, (rec.number, table.number), seed)
+        for p in rec.plan.byes:
+            run.level[p], run.keys[p] = level + 1, ()
+            run.line[p] = ("through", rec.number)
+            if p in active:
+                run.going.append(p)
+            run.byes[p] = run.byes.get(p, 0) + 1
+
+    def _decide(
+        self,
+        run: Run,
+        top: tuple[PlayerId, ...],
+        seated: Sequence[PlayerId],
+        level: Decimal,
+        where: tuple[int, int],
+        seed: str,
+    ) -> None:
+        """``top`` won their table (``where``: round, table; 0 an extra round's): one goes
+        on; several play it off, or a flip decides."""
+        if len(top) > 1:
+            seats = extra_table(top, seated, self.sizes, self.sides(seated))
+            if seats is not None:
+                run.ties.append(Tie(top, seats))
+                return
+            flip = flip_order(top, seed, f"round{where[0]}-table{where[1]}-flip")
+            top = (max(top, key=lambda p: flip[p]),)
+            run.notes.append("tiebreak-flip")
+        for p in top:
+            run.level[p] = level + 1
+            run.line[p] = ("through", where[0])
+            run.going.append(p)
+
+    def sides(self, seated: Sequence[PlayerId]) -> list[list[PlayerId]]:
+        """Partners at a table of four (掼蛋, 升级): no extra hand can part them."""
+        if len(seated) != 4:
+            return []
+        return [[seated[i] for i in side] for side in self.game.partners]
+
+    def _extras(
+        self,
+        run: Run,
+        rec: RoundRecord,
+        pens: Mapping[tuple[int, PlayerId], Decimal],
+        active: set[PlayerId],
+        seed: str,
+    ) -> None:
+        """An extra hand per tie: the best of the tied wins; still level, again."""
+        ties, run.ties = run.ties, []
+        for tie in ties:
+            res = next((r for r in rec.results if set(r.table.players) == set(tie.seats)), None)
+            if res is None or res.status is TableStatus.PENDING:
+                run.ties.append(tie)
+                continue
+            net = net_scores(rec, res, pens)
+            stayed = [p for p in tie.tied if p in active and p not in res.forfeited]
+            best = max((net.get(p, Decimal(0)) for p in stayed), default=Decimal(0))
+            top = tuple(p for p in stayed if net.get(p, Decimal(0)) == best)
+            level = run.level[tie.tied[0]]
+            seated = [p for p in tie.seats if p in active and p not in res.forfeited]
+            self._decide(run, top, seated, level, (rec.number, 0), seed)
+
+    # --- the contract ------------------------------------------------------------------------
+    def plan(self, state: TournamentState) -> RoundPlan | Finished:
+        self.require_closed(state)
+        self.require_players(state, min(self.sizes))
+        run = self.walk(state)
+        if run.ties:
+            return self._playoff_round(run, state)
+        if run.plan is not None:
+            return run.plan
+        return self.finish(self.standings(state))
+
+    def _playoff_round(self, run: Run, state: TournamentState) -> RoundPlan:
+        """An extra hand (game) for each tie at a table's top (#ties)."""
+        label = self.label(state)
+        rng = stream(state.seed, label)
+        tables = tuple(
+            Table(n, tuple(shuffled(sorted(tie.seats), rng))) for n, tie in enumerate(run.ties, 1)
+        )
+        final = self.stages[run.at].kind is Kind.FINAL
+        length = series_note(self.game) if self.seats == 2 else ("one-hand",)
+        notes = (f"stage-{self.stages[run.at].name}", "extra-game" if final else "extra-hand")
+        return RoundPlan(tables, (), "extra", label, (*notes, *length))
+
+    def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
+        """The players level at a table's top who play it off."""
+        active = set(self.active(state))
+        return tuple(p for tie in self.walk(state).ties for p in tie.tied if p in active)
+
+    def standings(self, state: TournamentState) -> tuple[Standing, ...]:
+        """Stage reached (a knockout's round within it), then that stage's own chain,
+        then a flip (#ranking); no figure for a line the stage has not scored yet."""
+        run = self.walk(state)
+        active = set(self.active(state))
+        flip = flips(state)
+        points = totals(state)
+        lines = []
+        for p in state.players:
+            keys = (
+                ("removed", Decimal(p in active)),
+                ("reached", run.level.get(p, Decimal(0))),
+                *run.keys.get(p, ()),
+                ("flip", flip[p]),
+            )
+            stage, at = run.line.get(p, ("playing", 0)) if p in active else ("removed", 0)
+            alive = p in active and p in run.alive
+            lines.append(Line(p, points.get(p, Decimal(0)), alive, keys, stage, at))
+        return rank(lines)

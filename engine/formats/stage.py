@@ -1,0 +1,170 @@
+"""A format's stages, declared as data (docs/rules/multistage.md#stages).
+
+Like a linter's rule registry, each stage is declared once: its kind, its name, how long a
+match is, who goes on and the tie-break chain its ranking applies. The planner
+(``engine.formats.multistage``), the ranking, /rules and docs/rules/multistage.md all read
+the same :class:`Stage`, so what /rules promises is what the planner does.
+
+An organiser writes a sequence of stages as words (``/set stages``; the grammar is
+:func:`parse_stages`): a kind word, then its settings, stage after stage::
+
+    groups top2 groups top2 knockout bo5 final bo7
+    小组 前2 小组 前2 淘汰 5局 决赛 7局
+
+which is the default, 分组淘汰制 (预选赛 → 小组赛 → 淘汰赛 五局三胜 → 决赛 七局四胜;
+docs/rules/multistage.md#stages).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.errors import ConfigError
+
+
+class Kind(StrEnum):
+    """What a stage plays; the planner of ``multistage`` runs the first three kinds, the
+    other presets' planners the rest (their stages are declared for /rules)."""
+
+    GROUPS = "groups"  # round-robin groups, the top k of each go on
+    KNOCKOUT = "knockout"  # tables by lot, each table's winner goes on, until one table is left
+    FINAL = "final"  # one table decides the champion
+    SWISS = "swiss"  # re-seated by score each round
+    BRACKET = "bracket"  # single elimination with byes, halving
+    CROSSOVER = "crossover"  # group A's first against group B's second
+    SCORE = "score"  # a score stage of N hands from a base
+    ROBIN = "robin"  # the last N play a round robin
+    THIRD = "third"  # the semi-final losers play for third place
+
+
+class Goes(StrEnum):
+    """Who goes on from a stage."""
+
+    TOP = "top"  # the top k of each group
+    WINNER = "winner"  # each table's (or match's) winner
+    CHAMPION = "champion"  # nobody: the stage crowns the champion
+
+
+@dataclass(frozen=True)
+class Length:
+    """How long one match of the stage is: ``best_of`` hands (games at two-player tables),
+    the first to win more than half of them wins it; 1 is one hand (一局定胜负). ``timed``:
+    a clock may stop the match early and the score so far decides (以当前比分决出胜负)."""
+
+    best_of: int = 1
+    timed: bool = False
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One declared stage: its kind, its name (``preliminary`` 预选赛, ``group`` 小组赛,
+    ``knockout`` 淘汰赛, ``final`` 决赛), the match length, who goes on (``k`` of each
+    group for ``top``), whether the best losers fill a table too few reached, and its
+    tie-break chain (codes of docs/rules/tiebreaks.md, most important first)."""
+
+    kind: Kind
+    name: str
+    length: Length
+    goes: Goes
+    k: int = 0
+    best_losers: bool = True
+    tiebreaks: tuple[str, ...] = ()
+
+    def words(self) -> str:
+        """The stage in the grammar of :func:`parse_stages` (what ``/set stages`` stores)."""
+        top = f" top{self.k}" if self.goes is Goes.TOP else ""
+        return f"{self.kind}{top} bo{self.length.best_of}"
+
+
+# The chains each kind applies (docs/rules/tiebreaks.md#chains): inside a group as
+# ``groups`` ranks it; a table's match by the hands (games) won, the tied playing an
+# extra hand, a flip only where no table can seat them.
+GROUP_CHAIN = ("points", "wins", "head-to-head", "flip")
+MATCH_CHAIN = ("match-won", "extra", "flip")
+
+# The words of the grammar, English and Chinese: kind words, then settings.
+KIND_WORDS = {
+    "groups": Kind.GROUPS,
+    "group": Kind.GROUPS,
+    "小组": Kind.GROUPS,
+    "小组赛": Kind.GROUPS,
+    "预选赛": Kind.GROUPS,
+    "knockout": Kind.KNOCKOUT,
+    "淘汰": Kind.KNOCKOUT,
+    "淘汰赛": Kind.KNOCKOUT,
+    "final": Kind.FINAL,
+    "决赛": Kind.FINAL,
+}
+TOP_PREFIXES = ("top", "前")
+BEST_OF_PREFIXES = ("bo",)
+BEST_OF_SUFFIXES = ("局",)
+BEST_OF = (1, 3, 5, 7)
+KNOWN = ("groups", "knockout", "final", "top<k>", "bo<n>", "小组", "淘汰", "决赛", "前<k>", "<n>局")
+
+DEFAULT_STAGES = "groups top2 groups top2 knockout bo5 final bo7"
+
+
+def _number(word: str, prefixes: tuple[str, ...], suffixes: tuple[str, ...] = ()) -> int | None:
+    """``top2`` → 2 (a prefix), ``5局`` → 5 (a suffix); ``None`` when the word is neither."""
+    for prefix in prefixes:
+        if word.startswith(prefix) and word[len(prefix) :].isdigit():
+            return int(word[len(prefix) :])
+    for suffix in suffixes:
+        if word.endswith(suffix) and word[: -len(suffix)].isdigit():
+            return int(word[: -len(suffix)])
+    return None
+
+
+def parse_stages(text: str) -> tuple[Stage, ...]:
+    """Read a stage sequence (docs/rules/multistage.md#set-stages).
+
+    ``<kind> [top<k>] [bo<n>]`` per stage, stage after stage: kinds ``groups`` (小组,
+    小组赛, 预选赛), ``knockout`` (淘汰, 淘汰赛), ``final`` (决赛); ``top<k>`` / ``前<k>``
+    (groups only; default 2) and ``bo<n>`` / ``<n>局`` (n of 1, 3, 5, 7; default 1 in
+    groups, 5 in a knockout, 7 in the final). The sequence ends with exactly one final.
+    Anything else is refused naming the word and the known words."""
+    raw: list[tuple[Kind, int | None, int | None]] = []
+    for word in text.lower().split():
+        kind = KIND_WORDS.get(word)
+        if kind is not None:
+            raw.append((kind, None, None))
+            continue
+        top = _number(word, TOP_PREFIXES)
+        best = _number(word, BEST_OF_PREFIXES, BEST_OF_SUFFIXES)
+        if not raw or (top is None and best is None):
+            raise ConfigError("stage-word", word=word, known=KNOWN)
+        kind, k, n = raw[-1]
+        if top is not None:
+            if kind is not Kind.GROUPS or top < 1:
+                raise ConfigError("stage-top", word=word)
+            k = top
+        if best is not None:
+            if best not in BEST_OF:
+                raise ConfigError("stage-best-of", word=word, choices=BEST_OF)
+            n = best
+        raw[-1] = (kind, k, n)
+    kinds = [kind for kind, _, _ in raw]
+    if not kinds or kinds[-1] is not Kind.FINAL or kinds.count(Kind.FINAL) != 1:
+        raise ConfigError("stage-final", stages=text)
+    groups = kinds.count(Kind.GROUPS)
+    out = []
+    for kind, k, n in raw:
+        if kind is Kind.GROUPS:
+            groups -= 1
+            name = "preliminary" if groups else "group"  # the last groups are 小组赛
+            out.append(Stage(kind, name, Length(n or 1), Goes.TOP, k or 2, tiebreaks=GROUP_CHAIN))
+        elif kind is Kind.KNOCKOUT:
+            out.append(
+                Stage(kind, "knockout", Length(n or 5, True), Goes.WINNER, 1, True, MATCH_CHAIN)
+            )
+        else:
+            out.append(
+                Stage(kind, "final", Length(n or 7, True), Goes.CHAMPION, 0, True, MATCH_CHAIN)
+            )
+    return tuple(out)
+
+
+def stage_words(stages: tuple[Stage, ...]) -> str:
+    """The sequence as ``/set stages`` takes it, normalised."""
+    return " ".join(s.words() for s in stages)

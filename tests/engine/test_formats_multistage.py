@@ -1,0 +1,128 @@
+"""分组淘汰 multistage: the stage grammar, what a field of each size plays, and a match of
+N hands at a table of three (docs/rules/multistage.md)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from decimal import Decimal
+
+import pytest
+
+from engine.errors import ConfigError, ReportError
+from engine.formats import find_format
+from engine.formats.multistage import Multistage
+from engine.formats.series import table_match
+from engine.formats.stage import Goes, Kind, parse_stages, stage_words
+from engine.games import find_game
+from engine.model import Finished, RoundRecord
+from tests.engine.simulation import Chances, Sim, play
+
+
+def doudizhu(stages: str | None = None) -> Multistage:
+    fmt = find_format("分组淘汰")(find_game("doudizhu")(), {"stages": stages} if stages else {})
+    assert isinstance(fmt, Multistage)
+    return fmt
+
+
+def test_the_default_is_seed_000s_four_stages() -> None:
+    stages = doudizhu().stages
+    assert [(s.name, s.kind, s.length.best_of, s.goes, s.k) for s in stages] == [
+        ("preliminary", Kind.GROUPS, 1, Goes.TOP, 2),
+        ("group", Kind.GROUPS, 1, Goes.TOP, 2),
+        ("knockout", Kind.KNOCKOUT, 5, Goes.WINNER, 1),
+        ("final", Kind.FINAL, 7, Goes.CHAMPION, 0),
+    ]
+    assert [s.length.timed for s in stages] == [False, False, True, True]
+
+
+def test_chinese_and_english_stage_words_read_alike() -> None:
+    zh = parse_stages("小组 前1 淘汰 3局 决赛")
+    assert stage_words(zh) == "groups top1 bo1 knockout bo3 final bo7"
+    assert parse_stages(stage_words(zh)) == zh
+
+
+@pytest.mark.parametrize(
+    ("words", "code"),
+    [
+        ("groups top2 semis final", "stage-word"),
+        ("top2 final", "stage-word"),
+        ("knockout top2 final", "stage-top"),
+        ("groups bo4 final", "stage-best-of"),
+        ("groups knockout", "stage-final"),
+        ("final groups final", "stage-final"),
+        ("", "stage-final"),
+    ],
+)
+def test_a_bad_stage_word_is_refused_with_its_reason(words: str, code: str) -> None:
+    with pytest.raises(ConfigError) as refused:
+        parse_stages(words)
+    assert refused.value.code == code
+
+
+@pytest.mark.parametrize(
+    ("players", "played"),
+    [
+        (18, ["preliminary", "group", "knockout", "final"]),  # 18 → 6 → 4 → a final of 3
+        (9, ["preliminary", "group", "knockout", "final"]),  # three groups of 3 → 6 → 4
+        (6, ["preliminary", "knockout", "final"]),  # two groups of 3 → 4: no second groups
+        (5, ["knockout", "final"]),
+        (3, ["final"]),
+    ],
+)
+def test_a_stage_the_field_is_too_small_for_is_skipped(players: int, played: list[str]) -> None:
+    course = doudizhu().course(players)
+    assert [s.name for s, on in course if on] == played
+
+
+def test_every_field_of_a_game_of_three_is_played_to_one_champion() -> None:
+    """Without forfeits (which may leave nobody to crown), ties at a table's top played off."""
+    fmt = doudizhu()
+    calm = Chances(lapse=0, forfeit=0, withdraw=0, tie=0.5)
+    for players in (3, 4, 7, 18, 25):
+        done = play(fmt, players, players, chances=calm)
+        assert done is not None
+        assert [s.rank for s in done.ranking if s.stage == "champion"] == [1]
+
+
+def test_a_best_of_5_at_a_table_of_three_counts_hands_won_and_stops_at_three() -> None:
+    game = find_game("doudizhu")()
+    # A wins as landlord, then B and C win as farmers against A, then C as landlord
+    hands = game.parse("A bid1 win; A bid1 lose; C bid1 win", 3)
+    assert table_match(("match-of-5",), hands) == (Decimal(1), Decimal(1), Decimal(2))
+    three = "; ".join(["A bid1 win"] * 3)
+    assert table_match(("match-of-5",), game.parse(three, 3)) == (3, 0, 0)
+    with pytest.raises(ReportError) as over:
+        table_match(("match-of-5",), game.parse(f"{three}; B bid1 win", 3))
+    assert over.value.code == "series-over" and over.value.params["game"] == 4
+    with pytest.raises(ReportError) as long:
+        table_match(
+            ("match-of-3",), game.parse("A bid1 win; B bid1 win; C bid1 win; A bid1 win", 3)
+        )
+    assert long.value.code in ("series-too-long", "series-over")
+    with pytest.raises(ReportError) as one:
+        table_match(("one-hand",), game.parse("A bid1 win; B bid1 win", 3))
+    assert one.value.code == "one-hand"
+    assert table_match(("one-hand",), game.parse("A bid1 win", 3)) is None  # its points
+
+
+def test_a_best_loser_called_to_the_final_stays_in_it_when_the_final_is_replayed() -> None:
+    """The best loser is drawn by the flip after the knockout's last round, not after
+    whichever round is the latest: once the final is drawn, replaying the history seats the
+    same players, each reading "final" with no figure before the final is played."""
+    fmt = doudizhu()
+    called = 0
+    for players in range(4, 30):
+        sim = Sim(fmt, players, players * 3, Chances(lapse=0, forfeit=0, withdraw=0, tie=0.3))
+        while not isinstance(plan := fmt.plan(sim.state), Finished):
+            number = len(sim.state.rounds) + 1
+            drawn = RoundRecord(number, plan, ())
+            sim.state = replace(sim.state, rounds=(*sim.state.rounds, drawn))
+            if plan.stage == "final":
+                called += "lucky-loser" in plan.notes
+                seated = {p for t in plan.tables for p in t.players}
+                lines = [s for s in fmt.standings(sim.state) if s.player in seated]
+                assert {(s.stage, s.figure) for s in lines} == {("final", None)}, lines
+            results = tuple(sim.result(plan, t) for t in plan.tables)
+            played = RoundRecord(number, plan, results)
+            sim.state = replace(sim.state, rounds=(*sim.state.rounds[:-1], played))
+    assert called > 3
