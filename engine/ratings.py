@@ -37,6 +37,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from engine.errors import EngineError
+from engine.games.base import Game
 from engine.model import PlayerId
 
 BASE = 1500  # everyone's first rating
@@ -114,6 +116,22 @@ def sides(
     )
 
 
+def table_hands(
+    game: Game,  # type: ignore[type-arg]
+    seats: Sequence[PlayerId],
+    text: str,
+    scores: Sequence[str],
+) -> list[Encounter]:
+    """The rated hands of one confirmed table, from its report (``text``, and the stored
+    ``scores`` when the grammar no longer takes an organiser's total)."""
+    try:
+        hands: Sequence[Sequence[Decimal]] = game.parse(text, len(seats)).per_hand
+    except EngineError:
+        hands = (tuple(Decimal(s) for s in scores),)
+    found = (sides(seats, hand, game.partners, game.rating_by_score) for hand in hands)
+    return [enc for enc in found if enc is not None]
+
+
 def expected(mine: float, theirs: float) -> float:
     """Elo's expected score of ``mine`` against ``theirs`` (½ when level)."""
     return 1 / (1 + 10 ** ((theirs - mine) / SPREAD))
@@ -141,17 +159,27 @@ def changes(ratings: Mapping[PlayerId, Rating], encounter: Encounter) -> dict[Pl
     return out
 
 
-def fold(
+def moves(
     ratings: Mapping[PlayerId, Rating], encounters: Iterable[Encounter]
-) -> dict[PlayerId, Rating]:
-    """One event's hands applied to a copy of ``ratings``: every hand reckoned from the
-    ratings the event began with, and each player's hands counted."""
+) -> tuple[dict[PlayerId, float], dict[PlayerId, int]]:
+    """What ``encounters`` move each of their players, all reckoned from ``ratings``, and
+    how many hands each played. Adds up over an event's tables: a table's moves depend
+    only on the ratings its players began the event with."""
     moved: dict[PlayerId, float] = {}
     hands: dict[PlayerId, int] = {}
     for enc in encounters:
         for p, d in changes(ratings, enc).items():
             moved[p] = moved.get(p, 0.0) + d
             hands[p] = hands.get(p, 0) + 1
+    return moved, hands
+
+
+def fold(
+    ratings: Mapping[PlayerId, Rating], encounters: Iterable[Encounter]
+) -> dict[PlayerId, Rating]:
+    """One event's hands applied to a copy of ``ratings``: every hand reckoned from the
+    ratings the event began with, and each player's hands counted."""
+    moved, hands = moves(ratings, encounters)
     out = dict(ratings)
     for p, d in moved.items():
         was = ratings.get(p, NEW)
