@@ -562,24 +562,6 @@ class Repo:
         where = {"round_id": round_id, "enough": len(changed) + 1}
         return not set(await conn.scalars(UNSETTLED, where)) <= changed.keys()
 
-    async def chat_events(self, chat_id: int, game: str | None = None) -> list[Tournament]:
-        """Every event of the chat (all topics), oldest first, with what ratings read."""
-        query = (
-            select(Tournament)
-            .where(Tournament.chat_id == chat_id, Tournament.status != EventStatus.SIGNUP)
-            .order_by(Tournament.id)
-            .options(
-                selectinload(Tournament.players),
-                selectinload(Tournament.penalties),
-                selectinload(Tournament.rounds)
-                .selectinload(Round.tables)
-                .selectinload(TableRow.reports),
-            )
-        )
-        if game is not None:
-            query = query.where(Tournament.game == game)
-        return list(await self.session.scalars(query))
-
     async def last_event_id(self, chat_id: int) -> int:
         """The newest tournament id of the chat (0 when there is none)."""
         found = await self.session.scalar(
@@ -862,16 +844,6 @@ class Repo:
             EventRating.tournament_id >= since,
         )
         return list(await self.session.scalars(query))
-
-    async def rated_after(self, chat_id: int, game: str, event: int) -> bool:
-        """Whether a later event of the chat's ``game`` has rated hands (two at once, in
-        two topics): a change to ``event`` moves them too."""
-        query = select(EventRating.tournament_id).where(
-            EventRating.chat_id == chat_id,
-            EventRating.game == game,
-            EventRating.tournament_id > event,
-        )
-        return await self.session.scalar(query.limit(1)) is not None
 
     async def ratings_before(
         self, chat_id: int, game: str, users: Collection[int], event: int

@@ -25,14 +25,14 @@ Forfeits are not rated: nobody played.
 Everyone starts at :data:`BASE`; the figure is shown only once it rests on
 :data:`PROVISIONAL_HANDS` rated hands (before that the player is 定级中, listed apart).
 
-:class:`Ledger` keeps one game's ratings in one group as a fold over its events in order,
-with a snapshot after each event: a correction to event *k* (``/fix``, ``/undo``)
-replays only *k* and the events after it, and always equals a replay from scratch.
+Because an event's hands are all reckoned from the ratings it began with, what its tables
+move adds up (:func:`moves`): the bot keeps each event's starting ratings and adds a table
+when it is confirmed; a correction to event *k* replays only *k* and the events after it,
+from those snapshots, and always equals a :func:`replay` from scratch.
 """
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -193,66 +193,6 @@ def replay(events: Iterable[EventResult]) -> dict[PlayerId, Rating]:
     for ev in sorted(events, key=lambda e: e.event):
         out = fold(out, ev.encounters)
     return out
-
-
-class Ledger:
-    """One game's ratings in one group, kept as a fold with a snapshot after each event."""
-
-    def __init__(self) -> None:
-        self._events: list[EventResult] = []
-        self._after: list[dict[PlayerId, Rating]] = []
-
-    def put(self, result: EventResult) -> None:
-        """Add an event, or replace it when it changed; later events are replayed."""
-        keys = [e.event for e in self._events]
-        at = bisect.bisect_left(keys, result.event)
-        if at < len(keys) and keys[at] == result.event:
-            if self._events[at] == result:
-                return
-            self._events[at] = result
-        else:
-            self._events.insert(at, result)
-            self._after.insert(at, {})
-        self._replay_from(at)
-
-    def remove(self, event: int) -> None:
-        """Forget an event (e.g. deleted); later events are replayed."""
-        keys = [e.event for e in self._events]
-        if event not in keys:
-            return
-        at = keys.index(event)
-        del self._events[at], self._after[at]
-        self._replay_from(at)
-
-    def _replay_from(self, at: int) -> None:
-        start = self._after[at - 1] if at > 0 else {}
-        for i in range(at, len(self._events)):
-            start = fold(start, self._events[i].encounters)
-            self._after[i] = start
-
-    @property
-    def events(self) -> tuple[int, ...]:
-        return tuple(e.event for e in self._events)
-
-    def ratings(self) -> dict[PlayerId, Rating]:
-        """Everyone's rating after the last event."""
-        return dict(self._after[-1]) if self._after else {}
-
-    def around(self, event: int) -> tuple[dict[PlayerId, Rating], dict[PlayerId, Rating]]:
-        """Ratings just before and just after ``event`` (empty when it is not rated)."""
-        keys = [e.event for e in self._events]
-        if event not in keys:
-            return {}, {}
-        at = keys.index(event)
-        return (dict(self._after[at - 1]) if at else {}), dict(self._after[at])
-
-    def history(self, player: PlayerId) -> list[tuple[int, Rating]]:
-        """The player's rating after each event they played, in order."""
-        out: list[tuple[int, Rating]] = []
-        for ev, after in zip(self._events, self._after, strict=True):
-            if any(player in team for enc in ev.encounters for team in enc.teams):
-                out.append((ev.event, after[player]))
-        return out
 
 
 def leaderboard(ratings: Mapping[PlayerId, Rating]) -> list[tuple[PlayerId, Rating]]:

@@ -20,7 +20,7 @@ Every process reads the same rows: there is no cache to disagree (scale-out).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 
 from bot.application.context import Ctx
@@ -71,15 +71,23 @@ def players_of(hands: Iterable[Encounter]) -> set[int]:
 
 # --- keeping them ------------------------------------------------------------------------------
 async def rate(repo: Repo, t: Tournament, rows: Iterable[TableRow]) -> None:
-    """Tables of ``t`` just confirmed: their hands move their players' ratings now."""
+    """Tables of ``t`` just confirmed: their hands move their players' ratings now. A
+    player's rating row says whether ``t`` has a snapshot of them yet (it moved last in
+    ``t`` or later), so the first table of an event reads no more than the rest."""
     hands = [enc for row in rows for enc in hands_of(t, row)]
     if not hands or t.status == EventStatus.CANCELLED:
         return
     players = players_of(hands)
-    kept = await repo.event_ratings(t.id, players)
+    now = await repo.player_ratings(t.chat_id, t.game, players)
+    later = any(r.event > t.id for r in now.values())  # a later event began from these
+    seen = {p for p, r in now.items() if r.event >= t.id}
+    kept = await repo.event_ratings(t.id, seen) if seen else {}
     fresh = players - kept.keys()
     if fresh:
-        start = await starting(repo, t, fresh)
+        start = {p: Rating(r.value, r.games) for p, r in now.items() if r.event < t.id}
+        if moved_since := fresh & seen:
+            earlier = await repo.ratings_before(t.chat_id, t.game, moved_since, t.id)
+            start |= {p: after(row) for p, row in earlier.items()}
         for p in fresh:
             kept[p] = snapshot(t, p, start.get(p, NEW))
             repo.session.add(kept[p])
@@ -87,8 +95,9 @@ async def rate(repo: Repo, t: Tournament, rows: Iterable[TableRow]) -> None:
     for p, row in kept.items():
         row.moved += moved[p]
         row.hands += played[p]
-    await settle_ratings(repo, t.chat_id, t.game, {p: (t.id, after(kept[p])) for p in players})
-    if await repo.rated_after(t.chat_id, t.game, t.id):  # a later event began from these
+    ended = {p: (t.id, after(kept[p])) for p in players}
+    await settle_ratings(repo, t.chat_id, t.game, ended, now)
+    if later:
         await replay(repo, t.chat_id, t.game, t.id + 1)
 
 
@@ -105,33 +114,28 @@ def snapshot(t: Tournament, player: int, start: Rating) -> EventRating:
     )
 
 
-async def starting(repo: Repo, t: Tournament, players: Collection[int]) -> dict[int, Rating]:
-    """The ratings ``players`` began ``t`` with: their rating now, unless a later event
-    has moved it already (then their row of their last event before ``t``)."""
-    now = await repo.player_ratings(t.chat_id, t.game, players)
-    start = {p: Rating(r.value, r.games) for p, r in now.items() if r.event < t.id}
-    later = set(players) - start.keys()
-    if later:
-        earlier = await repo.ratings_before(t.chat_id, t.game, later, t.id)
-        start |= {p: after(row) for p, row in earlier.items()}
-    return start
-
-
 async def settle_ratings(
-    repo: Repo, chat_id: int, game: str, now: Mapping[int, tuple[int, Rating]]
+    repo: Repo,
+    chat_id: int,
+    game: str,
+    ended: Mapping[int, tuple[int, Rating]],
+    now: dict[int, PlayerRating] | None = None,
 ) -> None:
-    """Each player's rating now: ``player → (event that moved it last, rating)``."""
-    if not now:
+    """Each player's rating now: ``player → (event that moved it last, rating)``;
+    ``now``: their rows, when read already. The name is the one they had in that event."""
+    if not ended:
         return
-    kept = await repo.player_ratings(chat_id, game, now.keys())
-    names = await repo.names_in({event for event, _ in now.values()}, now.keys())
-    for p, (event, r) in now.items():
-        row = kept.get(p)
+    if now is None:
+        now = await repo.player_ratings(chat_id, game, ended.keys())
+    renamed = {p: event for p, (event, _) in ended.items() if p not in now or now[p].event != event}
+    names = await repo.names_in(set(renamed.values()), renamed.keys()) if renamed else {}
+    for p, (event, r) in ended.items():
+        row = now.get(p)
         if row is None:
-            row = PlayerRating(chat_id=chat_id, game=game, user_id=p)
+            row = now[p] = PlayerRating(chat_id=chat_id, game=game, user_id=p, name=str(p))
             repo.session.add(row)
         row.value, row.games, row.event = r.value, r.games, event
-        row.name = names.get((event, p), row.name or str(p))
+        row.name = names.get((event, p), row.name)
 
 
 async def restate(repo: Repo, t: Tournament) -> None:
