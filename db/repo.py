@@ -376,7 +376,8 @@ class Repo:
         and the replies still waiting. The messages sent stay the old group's: their ids
         mean nothing in the new chat, so an edit of one (the sign-up count) posts it anew
         there instead of editing whatever has that id."""
-        for model in (Tournament, Grant, AuditEntry, Season, DeliveryNotice):
+        kept = (EventRating, PlayerRating, Placing)  # ratings and places go with their events
+        for model in (Tournament, Grant, AuditEntry, Season, DeliveryNotice, *kept):
             await self.session.execute(
                 update(model).where(model.chat_id == old).values(chat_id=new)
             )
@@ -850,6 +851,8 @@ class Repo:
     ) -> dict[int, EventRating]:
         """Each of ``users``' row of their last rated event before ``event`` (none:
         they had not played a rated hand of ``game`` here)."""
+        if not users:
+            return {}
         latest = (
             select(EventRating.user_id, func.max(EventRating.tournament_id).label("last"))
             .where(
@@ -872,6 +875,8 @@ class Repo:
         self, chat_id: int, game: str, users: Collection[int] | None = None
     ) -> dict[int, PlayerRating]:
         """The chat's ratings of ``game`` now, by player (of ``users`` only, when given)."""
+        if users is not None and not users:
+            return {}
         query = select(PlayerRating).where(
             PlayerRating.chat_id == chat_id, PlayerRating.game == game
         )

@@ -702,6 +702,8 @@ class Event:
 
     async def _restate(self) -> None:
         """A correction: the event's ratings (and the later events') and its places again."""
+        if self.t.status == EventStatus.SIGNUP:  # nothing played, nothing rated
+            return
         await self.whole()
         await ratings.restate(self.ctx.uow.repo, self.t)
 

@@ -16,7 +16,7 @@ from sqlalchemy import select, text
 from bot.application.ratings import after, before, event_result
 from bot.application.tournament import by_person, format_of, state_of
 from db.models import EventRating, Placing, PlayerRating, Season, Tournament
-from db.repo import WHOLE
+from db.repo import WHOLE, Repo
 from db.status import EventStatus
 from engine.ratings import replay
 from engine.seasons import RATING, place_points
@@ -186,3 +186,23 @@ async def test_kept_ratings_and_places_equal_a_replay_of_the_whole_history(
 ) -> None:
     await history(chats, seed)
     await kept_and_replayed(chats)
+
+
+async def test_a_group_that_becomes_a_supergroup_keeps_its_ratings_and_places(
+    chats: Chats,
+) -> None:
+    """The kept rows move with the events to the supergroup's id: /rating, /me there say
+    what they said in the group."""
+    chats.forums.add(GROUP)
+    chats.user(ADMIN, "Org", lang="en")
+    for uid in POOL:
+        chats.user(uid, f"P{uid}", lang="en")
+    chats.admins(GROUP, ADMIN)
+    await play(chats, random.Random(5), TOPICS[0], 1)
+    said = [await chats.says(GROUP, ADMIN, "/rating"), await chats.says(GROUP, POOL[0], "/me")]
+    new = GROUP * 100
+    async with chats.sessionmaker() as session, session.begin():
+        await Repo(session).migrate_chat(GROUP, new)
+    chats.admins(new, ADMIN)
+    chats.forums.add(new)
+    assert [await chats.says(new, ADMIN, "/rating"), await chats.says(new, POOL[0], "/me")] == said
