@@ -25,41 +25,31 @@ down_revision = "0017_refusals"
 branch_labels = None
 depends_on = None
 
-TOURNAMENTS = sa.table(
+
+def stub(table: str, /, **types: Any) -> sa.TableClause:
+    """The columns of a table as this revision reads them (not the models: they move on)."""
+    return sa.table(table, *(sa.column(column, kind) for column, kind in types.items()))
+
+
+TOURNAMENTS = stub(
     "tournaments",
-    sa.column("id", sa.Integer),
-    sa.column("chat_id", sa.BigInteger),
-    sa.column("game", sa.String),
-    sa.column("options", sa.JSON),
-    sa.column("status", sa.String),
+    id=sa.Integer,
+    chat_id=sa.BigInteger,
+    game=sa.String,
+    options=sa.JSON,
+    status=sa.String,
 )
-ROUNDS = sa.table(
-    "rounds",
-    sa.column("id", sa.Integer),
-    sa.column("tournament_id", sa.Integer),
-    sa.column("number", sa.Integer),
-)
-TABLES = sa.table(
+ROUNDS = stub("rounds", id=sa.Integer, tournament_id=sa.Integer, number=sa.Integer)
+TABLES = stub(
     "tables",
-    sa.column("id", sa.Integer),
-    sa.column("round_id", sa.Integer),
-    sa.column("number", sa.Integer),
-    sa.column("seats", sa.JSON),
-    sa.column("status", sa.String),
+    id=sa.Integer,
+    round_id=sa.Integer,
+    number=sa.Integer,
+    seats=sa.JSON,
+    status=sa.String,
 )
-REPORTS = sa.table(
-    "reports",
-    sa.column("table_id", sa.Integer),
-    sa.column("text", sa.Text),
-    sa.column("scores", sa.JSON),
-    sa.column("live", sa.Boolean),
-)
-PLAYERS = sa.table(
-    "players",
-    sa.column("tournament_id", sa.Integer),
-    sa.column("user_id", sa.BigInteger),
-    sa.column("name", sa.String),
-)
+REPORTS = stub("reports", table_id=sa.Integer, text=sa.Text, scores=sa.JSON, live=sa.Boolean)
+PLAYERS = stub("players", tournament_id=sa.Integer, user_id=sa.BigInteger, name=sa.String)
 
 
 def upgrade() -> None:
