@@ -989,6 +989,39 @@ class Repo:
         )
         return [(t, kept) for t, kept in (await self.session.execute(query)).all()]
 
+    async def season_totals(
+        self, season_id: int
+    ) -> tuple[int, dict[int, tuple[Decimal, int, int, str]]]:
+        """A season's events so far, and each player's sum of their kept season points,
+        events played, best place and name in their latest event: one pass of the kept
+        rows in the database, whatever the season's length."""
+        where = (Placing.season_id == season_id, Placing.place.is_not(None))
+        totals = (
+            select(
+                Placing.user_id,
+                func.sum(Placing.season_points),
+                func.count(),
+                func.min(Placing.place),
+                func.max(Placing.tournament_id).label("last"),
+            )
+            .where(*where)
+            .group_by(Placing.user_id)
+            .subquery()
+        )
+        query = select(totals, Placing.name).join(
+            Placing,
+            (Placing.user_id == totals.c.user_id) & (Placing.tournament_id == totals.c.last),
+        )
+        rows = (await self.session.execute(query)).all()
+        events = await self.session.scalar(
+            select(func.count(func.distinct(Placing.tournament_id))).where(*where)
+        )
+        out = {
+            user: (Decimal(points or 0), played, best, name)
+            for user, points, played, best, _, name in rows
+        }
+        return int(events or 0), out
+
     async def season_of(self, chat_id: int, event: int) -> Season | None:
         """The season an event of the chat counts in: the last one started before it."""
         query = (

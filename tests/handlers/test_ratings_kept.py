@@ -12,6 +12,7 @@ from decimal import Decimal
 
 import pytest
 from sqlalchemy import select, text
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.application.ratings import after, before, event_result
 from bot.application.tournament import by_person, format_of, state_of
@@ -19,7 +20,7 @@ from db.models import EventRating, Placing, PlayerRating, Season, Tournament
 from db.repo import WHOLE, Repo
 from db.status import EventStatus
 from engine.ratings import replay
-from engine.seasons import RATING, place_points
+from engine.seasons import RATING, place_points, ranked_season, season_table
 from tests.handlers.memory import Chats
 
 GROUP, ADMIN = -104100, 1
@@ -178,6 +179,21 @@ async def kept_and_replayed(chats: Chats) -> None:
                     assert row.season_points == Decimal(gained)
                 else:
                     assert row.season_points == place_points(season.scoring, row.place)
+        if seasons:
+            await season_summed(session, seasons[-1], placings)
+
+
+async def season_summed(session: AsyncSession, season: Season, placings: list[Placing]) -> None:
+    """The season table, summed by the database, is the engine's sum of its events."""
+    of_event: dict[int, dict[int, tuple[int, Decimal]]] = {}
+    for row in placings:
+        if row.season_id == season.id and row.place is not None:
+            assert row.season_points is not None
+            of_event.setdefault(row.tournament_id, {})[row.user_id] = (row.place, row.season_points)
+    events, totals = await Repo(session).season_totals(season.id)
+    assert events == len(of_event) > 0
+    summed = ranked_season({p: line[:3] for p, line in totals.items()})
+    assert summed == season_table(list(of_event.values()))
 
 
 @pytest.mark.parametrize("seed", [1, 2])

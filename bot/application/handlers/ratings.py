@@ -22,7 +22,7 @@ from db.models import Placing, Season, Tournament
 from db.status import EventStatus
 from engine.games import find_game
 from engine.ratings import PROVISIONAL_HANDS, K, Rating, leaderboard
-from engine.seasons import RATING, parse_scoring, season_table
+from engine.seasons import RATING, parse_scoring, ranked_season
 
 BOARD_LINES = 20
 SEASON_EXPORT_HEADER = [
@@ -161,14 +161,13 @@ async def season(ctx: Ctx, args: str) -> None:
     current = await ctx.uow.repo.season(ctx.caller.inc.chat_id)
     if current is None:
         raise UserError("refuse.no-season")
-    events = await season_events(ctx, current)
-    table = season_table(
-        [{p: (row.place, row.points) for p, row in e.items()} for e in events.values()]
-    )
+    await places_kept(ctx.uow.repo, current.chat_id)
+    events, totals = await ctx.uow.repo.season_totals(current.id)
+    table = ranked_season({p: line[:3] for p, line in totals.items()})
     if not table:
         ctx.out.reply("season.empty", name=current.name)
         return
-    who = names_of(events)
+    who = {p: line[3] for p, line in totals.items()}
     rows = [(ln.rank, who[ln.player], ln.points, "") for ln in table]
     lines = [
         ctx.t(
@@ -183,7 +182,7 @@ async def season(ctx: Ctx, args: str) -> None:
     ]
     if len(table) > BOARD_LINES:
         lines.append(ctx.t("standings.more", count=len(table) - BOARD_LINES))
-    title = ctx.t("season.title", name=current.name, events=len(events))
+    title = ctx.t("season.title", name=current.name, events=events)
     scoring = scoring_text(ctx, current.scoring)
     ctx.out.photo(
         await draw(board_png, rows, ctx.t("season.chart-title", name=current.name)),
