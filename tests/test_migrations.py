@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -19,8 +20,9 @@ from db.migrate import HEAD as KNOWN_HEAD
 from db.migrate import alembic_config, revision, upgrade
 from db.models import Base
 from db.session import make_engine
-from tests.handlers.memory import Chats, open_chats
+from tests.handlers.memory import Chats
 from tests.handlers.test_ratings_kept import ADMIN, GROUP, POOL, TOPICS, history, kept_and_replayed
+from tests.handlers.test_ratings_two_workers import BACKENDS, START, migrated
 
 HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
 
@@ -144,15 +146,20 @@ def _alembic_left_after(function: str, path: Path) -> str:
     return run.stdout.strip()
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_0018_keeps_the_ratings_and_places_of_the_events_played_before_it(
-    tmp_path: Path,
+    tmp_path: Path, backend: str
 ) -> None:
     """A group's history played (two topics, fixes of finished events, undos, a
     cancelled event, two seasons), then the database taken back to 0017: the upgrade
     fills the ratings by one replay, and the places are kept at the first read, so
     /rating, /me, /season and /export season say what they said before, and what is kept
     is the history's replay."""
-    chats = await open_chats(await _migrated(tmp_path / "head.db"), tmp_path)
+    async with migrated(backend, tmp_path) as url:
+        await _upgraded_history(Chats(make_engine(url), START))
+
+
+async def _upgraded_history(chats: Chats) -> None:
     try:
         await history(chats, 3)
         said = await _reads(chats)
@@ -169,13 +176,6 @@ async def test_0018_keeps_the_ratings_and_places_of_the_events_played_before_it(
         await kept_and_replayed(chats)
     finally:
         await chats.engine.dispose()
-
-
-async def _migrated(path: Path) -> Path:
-    engine = make_engine(f"sqlite+aiosqlite:///{path}")
-    await upgrade(engine)
-    await engine.dispose()
-    return path
 
 
 async def _reads(chats: Chats) -> list[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -44,19 +45,27 @@ async def workers(url: str) -> tuple[Chats, Chats]:
     return first, second
 
 
-@pytest_asyncio.fixture(params=["sqlite", pytest.param("postgres", marks=needs_postgres)])
-async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
-    if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / 'shared.db'}"
+BACKENDS = ["sqlite", pytest.param("postgres", marks=needs_postgres)]
+
+
+@asynccontextmanager
+async def migrated(backend: str, tmp_path: Path) -> AsyncIterator[str]:
+    """A migrated database of the test's own (SQLite, or PostgreSQL beside
+    ``TEST_DATABASE_URL``): its URL."""
+    async with (
+        nullcontext(f"sqlite+aiosqlite:///{tmp_path / 'shared.db'}")
+        if backend == "sqlite"
+        else scratch_database(TEST_DATABASE_URL, "ratings")
+    ) as url:
         engine = make_engine(url)
         await upgrade(engine)
         await engine.dispose()
         yield url
-        return
-    async with scratch_database(TEST_DATABASE_URL, "ratings") as url:
-        engine = make_engine(url)
-        await upgrade(engine)
-        await engine.dispose()
+
+
+@pytest_asyncio.fixture(params=BACKENDS)
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    async with migrated(request.param, tmp_path) as url:
         yield url
 
 
