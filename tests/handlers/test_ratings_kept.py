@@ -11,7 +11,7 @@ import random
 from decimal import Decimal
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.application.ratings import after, before, event_result
@@ -222,3 +222,31 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_ratings_and_places(
     chats.admins(new, ADMIN)
     chats.forums.add(new)
     assert [await chats.says(new, ADMIN, "/rating"), await chats.says(new, POOL[0], "/me")] == said
+
+
+async def test_a_result_of_an_earlier_event_moves_a_later_one_played_meanwhile(
+    chats: Chats,
+) -> None:
+    """Two events side by side in two topics: the later one finishes first, then the
+    earlier one's table is reported. Ratings go in event order, so the later event is
+    reckoned again from the ratings the earlier one now leaves."""
+    chats.forums.add(GROUP)
+    chats.user(ADMIN, "Org", lang="en")
+    for uid in POOL:
+        chats.user(uid, f"P{uid}", lang="en")
+    chats.admins(GROUP, ADMIN)
+    rng = random.Random(9)
+    ids = []
+    for k, topic in enumerate(TOPICS, 1):
+        await chats.says(GROUP, ADMIN, f"/new bigtwo knockout Side{k}", topic)
+        for uid in POOL[:4]:
+            await chats.says(GROUP, uid, "/join", topic)
+        await chats.says(GROUP, ADMIN, "/draw", topic)
+        await chats.says(GROUP, ADMIN, "/round", topic)
+        async with chats.sessionmaker() as session:
+            ids.append(int(await session.scalar(select(func.max(Tournament.id))) or 0))
+    for t_id, topic in reversed(list(zip(ids, TOPICS, strict=True))):  # the later one first
+        (seats,) = await seats_now(chats, t_id)
+        await chats.says(GROUP, ADMIN, f"/report 1 {result(seats, rng)}", topic)
+        assert await status_of(chats, t_id) == EventStatus.FINISHED
+    await kept_and_replayed(chats)
