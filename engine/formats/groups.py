@@ -61,9 +61,10 @@ from engine.model import (
     TournamentState,
 )
 from engine.seating import balance_seats, mix, partition, pick_byes
-from engine.standings import Line, flips, net_scores, penalties_by_round, rank, totals
+from engine.standings import Key, Line, flips, net_scores, penalties_by_round, rank, totals
 
 LETTERS = "ABCDEFGH"
+LOW = Decimal(-(10**12))  # ranks a forfeit below every score; never shown (``_figure``)
 BEST_OF = ("1", "3", "5", "7")
 GROUP_EFFORT = 300  # a group is small: a few hundred swaps find its best seating
 Slot = tuple[tuple[tuple[PlayerId, ...], ...], tuple[PlayerId, ...]]  # tables, byes
@@ -147,7 +148,8 @@ class Walk:
     group_lot: dict[PlayerId, bool] = field(default_factory=dict)  # split by the flip
     ladder: Ladder = field(default_factory=Ladder)
     final: tuple[PlayerId, ...] = ()  # tables of 3–4: the final's players
-    final_scores: dict[PlayerId, list[Decimal]] = field(default_factory=dict)
+    final_net: dict[PlayerId, Decimal] = field(default_factory=dict)  # what they scored there
+    final_keys: dict[PlayerId, list[Key]] = field(default_factory=dict)  # final, extras, flip
     top: tuple[PlayerId, ...] = ()  # tables of 3–4: still tied for first after the final
     final_done: bool = False
     seated: tuple[PlayerId, ...] = ()  # tables of 3–4: the last final table's players in
@@ -168,6 +170,20 @@ class Tally(NamedTuple):
 
 def _copy(lines: Mapping[PlayerId, GroupLine]) -> dict[PlayerId, GroupLine]:
     return {p: GroupLine(g.points, g.wins, dict(g.beat)) for p, g in lines.items()}
+
+
+TABLE_TIEBREAKS = (
+    "removed",
+    "reached",
+    "round-score",
+    "extra",
+    "final-flip",
+    "group-place",
+    "points",
+    "wins",
+    "head-to-head",
+    "flip",
+)
 
 
 class Groups(Format):
@@ -201,6 +217,8 @@ class Groups(Format):
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
         self.pairs = self.sizes[0] == 2
+        if not self.pairs:  # one final table: its score, its play-off, then the groups'
+            self.tiebreaks = TABLE_TIEBREAKS
         # A group's seating search is the slow part of a replay: done once per group.
         self._schedules: dict[tuple[tuple[PlayerId, ...], str, str, int], list[Slot]] = {}
         self._groups: dict[tuple[tuple[PlayerId, ...], str], list[list[PlayerId]]] = {}
@@ -451,23 +469,25 @@ class Groups(Format):
             if len(table.players) != 4:
                 w.sides = []
         res = next((r for r in rec.results if r.table.number == table.number), None)
-        if res is None:
+        if res is None or res.status is TableStatus.PENDING:  # not played yet: nobody tied
             return
         net = net_scores(rec, res, pens)
         players = [
             p for p in table.players if p in active and p not in res.forfeited and p in contenders
         ]
-        low = Decimal(-(10**12))
+        code = "round-score" if rec.plan.stage == "final" else "extra"
+        if rec.plan.stage == "final":
+            w.final_net = {p: net[p] for p in players if p in net}
         for p in table.players:
-            if p in contenders:
-                w.final_scores.setdefault(p, []).append(net.get(p, low) if p in players else low)
+            if p in contenders:  # a forfeit or a removal ranks below every score
+                w.final_keys.setdefault(p, []).append((code, net.get(p, LOW) if p in players else LOW))
         w.final_done = True
         w.seated = tuple(p for p in table.players if p in active and p not in res.forfeited)
-        scores = {p: net.get(p, low) for p in players}
+        scores = {p: net.get(p, LOW) for p in players}
         label = (seed, f"round{rec.number}-final-flip")
         w.top, flip = top_of_final(scores, players, w.seated, self.sizes, w.sides, label)
         for p, value in flip.items():
-            w.final_scores[p].append(Decimal(value))
+            w.final_keys[p].append(("final-flip", Decimal(value)))
 
     def extra_seats(self, w: Walk) -> tuple[PlayerId, ...] | None:
         """Who plays the extra game for a tie at the top of the final, if anyone can."""
@@ -579,8 +599,7 @@ class Groups(Format):
         active = set(self.active(state))
         points = totals(state)
         flip = flips(state)
-        depth = max((len(v) for v in w.final_scores.values()), default=0)
-        low = Decimal(-(10**12))
+        depth = max((len(v) for v in w.final_keys.values()), default=0)
         grouping = self._in_groups(w, active, state)  # once: it replays the schedule
         still = self._still_in(w, active, grouping)
         lines = []
@@ -591,23 +610,43 @@ class Groups(Format):
                     ("round-score", w.ladder.score_at.get(p, Decimal(0))),
                 )
             else:
-                level = Decimal(p in w.final) + (Decimal("0.5") if w.top == (p,) else 0)
-                got = w.final_scores.get(p, [])
-                finals = tuple(("round-score", v) for v in got + [low] * (depth - len(got)))
+                level = Decimal(p in w.final)  # the final's keys order it, extras and flip too
+                got = w.final_keys.get(p, [])
+                finals = (*got, *[("extra", LOW)] * (depth - len(got)))
             keys = (
                 ("removed", Decimal(p in active)),
                 ("reached", level),
                 *finals,
-                ("group-place", Decimal(-w.place.get(p, 99))),
-                # groupmates differ in group place; between groups, the matches and
-                # games won, never head-to-head: they have not met (#ranking)
-                *w.group_keys.get(p, ())[:2],
+                *self._group_keys(w, p),
                 ("flip", flip[p]),
             )
             stage, at = self._stage_of(w, p, active, p in still, level, grouping)
-            figure = keys[2] if level else (keys[-3] if p in w.group_keys else None)
+            figure = self._figure(w, p, bool(level))
             lines.append(Line(p, points.get(p, Decimal(0)), p in still, keys, stage, at, 0, figure))
         return self._explain(w, rank(lines))
+
+    def _group_keys(self, w: Walk, p: PlayerId) -> tuple[Key, ...]:
+        """The group's criteria in the final ranking: the group place, then, between
+        groups, the matches and games won (tables of 3–4: points, tables won), never
+        head-to-head: they have not met (docs/rules/groups.md#ranking). The final table's
+        players before its result, and those tied at its top before their play-off: level,
+        the final decides their order, not the groups
+        (docs/rules/groups.md#tables-of-three-or-four)."""
+        keys = (("group-place", Decimal(-w.place.get(p, 99))), *w.group_keys.get(p, ())[:2])
+        if p in w.final and (not w.final_done or (len(w.top) > 1 and p in w.top)):
+            return tuple((code, Decimal(0)) for code, _ in keys)
+        return keys
+
+    def _figure(self, w: Walk, p: PlayerId, reached: bool) -> Key | None:
+        """The figure a line shows, always one the results made: the score of the last
+        playoff match or of the final table, else the first group criterion (points, or
+        matches won). A finalist who has not played the final (or forfeited it) shows
+        their group figure, never the placeholder that ranks them."""
+        if self.pairs and reached:
+            return ("round-score", w.ladder.score_at.get(p, Decimal(0)))
+        if p in w.final_net:
+            return ("round-score", w.final_net[p])
+        return w.group_keys[p][0] if p in w.group_keys else None
 
     @staticmethod
     def _stage_of(

@@ -1,0 +1,73 @@
+"""小组循环 and 积分晋级 at tables of three say only true things, and their knobs either
+work or are refused (issue 39): played through the bot as organisers play them, reading
+/standings, the pinned live standings and /me."""
+
+from __future__ import annotations
+
+from tests.e2e.harness import tables_of
+from tests.handlers.harness import MemoryHarness, drawn
+
+GROUP = -39100
+ADMIN = 1
+NAMES = ["王芳", "李娜", "张伟", "刘洋", "陈静", "杨磊", "赵敏", "黄勇", "周杰"]
+
+
+def line_of(body: str, name: str) -> str:
+    """``name``'s ranking line (``3. name — …``)."""
+    found = [ln for ln in body.splitlines() if f". {name} " in f"{ln} "]
+    assert found, f"{name} not ranked in\n{body}"
+    return found[0]
+
+
+async def standings(bot: MemoryHarness) -> str:
+    """The organiser's /standings all, as the chat reads it."""
+    return (await bot.says(GROUP, ADMIN, "/standings all", lambda m: m.body.startswith("📊"))).body
+
+
+async def play_groups(bot: MemoryHarness, ids: dict[str, int]) -> dict[int, list[int]]:
+    """Every group round played (seat A +4, the others −2); the final's table."""
+    for rnd in range(1, 9):
+        opened = await bot.says(GROUP, ADMIN, "/round", f"第 {rnd} 轮开始")
+        tables = tables_of(opened.body, ids)
+        if "决赛" in opened.body or len(tables) == 1 and rnd > 1:
+            return tables
+        for n in tables:
+            await bot.says(GROUP, ADMIN, f"/report {n} total A+4 B-2 C-2", "结果确认")
+    raise AssertionError("no final table")
+
+
+async def test_a_doudizhu_group_final_shows_figures_and_play_offs_only_where_true(
+    memory_bot: MemoryHarness,
+) -> None:
+    """斗地主 groups, 9 players. When the final table opens, its three players share 1st
+    place, reading 决赛 and a figure the groups made (no placeholder, no play-off); /me
+    says the same. The final's top two level: they, and only they, await a play-off,
+    sharing 1st; the play-off decides, and the champion's line says so."""
+    bot = memory_bot
+    ids, _ = await drawn(bot, GROUP, ADMIN, "doudizhu groups 斗地主", NAMES)
+    name = {v: k for k, v in ids.items()}
+    final = [name[u] for u in (await play_groups(bot, ids))[1]]
+    live = await bot.server.wait_for(lambda m: "实时" in m.body and final[0] in m.body)
+    shown = await standings(bot)
+    me = await bot.says(GROUP, ids[final[0]], "/me", "斗地主")
+    for body in (shown, live.body):
+        for who in final:
+            line = line_of(body, who)
+            assert line.startswith("1=. ") and "决赛 · 积分 " in line, body
+        assert "同分待加赛" not in body and "-1000000000000" not in body, body
+    assert "同分待加赛" not in me.body and "-1000000000000" not in me.body, me.body
+    await bot.says(GROUP, ADMIN, "/report 1 total A+2 B+2 C-4", "还需加赛")
+    shown = await standings(bot)
+    for who in final[:2]:
+        assert line_of(shown, who) == f"1=. {who} — 同分待加赛 · 最后一桌得分 2", shown
+    assert line_of(shown, final[2]) == f"3. {final[2]} — 决赛 · 最后一桌得分 -4"
+    opened = await bot.says(GROUP, ADMIN, "/round", "第 5 轮开始")
+    seats = [name[u] for u in tables_of(opened.body, ids)[1]]
+    assert sorted(seats) == sorted(final)  # two cannot sit a 斗地主 table: all three play
+    scores = {final[0]: "+3", final[1]: "-1", final[2]: "-2"}
+    await bot.says(GROUP, ADMIN, "/report 1 total " + " ".join(
+        f"{seat}{scores[who]}" for seat, who in zip("ABC", seats, strict=True)
+    ), "最终名次")
+    shown = await standings(bot)
+    assert line_of(shown, final[0]) == f"1. {final[0]} — 冠军 · 最后一桌得分 2（加赛分出先后）"
+    assert line_of(shown, final[1]).startswith(f"2. {final[1]} — 亚军")
