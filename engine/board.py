@@ -263,6 +263,8 @@ def _status(
         return Status.PLAYOFF, "tied", 0
     if s.stage == "may-go-on":  # lost, but the tables to come may call them back
         return Status.WAITING, s.stage, s.stage_round
+    if s.player in waiting and s.stage == "out":  # out already, only filling a play-off table
+        return Status.OUT, s.stage, s.stage_round
     if s.player in waiting:
         # the final, the last three's round robin or a group place say more than a table
         keep = s.stage in ("final", "robin", "group")

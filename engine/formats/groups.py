@@ -203,7 +203,7 @@ class Groups(Format):
         Knob("final_best_of", "7", BEST_OF, int),
     )
     eliminates = True
-    tiebreaks = (
+    tiebreaks: tuple[str, ...] = (
         "removed",
         "reached",
         "round-score",
@@ -480,7 +480,9 @@ class Groups(Format):
             w.final_net = {p: net[p] for p in players if p in net}
         for p in table.players:
             if p in contenders:  # a forfeit or a removal ranks below every score
-                w.final_keys.setdefault(p, []).append((code, net.get(p, LOW) if p in players else LOW))
+                w.final_keys.setdefault(p, []).append(
+                    (code, net.get(p, LOW) if p in players else LOW)
+                )
         w.final_done = True
         w.seated = tuple(p for p in table.players if p in active and p not in res.forfeited)
         scores = {p: net.get(p, LOW) for p in players}

@@ -65,9 +65,78 @@ async def test_a_doudizhu_group_final_shows_figures_and_play_offs_only_where_tru
     seats = [name[u] for u in tables_of(opened.body, ids)[1]]
     assert sorted(seats) == sorted(final)  # two cannot sit a 斗地主 table: all three play
     scores = {final[0]: "+3", final[1]: "-1", final[2]: "-2"}
-    await bot.says(GROUP, ADMIN, "/report 1 total " + " ".join(
-        f"{seat}{scores[who]}" for seat, who in zip("ABC", seats, strict=True)
-    ), "最终名次")
+    await bot.says(
+        GROUP,
+        ADMIN,
+        "/report 1 total "
+        + " ".join(f"{seat}{scores[who]}" for seat, who in zip("ABC", seats, strict=True)),
+        "最终名次",
+    )
     shown = await standings(bot)
     assert line_of(shown, final[0]) == f"1. {final[0]} — 冠军 · 最后一桌得分 2（加赛分出先后）"
     assert line_of(shown, final[1]).startswith(f"2. {final[1]} — 亚军")
+
+
+def hands(count: int, landlord: str = "A") -> str:
+    """``count`` 斗地主 hands the landlord ``landlord`` wins at bid 1 (+2, −1, −1 each)."""
+    return "; ".join(f"{landlord} bid1 bombs0 win" for _ in range(count))
+
+
+async def test_doudizhu_stages_wait_for_tables_count_hands_and_play_off_ties_in_five(
+    memory_bot: MemoryHarness,
+) -> None:
+    """斗地主 积分晋级, 9 players, ten hands a stage. Tables not reported yet wait for
+    their result, nobody there tied; a report of 9 or 11 hands is refused with the reason
+    and nothing is stored; a tie for the table's top is played off in five hands by the
+    whole table (two cannot sit a 斗地主 table), only the tied compared, never a flip;
+    /rules says so."""
+    bot = memory_bot
+    ids, tables = await drawn(bot, GROUP, ADMIN, "doudizhu stages 斗地主", NAMES)
+    name = {v: k for k, v in ids.items()}
+    await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
+    await bot.says(GROUP, ADMIN, f"/report 1 {hands(10)}", "结果确认")
+    shown = await standings(bot)
+    me = await bot.says(GROUP, tables[2][0], "/me", "斗地主")
+    assert "同分待加赛" not in shown and "同分待加赛" not in me.body, shown
+    for n in (2, 3):
+        for uid in tables[n]:
+            assert line_of(shown, name[uid]).endswith(f"等待第{n}桌结果"), shown
+    for count in (9, 11):
+        refused = await bot.says(GROUP, ADMIN, f"/report 2 {hands(count)}", "本阶段每桌打")
+        assert f"本阶段每桌打 10 局，上报里有 {count} 局" in refused.body, refused.body
+    assert line_of(await standings(bot), name[tables[2][0]]).endswith("等待第2桌结果")
+    await bot.says(GROUP, ADMIN, f"/report 2 {hands(10)}", "结果确认")
+    tied = [name[u] for u in tables[3][:2]]
+    await bot.says(GROUP, ADMIN, "/report 3 total A+2 B+2 C-4", "还需加赛")
+    shown = await standings(bot)
+    for who in tied:
+        assert "同分待加赛" in line_of(shown, who), shown
+    assert "同分待加赛" not in line_of(shown, name[tables[3][2]])
+    rules = await bot.says(GROUP, ADMIN, "/rules", "积分晋级")
+    assert "同分选手加赛五局" in rules.body and "加赛一局" not in rules.body, rules.body
+    opened = await bot.says(GROUP, ADMIN, "/round", "第 2 轮开始")
+    assert sorted(tables_of(opened.body, ids)[1]) == sorted(tables[3])
+    # the third of that table only fills it: out, not waiting as if still in
+    assert "第1轮出局" in line_of(await standings(bot), name[tables[3][2]])
+    refused = await bot.says(GROUP, ADMIN, f"/report 1 {hands(1)}", "本阶段每桌打")
+    assert "本阶段每桌打 5 局，上报里有 1 局" in refused.body, refused.body
+    seat = "ABC"[tables_of(opened.body, ids)[1].index(ids[tied[1]])]
+    await bot.says(GROUP, ADMIN, f"/report 1 {hands(5, seat)}", "结果确认")
+    final = await bot.says(GROUP, ADMIN, "/round", "第 3 轮开始")
+    finalists = {name[u] for u in tables_of(final.body, ids)[1]}
+    assert tied[1] in finalists and tied[0] not in finalists
+    assert "翻牌" not in (await standings(bot))
+
+
+async def test_set_hands_in_doudizhu_stages_sets_the_stages_length(
+    memory_bot: MemoryHarness,
+) -> None:
+    """斗地主 has a ``hands`` knob of its own; in 积分晋级 /set hands 8 is the stage's
+    length too: /rules says 8 and a report of 10 hands is refused."""
+    bot = memory_bot
+    await drawn(bot, GROUP, ADMIN, "doudizhu stages 斗地主", NAMES, ("hands 8",))
+    rules = await bot.says(GROUP, ADMIN, "/rules", "积分晋级")
+    assert "每桌打 8 局" in rules.body, rules.body
+    await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
+    refused = await bot.says(GROUP, ADMIN, f"/report 1 {hands(10)}", "本阶段每桌打")
+    assert "本阶段每桌打 8 局，上报里有 10 局" in refused.body

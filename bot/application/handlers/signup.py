@@ -253,7 +253,10 @@ async def set_knob(ctx: Ctx, args: str) -> None:
     else:
         known = [*game.knob_names(), *(k.name for k in fmt.knobs), *(k.name for k in POLICY_KNOBS)]
         raise UserError("refuse.unknown-knob", knob=key, known=known)
-    event.set_knob(options_with(t, section, key, value.strip()), key)
+    options = options_with(t, section, key, value.strip())
+    if section == "game" and key in {k.name for k in fmt.knobs}:  # both read it: hands
+        options.setdefault("format", {})[key] = value.strip()
+    event.set_knob(options, key)
     format_of(t)  # validates game and format knobs together; raises ConfigError
     ctx.out.reply("set.done", knob=key, value=value.strip())
     ctx.uow.timers += tournament_timers(t)  # ``remind`` changes the reminders still to come
@@ -265,8 +268,9 @@ def format_rules(ctx: Ctx, t: Tournament) -> str:
     fmt = format_of(t)
     section = f"format_rules_{fmt.rules_variant}" if fmt.rules_variant else "format_rules"
     text = ctx.t(f"{section}.{t.format}", **knob_words(ctx.t, t.format, fmt.options))
-    if fmt.eliminates and max(fmt.sizes) > 2:
-        text += "\n" + ctx.t("format_rules_extra.final-tie")
+    if fmt.eliminates and max(fmt.sizes) > 2:  # a format's own play-off, else the usual one
+        own = f"format_rules_final_tie.{t.format}"
+        text += "\n" + ctx.t(own if ctx.t.has(own) else "format_rules_extra.final-tie")
     if max(fmt.sizes) == 2 and fmt.game.options.get("series") == "sudden":
         text += "\n" + ctx.t("series.format-note")
     return text
