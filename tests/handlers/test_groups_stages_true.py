@@ -29,7 +29,7 @@ async def play_groups(bot: MemoryHarness, ids: dict[str, int]) -> dict[int, list
     for rnd in range(1, 9):
         opened = await bot.says(GROUP, ADMIN, "/round", f"第 {rnd} 轮开始")
         tables = tables_of(opened.body, ids)
-        if "决赛" in opened.body or len(tables) == 1 and rnd > 1:
+        if len(tables) == 1:  # the final table
             return tables
         for n in tables:
             await bot.says(GROUP, ADMIN, f"/report {n} total A+4 B-2 C-2", "结果确认")
