@@ -38,6 +38,7 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from engine.draw import shuffled, stream
+from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format, GroupPlace
 from engine.formats.elimination import (
     BracketRound,
@@ -262,7 +263,7 @@ class Groups(Format):
         if not self.pairs:
             for g in range(count, 0, -1):
                 sizes = self._group_sizes(len(order), g)
-                if sizes:
+                if sizes and not self._replays(sizes):
                     out, start = [], 0
                     for size in sizes:
                         out.append(order[start : start + size])
@@ -290,8 +291,39 @@ class Groups(Format):
     def schedule_rounds(self, groups: Sequence[Sequence[PlayerId]]) -> int:
         """Tables of 3–4: every group plays as many rounds as the largest needs, so no
         group sits out while another plays."""
+        return self._rounds_for([len(g) for g in groups])
+
+    def _rounds_for(self, sizes: Sequence[int]) -> int:
         size = self.sizes[0]
-        return max((math.ceil((len(g) - 1) / (size - 1)) for g in groups), default=1) or 1
+        return max((math.ceil((g - 1) / (size - 1)) for g in sizes), default=1) or 1
+
+    def _replays(self, sizes: Sequence[int]) -> bool:
+        """Whether a group of exactly one table would sit at that same table round after
+        round (a group of three beside a group of six: three rounds of one table). Such
+        groups are not dealt (docs/rules/groups.md#tables-of-three-or-four)."""
+        rounds = self._rounds_for(sizes)
+        return rounds > 1 and any(partition(g, self.sizes) == ([g], 0) for g in sizes)
+
+    def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
+        """Refuse a knob this event would not read, or a value that cannot work for
+        ``players``: best-of-N where tables of 3–4 play hands, or where the game's own
+        ``series`` sets every match's length; more groups than the final table has seats
+        for their winners (a group winner out); more groups than ``players`` make
+        without a group of one table replayed every round. Before the draw the field
+        counts once it could fill the groups asked (fewer: more are still to sign up)."""
+        if name in self.series_knobs and not self.pairs:
+            raise ConfigError("knob-unread-tables", knob=name)
+        if name in self.series_knobs and series_note(self.game):
+            raise ConfigError("knob-unread-series", knob=name)
+        if name != "groups" or self.pairs:
+            return
+        asked, seats = self.int_option("groups"), self.sizes[0]
+        if asked > seats:
+            raise ConfigError("groups-beyond-final", groups=asked, seats=seats)
+        if drawing or players >= asked * min(self.sizes):
+            got = len(self._deal(list(range(players)), asked))
+            if got < asked:
+                raise ConfigError("groups-too-many", groups=asked, players=players, most=got)
 
     def group_schedule(
         self, members: Sequence[PlayerId], seed: str, letter: str, rounds: int = 0

@@ -25,12 +25,17 @@ async def standings(bot: MemoryHarness) -> str:
 
 
 async def play_groups(bot: MemoryHarness, ids: dict[str, int]) -> dict[int, list[int]]:
-    """Every group round played (seat A +4, the others −2); the final's table."""
+    """Every group round played (seat A +4, the others −2), no table of three seated
+    twice (nine players are one group of nine, not six and a three replaying one table);
+    the final's table."""
+    seen: list[set[int]] = []
     for rnd in range(1, 9):
         opened = await bot.says(GROUP, ADMIN, "/round", f"第 {rnd} 轮开始")
         tables = tables_of(opened.body, ids)
         if len(tables) == 1:  # the final table
             return tables
+        seen += [set(seats) for seats in tables.values()]
+        assert all(seen.count(s) == 1 for s in seen), opened.body
         for n in tables:
             await bot.says(GROUP, ADMIN, f"/report {n} total A+4 B-2 C-2", "结果确认")
     raise AssertionError("no final table")
@@ -61,7 +66,7 @@ async def test_a_doudizhu_group_final_shows_figures_and_play_offs_only_where_tru
     for who in final[:2]:
         assert line_of(shown, who) == f"1=. {who} — 同分待加赛 · 最后一桌得分 2", shown
     assert line_of(shown, final[2]) == f"3. {final[2]} — 决赛 · 最后一桌得分 -4"
-    opened = await bot.says(GROUP, ADMIN, "/round", "第 5 轮开始")
+    opened = await bot.says(GROUP, ADMIN, "/round", "轮开始")
     seats = [name[u] for u in tables_of(opened.body, ids)[1]]
     assert sorted(seats) == sorted(final)  # two cannot sit a 斗地主 table: all three play
     scores = {final[0]: "+3", final[1]: "-1", final[2]: "-2"}
@@ -140,3 +145,35 @@ async def test_set_hands_in_doudizhu_stages_sets_the_stages_length(
     await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
     refused = await bot.says(GROUP, ADMIN, f"/report 1 {hands(10)}", "本阶段每桌打")
     assert "本阶段每桌打 8 局，上报里有 10 局" in refused.body
+
+
+async def test_doudizhu_groups_refuse_knobs_no_stage_reads_and_groups_that_cannot_work(
+    memory_bot: MemoryHarness,
+) -> None:
+    """斗地主 groups: /set playoff_best_of 5 and final_best_of 7 are refused with the reason
+    (no best-of series at tables of three); 18 players refuse 4 groups (a group winner
+    would miss the final table of three); 9 players refuse 2 groups (a group of three
+    would replay one table), at /set and, when the field shrank after, at /draw with
+    nothing drawn; the default deals one group of nine, so no table is replayed."""
+    bot = memory_bot
+    names = [f"选手{i:02d}" for i in range(18)]
+    ids = bot.server.seat_group(GROUP, ADMIN, names, 301)
+    await bot.says(GROUP, ADMIN, "/new doudizhu groups 斗地主", "SHA-256")
+    for knob, value in (("playoff_best_of", 5), ("final_best_of", 7)):
+        said = await bot.says(GROUP, ADMIN, f"/set {knob} {value}", knob)
+        assert "不起作用" in said.body and "已设置" not in said.body, said.body
+    for uid in ids.values():
+        await bot.joins(GROUP, uid)
+    said = await bot.says(GROUP, ADMIN, "/set groups 4", "小组第一")
+    assert "坐不下 4 个小组第一" in said.body and "已设置" not in said.body, said.body
+    await bot.says(GROUP, ADMIN, "/set groups 2", "已设置")
+    for uid in list(ids.values())[9:]:
+        bot.server.user_says(GROUP, uid, "/leave")
+    await bot.server.wait_idle()
+    refused = await bot.says(GROUP, ADMIN, "/draw", "分不成")
+    assert "9 人分不成 2 组" in refused.body and "最多分 1 组" in refused.body, refused.body
+    said = await bot.says(GROUP, ADMIN, "/set groups 2", "分不成")
+    assert "已设置" not in said.body
+    await bot.says(GROUP, ADMIN, "/set groups 1", "已设置")
+    drawn_ = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    assert "A 组" in drawn_.body and "B 组" not in drawn_.body, drawn_.body

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from bot.application import topics
 from bot.application.context import Ctx
@@ -30,6 +30,7 @@ from bot.language.knob_words import how_to_report, knob_words
 from db.models import Player, Tournament
 from db.status import EventStatus, PlayerStatus
 from engine.draw import commitment
+from engine.formats.base import Format
 from engine.games import find_game
 
 MAX_TITLE = 200  # the column's width; a title is one line, not an essay
@@ -257,9 +258,20 @@ async def set_knob(ctx: Ctx, args: str) -> None:
     if section == "game" and key in {k.name for k in fmt.knobs}:  # both read it: hands
         options.setdefault("format", {})[key] = value.strip()
     event.set_knob(options, key)
-    format_of(t)  # validates game and format knobs together; raises ConfigError
+    # validates game and format knobs together, then whether this event reads the knob
+    # and the value can work for the field signed up; raises ConfigError
+    check_knobs(t, format_of(t), (key,))
     ctx.out.reply("set.done", knob=key, value=value.strip())
     ctx.uow.timers += tournament_timers(t)  # ``remind`` changes the reminders still to come
+
+
+def check_knobs(t: Tournament, fmt: Format, names: Iterable[str], drawing: bool = False) -> None:
+    """Refuse (``ConfigError``) a knob of ``names`` that no stage of the event reads, or
+    whose value cannot work for the players signed up (``drawing``: the field is final);
+    /set asks it of its knob, /draw of every format knob the organiser set."""
+    players = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
+    for name in names:
+        fmt.check_knob(name, players, drawing)
 
 
 def format_rules(ctx: Ctx, t: Tournament) -> str:
