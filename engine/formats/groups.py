@@ -62,7 +62,16 @@ from engine.model import (
     TournamentState,
 )
 from engine.seating import balance_seats, mix, partition, pick_byes
-from engine.standings import Key, Line, flips, net_scores, penalties_by_round, rank, totals
+from engine.standings import (
+    NO_FIGURE,
+    Key,
+    Line,
+    flips,
+    net_scores,
+    penalties_by_round,
+    rank,
+    totals,
+)
 
 LETTERS = "ABCDEFGH"
 LOW = Decimal(-(10**12))  # ranks a forfeit below every score; never shown (``_figure``)
@@ -310,11 +319,14 @@ class Groups(Format):
         ``series`` sets every match's length; more groups than the final table has seats
         for their winners (a group winner out); more groups than ``players`` make
         without a group of one table replayed every round. Before the draw the field
-        counts once it could fill the groups asked (fewer: more are still to sign up)."""
-        if name in self.series_knobs and not self.pairs:
-            raise ConfigError("knob-unread-tables", knob=name)
-        if name in self.series_knobs and series_note(self.game):
-            raise ConfigError("knob-unread-series", knob=name)
+        counts once it could fill the groups asked (fewer: more are still to sign up).
+        The draw asks only the field: a knob read when set and idle since (the game's
+        ``series`` changed) blocks nothing, and could not be set back."""
+        if name in self.series_knobs and not drawing:
+            if not self.pairs:
+                raise ConfigError("knob-unread-tables", knob=name)
+            if series_note(self.game):
+                raise ConfigError("knob-unread-series", knob=name)
         if name != "groups" or self.pairs:
             return
         asked, seats = self.int_option("groups"), self.sizes[0]
@@ -510,14 +522,14 @@ class Groups(Format):
         code = "round-score" if rec.plan.stage == "final" else "extra"
         if rec.plan.stage == "final":
             w.final_net = {p: net[p] for p in players if p in net}
+        # a forfeit or a removal ranks below every score; who stayed at a table
+        # forfeited scored nothing there (a walkover) and leads it
+        scores = {p: net.get(p, Decimal(0)) for p in players}
         for p in table.players:
-            if p in contenders:  # a forfeit or a removal ranks below every score
-                w.final_keys.setdefault(p, []).append(
-                    (code, net.get(p, LOW) if p in players else LOW)
-                )
+            if p in contenders:
+                w.final_keys.setdefault(p, []).append((code, scores.get(p, LOW)))
         w.final_done = True
         w.seated = tuple(p for p in table.players if p in active and p not in res.forfeited)
-        scores = {p: net.get(p, LOW) for p in players}
         label = (seed, f"round{rec.number}-final-flip")
         w.top, flip = top_of_final(scores, players, w.seated, self.sizes, w.sides, label)
         for p, value in flip.items():
@@ -675,11 +687,11 @@ class Groups(Format):
         """The figure a line shows, always one the results made: the score of the last
         playoff match or of the final table, else the first group criterion (points, or
         matches won). A finalist who has not played the final (or forfeited it) shows
-        their group figure, never the placeholder that ranks them."""
+        none: not the placeholder that ranks them, nor a group figure out of order."""
         if self.pairs and reached:
             return ("round-score", w.ladder.score_at.get(p, Decimal(0)))
-        if p in w.final_net:
-            return ("round-score", w.final_net[p])
+        if p in w.final:
+            return ("round-score", w.final_net[p]) if p in w.final_net else NO_FIGURE
         return w.group_keys[p][0] if p in w.group_keys else None
 
     @staticmethod

@@ -162,9 +162,11 @@ class Stages(Format):
         w.going = [p for p in rec.plan.byes if p in active]
         ranked: list[list[PlayerId]] = []
         sides: list[list[list[PlayerId]]] = []  # each ranked table's partners (2v2 games)
-        for res in rec.results:
-            if res.status is TableStatus.PENDING:  # still playing: in, and tied with nobody
-                w.going += [p for p in res.table.players if p in active]
+        results = {res.table.number: res for res in rec.results}
+        for table in rec.plan.tables:
+            res = results.get(table.number)
+            if res is None or res.status is TableStatus.PENDING:  # in, tied with nobody
+                w.going += [p for p in table.players if p in active]
                 continue
             net = net_scores(rec, res, pens)
             for p in res.table.players:
@@ -250,7 +252,9 @@ class Stages(Format):
         """Extra hands among the tied: their scores order them; a new tie plays again."""
         ties, w.pending = w.pending, []
         for tie in ties:
-            res = next((r for r in rec.results if set(r.table.players) == set(tie.table())), None)
+            # the table that played it: the tied sat there (one who withdrew since leaves
+            # the replayed seats shorter than the table was)
+            res = next((r for r in rec.results if set(tie.tied) <= set(r.table.players)), None)
             if res is None or res.status is TableStatus.PENDING:
                 w.pending.append(tie)
                 continue
