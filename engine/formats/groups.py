@@ -17,14 +17,19 @@ Rules as implemented:
   (胜出2人进行决赛); with 4 or 8 groups the pairs of groups cross the same way and the
   bracket continues. Games with tables of 3–4 have no crossover: the final table takes the
   group winners, then the runners-up by points, until the usual table is full (积分前三名进入总决赛;
-  #tables-of-three-or-four).
+  #tables-of-three-or-four). There, no group is a single table replayed round after round
+  (fewer groups are dealt), and ``check_knob`` refuses more groups than the final seats
+  winners, a ``groups`` the field cannot fill so, and the best-of knobs (no series).
+  Until the final reports its players are level (no figure, no play-off); a tie for its
+  top that stands is played off, ranked by the play-off, a flip only where none can sit.
 * Best of N per stage (knobs ``group_best_of`` 1, ``playoff_best_of`` 5, ``final_best_of``
   7: 一局定胜负 / 五局三胜制 / 七局四胜制; #best-of). The captain reports the series' games
   separated by ``;`` and the format reads the table's total: in the two-player games that
   is games won (a draw half each), so the higher total is the one who won more games; when
   the clock stopped the series early the score so far decides (若比分未达到三局，
   则以当前比分决出胜负). The stage's N goes into the plan's notes (``best-of-5``) for the
-  chat. Equal totals in a playoff or the final → an extra round for that pair.
+  chat. Equal totals in a playoff or the final → an extra round for that pair. Where the
+  game's own ``series`` sets every match's length, /set refuses the best-of knobs.
 * Forfeits and removed players: a forfeited player loses the game; a removed player's later
   games are not scheduled (the opponent has a bye) and they rank last.
 """
