@@ -119,6 +119,7 @@ async def test_doudizhu_stages_wait_for_tables_count_hands_and_play_off_ties_in_
     assert "同分待加赛" not in line_of(shown, name[tables[3][2]])
     rules = await bot.says(GROUP, ADMIN, "/rules", "积分晋级")
     assert "同分选手加赛五局" in rules.body and "加赛一局" not in rules.body, rules.body
+    assert "本桌打满 10 局结束" in rules.body and "比赛时间结束" not in rules.body
     opened = await bot.says(GROUP, ADMIN, "/round", "第 2 轮开始")
     assert sorted(tables_of(opened.body, ids)[1]) == sorted(tables[3])
     # the third of that table only fills it: out, not waiting as if still in

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from bot.application import topics
 from bot.application.context import Ctx
@@ -101,12 +101,22 @@ def signup_text(ctx: Ctx, t: Tournament, count: int | None = None) -> str:
 def rules_line(ctx: Ctx, t: Tournament) -> str:
     """The game's rules with its knobs in words and its own report example."""
     game = game_of(t)
-    words = knob_words(ctx.t, t.game, game.options)
+    words = knob_words(ctx.t, t.game, table_length(t, game.options))
     text = ctx.t(f"rules.{t.game}", **words, example=game.example(game.seat_counts[0]))
     series = game.options.get("series")
     if series not in (None, "sudden"):  # the game's own text describes sudden death
         text += ctx.t(f"series.rule.{series}")
     return text
+
+
+def table_length(t: Tournament, options: Mapping[str, object]) -> Mapping[str, object]:
+    """The game's knobs as the event plays them: where the format sets how many hands a
+    table plays (积分晋级's ``hands``), a game that ends its table by time or a target says
+    that number of hands instead, so /rules never says both."""
+    hands = format_of(t).options.get("hands")
+    if hands is None or "end" not in options or "hands" not in options:
+        return options
+    return {**options, "end": "hands", "hands": hands}
 
 
 async def join(ctx: Ctx, args: str) -> None:
