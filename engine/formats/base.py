@@ -159,6 +159,12 @@ class Format:
         """The teams ranked, where ``has_team_table``; otherwise empty."""
         return ()
 
+    def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
+        """Refuse (``ConfigError``) knob ``name`` where no stage of this event reads it, or
+        its value cannot work for ``players`` signed up (``drawing``: the field is final).
+        /set asks it of the knob it sets, /draw of every knob set. Most formats read all
+        their knobs, whatever the field."""
+
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
         """Players tied after their table was settled, whom an extra game (加赛) is to
         separate: the tied only, not everyone the extra table seats. Empty where ties

@@ -267,7 +267,9 @@ def check_step(sim: Sim) -> None:
     drawn = any(n in FLIP_NOTES for rec in state.rounds for n in rec.plan.notes)
     for e in b.entries:
         if e.status is Status.OUT:
-            if e.player in open_at:
+            # not tied, only filling a play-off's table (积分晋级: the tied play with it)
+            filling = last.plan.stage == "extra" and e.player not in b.playoff
+            if e.player in open_at and not filling:
                 raise Broken("out-before-losing", f"{e.player} out, table {open_at[e.player]} open")
             sim.shown_out.add(e.player)
         if e.status is Status.THROUGH and e.player in open_at:
