@@ -278,16 +278,19 @@ class Format:
         notes: tuple[str, ...],
         short_tables: bool = True,
         apart: Apart = (),
+        sit_out: int = 0,
     ) -> RoundPlan:
         """Tables by lot for the players still in (docs/rules/knockout.md#tables-by-lot): one final
         table when they fit it; else cut into tables, the players left over on a bye,
         given to those with the fewest byes so far (剩余选手不够4人则轮空); ``apart``
-        pairs moved to different tables where the lot put them together."""
+        pairs moved to different tables where the lot put them together. ``sit_out``
+        more players than the leftovers have a bye (docs/rules/knockout.md#one-loss)."""
         if len(pool) in self.sizes and len(pool) <= self.sizes[0]:
             if apart_clashes([pool], apart):  # one table: nobody can be kept apart
                 notes = (*notes, APART_NOTE)
             return RoundPlan((Table(1, tuple(shuffled(pool, rng))),), (), "final", label, notes)
-        sizes, bye_count = partition(len(pool), self.sizes, short_tables)
+        sizes, bye_count = partition(len(pool) - sit_out, self.sizes, short_tables)
+        bye_count += sit_out
         byes = pick_byes(pool, bye_count, earlier_byes, rng)
         drawn = shuffled([p for p in pool if p not in byes], rng)
         if byes:

