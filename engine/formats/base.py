@@ -152,6 +152,11 @@ class Format:
         """The teams ranked, where ``has_team_table``; otherwise empty."""
         return ()
 
+    def drawn_cards(self, plan: RoundPlan) -> dict[PlayerId, str]:
+        """The card each player's unit drew for this round's opponents, where a format
+        draws them by cards (seed 002); empty where it draws no cards."""
+        return {}
+
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
         """Players tied after their table was settled, whom an extra game (加赛) is to
         separate: the tied only, not everyone the extra table seats. Empty where ties

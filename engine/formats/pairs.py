@@ -285,6 +285,17 @@ class Pairs(Format):
             notes.append("bye")
         return RoundPlan(self._tables(matches, pairs), byes, FINAL_STAGE, label, tuple(notes))
 
+    def drawn_cards(self, plan: RoundPlan) -> dict[PlayerId, str]:
+        """The card each pair drew (#opponents-by-cards), read back from the seating: table
+        *i* is the *i*-th couple, its ♦/♣ card held by the pair at A and C, the ♥/♠ one by
+        the pair at B and D; the joker by the pair on a bye. A stored round shows its cards
+        without the draw being replayed (a substitute shows the card of the seat taken)."""
+        held: dict[PlayerId, str] = dict.fromkeys(plan.byes, JOKERS[0])
+        for table, (first, second) in zip(plan.tables, couples(len(plan.tables)), strict=True):
+            a, b, c, d = table.players
+            held |= {a: first, c: first, b: second, d: second}
+        return held
+
     @staticmethod
     def _tables(matches: Sequence[tuple[int, int]], pairs: Sequence[Pair]) -> tuple[Table, ...]:
         """Partners opposite: the first pair sits A and C, the second B and D."""

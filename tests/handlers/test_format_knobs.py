@@ -5,6 +5,10 @@ cards shown with the draw."""
 
 from __future__ import annotations
 
+from engine.draw import stream
+from engine.formats.pairs import Pairs, card_draw
+from engine.games import find_game
+from engine.model import RoundPlan, TournamentState
 from tests.e2e.harness import byes_of, tables_of
 from tests.handlers.harness import MemoryHarness, drawn
 
@@ -59,3 +63,34 @@ async def test_best_losers_is_refused_where_no_table_knockout_reads_it(
     assert "分桌淘汰" in refused.body and "本场比赛是单败淘汰" in refused.body
     rules = await bot.says(GROUP, ADMIN, "/rules", "单败淘汰")
     assert "不递补" not in rules.body
+
+
+async def test_a_pairs_draw_shows_the_card_each_pair_drew(memory_bot: MemoryHarness) -> None:
+    """Seed 002 (掼蛋 pairs, 抽到同样花色、牌面值同样大小的为竞争对手): ten players, five
+    pairs; the draw says which card each pair drew, the two pairs of a table holding the
+    same rank and colour, partners at A and C against B and D, and the pair left over the
+    joker; the cards are the ones the engine's draw dealt (docs/rules/pairs.md)."""
+    bot = memory_bot
+    names = [f"选手{i}" for i in range(1, 11)]
+    ids, tables = await drawn(bot, GROUP, ADMIN, "guandan pairs 掼蛋", names)
+    name = {v: k for k, v in ids.items()}
+    said = await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
+    shown = said.body.splitlines()
+    seed = (await bot.says(GROUP, ADMIN, "/verify", "种子：")).body.split("种子：", 1)[1]
+    fmt = Pairs(find_game("guandan")())
+    players = tuple(sorted(ids.values()))
+    plan = fmt.plan(TournamentState(players=players, seed=seed.splitlines()[0].strip()))
+    assert isinstance(plan, RoundPlan)
+    assert [list(t.players) for t in plan.tables] == [tables[1], tables[2]]
+    for number, (first, second) in ((1, ("♦A", "♥A")), (2, ("♣A", "♠A"))):
+        a, b, c, d = (name[p] for p in tables[number])
+        line = shown[shown.index(next(x for x in shown if x.startswith(f"第{number}桌："))) + 1]
+        assert line.strip() == f"抽牌：{first}（{a}、{c}）对 {second}（{b}、{d}）"
+    byes = byes_of(said.body, ids)
+    assert len(byes) == 2 and "轮空的一组抽到大王" in said.body
+    # the engine's deal: pair number → card, from the round's stream
+    state = TournamentState(players=players, seed=seed.splitlines()[0].strip())
+    _, _, held = card_draw(range(1, 6), stream(state.seed, "round1"))
+    shown_card = fmt.drawn_cards(plan)
+    for unit, pair in enumerate(fmt.pairs(state), 1):
+        assert shown_card[pair[0]] == shown_card[pair[1]] == held[unit]
