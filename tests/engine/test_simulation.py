@@ -50,13 +50,27 @@ def counts(fmt: Format) -> list[int]:
 
 
 # Knobs that change a format's structure, each played like the defaults (issue 39).
-VARIANTS: tuple[tuple[str, dict[str, str]], ...] = (("knockout", {"best_losers": "off"}),)
+VARIANTS: tuple[tuple[str, dict[str, str]], ...] = (
+    ("knockout", {"best_losers": "off"}),
+    ("bracket", {"third": "on"}),
+    ("groups", {"third": "on"}),
+)
 
 
 def variant_cases() -> Iterator[tuple[str, str, dict[str, str]]]:
+    """Each variant with one game of each table size whose format takes it (象棋, 五子棋
+    and 军棋 plan alike; a third-place match needs semi-finals of two: groups of 斗地主
+    refuse it)."""
+    seen: set[tuple[str, tuple[int, ...]]] = set()
     for game_key, format_key in cases():
+        game = find_game(game_key)
         for key, options in VARIANTS:
-            if key == format_key:
+            try:
+                find_format(key)(game(), options)
+            except ConfigError:
+                continue
+            if key == format_key and (key, game.seat_counts) not in seen:
+                seen.add((key, game.seat_counts))
                 yield game_key, format_key, options
 
 

@@ -25,7 +25,9 @@ async def test_one_loss_and_out_sends_on_the_winners_and_byes_to_a_final_of_thre
     of three; no loser comes back, and nobody reads "may go on as best loser" while the
     round is played (docs/rules/knockout.md#one-loss)."""
     bot = memory_bot
-    ids, tables = await drawn(bot, GROUP, ADMIN, "bigtwo knockout 锄大地", EIGHT, ("best_losers off",))
+    ids, tables = await drawn(
+        bot, GROUP, ADMIN, "bigtwo knockout 锄大地", EIGHT, ("best_losers off",)
+    )
     name = {v: k for k, v in ids.items()}
     rules = await bot.says(GROUP, ADMIN, "/rules", "分桌淘汰")
     assert "输一场即出局，淘汰者不递补" in rules.body and "递补进入决赛" not in rules.body
@@ -62,7 +64,20 @@ async def test_best_losers_is_refused_where_no_table_knockout_reads_it(
     refused = await bot.says(GROUP, ADMIN, "/set best_losers off", "best_losers 只用于这些赛制")
     assert "分桌淘汰" in refused.body and "本场比赛是单败淘汰" in refused.body
     rules = await bot.says(GROUP, ADMIN, "/rules", "单败淘汰")
-    assert "不递补" not in rules.body
+    assert "不递补" not in rules.body and "三四名决赛" not in rules.body  # third: off
+
+
+async def test_third_is_refused_where_the_groups_end_in_one_final_table(
+    memory_bot: MemoryHarness,
+) -> None:
+    bot = memory_bot
+    bot.server.add_user(ADMIN, "组织者", language_code="zh")
+    bot.server.add_chat(GROUP, "棋牌群", admins=[ADMIN])
+    await bot.says(GROUP, ADMIN, "/new doudizhu groups 斗地主", "SHA-256")
+    refused = await bot.says(GROUP, ADMIN, "/set third on", "三四名决赛只用于一对一的半决赛")
+    assert "已设置" not in refused.body
+    rules = await bot.says(GROUP, ADMIN, "/rules", "小组循环")
+    assert "三四名决赛" not in rules.body
 
 
 async def test_a_pairs_draw_shows_the_card_each_pair_drew(memory_bot: MemoryHarness) -> None:
@@ -94,3 +109,37 @@ async def test_a_pairs_draw_shows_the_card_each_pair_drew(memory_bot: MemoryHarn
     shown_card = fmt.drawn_cards(plan)
     for unit, pair in enumerate(fmt.pairs(state), 1):
         assert shown_card[pair[0]] == shown_card[pair[1]] == held[unit]
+
+
+async def test_a_bracket_with_third_on_plays_the_semi_losers_for_third(
+    memory_bot: MemoryHarness,
+) -> None:
+    """Seed 004 (象棋, 每项比赛前三名设奖), four players, ``third on``: the two semi-final
+    losers play for third beside the final; /rules says so, /bracket shows the match,
+    and the final ranking's 3rd and 4th are its winner and loser, decided by it
+    (docs/rules/bracket.md#third-place)."""
+    bot = memory_bot
+    names = ["红一", "红二", "黑一", "黑二"]
+    ids, tables = await drawn(bot, GROUP, ADMIN, "xiangqi bracket 象棋", names, ("third on",))
+    name = {v: k for k, v in ids.items()}
+    rules = await bot.says(GROUP, ADMIN, "/rules", "单败淘汰")
+    assert "两位半决赛负者进行三四名决赛" in rules.body
+    await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
+    losers = [tables[1][1], tables[2][1]]
+    for number in tables:
+        await bot.says(GROUP, ADMIN, f"/report {number} 1-0; 1-0", "结果确认")
+    final = await bot.says(GROUP, ADMIN, "/round", "第 2 轮开始")
+    seats = tables_of(final.body, ids)
+    assert sorted(seats[2]) == sorted(losers) and "三四名决赛" in final.body
+    third, fourth = seats[2]
+    await bot.says(GROUP, ADMIN, "/report 2 1-0; 0.5-0.5", "结果确认")
+    shown = await bot.says(GROUP, ADMIN, "/bracket", "对阵图")
+    assert f"三四名决赛：{name[third]} 1.5 : 0.5 {name[fourth]}" in shown.body
+    await bot.says(GROUP, ADMIN, "/report 1 0-1; 0-1", "结果确认")
+    done = await bot.server.wait_for("结束！冠军", timeout=20)
+    assert name[seats[1][1]] in done.body.split("冠军：")[1].splitlines()[0]
+    standings = await bot.says(GROUP, ADMIN, "/standings", "最终名次")
+    lines = [ln for ln in standings.body.splitlines() if ln[:1].isdigit()]
+    assert lines[2].startswith(f"3. {name[third]} — 三四名决赛")
+    assert lines[2].endswith("（三四名决赛分出先后）")
+    assert lines[3].startswith(f"4. {name[fourth]} — 三四名决赛")

@@ -138,7 +138,7 @@ def stands_at(ctx: Ctx, r: Round, row: TableRow) -> str:
 
 def describe_tables(ctx: Ctx, t: Tournament, r: Round) -> str:
     """Every table and seat; under each, in an event that draws opponents by cards, the
-    card each side drew (seed 002: same rank and colour meet); the byes and the joker."""
+    card each side drew (docs/rules/pairs.md#opponents-by-cards); the byes and the joker."""
     who = names(t)
     cards = Event.of(ctx, t).fmt.drawn_cards(plan_of(r))
     lines = []
