@@ -154,7 +154,8 @@ class Format:
 
     def drawn_cards(self, plan: RoundPlan) -> dict[PlayerId, str]:
         """The card each player's unit drew for this round's opponents, where a format
-        draws them by cards (docs/rules/pairs.md#opponents-by-cards); empty where it draws no cards."""
+        draws them by cards (docs/rules/pairs.md#opponents-by-cards); empty where it
+        draws no cards."""
         return {}
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:

@@ -28,9 +28,9 @@ from bot.application.versioned import texts
 from bot.language.errors import UserError
 from bot.language.knob_words import how_to_report, knob_words
 from db.models import Player, Tournament
-from engine.formats import FORMATS
 from db.status import EventStatus, PlayerStatus
 from engine.draw import commitment
+from engine.formats import FORMATS
 from engine.games import find_game
 
 MAX_TITLE = 200  # the column's width; a title is one line, not an essay
