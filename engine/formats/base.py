@@ -76,10 +76,11 @@ class Format:
     # Capabilities: what the format has, so the bot asks instead of knowing format keys.
     signs_up_together: ClassVar[bool] = False  # players may name partners (/join @a)
     seats_departments_apart: ClassVar[bool] = False  # /dept: colleagues at other tables
-    has_bracket: ClassVar[bool] = False  # ``bracket()`` draws a knockout tree (/bracket)
+    # (these two an instance may set: pairs play in groups by a knob)
+    has_bracket: bool = False  # ``bracket()`` draws a knockout tree (/bracket)
     has_team_table: ClassVar[bool] = False  # ``team_standings()`` ranks the teams
     team_tiebreaks: ClassVar[tuple[str, ...]] = ()  # the team table's chain, where it has one
-    has_group_tables: ClassVar[bool] = False  # ``draw_groups()``: a table per group first
+    has_group_tables: bool = False  # ``draw_groups()``: a table per group first
     sits_in_pairs: ClassVar[bool] = False  # partners share a line of the standings
     series_knobs: ClassVar[tuple[str, ...]] = ()  # knobs that set a best-of-N series
     note_codes: ClassVar[tuple[str, ...]] = ("bye",)  # what a plan's ``notes`` may hold

@@ -306,6 +306,8 @@ def check_tied(sim: Sim, tied: Sequence[PlayerId]) -> None:
                 continue
             # a forfeit leaves those who stayed level (nothing scored)
             got = res.scores or tuple(Decimal(0) for _ in res.table.players)
+            if sim.fmt.sits_in_pairs and len(got) == 4:  # a pair is level on its sum
+                got = (got[0] + got[2], got[1] + got[3]) * 2
             for p, s in zip(res.table.players, got, strict=True):
                 if p in tied:
                     scores[p], table_of[p] = s, rec.number * 1000 + res.table.number

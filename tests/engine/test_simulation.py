@@ -54,14 +54,15 @@ VARIANTS: tuple[tuple[str, dict[str, str]], ...] = (
     ("knockout", {"best_losers": "off"}),
     ("bracket", {"third": "on"}),
     ("groups", {"third": "on"}),
+    ("pairs", {"groups": "2"}),
 )
 
 
 def variant_cases() -> Iterator[tuple[str, str, dict[str, str]]]:
-    """Each variant with one game of each table size whose format takes it (象棋, 五子棋
-    and 军棋 plan alike; a third-place match needs semi-finals of two: groups of 斗地主
-    refuse it)."""
-    seen: set[tuple[str, tuple[int, ...]]] = set()
+    """Each variant with one game of each kind of table (its sizes, partners or not)
+    whose format takes it (象棋, 五子棋 and 军棋 plan alike; a third-place match needs
+    semi-finals of two: groups of 斗地主 refuse it)."""
+    seen: set[tuple[str, tuple[int, ...], bool]] = set()
     for game_key, format_key in cases():
         game = find_game(game_key)
         for key, options in VARIANTS:
@@ -69,8 +70,9 @@ def variant_cases() -> Iterator[tuple[str, str, dict[str, str]]]:
                 find_format(key)(game(), options)
             except ConfigError:
                 continue
-            if key == format_key and (key, game.seat_counts) not in seen:
-                seen.add((key, game.seat_counts))
+            kind = (key, game.seat_counts, bool(game.partners))
+            if key == format_key and kind not in seen:
+                seen.add(kind)
                 yield game_key, format_key, options
 
 

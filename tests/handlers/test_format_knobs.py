@@ -143,3 +143,77 @@ async def test_a_bracket_with_third_on_plays_the_semi_losers_for_third(
     assert lines[2].startswith(f"3. {name[third]} — 三四名决赛")
     assert lines[2].endswith("（三四名决赛分出先后）")
     assert lines[3].startswith(f"4. {name[fourth]} — 三四名决赛")
+
+
+async def test_shengji_pairs_of_nine_or_fewer_play_groups_and_crossovers_to_a_champion_pair(
+    memory_bot: MemoryHarness,
+) -> None:
+    """Seed 004 (80分, 人数少于或等于9人: A、B 两组循环，每组前2名交叉): eight players are
+    four pairs, so the draw picks the groups; each group's two pairs meet, the winners and
+    runners-up cross over (A1–B2, B1–A2), the winners play the final, and both partners
+    of the winning pair are champions on one place (docs/rules/pairs.md#groups)."""
+    bot = memory_bot
+    names = [f"选手{i}" for i in range(1, 9)]
+    ids = bot.server.seat_group(GROUP, ADMIN, names, 301)
+    made = await bot.says(GROUP, ADMIN, "/new shengji 80分赛", "SHA-256")
+    assert "按组数定：9 组及以下双人小组循环，多于 9 组双人赛" in made.body
+    for uid in ids.values():
+        await bot.joins(GROUP, uid)
+    rules = await bot.says(GROUP, ADMIN, "/rules", "现在报名")
+    assert "现在报名 4 组：双人小组循环" in rules.body and "抽签分为 2 个小组" in rules.body
+    await bot.says(GROUP, ADMIN, "/draw", "共 4 组（不超过 9 组）：按双人小组循环进行")
+    name = {v: k for k, v in ids.items()}
+    winners: list[tuple[int, int]] = []
+    for number in (1, 2, 3):
+        opened = await bot.says(GROUP, ADMIN, "/round", f"第 {number} 轮开始")
+        tables = tables_of(opened.body, ids)
+        assert all(len(seats) == 4 for seats in tables.values()) and "抽牌" not in opened.body
+        for table, (a, _, c, _) in tables.items():
+            await bot.says(GROUP, ADMIN, f"/report {table} total A+3 B+0 C+3 D+0", "结果确认")
+            winners.append((a, c))
+    assert len(tables) == 1  # round 3 is the final, its seat A and C the winning pair
+    done = await bot.server.wait_for("结束！冠军", timeout=20)
+    champions = done.body.split("冠军：")[1].splitlines()[0]
+    assert name[winners[-1][0]] in champions and name[winners[-1][1]] in champions
+    lines = [ln for ln in done.body.splitlines() if ln[:1].isdigit()]
+    assert lines[0].startswith("1") and lines[1].startswith("1")
+    assert {ln.split(" ")[1] for ln in lines[:2]} == {name[p] for p in winners[-1]}
+
+
+async def test_shengji_of_more_than_nine_pairs_plays_the_knockout_by_cards(
+    memory_bot: MemoryHarness,
+) -> None:
+    """More than nine pairs (二十人，十组): 裁减制, the pairs' knockout by cards."""
+    bot = memory_bot
+    names = [f"选手{i}" for i in range(1, 21)]
+    ids = bot.server.seat_group(GROUP, ADMIN, names, 301)
+    await bot.says(GROUP, ADMIN, "/new shengji 80分赛", "SHA-256")
+    for uid in ids.values():
+        await bot.joins(GROUP, uid)
+    rules = await bot.says(GROUP, ADMIN, "/rules", "现在报名")
+    assert "现在报名 10 组：双人赛" in rules.body and "抽到同样颜色" in rules.body
+    said = await bot.says(GROUP, ADMIN, "/draw", "共 10 组（多于 9 组）：按双人赛进行")
+    assert "每轮淘汰一半的组" in said.body
+    drawn_ = await bot.server.wait_for("第 1 轮抽签")
+    assert len(tables_of(drawn_.body, ids)) == 5 and "抽牌：♦A" in drawn_.body
+
+
+async def test_doudizhu_goes_by_the_field_size_as_seed_004_says(memory_bot: MemoryHarness) -> None:
+    """斗地主 with no format named: nine or fewer play the groups A/B, more the table
+    knockout (裁减制); /new says the rule, /rules which side of it the field is on."""
+    bot = memory_bot
+    names = [f"选手{i}" for i in range(1, 11)]
+    ids = bot.server.seat_group(GROUP, ADMIN, names, 301)
+    made = await bot.says(GROUP, ADMIN, "/new doudizhu 斗地主", "SHA-256")
+    assert "按人数定：9 人及以下小组循环，多于 9 人分桌淘汰" in made.body
+    for uid in list(ids.values())[:9]:
+        await bot.joins(GROUP, uid)
+    rules = await bot.says(GROUP, ADMIN, "/rules", "现在报名")
+    assert "现在报名 9 人：小组循环" in rules.body and "小组" in rules.body
+    await bot.joins(GROUP, ids["选手10"])
+    rules = await bot.says(GROUP, ADMIN, "/rules", "现在报名")
+    assert "现在报名 10 人：分桌淘汰" in rules.body and "每桌第一名晋级下一轮" in rules.body
+    said = await bot.says(GROUP, ADMIN, "/draw", "共 10 人（多于 9 人）：按分桌淘汰进行")
+    assert "每桌第一名晋级" in said.body
+    drawn_ = await bot.server.wait_for("第 1 轮抽签")
+    assert sorted(len(s) for s in tables_of(drawn_.body, ids).values()) == [3, 3, 3]

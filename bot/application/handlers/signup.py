@@ -10,7 +10,13 @@ from bot.application.context import Ctx
 from bot.application.event import Event
 from bot.application.handlers import people
 from bot.application.handlers.common import display_name
-from bot.application.handlers.lifecycle import BY_SIZE, format_name, read_format, set_format
+from bot.application.handlers.lifecycle import (
+    BY_SIZE,
+    format_in_force,
+    format_name,
+    read_format,
+    set_format,
+)
 from bot.application.handlers.partners import partners_text, read_partners, team_lines
 from bot.application.timers import tournament_timers
 from bot.application.tournament import (
@@ -272,9 +278,9 @@ async def set_knob(ctx: Ctx, args: str) -> None:
 def format_rules(ctx: Ctx, t: Tournament) -> str:
     """What the format does for this game, including where the seeds are silent: the
     game's own wording of the format, and how a tie at the top of a final is played off."""
-    fmt = format_of(t)
+    fmt = format_in_force(t)
     section = f"format_rules_{fmt.rules_variant}" if fmt.rules_variant else "format_rules"
-    text = ctx.t(f"{section}.{t.format}", **knob_words(ctx.t, t.format, fmt.options))
+    text = ctx.t(f"{section}.{fmt.key}", **knob_words(ctx.t, fmt.key, fmt.options))
     if fmt.eliminates and max(fmt.sizes) > 2:
         text += "\n" + ctx.t("format_rules_extra.final-tie")
     if max(fmt.sizes) == 2 and fmt.game.options.get("series") == "sudden":
@@ -290,7 +296,7 @@ async def rules(ctx: Ctx, args: str) -> None:
         title=t.title,
         game=ctx.t(f"game.{t.game}"),
         rules=rules_line(ctx, t) + "\n" + how_to_report(ctx.t, game_of(t)),
-        format=format_name(ctx, t),
+        format=format_name(ctx, t, now=True),
         format_rules=format_rules(ctx, t),
         reporter=ctx.t(f"policy.reporter.{policies['reporter']}"),
         late=ctx.t(f"policy.late.{policies['late']}"),
