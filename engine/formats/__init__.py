@@ -14,7 +14,8 @@ from engine.formats.teams import Teams
 
 FORMATS: tuple[type[Format], ...] = (Knockout, Swiss, Bracket, Groups, Stages, Teams, Pairs)
 # Formats with knobs set, that a game's size-dependent choice may name
-# (``Game.formats_by_size``): seed 004's groups A/B played by the pairs of 80分.
+# (``Game.formats_by_size``): the groups A/B played by the pairs of 80分
+# (docs/rules/pairs.md#groups).
 PRESETS: dict[str, tuple[str, dict[str, str]]] = {"pairs-groups": ("pairs", {"groups": "2"})}
 TYPO_DISTANCE = 2  # letters a misspelt format word may differ by (``format_word``)
 SHORT_WORD = 5  # up to this long, one letter only

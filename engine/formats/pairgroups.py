@@ -1,4 +1,4 @@
-"""Pairs in groups (docs/rules/pairs.md#groups): seed 004's rule for a field of nine or
+"""Pairs in groups (docs/rules/pairs.md#groups): the groups rule for a field of nine or
 fewer (由抽签分为A.B两组，组内循环赛，每组前2名晋级…A组第一VS B组第二) played by the
 pairs of 80分 and 掼蛋.
 

@@ -20,7 +20,7 @@ Rules as implemented, with their anchors there:
   总决赛), they play ``final_rounds`` rounds (连续2轮的角逐) drawn by cards again,
   the first draw of the round's stream that repeats no earlier final pairing being used.
   They rank by tables won, then points in the final, then a flip.
-* Knob ``groups`` (0: the knockout above): the pairs play seed 004's groups instead —
+* Knob ``groups`` (0: the knockout above): the pairs play the groups instead —
   groups by lot, a round robin, the top two cross over (A1–B2, B1–A2), the winners'
   final (#groups; ``engine.formats.pairgroups``). A field of nine pairs or fewer of 80分
   plays it when the organiser named no format (docs/rules/two-player.md#format-by-size).

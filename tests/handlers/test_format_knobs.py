@@ -5,6 +5,8 @@ cards shown with the draw."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine.draw import stream
 from engine.formats.pairs import Pairs, card_draw
 from engine.games import find_game
@@ -54,30 +56,25 @@ async def test_one_loss_and_out_sends_on_the_winners_and_byes_to_a_final_of_thre
     assert name[seats[0]] in done.body.split("冠军：")[1].splitlines()[0]
 
 
-async def test_best_losers_is_refused_where_no_table_knockout_reads_it(
-    memory_bot: MemoryHarness,
+@pytest.mark.parametrize(
+    ("new", "knob", "refusal", "fmt"),
+    [
+        # no table knockout here: /set names the formats that read the knob
+        ("xiangqi bracket 象棋", "best_losers off", "best_losers 只用于这些赛制", "单败淘汰"),
+        # 斗地主's groups end in one final table: no semi-final losers to play for third
+        ("doudizhu groups 斗地主", "third on", "三四名决赛只用于一对一的半决赛", "小组循环"),
+    ],
+)
+async def test_a_knob_no_stage_of_the_event_reads_is_refused_with_the_reason(
+    memory_bot: MemoryHarness, new: str, knob: str, refusal: str, fmt: str
 ) -> None:
     bot = memory_bot
-    bot.server.add_user(ADMIN, "组织者", language_code="zh")
-    bot.server.add_chat(GROUP, "棋牌群", admins=[ADMIN])
-    await bot.says(GROUP, ADMIN, "/new xiangqi bracket 象棋", "SHA-256")
-    refused = await bot.says(GROUP, ADMIN, "/set best_losers off", "best_losers 只用于这些赛制")
-    assert "分桌淘汰" in refused.body and "本场比赛是单败淘汰" in refused.body
-    rules = await bot.says(GROUP, ADMIN, "/rules", "单败淘汰")
-    assert "不递补" not in rules.body and "三四名决赛" not in rules.body  # third: off
-
-
-async def test_third_is_refused_where_the_groups_end_in_one_final_table(
-    memory_bot: MemoryHarness,
-) -> None:
-    bot = memory_bot
-    bot.server.add_user(ADMIN, "组织者", language_code="zh")
-    bot.server.add_chat(GROUP, "棋牌群", admins=[ADMIN])
-    await bot.says(GROUP, ADMIN, "/new doudizhu groups 斗地主", "SHA-256")
-    refused = await bot.says(GROUP, ADMIN, "/set third on", "三四名决赛只用于一对一的半决赛")
+    bot.server.seat_group(GROUP, ADMIN, [], 301)
+    await bot.says(GROUP, ADMIN, f"/new {new}", "SHA-256")
+    refused = await bot.says(GROUP, ADMIN, f"/set {knob}", refusal)
     assert "已设置" not in refused.body
-    rules = await bot.says(GROUP, ADMIN, "/rules", "小组循环")
-    assert "三四名决赛" not in rules.body
+    rules = await bot.says(GROUP, ADMIN, "/rules", fmt)
+    assert "不递补" not in rules.body and "三四名决赛" not in rules.body  # nothing stored
 
 
 async def test_a_pairs_draw_shows_the_card_each_pair_drew(memory_bot: MemoryHarness) -> None:
