@@ -6,7 +6,7 @@
   docs/rules/two-player.md#series). Single elimination (单败淘汰) and the playoffs of
   小组循环 use it.
 * A third-place match (knob ``third``, docs/rules/bracket.md#third-place): the two semi-final
-  losers meet at table 2 of the final's round (:func:`third_place_table`); the ladder keeps it
+  losers meet at table 2 of the final's round (:func:`final_round`); the ladder keeps it
   beside its rounds (``Ladder.third``); its winner ranks above its loser by
   :meth:`Ladder.third_key`, named 三四名决赛 where it decides.
 * :func:`still_in_at` keeps a match won before a later withdrawal with its winner.
