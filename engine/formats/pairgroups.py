@@ -12,7 +12,7 @@ both on one place. A table plays its session (the game's own match, no best-of s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from decimal import Decimal
 
@@ -47,8 +47,15 @@ class EntrantGroups(Groups):
 class PairGroups:
     """The groups format played by ``pairs`` (pair number ``i + 1`` is ``pairs[i]``)."""
 
-    def __init__(self, game: AnyGame, groups: int, pairs: Sequence[Pair]) -> None:
+    def __init__(
+        self,
+        game: AnyGame,
+        groups: int,
+        pairs: Sequence[Pair],
+        discipline: Callable[[TournamentState], TournamentState],
+    ) -> None:
         self.pairs = list(pairs)
+        self.discipline = discipline  # the pairs' forfeits rule, applied before lifting
         self.rep = {p: pair[0] for pair in self.pairs for p in pair}
         self.members = {pair[0]: pair for pair in self.pairs}
         self.unit = {pair[0]: i + 1 for i, pair in enumerate(self.pairs)}
@@ -61,7 +68,8 @@ class PairGroups:
         return self.rep.get(player, player)
 
     def lift(self, state: TournamentState) -> TournamentState:
-        """The state as the groups of entrants see it."""
+        """The state as the groups of entrants see it (after the forfeits rule)."""
+        state = self.discipline(state)
         reps = frozenset(self.rep[p] for p in state.removed if p in self.rep)
         return TournamentState(
             players=tuple(pair[0] for pair in self.pairs),

@@ -140,7 +140,7 @@ class Pairs(Format):
 
     def in_groups(self, state: TournamentState) -> PairGroups:
         """The groups the pairs play (knob ``groups``), for this state's pairs."""
-        return PairGroups(self.game, self.int_option("groups"), self.pairs(state))
+        return PairGroups(self.game, self.int_option("groups"), self.pairs(state), self.disciplined)
 
     @property
     def rules_variant(self) -> str:
