@@ -41,6 +41,7 @@ from bot.language.errors import UserError
 from db.models import Player, Report, Round, TableRow, Tournament
 from db.status import EventStatus, PenaltyKind, PlayerStatus, RoundStatus, TableState
 from engine.board import Board, board, build, notice
+from engine.formats import preset
 from engine.formats.base import Format
 from engine.formats.teams import TeamStanding, while_running
 from engine.games import Game
@@ -250,12 +251,14 @@ class PlayerCheckedIn:
 
 @dataclass(frozen=True)
 class FormatChosen:
-    """At the draw, the format picked for the field's size: ``format`` for ``players``
-    signed up, ``most`` the largest field of the small format (docs/rules/two-player.md)."""
+    """At the draw, the format picked for the field's size: ``format`` (a key or preset)
+    for ``players`` entrants signed up (pairs where ``per`` is 2), ``most`` the largest
+    field of the small format (docs/rules/two-player.md#format-by-size)."""
 
     format: str
     players: int
     most: int
+    per: int = 1
 
 
 @dataclass(frozen=True)
@@ -457,14 +460,18 @@ class Event:
         if t.options.get("auto", {}).get("format") != "size" or sizes is None:
             return None
         players = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
-        key = self.game.format_for(players)
+        per = self.fmt.team_size()  # the rule counts the default format's entrants
+        chosen = self.game.format_for(players // per)
+        key, knobs = preset(chosen)
         before_format, before = t.format, t.options
         if key != t.format:  # knobs of the other format do not apply
             t.options = {k: dict(v) for k, v in t.options.items() if k != "format"}
+        if knobs:
+            t.options = {**t.options, "format": {**t.options.get("format", {}), **knobs}}
         t.format = key
         t.options = {k: dict(v) for k, v in t.options.items() if k != "auto"}
         self._record(audit.FormatBySize(before_format, before, key, players))
-        return FormatChosen(key, players, sizes[0])
+        return FormatChosen(chosen, players // per, sizes[0], per)
 
     def draw(self, seeding: Sequence[int] | None = None) -> RoundDrawn:
         """Close sign-up and seat round 1 (refused when too few can be seated);

@@ -44,7 +44,15 @@ from decimal import Decimal
 from engine.draw import shuffled, stream
 from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format
-from engine.formats.elimination import HALF, BracketRound, Ladder, still_in_at, tree
+from engine.formats.elimination import (
+    HALF,
+    THIRD_NOTE,
+    BracketRound,
+    Ladder,
+    final_round,
+    still_in_at,
+    tree,
+)
 from engine.formats.seeding import RATING, SeedsKnob, by_rating
 from engine.formats.series import SERIES_NOTES, series_note
 from engine.games.base import Knob
@@ -112,13 +120,22 @@ class Bracket(Format):
     aliases = ("bracket", "单败淘汰", "淘汰制", "裁减制", "single elimination")
     seeds = ("004",)
     has_bracket = True
-    note_codes = ("bye", "round-robin", "extra-game", *SERIES_NOTES)
+    note_codes = ("bye", "round-robin", "extra-game", THIRD_NOTE, *SERIES_NOTES)
     knobs = (
         SeedsKnob("seeds", "0", (), int),
         Knob("last3", "robin", ("robin", "off"), str),
+        Knob("third", "off", (), bool),
     )
     eliminates = True
-    tiebreaks = ("removed", "reached", "robin-wins", "robin-points", "head-to-head", "flip")
+    tiebreaks = (
+        "removed",
+        "reached",
+        "third-place",
+        "robin-wins",
+        "robin-points",
+        "head-to-head",
+        "flip",
+    )
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
@@ -200,7 +217,8 @@ class Bracket(Format):
             w.robin = tuple(alive)
             return self._next_robin(w, state, label, active)
         if len(alive) == 2:
-            return RoundPlan((Table(1, tuple(alive)),), (), "final", label, series_note(self.game))
+            third = bool(self.options["third"])
+            return final_round(w.ladder, alive, active, third, label, series_note(self.game))
         byes: list[PlayerId] = []
         if len(alive) % 2:
             if not state.rounds and self.seed_count(state) > 0:
@@ -296,6 +314,7 @@ class Bracket(Format):
             keys = (
                 ("removed", Decimal(p in active)),
                 ("reached", reach[p]),
+                w.ladder.third_key(p),
                 ("robin-wins", w.robin_wins.get(p, Decimal(0))),
                 ("robin-points", w.robin_points.get(p, Decimal(0))),
                 ("head-to-head", w.head_to_head(p)),
@@ -303,7 +322,7 @@ class Bracket(Format):
             )
             still = p in active and (p in alive or p in w.robin) and not finished
             stage, at = self._stage_of(w, p, active, still, w.ladder.level.get(p, ZERO))
-            figure = keys[2] if p in w.robin else ("round-score", w.ladder.score_at.get(p, ZERO))
+            figure = keys[3] if p in w.robin else ("round-score", w.ladder.score_at.get(p, ZERO))
             lines.append(Line(p, points.get(p, Decimal(0)), still, keys, stage, at, 0, figure))
         ranked = rank(lines)
         if finished and ranked:
@@ -321,6 +340,8 @@ class Bracket(Format):
             return "removed", 0
         if p in w.robin:
             return "robin", 0
+        if w.ladder.third is not None and p in w.ladder.third.players:
+            return "third", 0
         last = w.ladder.rounds[-1] if w.ladder.rounds else []
         if len(last) == 1 and len(last[0].players) == 2 and p in last[0].players:
             return "final", 0

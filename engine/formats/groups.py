@@ -46,9 +46,11 @@ from engine.draw import shuffled, stream
 from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format, GroupPlace
 from engine.formats.elimination import (
+    THIRD_NOTE,
     BracketRound,
     Ladder,
     extra_table,
+    final_round,
     still_in_at,
     top_of_final,
     tree,
@@ -190,6 +192,7 @@ def _copy(lines: Mapping[PlayerId, GroupLine]) -> dict[PlayerId, GroupLine]:
 TABLE_TIEBREAKS = (
     "removed",
     "reached",
+    "third-place",
     "round-score",
     "extra",
     "final-flip",
@@ -210,17 +213,19 @@ class Groups(Format):
     has_bracket = True  # the crossover and final
     has_group_tables = True
     series_knobs = ("group_best_of", "playoff_best_of", "final_best_of")
-    note_codes = ("bye", *SERIES_NOTES)
+    note_codes = ("bye", THIRD_NOTE, *SERIES_NOTES)
     knobs = (
         Knob("groups", "2", ("1", "2", "4", "8"), int),
         Knob("group_best_of", "1", BEST_OF, int),
         Knob("playoff_best_of", "5", BEST_OF, int),
         Knob("final_best_of", "7", BEST_OF, int),
+        Knob("third", "off", (), bool),
     )
     eliminates = True
     tiebreaks: tuple[str, ...] = (
         "removed",
         "reached",
+        "third-place",
         "round-score",
         "group-place",
         "wins",
@@ -234,6 +239,8 @@ class Groups(Format):
         self.pairs = self.sizes[0] == 2
         if not self.pairs:  # one final table: its score, its play-off, then the groups'
             self.tiebreaks = TABLE_TIEBREAKS
+        if self.options["third"] and not self.pairs:  # one final table: no semi-finals
+            raise ConfigError("third-needs-semis", format=self.key)
         # A group's seating search is the slow part of a replay: done once per group.
         self._schedules: dict[tuple[tuple[PlayerId, ...], str, str, int], list[Slot]] = {}
         self._groups: dict[tuple[tuple[PlayerId, ...], str], list[list[PlayerId]]] = {}
@@ -588,7 +595,7 @@ class Groups(Format):
             return self.finish(self.standings(state))
         if len(alive) == 2:
             best = series_note(self.game, self.int_option("final_best_of"))
-            return RoundPlan((Table(1, tuple(alive)),), (), "final", label, best)
+            return final_round(w.ladder, alive, active, bool(self.options["third"]), label, best)
         byes = tuple(alive[-1:]) if len(alive) % 2 else ()
         rest = alive[: len(alive) - len(byes)]
         tables = tuple(Table(i // 2 + 1, (rest[i], rest[i + 1])) for i in range(0, len(rest), 2))
@@ -672,6 +679,7 @@ class Groups(Format):
             keys = (
                 ("removed", Decimal(p in active)),
                 ("reached", level),
+                w.ladder.third_key(p),
                 *finals,
                 *self._group_keys(w, p),
                 ("flip", flip[p]),
@@ -714,6 +722,8 @@ class Groups(Format):
             return "removed", 0
         if grouping:
             return "group", w.place.get(p, 0)
+        if w.ladder.third is not None and p in w.ladder.third.players:
+            return "third", 0
         last = w.ladder.rounds[-1] if w.ladder.rounds else []
         in_final = p in w.final or (
             len(last) == 1 and len(last[0].players) == 2 and p in last[0].players

@@ -20,6 +20,10 @@ Rules as implemented, with their anchors there:
   总决赛), they play ``final_rounds`` rounds (连续2轮的角逐) drawn by cards again,
   the first draw of the round's stream that repeats no earlier final pairing being used.
   They rank by tables won, then points in the final, then a flip.
+* Knob ``groups`` (0: the knockout above): the pairs play the groups instead —
+  groups by lot, a round robin, the top two cross over (A1–B2, B1–A2), the winners'
+  final (#groups; ``engine.formats.pairgroups``). A field of nine pairs or fewer of 80分
+  plays it when the organiser named no format (docs/rules/two-player.md#format-by-size).
 * Discipline: ``forfeits`` forfeited games remove a player and strike their results
   (弃权 2 局者取消全部比赛成绩; docs/rules/penalties.md#forfeits).
 
@@ -38,7 +42,9 @@ from itertools import combinations
 
 from engine.draw import JOKERS, RANKS, SUPERSCRIPTS, flip_order, shuffled, stream
 from engine.errors import FormatError
-from engine.formats.base import FORFEITS_KNOB, Format, members_by_label
+from engine.formats.base import FORFEITS_KNOB, AnyGame, Format, GroupPlace, members_by_label
+from engine.formats.elimination import BracketRound
+from engine.formats.pairgroups import PairGroups
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -129,12 +135,13 @@ class Pairs(Format):
     seeds = ("002",)
     signs_up_together = True
     sits_in_pairs = True
-    note_codes = ("bye", "tiebreak-flip", "extra-game", LUCKY)
+    note_codes = ("bye", "tiebreak-flip", LUCKY, "extra-game")
     knobs = (
         Knob("final", "4", (), int, minimum=2),
         Knob("final_rounds", "2", (), int, minimum=1),
         Knob("lucky", "off", (), bool),
         FORFEITS_KNOB,
+        Knob("groups", "0", ("0", "1", "2", "4"), int),
     )
     eliminates = True
     tiebreaks = (
@@ -147,8 +154,33 @@ class Pairs(Format):
         "flip",
     )
 
+    def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
+        super().__init__(game, options)
+        self.grouped = self.int_option("groups") > 0
+        self.has_group_tables = self.has_bracket = self.grouped
+
     def team_size(self) -> int:
         return 2
+
+    def in_groups(self, state: TournamentState) -> PairGroups:
+        """The groups the pairs play (knob ``groups``), for this state's pairs."""
+        return PairGroups(self.game, self.int_option("groups"), self.pairs(state), self.disciplined)
+
+    @property
+    def rules_variant(self) -> str:
+        return "groups" if self.grouped else ""
+
+    def draw_groups(self, state: TournamentState) -> list[list[PlayerId]]:
+        return self.in_groups(state).draw_groups(state) if self.grouped else []
+
+    def group_places(self, state: TournamentState) -> tuple[GroupPlace, ...]:
+        return self.in_groups(state).group_places(state) if self.grouped else ()
+
+    def in_group_stage(self, state: TournamentState) -> bool:
+        return self.grouped and bool(state.rounds) and self.in_groups(state).in_group_stage(state)
+
+    def bracket(self, state: TournamentState) -> tuple[BracketRound, ...]:
+        return self.in_groups(state).bracket(state) if self.grouped else ()
 
     # --- who plays with whom -----------------------------------------------------------
     def pairs(self, state: TournamentState) -> list[Pair]:
@@ -281,6 +313,8 @@ class Pairs(Format):
         self.require_closed(state)
         if 4 not in self.sizes:
             raise FormatError("pairs-need-four", seats=self.sizes)
+        if self.grouped:
+            return self.in_groups(state).plan(state)
         state, pairs, w = self._prepare(state)
         if not state.rounds and len(pairs) < 2:
             raise FormatError("too-few-players", players=len(state.players), need=4)
@@ -340,7 +374,10 @@ class Pairs(Format):
         return (top[0], top[1]) if len(top) == 2 else None
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
-        """Both pairs level at the top of the played final (the play-off's players)."""
+        """Both pairs level at the top of the played final (the play-off's players); in
+        groups, the groups' play-offs."""
+        if self.grouped:
+            return self.in_groups(state).playoff(state)
         try:
             self.require_closed(state)
         except FormatError:
@@ -377,6 +414,19 @@ class Pairs(Format):
             notes.append("bye")
         return RoundPlan(self._tables(matches, pairs), byes, FINAL_STAGE, label, tuple(notes))
 
+    def drawn_cards(self, plan: RoundPlan) -> dict[PlayerId, str]:
+        """The card each pair drew (#opponents-by-cards), read back from the seating: table
+        *i* is the *i*-th couple, its ♦/♣ card held by the pair at A and C, the ♥/♠ one by
+        the pair at B and D; the joker by the pair on a bye. A stored round shows its cards
+        without the draw being replayed (a substitute shows the card of the seat taken)."""
+        if self.grouped:  # the groups' schedule seats them, not cards
+            return {}
+        held: dict[PlayerId, str] = dict.fromkeys(plan.byes, JOKERS[0])
+        for table, (first, second) in zip(plan.tables, couples(len(plan.tables)), strict=True):
+            a, b, c, d = table.players
+            held |= {a: first, c: first, b: second, d: second}
+        return held
+
     @staticmethod
     def _tables(matches: Sequence[tuple[int, int]], pairs: Sequence[Pair]) -> tuple[Table, ...]:
         """Partners opposite: the first pair sits A and C, the second B and D."""
@@ -405,6 +455,8 @@ class Pairs(Format):
         return "out", w.reached.get(unit, 0)
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
+        if self.grouped:
+            return self.in_groups(state).standings(state)
         state, pairs, w = self._prepare(state)
         return self.standings_of(w, pairs, state)
 

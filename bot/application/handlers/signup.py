@@ -10,7 +10,13 @@ from bot.application.context import Ctx
 from bot.application.event import Event
 from bot.application.handlers import people
 from bot.application.handlers.common import display_name
-from bot.application.handlers.lifecycle import BY_SIZE, format_name, read_format, set_format
+from bot.application.handlers.lifecycle import (
+    BY_SIZE,
+    format_in_force,
+    format_name,
+    read_format,
+    set_format,
+)
 from bot.application.handlers.partners import partners_text, read_partners, team_lines
 from bot.application.timers import tournament_timers
 from bot.application.tournament import (
@@ -31,6 +37,7 @@ from bot.language.stage_words import stage_lines
 from db.models import Player, Tournament
 from db.status import EventStatus, PlayerStatus
 from engine.draw import commitment
+from engine.formats import FORMATS
 from engine.formats.base import Format
 from engine.games import find_game
 
@@ -264,6 +271,15 @@ async def set_knob(ctx: Ctx, args: str) -> None:
         knob.coerce(value)
     else:
         known = [*game.knob_names(), *(k.name for k in fmt.knobs), *(k.name for k in POLICY_KNOBS)]
+        readers = [ctx.t(f"format.{f.key}") for f in FORMATS if key in f.knob_names()]
+        if readers:  # a knob of other formats: say which, rather than "no such knob"
+            raise UserError(
+                "refuse.knob-other-format",
+                knob=key,
+                format=ctx.t(f"format.{t.format}"),
+                formats=readers,
+                known=known,
+            )
         raise UserError("refuse.unknown-knob", knob=key, known=known)
     options = options_with(t, section, key, value.strip())
     if section == "game" and key in {k.name for k in fmt.knobs}:  # both read it: hands
@@ -288,14 +304,14 @@ def check_knobs(t: Tournament, fmt: Format, names: Iterable[str], drawing: bool 
 def format_rules(ctx: Ctx, t: Tournament) -> str:
     """What the format does for this game, including where the seeds are silent: the
     game's own wording of the format, and how a tie at the top of a final is played off."""
-    fmt = format_of(t)
+    fmt = format_in_force(t)
     section = f"format_rules_{fmt.rules_variant}" if fmt.rules_variant else "format_rules"
-    text = ctx.t(f"{section}.{t.format}", **knob_words(ctx.t, t.format, fmt.options))
+    text = ctx.t(f"{section}.{fmt.key}", **knob_words(ctx.t, fmt.key, fmt.options))
     players = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
     if fmt.course(players):  # declared stages: a line each, for the field signed up
         text += "\n" + stage_lines(ctx.t, fmt.course(players), players)
     if fmt.eliminates and max(fmt.sizes) > 2:  # a format's own play-off, else the usual one
-        own = f"format_rules_final_tie.{t.format}"
+        own = f"format_rules_final_tie.{fmt.key}"
         text += "\n" + ctx.t(own if ctx.t.has(own) else "format_rules_extra.final-tie")
     if max(fmt.sizes) == 2 and fmt.game.options.get("series") == "sudden":
         text += "\n" + ctx.t("series.format-note")
@@ -310,7 +326,7 @@ async def rules(ctx: Ctx, args: str) -> None:
         title=t.title,
         game=ctx.t(f"game.{t.game}"),
         rules=rules_line(ctx, t) + "\n" + how_to_report(ctx.t, game_of(t)),
-        format=format_name(ctx, t),
+        format=format_name(ctx, t, now=True),
         format_rules=format_rules(ctx, t),
         reporter=ctx.t(f"policy.reporter.{policies['reporter']}"),
         late=ctx.t(f"policy.late.{policies['late']}"),
