@@ -46,6 +46,7 @@ from engine.formats.base import AnyGame, Format
 from engine.formats.elimination import HALF, BracketRound, Ladder, still_in_at, tree
 from engine.formats.seeding import RATING, SeedsKnob, by_rating
 from engine.formats.series import SERIES_NOTES, series_note
+from engine.formats.stage import Goes, Kind, Stage, match_length, within
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -130,6 +131,26 @@ class Bracket(Format):
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
         two_seat_check(game, self.key)
+
+    def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
+        """Matches halving the field (skipped when it is already two, or three for the
+        round robin), then, as the halving of this field falls, the last three's round
+        robin (``last3=robin``) or the final of two."""
+        left = players
+        while left > 3:
+            left -= left // 2
+        robin = self.str_option("last3") == "robin" and left in (0, 3)
+        length = match_length(series_note(self.game))
+        chain = within(self.tiebreaks)
+        match = tuple(c for c in chain if c in ("round-score", "flip"))
+        robin_chain = tuple(c for c in chain if c != "round-score")  # straight to the flip
+        last = (
+            Stage(Kind.ROBIN, "robin", length, Goes.CHAMPION, 3, False, robin_chain)
+            if robin
+            else Stage(Kind.FINAL, "final", length, Goes.CHAMPION, 0, False, match)
+        )
+        first = Stage(Kind.BRACKET, "bracket", length, Goes.WINNER, 1, False, match)
+        return ((first, not players or players > (3 if robin else 2)), (last, True))
 
     # --- history ---------------------------------------------------------------------
     def walk(self, state: TournamentState) -> Walk:

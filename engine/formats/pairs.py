@@ -38,6 +38,7 @@ from decimal import Decimal
 from engine.draw import JOKERS, RANKS, SUPERSCRIPTS, flip_order, shuffled, stream
 from engine.errors import FormatError
 from engine.formats.base import FORFEITS_KNOB, Format, members_by_label
+from engine.formats.stage import Goes, Kind, Length, Stage, within
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -125,6 +126,28 @@ class Pairs(Format):
 
     def team_size(self) -> int:
         return 2
+
+    def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
+        """Rounds of pairs drawn by cards, the pair ahead at each table going on (skipped
+        when the pairs already fit the final), then the last ``final`` pairs' ``final_rounds``
+        rounds."""
+        chain = within(self.tiebreaks)
+        final_chain = tuple(c for c in chain if c != "round-score")
+        rounds = Stage(
+            Kind.CARDS,
+            "cards",
+            Length(session=True),
+            Goes.WINNER,
+            1,
+            False,
+            tuple(c for c in chain if not c.startswith("final-")),
+        )
+        final = self.int_option("final")
+        last = Length(self.int_option("final_rounds"), totals=True)
+        return (
+            (rounds, not players or players // self.team_size() > final),
+            (Stage(Kind.ROBIN, "final", last, Goes.CHAMPION, final, False, final_chain), True),
+        )
 
     # --- who plays with whom -----------------------------------------------------------
     def pairs(self, state: TournamentState) -> list[Pair]:
