@@ -8,6 +8,7 @@ small JSON lists because they are always read and written with their table.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import (
@@ -258,6 +259,66 @@ class Season(Base):
     since_event: Mapped[int] = mapped_column(Integer)
     started_at: Mapped[datetime] = mapped_column(UTCDateTime())
     started_by: Mapped[int] = mapped_column(BigInteger)
+
+
+class EventRating(Base):
+    """A player's rating around one rated event of a chat's game: ``before`` it (after
+    their previous event; 1500 and 0 hands at first) and what the event's rated hands
+    ``moved`` it, over how many ``hands`` (docs/rules/ratings.md#kept). Written with the
+    result that moves it; a correction replays from its event on, starting from these
+    snapshots, never from the first event."""
+
+    __tablename__ = "event_ratings"
+    __table_args__ = (
+        # A player's events in a chat's game, oldest first (/me's graph, the rating
+        # before an event).
+        Index("ix_event_ratings_player", "chat_id", "game", "user_id", "tournament_id"),
+    )
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    game: Mapped[str] = mapped_column(String(32))
+    before: Mapped[float] = mapped_column(Float)
+    before_games: Mapped[int] = mapped_column(Integer)
+    moved: Mapped[float] = mapped_column(Float, default=0.0)
+    hands: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class PlayerRating(Base):
+    """A player's rating for a game in a chat now: after ``event``, the last rated event
+    that moved it, where they were called ``name``."""
+
+    __tablename__ = "ratings"
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    value: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    event: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(200))
+
+
+class Placing(Base):
+    """Where one entrant of a finished event finished, stored once at the finish: the
+    place (None: not on the final ranking) among ``entries`` lines, the line's status
+    and points, and the season points it gave in the season it counts in. /me, /season
+    and their pictures and CSV read these, never ranking a past event again."""
+
+    __tablename__ = "event_results"
+    __table_args__ = (
+        Index("ix_event_results_player", "chat_id", "user_id"),
+        Index("ix_event_results_season", "season_id"),
+    )
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    name: Mapped[str] = mapped_column(String(200))
+    place: Mapped[int | None] = mapped_column(Integer)
+    entries: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))
+    points: Mapped[Decimal] = mapped_column(Numeric(16, 4))
+    season_id: Mapped[int | None] = mapped_column(Integer)
+    season_points: Mapped[Decimal | None] = mapped_column(Numeric(16, 4))
 
 
 class AuditEntry(Base):

@@ -6,6 +6,7 @@ that same transaction, so a change and its record commit or vanish together.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 from decimal import Decimal
 from functools import cache
@@ -43,11 +44,14 @@ from db.models import (
     AuditEntry,
     Chat,
     DeliveryNotice,
+    EventRating,
     FiredTimer,
     Grant,
     OutboxMessage,
     PenaltyRow,
+    Placing,
     Player,
+    PlayerRating,
     PrivateChat,
     ProcessedUpdate,
     Report,
@@ -372,7 +376,8 @@ class Repo:
         and the replies still waiting. The messages sent stay the old group's: their ids
         mean nothing in the new chat, so an edit of one (the sign-up count) posts it anew
         there instead of editing whatever has that id."""
-        for model in (Tournament, Grant, AuditEntry, Season, DeliveryNotice):
+        kept = (EventRating, PlayerRating, Placing)  # ratings and places go with their events
+        for model in (Tournament, Grant, AuditEntry, Season, DeliveryNotice, *kept):
             await self.session.execute(
                 update(model).where(model.chat_id == old).values(chat_id=new)
             )
@@ -507,6 +512,17 @@ class Repo:
         rows = await conn.execute(NAMES, {"tournament_id": tournament_id, "user_ids": user_ids})
         return {user: name for user, name in rows.all()}
 
+    async def names_in(
+        self, tournament_ids: Collection[int], user_ids: Collection[int]
+    ) -> dict[tuple[int, int], str]:
+        """Players' names in these events: (event, user) → name."""
+        await self._write_changes_of(Player, "name")
+        query = select(Player.tournament_id, Player.user_id, Player.name).where(
+            Player.tournament_id.in_(tournament_ids), Player.user_id.in_(user_ids)
+        )
+        rows = (await self.session.execute(query)).all()
+        return {(event, user): name for event, user, name in rows}
+
     async def latest_round(self, t: Tournament) -> Round | None:
         """The newest round; of a bare tournament without its tables (ask for the one you
         need), read once a transaction (a round is only added to a whole tournament)."""
@@ -546,24 +562,6 @@ class Repo:
         conn = await self.session.connection()
         where = {"round_id": round_id, "enough": len(changed) + 1}
         return not set(await conn.scalars(UNSETTLED, where)) <= changed.keys()
-
-    async def chat_events(self, chat_id: int, game: str | None = None) -> list[Tournament]:
-        """Every event of the chat (all topics), oldest first, with what ratings read."""
-        query = (
-            select(Tournament)
-            .where(Tournament.chat_id == chat_id, Tournament.status != EventStatus.SIGNUP)
-            .order_by(Tournament.id)
-            .options(
-                selectinload(Tournament.players),
-                selectinload(Tournament.penalties),
-                selectinload(Tournament.rounds)
-                .selectinload(Round.tables)
-                .selectinload(TableRow.reports),
-            )
-        )
-        if game is not None:
-            query = query.where(Tournament.game == game)
-        return list(await self.session.scalars(query))
 
     async def last_event_id(self, chat_id: int) -> int:
         """The newest tournament id of the chat (0 when there is none)."""
@@ -828,6 +826,211 @@ class Repo:
         self.session.add(rep)
         set_committed_value(row, "reports", [*row.reports, rep])
         return rep
+
+    # --- ratings and results, kept (docs/rules/ratings.md#kept) ---------------------------
+    async def event_ratings(
+        self, tournament_id: int, users: Collection[int] | None = None
+    ) -> dict[int, EventRating]:
+        """One event's rating rows by player (of ``users`` only, when given)."""
+        query = select(EventRating).where(EventRating.tournament_id == tournament_id)
+        if users is not None:
+            query = query.where(EventRating.user_id.in_(users))
+        return {row.user_id: row for row in await self.session.scalars(query)}
+
+    async def ratings_since(self, chat_id: int, game: str, since: int) -> list[EventRating]:
+        """The rating rows of the chat's events of ``game`` from event ``since`` on."""
+        query = select(EventRating).where(
+            EventRating.chat_id == chat_id,
+            EventRating.game == game,
+            EventRating.tournament_id >= since,
+        )
+        return list(await self.session.scalars(query))
+
+    async def ratings_before(
+        self, chat_id: int, game: str, users: Collection[int], event: int
+    ) -> dict[int, EventRating]:
+        """Each of ``users``' row of their last rated event before ``event`` (none:
+        they had not played a rated hand of ``game`` here)."""
+        if not users:
+            return {}
+        latest = (
+            select(EventRating.user_id, func.max(EventRating.tournament_id).label("last"))
+            .where(
+                EventRating.chat_id == chat_id,
+                EventRating.game == game,
+                EventRating.user_id.in_(users),
+                EventRating.tournament_id < event,
+            )
+            .group_by(EventRating.user_id)
+            .subquery()
+        )
+        query = select(EventRating).join(
+            latest,
+            (EventRating.user_id == latest.c.user_id)
+            & (EventRating.tournament_id == latest.c.last),
+        )
+        return {row.user_id: row for row in await self.session.scalars(query)}
+
+    async def player_ratings(
+        self, chat_id: int, game: str, users: Collection[int] | None = None
+    ) -> dict[int, PlayerRating]:
+        """The chat's ratings of ``game`` now, by player (of ``users`` only, when given)."""
+        if users is not None and not users:
+            return {}
+        query = select(PlayerRating).where(
+            PlayerRating.chat_id == chat_id, PlayerRating.game == game
+        )
+        if users is not None:
+            query = query.where(PlayerRating.user_id.in_(users))
+        return {row.user_id: row for row in await self.session.scalars(query)}
+
+    async def my_ratings(self, chat_id: int, user_id: int) -> dict[str, PlayerRating]:
+        """A player's ratings in the chat, by game."""
+        query = select(PlayerRating).where(
+            PlayerRating.chat_id == chat_id, PlayerRating.user_id == user_id
+        )
+        return {row.game: row for row in await self.session.scalars(query)}
+
+    async def rating_history(
+        self, chat_id: int, game: str, user_id: int
+    ) -> list[tuple[str, EventRating]]:
+        """A player's rated events of ``game`` in the chat, oldest first, with titles."""
+        query = (
+            select(Tournament.title, EventRating)
+            .join(Tournament, Tournament.id == EventRating.tournament_id)
+            .where(
+                EventRating.chat_id == chat_id,
+                EventRating.game == game,
+                EventRating.user_id == user_id,
+            )
+            .order_by(EventRating.tournament_id)
+        )
+        return [(title, row) for title, row in (await self.session.execute(query)).all()]
+
+    async def rated_events(self, chat_id: int, game: str, since: int) -> list[Tournament]:
+        """The chat's events of ``game`` from ``since`` on that are rated (played, not
+        cancelled), whole, oldest first: what a correction replays."""
+        query = (
+            select(Tournament)
+            .where(
+                Tournament.chat_id == chat_id,
+                Tournament.game == game,
+                Tournament.id >= since,
+                Tournament.status.in_((EventStatus.RUNNING, EventStatus.FINISHED)),
+            )
+            .order_by(Tournament.id)
+            .options(*WHOLE)
+        )
+        return list(await self.session.scalars(query))
+
+    async def last_game(self, chat_id: int) -> str | None:
+        """The game of the chat's latest event past its sign-up."""
+        query = (
+            select(Tournament.game)
+            .where(Tournament.chat_id == chat_id, Tournament.status != EventStatus.SIGNUP)
+            .order_by(Tournament.id.desc())
+            .limit(1)
+        )
+        return await self.session.scalar(query)
+
+    async def placings(self, tournament_id: int) -> list[Placing]:
+        query = select(Placing).where(Placing.tournament_id == tournament_id)
+        return list(await self.session.scalars(query))
+
+    async def unplaced(self, chat_id: int) -> list[Tournament]:
+        """The chat's finished events whose places are not kept yet (finished before
+        the places were kept), whole: placed once, then never again."""
+        kept = select(Placing.tournament_id).where(Placing.tournament_id == Tournament.id)
+        query = (
+            select(Tournament)
+            .where(
+                Tournament.chat_id == chat_id,
+                Tournament.status == EventStatus.FINISHED,
+                ~kept.exists(),
+            )
+            .order_by(Tournament.id)
+            .options(*WHOLE)
+        )
+        return list(await self.session.scalars(query))
+
+    async def my_events(
+        self, chat_id: int, user_id: int
+    ) -> list[tuple[Tournament, Placing | None]]:
+        """The chat's events past sign-up a player took part in (not left before the
+        draw), oldest first, the tournament row alone, with their kept place once it
+        finished."""
+        query = (
+            select(Tournament, Placing)
+            .join(Player, Player.tournament_id == Tournament.id)
+            .outerjoin(
+                Placing,
+                (Placing.tournament_id == Tournament.id) & (Placing.user_id == user_id),
+            )
+            .where(
+                Tournament.chat_id == chat_id,
+                Tournament.status != EventStatus.SIGNUP,
+                Player.user_id == user_id,
+                Player.status != PlayerStatus.LEFT,
+            )
+            .order_by(Tournament.id)
+            .options(*BARE)
+        )
+        return [(t, kept) for t, kept in (await self.session.execute(query)).all()]
+
+    async def season_placings(self, season_id: int) -> list[tuple[Tournament, Placing]]:
+        """Every kept place of a season, by event (the tournament row alone), oldest
+        first."""
+        query = (
+            select(Tournament, Placing)
+            .join(Placing, Placing.tournament_id == Tournament.id)
+            .where(Placing.season_id == season_id, Placing.place.is_not(None))
+            .order_by(Tournament.id, Placing.place, Placing.user_id)
+            .options(*BARE)
+        )
+        return [(t, kept) for t, kept in (await self.session.execute(query)).all()]
+
+    async def season_totals(
+        self, season_id: int
+    ) -> tuple[int, dict[int, tuple[Decimal, int, int, str]]]:
+        """A season's events so far, and each player's sum of their kept season points,
+        events played, best place and name in their latest event: one pass of the kept
+        rows in the database, whatever the season's length."""
+        where = (Placing.season_id == season_id, Placing.place.is_not(None))
+        totals = (
+            select(
+                Placing.user_id,
+                func.sum(Placing.season_points),
+                func.count(),
+                func.min(Placing.place),
+                func.max(Placing.tournament_id).label("last"),
+            )
+            .where(*where)
+            .group_by(Placing.user_id)
+            .subquery()
+        )
+        query = select(totals, Placing.name).join(
+            Placing,
+            (Placing.user_id == totals.c.user_id) & (Placing.tournament_id == totals.c.last),
+        )
+        rows = (await self.session.execute(query)).all()
+        events = await self.session.scalar(
+            select(func.count(func.distinct(Placing.tournament_id))).where(*where)
+        )
+        out = {
+            user: (Decimal(points or 0), played, best, name)
+            for user, points, played, best, _, name in rows
+        }
+        return int(events or 0), out
+
+    async def season_of(self, chat_id: int, event: int) -> Season | None:
+        """The season an event of the chat counts in: the last one started before it."""
+        query = (
+            select(Season)
+            .where(Season.chat_id == chat_id, Season.since_event < event)
+            .order_by(Season.id.desc())
+            .limit(1)
+        )
+        return await self.session.scalar(query)
 
     # --- outbox --------------------------------------------------------------------------
     def enqueue(self, **fields: Any) -> None:

@@ -106,6 +106,10 @@ def build(fmt: Format, state: TournamentState, rows: tuple[Standing, ...], over:
     waiting = {} if over else pending_tables(state)
     tied = () if over else fmt.playoff(state)
     last = last_seen(state)
+    if state.rounds and state.rounds[-1].plan.stage == "extra":
+        # a play-off's table may seat players out already, only filling it: still out
+        filling = {s.player for s in rows if s.stage == "out"} - set(tied)
+        waiting = {p: n for p, n in waiting.items() if p not in filling}
     found = [_status(fmt, s, waiting, set(tied), over, last) for s in rows]
     out = [status in (Status.OUT, Status.REMOVED) for status, _, _ in found]
     # A lot ties a line to the next one only while both are still in or both are out: a

@@ -25,18 +25,20 @@ Forfeits are not rated: nobody played.
 Everyone starts at :data:`BASE`; the figure is shown only once it rests on
 :data:`PROVISIONAL_HANDS` rated hands (before that the player is 定级中, listed apart).
 
-:class:`Ledger` keeps one game's ratings in one group as a fold over its events in order,
-with a snapshot after each event: a correction to event *k* (``/fix``, ``/undo``)
-replays only *k* and the events after it, and always equals a replay from scratch.
+Because an event's hands are all reckoned from the ratings it began with, what its tables
+move adds up (:func:`moves`): the bot keeps each event's starting ratings and adds a table
+when it is confirmed; a correction to event *k* replays only *k* and the events after it,
+from those snapshots, and always equals a :func:`replay` from scratch.
 """
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from engine.errors import EngineError
+from engine.games.base import Game
 from engine.model import PlayerId
 
 BASE = 1500  # everyone's first rating
@@ -114,6 +116,22 @@ def sides(
     )
 
 
+def table_hands(
+    game: Game,  # type: ignore[type-arg]
+    seats: Sequence[PlayerId],
+    text: str,
+    scores: Sequence[str],
+) -> list[Encounter]:
+    """The rated hands of one confirmed table, from its report (``text``, and the stored
+    ``scores`` when the grammar no longer takes an organiser's total)."""
+    try:
+        hands: Sequence[Sequence[Decimal]] = game.parse(text, len(seats)).per_hand
+    except EngineError:
+        hands = (tuple(Decimal(s) for s in scores),)
+    found = (sides(seats, hand, game.partners, game.rating_by_score) for hand in hands)
+    return [enc for enc in found if enc is not None]
+
+
 def expected(mine: float, theirs: float) -> float:
     """Elo's expected score of ``mine`` against ``theirs`` (½ when level)."""
     return 1 / (1 + 10 ** ((theirs - mine) / SPREAD))
@@ -141,17 +159,27 @@ def changes(ratings: Mapping[PlayerId, Rating], encounter: Encounter) -> dict[Pl
     return out
 
 
-def fold(
+def moves(
     ratings: Mapping[PlayerId, Rating], encounters: Iterable[Encounter]
-) -> dict[PlayerId, Rating]:
-    """One event's hands applied to a copy of ``ratings``: every hand reckoned from the
-    ratings the event began with, and each player's hands counted."""
+) -> tuple[dict[PlayerId, float], dict[PlayerId, int]]:
+    """What ``encounters`` move each of their players, all reckoned from ``ratings``, and
+    how many hands each played. Adds up over an event's tables: a table's moves depend
+    only on the ratings its players began the event with."""
     moved: dict[PlayerId, float] = {}
     hands: dict[PlayerId, int] = {}
     for enc in encounters:
         for p, d in changes(ratings, enc).items():
             moved[p] = moved.get(p, 0.0) + d
             hands[p] = hands.get(p, 0) + 1
+    return moved, hands
+
+
+def fold(
+    ratings: Mapping[PlayerId, Rating], encounters: Iterable[Encounter]
+) -> dict[PlayerId, Rating]:
+    """One event's hands applied to a copy of ``ratings``: every hand reckoned from the
+    ratings the event began with, and each player's hands counted."""
+    moved, hands = moves(ratings, encounters)
     out = dict(ratings)
     for p, d in moved.items():
         was = ratings.get(p, NEW)
@@ -165,66 +193,6 @@ def replay(events: Iterable[EventResult]) -> dict[PlayerId, Rating]:
     for ev in sorted(events, key=lambda e: e.event):
         out = fold(out, ev.encounters)
     return out
-
-
-class Ledger:
-    """One game's ratings in one group, kept as a fold with a snapshot after each event."""
-
-    def __init__(self) -> None:
-        self._events: list[EventResult] = []
-        self._after: list[dict[PlayerId, Rating]] = []
-
-    def put(self, result: EventResult) -> None:
-        """Add an event, or replace it when it changed; later events are replayed."""
-        keys = [e.event for e in self._events]
-        at = bisect.bisect_left(keys, result.event)
-        if at < len(keys) and keys[at] == result.event:
-            if self._events[at] == result:
-                return
-            self._events[at] = result
-        else:
-            self._events.insert(at, result)
-            self._after.insert(at, {})
-        self._replay_from(at)
-
-    def remove(self, event: int) -> None:
-        """Forget an event (e.g. deleted); later events are replayed."""
-        keys = [e.event for e in self._events]
-        if event not in keys:
-            return
-        at = keys.index(event)
-        del self._events[at], self._after[at]
-        self._replay_from(at)
-
-    def _replay_from(self, at: int) -> None:
-        start = self._after[at - 1] if at > 0 else {}
-        for i in range(at, len(self._events)):
-            start = fold(start, self._events[i].encounters)
-            self._after[i] = start
-
-    @property
-    def events(self) -> tuple[int, ...]:
-        return tuple(e.event for e in self._events)
-
-    def ratings(self) -> dict[PlayerId, Rating]:
-        """Everyone's rating after the last event."""
-        return dict(self._after[-1]) if self._after else {}
-
-    def around(self, event: int) -> tuple[dict[PlayerId, Rating], dict[PlayerId, Rating]]:
-        """Ratings just before and just after ``event`` (empty when it is not rated)."""
-        keys = [e.event for e in self._events]
-        if event not in keys:
-            return {}, {}
-        at = keys.index(event)
-        return (dict(self._after[at - 1]) if at else {}), dict(self._after[at])
-
-    def history(self, player: PlayerId) -> list[tuple[int, Rating]]:
-        """The player's rating after each event they played, in order."""
-        out: list[tuple[int, Rating]] = []
-        for ev, after in zip(self._events, self._after, strict=True):
-            if any(player in team for enc in ev.encounters for team in enc.teams):
-                out.append((ev.event, after[player]))
-        return out
 
 
 def leaderboard(ratings: Mapping[PlayerId, Rating]) -> list[tuple[PlayerId, Rating]]:

@@ -58,17 +58,19 @@ class SeasonLine:
 def season_table(
     events: Sequence[Mapping[PlayerId, tuple[int, Decimal]]],
 ) -> list[SeasonLine]:
-    """Sum each player's points over the season's events (player → (place, points)).
-
-    Ranked by points, then more events played, then the best place, then player id, so
-    no two players share a rank."""
-    points: dict[PlayerId, Decimal] = {}
-    played: dict[PlayerId, int] = {}
-    best: dict[PlayerId, int] = {}
+    """Sum each player's points over the season's events (player → (place, points)),
+    ranked as :func:`ranked_season`."""
+    totals: dict[PlayerId, tuple[Decimal, int, int]] = {}
     for event in events:
         for p, (place, pts) in event.items():
-            points[p] = points.get(p, Decimal(0)) + pts
-            played[p] = played.get(p, 0) + 1
-            best[p] = min(best.get(p, place), place)
-    order = sorted(points, key=lambda p: (-points[p], -played[p], best[p], p))
-    return [SeasonLine(i + 1, p, points[p], played[p], best[p]) for i, p in enumerate(order)]
+            points, played, best = totals.get(p, (Decimal(0), 0, place))
+            totals[p] = (points + pts, played + 1, min(best, place))
+    return ranked_season(totals)
+
+
+def ranked_season(totals: Mapping[PlayerId, tuple[Decimal, int, int]]) -> list[SeasonLine]:
+    """The season table from each player's (points, events played, best place): ranked by
+    points, then more events played, then the best place, then player id, so no two
+    players share a rank."""
+    order = sorted(totals, key=lambda p: (-totals[p][0], -totals[p][1], totals[p][2], p))
+    return [SeasonLine(i + 1, p, *totals[p]) for i, p in enumerate(order)]

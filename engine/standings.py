@@ -31,6 +31,8 @@ Key = tuple[str, Decimal]
 # Criteria that say how far a line got rather than how well it did there: the figure a
 # ranking line shows is the first criterion after these (``Standing.figure``).
 STAGE_CODES = frozenset({"removed", "reached", "forfeit", "group-place", "flip"})
+# A line's figure when no result has made one yet (a final not played): it shows none.
+NO_FIGURE: Key = ("", Decimal(0))
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,7 @@ class Line:
 def shown(line: Line) -> Key | None:
     """The figure a line shows: the format's choice, else its first non-stage criterion."""
     if line.figure is not None:
-        return line.figure
+        return None if line.figure == NO_FIGURE else line.figure
     return next(((c, v) for c, v in line.keys if c not in STAGE_CODES), None)
 
 

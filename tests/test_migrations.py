@@ -8,17 +8,21 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from db.migrate import HEAD as KNOWN_HEAD
 from db.migrate import alembic_config, revision, upgrade
 from db.models import Base
 from db.session import make_engine
+from tests.handlers.memory import Chats
+from tests.handlers.test_ratings_kept import ADMIN, GROUP, POOL, TOPICS, history, kept_and_replayed
+from tests.handlers.test_ratings_two_workers import BACKENDS, START, migrated
 
 HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
 
@@ -140,3 +144,47 @@ def _alembic_left_after(function: str, path: Path) -> str:
         cwd=Path(__file__).resolve().parents[1],
     )
     return run.stdout.strip()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_0018_keeps_the_ratings_and_places_of_the_events_played_before_it(
+    tmp_path: Path, backend: str
+) -> None:
+    """A group's history played (two topics, fixes of finished events, undos, a
+    cancelled event, two seasons), then the database taken back to 0017: the upgrade
+    fills the ratings by one replay, and the places are kept at the first read, so
+    /rating, /me, /season and /export season say what they said before, and what is kept
+    is the history's replay."""
+    async with migrated(backend, tmp_path) as url:
+        await _upgraded_history(Chats(make_engine(url), START))
+
+
+async def _upgraded_history(chats: Chats) -> None:
+    try:
+        await history(chats, 3)
+        said = await _reads(chats)
+        async with chats.engine.begin() as conn:
+            await conn.run_sync(lambda c: command.downgrade(alembic_config(c), "0017_refusals"))
+            assert "event_ratings" not in await conn.run_sync(
+                lambda c: inspect(c).get_table_names()
+            )
+        await upgrade(chats.engine)
+        async with chats.engine.connect() as conn:
+            kept = (await conn.execute(text("SELECT count(*) FROM event_results"))).scalar()
+        assert kept == 0  # the bot ranks them once, at the first read
+        assert await _reads(chats) == said
+        await kept_and_replayed(chats)
+    finally:
+        await chats.engine.dispose()
+
+
+async def _reads(chats: Chats) -> list[str]:
+    """What the group reads of its history: the leaderboard, each player's /me, the
+    season, its CSV."""
+    out = [await chats.says(GROUP, ADMIN, "/rating", TOPICS[0])]
+    out += [await chats.says(GROUP, uid, "/me", TOPICS[0]) for uid in POOL]
+    out.append(await chats.says(GROUP, ADMIN, "/season", TOPICS[0]))
+    await chats.says(GROUP, ADMIN, "/export season", TOPICS[0])
+    document = chats.last(GROUP)
+    assert document.kind == "document" and document.file is not None
+    return [*out, document.file.decode()]

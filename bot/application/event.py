@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 
+from bot.application import ratings
 from bot.application.context import Ctx
 from bot.application.live_links import live_token, new_live_token
 from bot.application.service import audit, people, results
@@ -40,6 +41,7 @@ from bot.language.errors import UserError
 from db.models import Player, Report, Round, TableRow, Tournament
 from db.status import EventStatus, PenaltyKind, PlayerStatus, RoundStatus, TableState
 from engine.board import Board, board, build, notice
+from engine.formats import preset
 from engine.formats.base import Format
 from engine.formats.teams import TeamStanding
 from engine.games import Game
@@ -249,12 +251,14 @@ class PlayerCheckedIn:
 
 @dataclass(frozen=True)
 class FormatChosen:
-    """At the draw, the format picked for the field's size: ``format`` for ``players``
-    signed up, ``most`` the largest field of the small format (docs/rules/two-player.md)."""
+    """At the draw, the format picked for the field's size: ``format`` (a key or preset)
+    for ``players`` entrants signed up (pairs where ``per`` is 2), ``most`` the largest
+    field of the small format (docs/rules/two-player.md#format-by-size)."""
 
     format: str
     players: int
     most: int
+    per: int = 1
 
 
 @dataclass(frozen=True)
@@ -454,14 +458,18 @@ class Event:
         if t.options.get("auto", {}).get("format") != "size" or sizes is None:
             return None
         players = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
-        key = self.game.format_for(players)
+        per = self.fmt.team_size()  # the rule counts the default format's entrants
+        chosen = self.game.format_for(players // per)
+        key, knobs = preset(chosen)
         before_format, before = t.format, t.options
         if key != t.format:  # knobs of the other format do not apply
             t.options = {k: dict(v) for k, v in t.options.items() if k != "format"}
+        if knobs:
+            t.options = {**t.options, "format": {**t.options.get("format", {}), **knobs}}
         t.format = key
         t.options = {k: dict(v) for k, v in t.options.items() if k != "auto"}
         self._record(audit.FormatBySize(before_format, before, key, players))
-        return FormatChosen(key, players, sizes[0])
+        return FormatChosen(chosen, players // per, sizes[0], per)
 
     def draw(self, seeding: Sequence[int] | None = None) -> RoundDrawn:
         """Close sign-up and seat round 1 (refused when too few can be seated);
@@ -554,6 +562,7 @@ class Event:
         self._record(audit.Finished(), keeps_state=True)
         fmt, state = self.fmt, self.state
         final = build(fmt, state, outcome.ranking, over=True)
+        self.ctx.uow.defer(lambda: ratings.keep_places(self.ctx.uow.repo, self.t, final))
         return EventFinished(final, fmt.champion(state, outcome))
 
     async def settle_result(self, r: Round) -> tuple[Settled, ...]:
@@ -570,8 +579,11 @@ class Event:
         t = self.t
         until = t.signup_until.isoformat() if t.signup_until is not None else None
         before = audit.Cancelled(t.status, until)
+        played = t.status == EventStatus.RUNNING
         t.status, t.signup_until = EventStatus.CANCELLED, None
         self._record(before, keeps_state=True)
+        if played:  # its hands leave the ratings (docs/rules/ratings.md#cancelled)
+            self._later_restate()
         return EventCancelled(t.title)
 
     # --- settings and deadlines ---------------------------------------------------------------
@@ -664,11 +676,13 @@ class Event:
     ) -> ResultReported:
         """Store a checked report: confirmed at once from an organiser, else pending."""
         rep = await results.file(self.ctx, self.t, r, row, checked, organiser)
+        await self._rate(row)
         then = await self.settle_result(r) if organiser else ()
         return ResultReported(row, rep, checked.scores, organiser, then)
 
     async def confirm(self, r: Round, row: TableRow, rep: Report) -> ResultConfirmed:
         results.confirm(self.ctx, self.t, r, row, rep)
+        await self._rate(row)
         return ResultConfirmed(row, rep, await self.settle_result(r))
 
     def dispute(self, row: TableRow, rep: Report, reason: str) -> ResultDisputed:
@@ -677,13 +691,34 @@ class Event:
 
     async def fix(self, r: Round, row: TableRow, checked: results.Checked) -> ResultFixed:
         rep = await results.fix(self.ctx, self.t, r, row, checked)
+        await self._restate()
         return ResultFixed(row, rep, checked.scores, self.settle(r))
 
     def forfeit(self, r: Round, row: TableRow, losers: Sequence[int]) -> TableForfeited:
         """``losers`` forfeit the table's game; the organiser's own ruling may end the
         event (a held round is ruled)."""
+        rated = row.status == TableState.CONFIRMED
         results.forfeit(self.ctx, self.t, row, list(losers))
+        if rated and row.status != TableState.CONFIRMED:  # a played table's hands go
+            self._later_restate()
         return TableForfeited(row, tuple(losers), self.settle(r, ruled=True))
+
+    # --- ratings and places, kept with the results (bot.application.ratings) ---------------
+    async def _rate(self, row: TableRow) -> None:
+        """A table just reported or confirmed: once settled, its hands are rated."""
+        if row.status == TableState.CONFIRMED:
+            await ratings.rate(self.ctx.uow.repo, self.t, [row])
+
+    async def _restate(self) -> None:
+        """A correction: the event's ratings (and the later events') and its places again."""
+        if self.t.status == EventStatus.SIGNUP:  # nothing played, nothing rated
+            return
+        await self.whole()
+        await ratings.restate(self.ctx.uow.repo, self.t)
+
+    def _later_restate(self) -> None:
+        """:meth:`_restate`, once this update's verb is done (a verb that is not async)."""
+        self.ctx.uow.defer(self._restate)
 
     def _moved(self) -> tuple[Settled, ...]:
         """After a ruling on a player: the standings moved, once they are on show (the
@@ -725,10 +760,12 @@ class Event:
 
     def late(self, r: Round, due: Sequence[TableRow], at: datetime) -> DeadlineRuled:
         accepted, forfeited, waiting = results.late(self.ctx, self.t, r, list(due), at)
+        self.ctx.uow.defer(lambda: ratings.rate(self.ctx.uow.repo, self.t, accepted))
         return DeadlineRuled(r, tuple(accepted), tuple(forfeited), tuple(waiting), self.settle(r))
 
     async def undo(self) -> RulingUndone:
         """Take back the organiser's last ruling; the latest round settles again."""
         action = await results.undo(self.ctx, self.t)
+        await self._restate()  # a result back or gone, or a penalty: places may move
         r = latest_round(self.t)
         return RulingUndone(action, self.settle(r) if r is not None else ())

@@ -104,6 +104,12 @@ def my_standing(ctx: Ctx, t: Tournament, user: int) -> str:
     else:
         words = stage_words(ctx, mine) if mine is not None else ""
         where = ctx.t("me.for-now", words=words) if words else ctx.t("me.playing")
+    return with_part(ctx, t, user, where)
+
+
+def with_part(ctx: Ctx, t: Tournament, user: int, where: str) -> str:
+    """/me's ``where`` for one event, with the part of a line that changed hands (/sub)
+    the player played, when they did (its players loaded)."""
     part = part_of(t, user)
     if part is None:
         return where

@@ -242,10 +242,10 @@ def standings_sheet(
             rows,
             _chain(ctx, fmt.team_tiebreaks),
         )
+    if fmt.sits_in_pairs:  # pairs in groups too: a line per pair (the text lists the groups)
+        return _pairs_sheet(ctx, t, b, title, subtitle, state)
     if fmt.has_group_tables and (b.by_group or not state.rounds):
         return _groups_sheet(ctx, t, b, title, subtitle, state)
-    if fmt.sits_in_pairs:
-        return _pairs_sheet(ctx, t, b, title, subtitle, state)
     if "reached" in fmt.tiebreaks:
         rows = tuple(
             Row(

@@ -23,6 +23,10 @@ FORMATS: tuple[type[Format], ...] = (
     Pairs,
     Multistage,
 )
+# Formats with knobs set, that a game's size-dependent choice may name
+# (``Game.formats_by_size``): the groups A/B played by the pairs of 80分
+# (docs/rules/pairs.md#groups).
+PRESETS: dict[str, tuple[str, dict[str, str]]] = {"pairs-groups": ("pairs", {"groups": "2"})}
 TYPO_DISTANCE = 2  # letters a misspelt format word may differ by (``format_word``)
 SHORT_WORD = 5  # up to this long, one letter only
 
@@ -34,6 +38,12 @@ def find_format(name: str) -> type[Format]:
         if wanted == fmt.key or wanted in (a.lower() for a in fmt.aliases):
             return fmt
     raise ConfigError("unknown-format", format=name, known=tuple(f.key for f in FORMATS))
+
+
+def preset(name: str) -> tuple[str, dict[str, str]]:
+    """A format key or preset name as (format key, the knobs it sets)."""
+    key, knobs = PRESETS.get(name, (name, {}))
+    return key, dict(knobs)
 
 
 def format_word(word: str) -> type[Format] | None:
@@ -78,4 +88,4 @@ def edit_distance(a: str, b: str) -> int:
     return row[-1]
 
 
-__all__ = ["FORMATS", "Format", "find_format", "format_word"]
+__all__ = ["FORMATS", "PRESETS", "Format", "find_format", "format_word", "preset"]

@@ -77,10 +77,11 @@ class Format:
     # Capabilities: what the format has, so the bot asks instead of knowing format keys.
     signs_up_together: ClassVar[bool] = False  # players may name partners (/join @a)
     seats_departments_apart: ClassVar[bool] = False  # /dept: colleagues at other tables
-    has_bracket: ClassVar[bool] = False  # ``bracket()`` draws a knockout tree (/bracket)
+    # (these two an instance may set: pairs play in groups by a knob)
+    has_bracket: bool = False  # ``bracket()`` draws a knockout tree (/bracket)
     has_team_table: ClassVar[bool] = False  # ``team_standings()`` ranks the teams
     team_tiebreaks: ClassVar[tuple[str, ...]] = ()  # the team table's chain, where it has one
-    has_group_tables: ClassVar[bool] = False  # ``draw_groups()``: a table per group first
+    has_group_tables: bool = False  # ``draw_groups()``: a table per group first
     sits_in_pairs: ClassVar[bool] = False  # partners share a line of the standings
     series_knobs: ClassVar[tuple[str, ...]] = ()  # knobs that set a best-of-N series
     note_codes: ClassVar[tuple[str, ...]] = ("bye",)  # what a plan's ``notes`` may hold
@@ -158,6 +159,18 @@ class Format:
     def team_standings(self, state: TournamentState) -> tuple[TeamStanding, ...]:
         """The teams ranked, where ``has_team_table``; otherwise empty."""
         return ()
+
+    def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
+        """Refuse (``ConfigError``) knob ``name`` where no stage of this event reads it, or
+        its value cannot work for ``players`` signed up (``drawing``: the field is final).
+        /set asks it of the knob it sets, /draw of every knob set. Most formats read all
+        their knobs, whatever the field."""
+
+    def drawn_cards(self, plan: RoundPlan) -> dict[PlayerId, str]:
+        """The card each player's unit drew for this round's opponents, where a format
+        draws them by cards (docs/rules/pairs.md#opponents-by-cards); empty where it
+        draws no cards."""
+        return {}
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
         """Players tied after their table was settled, whom an extra game (加赛) is to
@@ -291,16 +304,19 @@ class Format:
         notes: tuple[str, ...],
         short_tables: bool = True,
         apart: Apart = (),
+        sit_out: int = 0,
     ) -> RoundPlan:
         """Tables by lot for the players still in (docs/rules/knockout.md#tables-by-lot): one final
         table when they fit it; else cut into tables, the players left over on a bye,
         given to those with the fewest byes so far (剩余选手不够4人则轮空); ``apart``
-        pairs moved to different tables where the lot put them together."""
+        pairs moved to different tables where the lot put them together. ``sit_out``
+        more players than the leftovers have a bye (docs/rules/knockout.md#one-loss)."""
         if len(pool) in self.sizes and len(pool) <= self.sizes[0]:
             if apart_clashes([pool], apart):  # one table: nobody can be kept apart
                 notes = (*notes, APART_NOTE)
             return RoundPlan((Table(1, tuple(shuffled(pool, rng))),), (), "final", label, notes)
-        sizes, bye_count = partition(len(pool), self.sizes, short_tables)
+        sizes, bye_count = partition(len(pool) - sit_out, self.sizes, short_tables)
+        bye_count += sit_out
         byes = pick_byes(pool, bye_count, earlier_byes, rng)
         drawn = shuffled([p for p in pool if p not in byes], rng)
         if byes:

@@ -43,7 +43,15 @@ from decimal import Decimal
 from engine.draw import shuffled, stream
 from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format
-from engine.formats.elimination import HALF, BracketRound, Ladder, still_in_at, tree
+from engine.formats.elimination import (
+    HALF,
+    THIRD_NOTE,
+    BracketRound,
+    Ladder,
+    final_round,
+    still_in_at,
+    tree,
+)
 from engine.formats.seeding import RATING, SeedsKnob, by_rating
 from engine.formats.series import SERIES_NOTES, series_note
 from engine.formats.stage import Goes, Kind, Stage, match_length, within
@@ -112,15 +120,17 @@ class Bracket(Format):
     aliases = ("bracket", "单败淘汰", "淘汰制", "裁减制", "single elimination")
     seeds = ("004",)
     has_bracket = True
-    note_codes = ("bye", "round-robin", "extra-game", *SERIES_NOTES)
+    note_codes = ("bye", "round-robin", "extra-game", THIRD_NOTE, *SERIES_NOTES)
     knobs = (
         SeedsKnob("seeds", "0", (), int),
         Knob("last3", "robin", ("robin", "off"), str),
+        Knob("third", "off", (), bool),
     )
     eliminates = True
     tiebreaks = (
         "removed",
         "reached",
+        "third-place",
         "robin-wins",
         "robin-points",
         "head-to-head",
@@ -135,7 +145,8 @@ class Bracket(Format):
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
         """Matches halving the field (skipped when it is already two, or three for the
         round robin), then, as the halving of this field falls, the last three's round
-        robin (``last3=robin``) or the final of two."""
+        robin (``last3=robin``) or the final of two, beside it the semi-final losers'
+        match for third (``third``) where semi-finals are played."""
         left = players
         while left > 3:
             left -= left // 2
@@ -143,14 +154,16 @@ class Bracket(Format):
         length = match_length(series_note(self.game))
         chain = within(self.tiebreaks)
         match = tuple(c for c in chain if c in ("round-score", "flip"))
-        robin_chain = tuple(c for c in chain if c != "round-score")  # straight to the flip
-        last = (
-            Stage(Kind.ROBIN, "robin", length, Goes.CHAMPION, 3, False, robin_chain)
-            if robin
-            else Stage(Kind.FINAL, "final", length, Goes.CHAMPION, 0, False, match)
-        )
         first = Stage(Kind.BRACKET, "bracket", length, Goes.WINNER, 1, False, match)
-        return ((first, not players or players > (3 if robin else 2)), (last, True))
+        played = not players or players > (3 if robin else 2)
+        if robin:  # the three's chain goes straight to the flip
+            robin_chain = tuple(c for c in chain if c not in ("round-score", "third-place"))
+            last = Stage(Kind.ROBIN, "robin", length, Goes.CHAMPION, 3, False, robin_chain)
+            return ((first, played), (last, True))
+        final = Stage(Kind.FINAL, "final", length, Goes.CHAMPION, 0, False, match)
+        third = Stage(Kind.THIRD, "third", length, Goes.PLACE, 3, False, match)
+        semis = self.options["third"] and (not players or players >= 4)
+        return ((first, played), *(((third, True),) if semis else ()), (final, True))
 
     # --- history ---------------------------------------------------------------------
     def walk(self, state: TournamentState) -> Walk:
@@ -228,7 +241,8 @@ class Bracket(Format):
             w.robin = tuple(alive)
             return self._next_robin(w, state, label, active)
         if len(alive) == 2:
-            return RoundPlan((Table(1, tuple(alive)),), (), "final", label, series_note(self.game))
+            third = bool(self.options["third"])
+            return final_round(w.ladder, alive, active, third, label, series_note(self.game))
         byes: list[PlayerId] = []
         if len(alive) % 2:
             if not state.rounds and self.seed_count(state) > 0:
@@ -315,6 +329,7 @@ class Bracket(Format):
             keys = (
                 ("removed", Decimal(p in active)),
                 ("reached", level + ahead),
+                w.ladder.third_key(p),
                 ("robin-wins", w.robin_wins.get(p, Decimal(0))),
                 ("robin-points", w.robin_points.get(p, Decimal(0))),
                 ("head-to-head", w.head_to_head(p)),
@@ -326,7 +341,7 @@ class Bracket(Format):
             )
             still = p in active and (p in alive or p in w.robin) and not finished
             stage, at = self._stage_of(w, p, active, still, level)
-            figure = keys[2] if p in w.robin else keys[5]
+            figure = keys[3] if p in w.robin else keys[6]
             lines.append(Line(p, points.get(p, Decimal(0)), still, keys, stage, at, 0, figure))
         ranked = rank(lines)
         if finished and ranked:
@@ -344,6 +359,8 @@ class Bracket(Format):
             return "removed", 0
         if p in w.robin:
             return "robin", 0
+        if w.ladder.third is not None and p in w.ladder.third.players:
+            return "third", 0
         last = w.ladder.rounds[-1] if w.ladder.rounds else []
         if len(last) == 1 and len(last[0].players) == 2 and p in last[0].players:
             return "final", 0

@@ -5,6 +5,10 @@
   pair) until someone wins — it never decides who advances (两盘慢棋战平则赛快棋…直到分出胜负;
   docs/rules/two-player.md#series). Single elimination (单败淘汰) and the playoffs of
   小组循环 use it.
+* A third-place match (knob ``third``, docs/rules/bracket.md#third-place): the two semi-final
+  losers meet at table 2 of the final's round (:func:`final_round`); the ladder keeps it
+  beside its rounds (``Ladder.third``); its winner ranks above its loser by
+  :meth:`Ladder.third_key`, named 三四名决赛 where it decides.
 * :func:`still_in_at` keeps a match won before a later withdrawal with its winner.
 * :func:`tree` is the ladder as the ``/bracket`` picture draws it.
 * :func:`lucky_losers` fills a final too few reached with the best of the rest, by the
@@ -28,10 +32,19 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from engine.draw import flip_order
-from engine.model import PlayerId, RoundRecord, TableResult, TableStatus, TournamentState
+from engine.model import (
+    PlayerId,
+    RoundPlan,
+    RoundRecord,
+    Table,
+    TableResult,
+    TableStatus,
+    TournamentState,
+)
 from engine.standings import flips, net_scores
 
 HALF = Decimal("0.5")
+THIRD_NOTE = "third-place"  # a final's round that also seats the match for third
 BracketRound = tuple[tuple[PlayerId, PlayerId | None, PlayerId | None], ...]
 
 
@@ -105,26 +118,48 @@ class Ladder:
     """Knockout rounds replayed from the history, in bracket order."""
 
     rounds: list[list[Match]] = field(default_factory=list)
+    third: Match | None = None  # the semi-final losers' match for third place
     level: dict[PlayerId, Decimal] = field(default_factory=dict)
     score_at: dict[PlayerId, Decimal] = field(default_factory=dict)
     byes: Counter[PlayerId] = field(default_factory=Counter)
+    forfeited: set[PlayerId] = field(default_factory=set)
 
     def ties(self) -> list[Match]:
-        """Matches of the last round still undecided (equal totals): an extra round."""
-        return [m for m in self.rounds[-1] if not m.decided] if self.rounds else []
+        """Matches of the last round still undecided (equal totals), the match for third
+        with them: an extra round."""
+        last = self.rounds[-1] if self.rounds else []
+        third = [self.third] if self.third is not None else []
+        return [m for m in (*last, *third) if not m.decided]
 
     def still_in(self, active: set[PlayerId]) -> set[PlayerId]:
         """Who is still in the knockout now: the last round's winners, and the active
-        players of its matches not yet decided (their table unsettled, or level)."""
+        players of its matches not yet decided (their table unsettled, or level); the
+        match for third decides no title."""
         if not self.rounds:
             return set()
-        open_ = {p for m in self.ties() for p in m.players if p in active}
+        open_ = {p for m in self.ties() if m is not self.third for p in m.players if p in active}
         return set(self.alive(active)) | open_
 
     def playoff(self, active: set[PlayerId]) -> tuple[PlayerId, ...]:
         """The active players of the last round's level matches (an extra round decides)."""
+        return tuple(
+            p for m in self.ties() if m.level and not m.decided for p in m.players if p in active
+        )
+
+    def third_key(self, p: PlayerId) -> tuple[str, Decimal]:
+        """The ranking key of the match for third: 1 for its winner, 0 for anyone else."""
+        won = self.third is not None and self.third.decided and self.third.winner == p
+        return "third-place", Decimal(won)
+
+    def semi_losers(self, active: set[PlayerId]) -> tuple[PlayerId, ...]:
+        """The losers of the last round when it was the semi-finals (two matches, no
+        bye), both still in the event and neither out by a forfeit: who plays for third.
+        Empty otherwise (a semi-final lost by walkover leaves nobody to play it)."""
         last = self.rounds[-1] if self.rounds else []
-        return tuple(p for m in last if m.level and not m.decided for p in m.players if p in active)
+        if len(last) != 2 or any(len(m.players) != 2 or not m.decided for m in last):
+            return ()
+        losers = tuple(p for m in last for p in m.players if p != m.winner)
+        return losers if all(p in active and p not in self.forfeited for p in losers) else ()
 
     def alive(self, active: set[PlayerId]) -> list[PlayerId]:
         """The last round's winners in bracket order (still active)."""
@@ -146,11 +181,15 @@ class Ladder:
                 if match is not None:
                     self._decide(match, rec, results.get(table.number), pens, active)
             return
+        tables = rec.plan.tables
+        if THIRD_NOTE in rec.plan.notes:  # table 2 is the match for third, beside the final
+            self.third, tables = Match(tables[1].players), tables[:1]
+            self._decide(self.third, rec, results.get(rec.plan.tables[1].number), pens, active)
         depth = Decimal(len(self.rounds) + 1)
-        matches = [Match(t.players) for t in rec.plan.tables]
+        matches = [Match(t.players) for t in tables]
         matches += [Match((p,)) for p in rec.plan.byes]
         self.byes.update(rec.plan.byes)
-        for match, table in zip(matches, rec.plan.tables, strict=False):
+        for match, table in zip(matches, tables, strict=False):
             for p in match.players:
                 self.level[p] = depth
             self._decide(match, rec, results.get(table.number), pens, active)
@@ -169,6 +208,8 @@ class Ladder:
         active: set[PlayerId],
     ) -> None:
         winners = match_winner(rec, res, pens, active, match.players)
+        if res is not None and res.status is TableStatus.FORFEIT:
+            self.forfeited.update(res.forfeited)
         if res is not None and res.status is TableStatus.CONFIRMED:
             self.score_at.update(net_scores(rec, res, pens))
         elif res is not None and res.status is TableStatus.FORFEIT:
@@ -178,7 +219,7 @@ class Ladder:
             return
         match.decided = True
         match.winner = winners[0] if winners else None
-        if match.winner is not None:
+        if match.winner is not None and match is not self.third:
             self.level[match.winner] += HALF
 
 
@@ -205,6 +246,25 @@ def match_winner(
     best = max(net[p] for p in stayed)
     top = [p for p in stayed if net[p] == best]
     return (top[0],) if len(top) == 1 else None
+
+
+def final_round(
+    ladder: Ladder,
+    alive: Sequence[PlayerId],
+    active: set[PlayerId],
+    third: bool,
+    label: str,
+    notes: tuple[str, ...],
+) -> RoundPlan:
+    """The final of the two ``alive``; with ``third`` (knob) and semi-finals just played,
+    the semi-final losers' match for third at table 2 of the same round
+    (docs/rules/bracket.md#third-place)."""
+    tables = [Table(1, tuple(alive))]
+    losers = ladder.semi_losers(active) if third else ()
+    if losers:
+        tables.append(Table(2, losers))
+        notes = (*notes, THIRD_NOTE)
+    return RoundPlan(tuple(tables), (), "final", label, notes)
 
 
 def still_in_at(state: TournamentState, active: set[PlayerId]) -> list[set[PlayerId]]:

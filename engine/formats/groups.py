@@ -17,14 +17,19 @@ Rules as implemented:
   (胜出2人进行决赛); with 4 or 8 groups the pairs of groups cross the same way and the
   bracket continues. Games with tables of 3–4 have no crossover: the final table takes the
   group winners, then the runners-up by points, until the usual table is full (积分前三名进入总决赛;
-  #tables-of-three-or-four).
+  #tables-of-three-or-four). There, no group is a single table replayed round after round
+  (fewer groups are dealt), and ``check_knob`` refuses more groups than the final seats
+  winners, a ``groups`` the field cannot fill so, and the best-of knobs (no series).
+  Until the final reports its players are level (no figure, no play-off); a tie for its
+  top that stands is played off, ranked by the play-off, a flip only where none can sit.
 * Best of N per stage (knobs ``group_best_of`` 1, ``playoff_best_of`` 5, ``final_best_of``
   7: 一局定胜负 / 五局三胜制 / 七局四胜制; #best-of). The captain reports the series' games
   separated by ``;`` and the format reads the table's total: in the two-player games that
   is games won (a draw half each), so the higher total is the one who won more games; when
   the clock stopped the series early the score so far decides (若比分未达到三局，
   则以当前比分决出胜负). The stage's N goes into the plan's notes (``best-of-5``) for the
-  chat. Equal totals in a playoff or the final → an extra round for that pair.
+  chat. Equal totals in a playoff or the final → an extra round for that pair. Where the
+  game's own ``series`` sets every match's length, /set refuses the best-of knobs.
 * Forfeits and removed players: a forfeited player loses the game; a removed player's later
   games are not scheduled (the opponent has a bye) and they rank last.
 """
@@ -38,11 +43,14 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from engine.draw import shuffled, stream
+from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format, GroupPlace
 from engine.formats.elimination import (
+    THIRD_NOTE,
     BracketRound,
     Ladder,
     extra_table,
+    final_round,
     still_in_at,
     top_of_final,
     tree,
@@ -62,9 +70,19 @@ from engine.model import (
     TournamentState,
 )
 from engine.seating import balance_seats, mix, partition, pick_byes
-from engine.standings import Line, flips, net_scores, penalties_by_round, rank, totals
+from engine.standings import (
+    NO_FIGURE,
+    Key,
+    Line,
+    flips,
+    net_scores,
+    penalties_by_round,
+    rank,
+    totals,
+)
 
 LETTERS = "ABCDEFGH"
+LOW = Decimal(-(10**12))  # ranks a forfeit below every score; never shown (``_figure``)
 BEST_OF = ("1", "3", "5", "7")
 GROUP_EFFORT = 300  # a group is small: a few hundred swaps find its best seating
 Slot = tuple[tuple[tuple[PlayerId, ...], ...], tuple[PlayerId, ...]]  # tables, byes
@@ -148,7 +166,8 @@ class Walk:
     group_lot: dict[PlayerId, bool] = field(default_factory=dict)  # split by the flip
     ladder: Ladder = field(default_factory=Ladder)
     final: tuple[PlayerId, ...] = ()  # tables of 3–4: the final's players
-    final_scores: dict[PlayerId, list[Decimal]] = field(default_factory=dict)
+    final_net: dict[PlayerId, Decimal] = field(default_factory=dict)  # what they scored there
+    final_keys: dict[PlayerId, list[Key]] = field(default_factory=dict)  # final, extras, flip
     top: tuple[PlayerId, ...] = ()  # tables of 3–4: still tied for first after the final
     final_done: bool = False
     seated: tuple[PlayerId, ...] = ()  # tables of 3–4: the last final table's players in
@@ -171,6 +190,21 @@ def _copy(lines: Mapping[PlayerId, GroupLine]) -> dict[PlayerId, GroupLine]:
     return {p: GroupLine(g.points, g.wins, dict(g.beat)) for p, g in lines.items()}
 
 
+TABLE_TIEBREAKS = (
+    "removed",
+    "reached",
+    "third-place",
+    "round-score",
+    "extra",
+    "final-flip",
+    "group-place",
+    "points",
+    "wins",
+    "head-to-head",
+    "flip",
+)
+
+
 class Groups(Format):
     """小组循环: groups by lot, round robin inside, top 2 cross over, then the final."""
 
@@ -180,17 +214,19 @@ class Groups(Format):
     has_bracket = True  # the crossover and final
     has_group_tables = True
     series_knobs = ("group_best_of", "playoff_best_of", "final_best_of")
-    note_codes = ("bye", *SERIES_NOTES)
+    note_codes = ("bye", THIRD_NOTE, *SERIES_NOTES)
     knobs = (
         Knob("groups", "2", ("1", "2", "4", "8"), int),
         Knob("group_best_of", "1", BEST_OF, int),
         Knob("playoff_best_of", "5", BEST_OF, int),
         Knob("final_best_of", "7", BEST_OF, int),
+        Knob("third", "off", (), bool),
     )
     eliminates = True
-    tiebreaks = (
+    tiebreaks: tuple[str, ...] = (
         "removed",
         "reached",
+        "third-place",
         "round-score",
         "group-place",
         "wins",
@@ -202,6 +238,10 @@ class Groups(Format):
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
         self.pairs = self.sizes[0] == 2
+        if not self.pairs:  # one final table: its score, its play-off, then the groups'
+            self.tiebreaks = TABLE_TIEBREAKS
+        if self.options["third"] and not self.pairs:  # one final table: no semi-finals
+            raise ConfigError("third-needs-semis", format=self.key)
         # A group's seating search is the slow part of a replay: done once per group.
         self._schedules: dict[tuple[tuple[PlayerId, ...], str, str, int], list[Slot]] = {}
         self._groups: dict[tuple[tuple[PlayerId, ...], str], list[list[PlayerId]]] = {}
@@ -221,30 +261,33 @@ class Groups(Format):
 
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
         """Two-player games: the groups' round robin, the top 2 of each crossing over
-        (then halving, with 4 or 8 groups) to the final, each stage as long as its knob;
-        tables of 3–4: the groups (points first), then one final table the best of them
-        fill, a hand each table."""
+        (then halving, with 4 or 8 groups) to the final, each stage as long as its knob,
+        the semi-final losers playing for third with ``third``; tables of 3–4: the groups
+        (points first), then one final table the best of them fill."""
         chain = within(self.tiebreaks)
-        match = tuple(c for c in chain if c in ("round-score", "flip"))
+        robin = tuple(c for c in chain if c in GROUP_CHAIN)
+        match = tuple(c for c in chain[: chain.index("group-place")] if c != "third-place")
         final = Stage(Kind.FINAL, "final", Length(session=True), Goes.CHAMPION, 0, False, match)
         if not self.pairs:
-            groups = Stage(
-                Kind.GROUPS, "group", Length(session=True), Goes.FILL, self.sizes[0], False
-            )
-            return ((replace(groups, tiebreaks=GROUP_CHAIN), True), (final, True))
+            seats = self.sizes[0]
+            groups = Stage(Kind.GROUPS, "group", final.length, Goes.FILL, seats, False, robin)
+            return ((groups, True), (final, True))
 
         def length(knob: str) -> Length:
             return match_length(series_note(self.game, self.int_option(knob)))
 
         count = self.int_option("groups")
-        robin = tuple(c for c in chain if c in GROUP_CHAIN)  # matches won first
-        playoff_length = length("playoff_best_of")
-        playoff = Stage(Kind.CROSSOVER, "crossover", playoff_length, Goes.WINNER, 1, False, match)
+        playoff = Stage(
+            Kind.CROSSOVER, "crossover", length("playoff_best_of"), Goes.WINNER, 1, False, match
+        )
+        final = replace(final, length=length("final_best_of"))
+        third = Stage(Kind.THIRD, "third", final.length, Goes.PLACE, 3, False, match)
         stages = (
             Stage(Kind.GROUPS, "group", length("group_best_of"), Goes.TOP, 2, False, robin),
             *((playoff,) if count > 1 else ()),
             *((replace(playoff, kind=Kind.BRACKET, name="bracket"),) if count > 2 else ()),
-            replace(final, length=length("final_best_of")),
+            *((third,) if self.options["third"] and count > 1 else ()),
+            final,
         )
         return tuple((stage, True) for stage in stages)
 
@@ -274,7 +317,7 @@ class Groups(Format):
         if not self.pairs:
             for g in range(count, 0, -1):
                 sizes = self._group_sizes(len(order), g)
-                if sizes:
+                if sizes and not self._replays(sizes):
                     out, start = [], 0
                     for size in sizes:
                         out.append(order[start : start + size])
@@ -302,8 +345,42 @@ class Groups(Format):
     def schedule_rounds(self, groups: Sequence[Sequence[PlayerId]]) -> int:
         """Tables of 3–4: every group plays as many rounds as the largest needs, so no
         group sits out while another plays."""
+        return self._rounds_for([len(g) for g in groups])
+
+    def _rounds_for(self, sizes: Sequence[int]) -> int:
         size = self.sizes[0]
-        return max((math.ceil((len(g) - 1) / (size - 1)) for g in groups), default=1) or 1
+        return max((math.ceil((g - 1) / (size - 1)) for g in sizes), default=1) or 1
+
+    def _replays(self, sizes: Sequence[int]) -> bool:
+        """Whether a group of exactly one table would sit at that same table round after
+        round (a group of three beside a group of six: three rounds of one table). Such
+        groups are not dealt (docs/rules/groups.md#tables-of-three-or-four)."""
+        rounds = self._rounds_for(sizes)
+        return rounds > 1 and any(partition(g, self.sizes) == ([g], 0) for g in sizes)
+
+    def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
+        """Refuse a knob this event would not read, or a value that cannot work for
+        ``players``: best-of-N where tables of 3–4 play hands, or where the game's own
+        ``series`` sets every match's length; more groups than the final table has seats
+        for their winners (a group winner out); more groups than ``players`` make
+        without a group of one table replayed every round. Before the draw the field
+        counts once it could fill the groups asked (fewer: more are still to sign up).
+        The draw asks only the field: a knob read when set and idle since (the game's
+        ``series`` changed) blocks nothing, and could not be set back."""
+        if name in self.series_knobs and not drawing:
+            if not self.pairs:
+                raise ConfigError("knob-unread-tables", knob=name)
+            if series_note(self.game):
+                raise ConfigError("knob-unread-series", knob=name)
+        if name != "groups" or self.pairs:
+            return
+        asked, seats = self.int_option("groups"), self.sizes[0]
+        if asked > seats:
+            raise ConfigError("groups-beyond-final", groups=asked, seats=seats)
+        if drawing or players >= asked * min(self.sizes):
+            got = len(self._deal(list(range(players)), asked))
+            if got < asked:
+                raise ConfigError("groups-too-many", groups=asked, players=players, most=got)
 
     def group_schedule(
         self, members: Sequence[PlayerId], seed: str, letter: str, rounds: int = 0
@@ -481,23 +558,27 @@ class Groups(Format):
             if len(table.players) != 4:
                 w.sides = []
         res = next((r for r in rec.results if r.table.number == table.number), None)
-        if res is None:
+        if res is None or res.status is TableStatus.PENDING:  # not played yet: nobody tied
             return
         net = net_scores(rec, res, pens)
         players = [
             p for p in table.players if p in active and p not in res.forfeited and p in contenders
         ]
-        low = Decimal(-(10**12))
+        code = "round-score" if rec.plan.stage == "final" else "extra"
+        if rec.plan.stage == "final":
+            w.final_net = {p: net[p] for p in players if p in net}
+        # a forfeit or a removal ranks below every score; who stayed at a table
+        # forfeited scored nothing there (a walkover) and leads it
+        scores = {p: net.get(p, Decimal(0)) for p in players}
         for p in table.players:
             if p in contenders:
-                w.final_scores.setdefault(p, []).append(net.get(p, low) if p in players else low)
+                w.final_keys.setdefault(p, []).append((code, scores.get(p, LOW)))
         w.final_done = True
         w.seated = tuple(p for p in table.players if p in active and p not in res.forfeited)
-        scores = {p: net.get(p, low) for p in players}
         label = (seed, f"round{rec.number}-final-flip")
         w.top, flip = top_of_final(scores, players, w.seated, self.sizes, w.sides, label)
         for p, value in flip.items():
-            w.final_scores[p].append(Decimal(value))
+            w.final_keys[p].append(("final-flip", Decimal(value)))
 
     def extra_seats(self, w: Walk) -> tuple[PlayerId, ...] | None:
         """Who plays the extra game for a tie at the top of the final, if anyone can."""
@@ -547,7 +628,7 @@ class Groups(Format):
             return self.finish(self.standings(state))
         if len(alive) == 2:
             best = series_note(self.game, self.int_option("final_best_of"))
-            return RoundPlan((Table(1, tuple(alive)),), (), "final", label, best)
+            return final_round(w.ladder, alive, active, bool(self.options["third"]), label, best)
         byes = tuple(alive[-1:]) if len(alive) % 2 else ()
         rest = alive[: len(alive) - len(byes)]
         tables = tuple(Table(i // 2 + 1, (rest[i], rest[i + 1])) for i in range(0, len(rest), 2))
@@ -614,8 +695,7 @@ class Groups(Format):
         active = set(self.active(state))
         points = totals(state)
         flip = flips(state)
-        depth = max((len(v) for v in w.final_scores.values()), default=0)
-        low = Decimal(-(10**12))
+        depth = max((len(v) for v in w.final_keys.values()), default=0)
         grouping = self._in_groups(w, active, state)  # once: it replays the schedule
         still = self._still_in(w, active, grouping)
         lines = []
@@ -626,23 +706,44 @@ class Groups(Format):
                     ("round-score", w.ladder.score_at.get(p, Decimal(0))),
                 )
             else:
-                level = Decimal(p in w.final) + (Decimal("0.5") if w.top == (p,) else 0)
-                got = w.final_scores.get(p, [])
-                finals = tuple(("round-score", v) for v in got + [low] * (depth - len(got)))
+                level = Decimal(p in w.final)  # the final's keys order it, extras and flip too
+                got = w.final_keys.get(p, [])
+                finals = (*got, *[("extra", LOW)] * (depth - len(got)))
             keys = (
                 ("removed", Decimal(p in active)),
                 ("reached", level),
+                w.ladder.third_key(p),
                 *finals,
-                ("group-place", Decimal(-w.place.get(p, 99))),
-                # groupmates differ in group place; between groups, the matches and
-                # games won, never head-to-head: they have not met (#ranking)
-                *w.group_keys.get(p, ())[:2],
+                *self._group_keys(w, p),
                 ("flip", flip[p]),
             )
             stage, at = self._stage_of(w, p, active, p in still, level, grouping)
-            figure = keys[2] if level else (keys[-3] if p in w.group_keys else None)
+            figure = self._figure(w, p, bool(level))
             lines.append(Line(p, points.get(p, Decimal(0)), p in still, keys, stage, at, 0, figure))
         return self._explain(w, rank(lines))
+
+    def _group_keys(self, w: Walk, p: PlayerId) -> tuple[Key, ...]:
+        """The group's criteria in the final ranking: the group place, then, between
+        groups, the matches and games won (tables of 3–4: points, tables won), never
+        head-to-head: they have not met (docs/rules/groups.md#ranking). The final table's
+        players before its result, and those tied at its top before their play-off: level,
+        the final decides their order, not the groups
+        (docs/rules/groups.md#tables-of-three-or-four)."""
+        keys = (("group-place", Decimal(-w.place.get(p, 99))), *w.group_keys.get(p, ())[:2])
+        if p in w.final and (not w.final_done or (len(w.top) > 1 and p in w.top)):
+            return tuple((code, Decimal(0)) for code, _ in keys)
+        return keys
+
+    def _figure(self, w: Walk, p: PlayerId, reached: bool) -> Key | None:
+        """The figure a line shows, always one the results made: the score of the last
+        playoff match or of the final table, else the first group criterion (points, or
+        matches won). A finalist who has not played the final (or forfeited it) shows
+        none: not the placeholder that ranks them, nor a group figure out of order."""
+        if self.pairs and reached:
+            return ("round-score", w.ladder.score_at.get(p, Decimal(0)))
+        if p in w.final:
+            return ("round-score", w.final_net[p]) if p in w.final_net else NO_FIGURE
+        return w.group_keys[p][0] if p in w.group_keys else None
 
     @staticmethod
     def _stage_of(
@@ -654,6 +755,8 @@ class Groups(Format):
             return "removed", 0
         if grouping:
             return "group", w.place.get(p, 0)
+        if w.ladder.third is not None and p in w.ladder.third.players:
+            return "third", 0
         last = w.ladder.rounds[-1] if w.ladder.rounds else []
         in_final = p in w.final or (
             len(last) == 1 and len(last[0].players) == 2 and p in last[0].players

@@ -28,6 +28,10 @@ Rules as implemented, with their anchors there:
 * If fewer players remain than the smallest table (e.g. two Big Two winners), the best
   losers of the last round by score (then by flip) fill the final (note ``lucky-loser``):
   a final needs a table, and the next-best score is the least arbitrary way to fill it.
+  Knob ``best_losers=off`` (one loss and out, 输一场即失去继续比赛的权利; #one-loss):
+  nobody who lost comes back; instead a round that would send on too few for a table
+  seats fewer players and gives the rest byes, so that enough go on (eight Big Two
+  players: 4+3 and one bye, three go on to a final of three).
 * Everyone out by forfeits, or a single player left: finished with the standings as they are.
 
 Ranking: later round reached first, then not forfeited, then the score at the table in the
@@ -59,6 +63,7 @@ from engine.model import (
     TableStatus,
     TournamentState,
 )
+from engine.seating import partition
 from engine.standings import Line, flips, net_scores, penalties_by_round, rank, totals
 
 LOW = Decimal(-(10**12))
@@ -97,6 +102,7 @@ class Knockout(Format):
         "final-flip",
         "extra-game",
         "lucky-loser",
+        "fill-byes",
         APART_NOTE,
         *SERIES_NOTES,
     )
@@ -104,6 +110,7 @@ class Knockout(Format):
     knobs = (
         Knob("advance", "1", (), int),
         Knob("leftover", "table", ("table", "bye"), str),
+        Knob("best_losers", "on", (), bool),
     )
     eliminates = True
     tiebreaks = ("reached", "forfeit", "round-score", "extra", "flip")
@@ -121,11 +128,10 @@ class Knockout(Format):
         one table (skipped when the field already does), then the final table."""
         length = match_length(series_note(self.game))
         chain = within(self.tiebreaks)
-        lucky = bool(self.options.get("best_losers", True))
         k = self.int_option("advance")
         return (
             (
-                Stage(Kind.KNOCKOUT, "knockout", length, Goes.WINNER, k, lucky, chain),
+                Stage(Kind.KNOCKOUT, "knockout", length, Goes.WINNER, k, self.best_losers, chain),
                 not players or players > self.sizes[0],
             ),
             (Stage(Kind.FINAL, "final", length, Goes.CHAMPION, tiebreaks=chain), True),
@@ -360,13 +366,48 @@ class Knockout(Format):
         pool = list(w.pool)
         if len(pool) <= 1:
             return self.finish(self.standings(state))
-        if 1 < len(pool) < min(self.sizes):
+        if 1 < len(pool) < min(self.sizes) and self._calls_back(state):
             pool += self._lucky(w, state)
             notes = (*notes, "lucky-loser")
-            if len(pool) < min(self.sizes):
-                return self.finish(self.standings(state))
+        if len(pool) < min(self.sizes):  # forfeits left too few: the ranking decides
+            return self.finish(self.standings(state))
+        sit_out = 0 if self.best_losers else self.sit_out(len(pool)) or 0
+        notes = (*notes, "fill-byes") if sit_out else notes
         short = self.str_option("leftover") == "table"
-        return self.lot_round(pool, w.byes, rng, "", label, notes, short, state.apart)
+        return self.lot_round(pool, w.byes, rng, "", label, notes, short, state.apart, sit_out)
+
+    @property
+    def best_losers(self) -> bool:
+        """Whether the best losers fill a final too few reached (knob ``best_losers``)."""
+        return bool(self.options["best_losers"])
+
+    def sit_out(self, players: int) -> int | None:
+        """With ``best_losers=off``: how many more players than the leftovers sit the
+        round out on a bye, the fewest that make the round send on one player or at least
+        a table (docs/rules/knockout.md#one-loss); 0 for players that fit one table, and
+        ``None`` when no count does (four 斗地主 players: a table and a bye send on two)."""
+        least, k = min(self.sizes), self.int_option("advance")
+        if players in self.sizes and players <= self.sizes[0]:
+            return 0
+        short = self.str_option("leftover") == "table"
+        for extra in range(players - least + 1):
+            tables, byes = partition(players - extra, self.sizes, short)
+            going = sum(min(k, size) for size in tables) + byes + extra
+            if going == 1 or going >= least:
+                return extra
+        return None
+
+    def _calls_back(self, state: TournamentState) -> bool:
+        """Whether the best losers fill a final too few reached: always with
+        ``best_losers=on``; with ``off`` only when the round that left too few could be
+        seated no other way (then a final needs them; forfeits are no such reason)."""
+        if self.best_losers:
+            return True
+        last = next((r for r in reversed(state.rounds) if r.plan.stage != "extra"), None)
+        if last is None:
+            return False
+        field = len(last.plan.byes) + sum(len(t.players) for t in last.plan.tables)
+        return self.sit_out(field) is None
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
         """The players of level matches to play again, or the tied top of the final
@@ -391,7 +432,7 @@ class Knockout(Format):
         """The lucky losers the next round will take, once the round that put them out
         is over: the standings show them still in, as the round's end announced, not
         as out in the round they lost."""
-        if w.final_played or not 1 < len(w.pool) < min(self.sizes):
+        if w.final_played or not 1 < len(w.pool) < min(self.sizes) or not self._calls_back(state):
             return set()
         try:
             self.require_closed(state)
@@ -405,7 +446,7 @@ class Knockout(Format):
         table, the best losers fill the final. A loser already below as many of the
         round's losers as places to fill is out whatever comes (a table forfeited whole
         sends fewer on; that exception is not foreseen)."""
-        if w.final_played or w.replays or not state.rounds:
+        if w.final_played or w.replays or not state.rounds or not self._calls_back(state):
             return set()
         rec = state.rounds[-1]
         results = {res.table.number: res for res in rec.results}

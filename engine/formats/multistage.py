@@ -171,16 +171,23 @@ class Multistage(Format):
 
     # --- what each stage needs ------------------------------------------------------------
     def group_count(self, players: int) -> int:
-        """Groups of about two tables when two such groups fit, else of one table."""
+        """Groups of about two tables when two such groups fit, else of one table; fewer
+        where the groups format would deal fewer (no group of one table replayed round
+        after round beside larger ones, docs/rules/groups.md#tables-of-three-or-four)."""
         two = 2 * self.seats
         count = players // two if players >= 2 * two else max(1, players // self.seats)
-        return min(count, len(LETTERS))
+        count = min(count, len(LETTERS))
+        return len(self._group_stage(count)._deal(list(range(players)), count))
 
     def plays(self, stage: Stage, players: int) -> bool:
         """Whether a field of ``players`` plays ``stage`` (docs/rules/multistage.md#skipped):
         groups need two tables' players, a knockout more than one table's."""
-        if stage.kind is Kind.GROUPS:
-            return players >= 2 * self.seats and players > stage.k
+        if stage.kind is Kind.GROUPS:  # and those going on fill the next table
+            return (
+                players >= 2 * self.seats
+                and players > stage.k
+                and stage.k * self.group_count(players) >= self.seats
+            )
         if stage.kind is Kind.KNOCKOUT:
             return players > self.seats
         return True
@@ -248,13 +255,15 @@ class Multistage(Format):
         return run
 
     def _group_stage_of(self, i: int, players: int) -> GroupStage:
-        count = self.group_count(players)
-        if (i, count) not in self._groups:
-            best = str(self.stages[i].length.best_of)
-            self._groups[i, count] = GroupStage(
-                self.game, {"groups": str(count), "group_best_of": best}
+        return self._group_stage(self.group_count(players), self.stages[i].length.best_of)
+
+    def _group_stage(self, count: int, best_of: int = 1) -> GroupStage:
+        """The groups format that plays ``count`` groups of ``best_of`` matches."""
+        if (count, best_of) not in self._groups:
+            self._groups[count, best_of] = GroupStage(
+                self.game, {"groups": str(count), "group_best_of": str(best_of)}
             )
-        return self._groups[i, count]
+        return self._groups[count, best_of]
 
     def _groups_stage(
         self,

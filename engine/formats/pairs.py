@@ -20,6 +20,10 @@ Rules as implemented, with their anchors there:
   总决赛), they play ``final_rounds`` rounds (连续2轮的角逐) drawn by cards again,
   the first draw of the round's stream that repeats no earlier final pairing being used.
   They rank by tables won, then points in the final, then a flip.
+* Knob ``groups`` (0: the knockout above): the pairs play the groups instead —
+  groups by lot, a round robin, the top two cross over (A1–B2, B1–A2), the winners'
+  final (#groups; ``engine.formats.pairgroups``). A field of nine pairs or fewer of 80分
+  plays it when the organiser named no format (docs/rules/two-player.md#format-by-size).
 * Discipline: ``forfeits`` forfeited games remove a player and strike their results
   (弃权 2 局者取消全部比赛成绩; docs/rules/penalties.md#forfeits).
 
@@ -37,7 +41,9 @@ from decimal import Decimal
 
 from engine.draw import JOKERS, RANKS, SUPERSCRIPTS, flip_order, shuffled, stream
 from engine.errors import FormatError
-from engine.formats.base import FORFEITS_KNOB, Format, members_by_label
+from engine.formats.base import FORFEITS_KNOB, AnyGame, Format, GroupPlace, members_by_label
+from engine.formats.elimination import BracketRound
+from engine.formats.pairgroups import ONE_GROUP, EntrantGroups, PairGroups
 from engine.formats.stage import Goes, Kind, Length, Stage, within
 from engine.games.base import Knob
 from engine.model import (
@@ -114,15 +120,21 @@ class Pairs(Format):
     seeds = ("002",)
     signs_up_together = True
     sits_in_pairs = True
-    note_codes = ("bye", "tiebreak-flip", LUCKY)
+    note_codes = ("bye", "tiebreak-flip", LUCKY, "extra-game")
     knobs = (
         Knob("final", "4", (), int, minimum=2),
         Knob("final_rounds", "2", (), int, minimum=1),
         Knob("lucky", "off", (), bool),
         FORFEITS_KNOB,
+        Knob("groups", "0", ("0", "1", "2", "4"), int),
     )
     eliminates = True
     tiebreaks = ("removed", "reached", "final-wins", "final-points", "round-score", "flip")
+
+    def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
+        super().__init__(game, options)
+        self.grouped = self.int_option("groups") > 0
+        self.has_group_tables = self.has_bracket = self.grouped
 
     def team_size(self) -> int:
         return 2
@@ -130,7 +142,12 @@ class Pairs(Format):
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
         """Rounds of pairs drawn by cards, the pair ahead at each table going on (skipped
         when the pairs already fit the final), then the last ``final`` pairs' ``final_rounds``
-        rounds."""
+        rounds; with ``groups``, the groups' stages, each table of two pairs its session."""
+        if self.grouped:
+            pairs = players // self.team_size()
+            count = self.int_option("groups") if not pairs or pairs >= ONE_GROUP else 1
+            stages = EntrantGroups(self.game, {"groups": str(count)}).course(pairs)
+            return tuple((replace(s, length=Length(session=True)), on) for s, on in stages)
         chain = within(self.tiebreaks)
         final_chain = tuple(c for c in chain if c != "round-score")
         rounds = Stage(
@@ -148,6 +165,29 @@ class Pairs(Format):
             (rounds, not players or players // self.team_size() > final),
             (Stage(Kind.ROBIN, "final", last, Goes.CHAMPION, final, False, final_chain), True),
         )
+
+    def in_groups(self, state: TournamentState) -> PairGroups:
+        """The groups the pairs play (knob ``groups``), for this state's pairs."""
+        return PairGroups(self.game, self.int_option("groups"), self.pairs(state), self.disciplined)
+
+    @property
+    def rules_variant(self) -> str:
+        return "groups" if self.grouped else ""
+
+    def draw_groups(self, state: TournamentState) -> list[list[PlayerId]]:
+        return self.in_groups(state).draw_groups(state) if self.grouped else []
+
+    def group_places(self, state: TournamentState) -> tuple[GroupPlace, ...]:
+        return self.in_groups(state).group_places(state) if self.grouped else ()
+
+    def in_group_stage(self, state: TournamentState) -> bool:
+        return self.grouped and bool(state.rounds) and self.in_groups(state).in_group_stage(state)
+
+    def bracket(self, state: TournamentState) -> tuple[BracketRound, ...]:
+        return self.in_groups(state).bracket(state) if self.grouped else ()
+
+    def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
+        return self.in_groups(state).playoff(state) if self.grouped else ()
 
     # --- who plays with whom -----------------------------------------------------------
     def pairs(self, state: TournamentState) -> list[Pair]:
@@ -255,6 +295,8 @@ class Pairs(Format):
         self.require_closed(state)
         if 4 not in self.sizes:
             raise FormatError("pairs-need-four", seats=self.sizes)
+        if self.grouped:
+            return self.in_groups(state).plan(state)
         state, pairs, w = self._prepare(state)
         if not state.rounds and len(pairs) < 2:
             raise FormatError("too-few-players", players=len(state.players), need=4)
@@ -308,6 +350,19 @@ class Pairs(Format):
             notes.append("bye")
         return RoundPlan(self._tables(matches, pairs), byes, FINAL_STAGE, label, tuple(notes))
 
+    def drawn_cards(self, plan: RoundPlan) -> dict[PlayerId, str]:
+        """The card each pair drew (#opponents-by-cards), read back from the seating: table
+        *i* is the *i*-th couple, its ♦/♣ card held by the pair at A and C, the ♥/♠ one by
+        the pair at B and D; the joker by the pair on a bye. A stored round shows its cards
+        without the draw being replayed (a substitute shows the card of the seat taken)."""
+        if self.grouped:  # the groups' schedule seats them, not cards
+            return {}
+        held: dict[PlayerId, str] = dict.fromkeys(plan.byes, JOKERS[0])
+        for table, (first, second) in zip(plan.tables, couples(len(plan.tables)), strict=True):
+            a, b, c, d = table.players
+            held |= {a: first, c: first, b: second, d: second}
+        return held
+
     @staticmethod
     def _tables(matches: Sequence[tuple[int, int]], pairs: Sequence[Pair]) -> tuple[Table, ...]:
         """Partners opposite: the first pair sits A and C, the second B and D."""
@@ -339,6 +394,8 @@ class Pairs(Format):
         return "out", w.reached.get(unit, 0)
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
+        if self.grouped:
+            return self.in_groups(state).standings(state)
         state, pairs, w = self._prepare(state)
         return self.standings_of(w, pairs, state)
 

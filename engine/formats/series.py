@@ -41,6 +41,7 @@ from engine.model import PlayerId, RoundRecord, TableResult, TableStatus, Tourna
 from engine.standings import net_scores, penalties_by_round
 
 NOTE = re.compile(r"best-of-(\d+)")
+HANDS = re.compile(r"hands-(\d+)")
 HALF = Decimal("0.5")
 SUDDEN = "sudden"  # the round note of "two games, then one more until someone wins"
 SERIES_NOTES = (SUDDEN, *(f"best-of-{n}" for n in (1, 3, 5, 7)))
@@ -59,6 +60,23 @@ def series_length(notes: Sequence[str]) -> int | None:
         if match:
             return int(match.group(1))
     return None
+
+
+def hands_note(hands: int) -> str:
+    """The note of a round whose tables each play exactly ``hands`` hands (积分晋级:
+    初赛、复赛、决赛均进行十局比赛; its play-off 再进行五局加赛)."""
+    return f"hands-{hands}"
+
+
+def check_hands(notes: Sequence[str], outcome: Outcome) -> None:
+    """Refuse a report of another number of hands than the round's ``hands-N`` note
+    says. A lone ``total`` stands for the table's whole session (it counts no hands)."""
+    wanted = next((int(m.group(1)) for n in notes if (m := HANDS.fullmatch(n))), None)
+    if wanted is None or outcome.hands == wanted:
+        return
+    if outcome.hands == 1 and outcome.text.startswith("total "):
+        return
+    raise ReportError("hands-count", hands=wanted, got=outcome.hands)
 
 
 def series_note(game: Game[Any], stage_best_of: int | None = None) -> tuple[str, ...]:

@@ -49,6 +49,7 @@ class Goes(StrEnum):
     STANDINGS = "standings"  # nobody goes out: ``k`` rounds, then the standings decide
     FILL = "fill"  # group winners, then runners-up, until the ``k`` seats of the final are full
     OVERALL = "overall"  # the top ``k`` of the whole stage go on
+    PLACE = "place"  # nobody goes on: the winner takes place ``k`` (the third-place match)
 
 
 @dataclass(frozen=True)

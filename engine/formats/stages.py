@@ -10,12 +10,15 @@ Rules as implemented:
 * The top ``advance`` go on: of each table (``per=table``, #advance: 每队积分高者晋级) or of
   the whole stage (``per=overall``). Players left over when the count does not fill the
   tables sit in a short table when the game allows one, else get a bye into the next stage.
+* Every table plays exactly ``hands`` hands: the round's ``hands-N`` note, against which
+  every report is checked (``engine.formats.series.check_hands``).
 * Ties at the cut go to the previous stage's score (若积分相同，则按初赛积分高者晋级), then
-  to an extra hand among the tied only (再进行五局加赛: a round of stage ``extra`` whose
-  tables seat only the tied players); when the game cannot seat that many, a card flip.
+  to five extra hands (再进行五局加赛: a round of stage ``extra``, its tables seating the
+  tied, or their whole table when the game cannot seat the tied alone, only the tied
+  compared); when not even that table can be seated, a card flip, the last resort.
 * When the players still in fit one table, that stage is the final (stage ``final``): the
   ranking is the final's score, then the previous stage's (若有积分相同，则按复赛积分高者名次
-  列前); a tie for first still standing plays an extra hand.
+  列前); a tie for first still standing plays five extra hands.
 * A forfeited player is out; the others at a forfeited table go on to the next stage.
 
 Ranking: stage reached, then the score of the last stage played, then the previous stage's
@@ -32,7 +35,7 @@ from engine.draw import flip_order, shuffled, stream
 from engine.errors import ConfigError
 from engine.formats.base import APART_NOTE, AnyGame, Format
 from engine.formats.elimination import extra_table, lucky_losers
-from engine.formats.series import SERIES_NOTES, series_note
+from engine.formats.series import SERIES_NOTES, hands_note, series_note
 from engine.formats.stage import Goes, Kind, Stage, match_length, within
 from engine.games.base import Knob
 from engine.model import (
@@ -48,6 +51,7 @@ from engine.model import (
 from engine.standings import Line, flips, net_scores, penalties_by_round, rank
 
 LOW = Decimal(-(10**12))
+EXTRA_HANDS = 5  # a tie's play-off: 再进行五局加赛 (docs/rules/stages.md#ties)
 
 
 @dataclass
@@ -56,7 +60,8 @@ class Tie:
 
     slots: int
     tied: tuple[PlayerId, ...]
-    seats: tuple[PlayerId, ...] = ()  # who plays the extra hand (the tied, or the final)
+    seats: tuple[PlayerId, ...] = ()  # who plays the extra hands (the tied, or their table)
+    sides: tuple[tuple[PlayerId, ...], ...] = ()  # partners at that table (2v2 games)
 
     def table(self) -> tuple[PlayerId, ...]:
         return self.seats or self.tied
@@ -78,7 +83,6 @@ class Walk:
     forfeit: set[PlayerId] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
     final_table: tuple[PlayerId, ...] = ()  # the final's players still in
-    sides: list[list[PlayerId]] = field(default_factory=list)  # partners at the final
 
 
 class Stages(Format):
@@ -87,7 +91,15 @@ class Stages(Format):
     key = "stages"
     aliases = ("stages", "积分晋级", "积分晋级制", "score stages")
     seeds = ("000",)
-    note_codes = ("bye", "tiebreak-flip", "extra-hand", "lucky-loser", APART_NOTE, *SERIES_NOTES)
+    note_codes = (
+        "bye",
+        "tiebreak-flip",
+        "extra-hand",
+        "extra-hands",
+        "lucky-loser",
+        APART_NOTE,
+        *SERIES_NOTES,
+    )
     keeps_apart = True
     knobs = (
         Knob("hands", "10", (), int, 1),
@@ -166,7 +178,13 @@ class Stages(Format):
             w.byes[p] = w.byes.get(p, 0) + 1
         w.going = [p for p in rec.plan.byes if p in active]
         ranked: list[list[PlayerId]] = []
-        for res in rec.results:
+        sides: list[list[list[PlayerId]]] = []  # each ranked table's partners (2v2 games)
+        results = {res.table.number: res for res in rec.results}
+        for table in rec.plan.tables:
+            res = results.get(table.number)
+            if res is None or res.status is TableStatus.PENDING:  # in, tied with nobody
+                w.going += [p for p in table.players if p in active]
+                continue
             net = net_scores(rec, res, pens)
             for p in res.table.players:
                 start = base if base else w.score.get(p, Decimal(0))
@@ -177,23 +195,34 @@ class Stages(Format):
                 w.going += stayed
             else:
                 ranked.append(stayed)
+                sides.append(self._sides(res.table.players))
         k = self.int_option("advance")
-        if w.final:
-            groups, k = [[p for g in ranked for p in g]], 1
-        elif self.str_option("per") == "overall":
-            groups = [[p for g in ranked for p in g]]
+        if w.final or self.str_option("per") == "overall":
+            groups, sides = [[p for g in ranked for p in g]], [sides[0] if len(sides) == 1 else []]
+            k = 1 if w.final else k
         else:
             groups = ranked
         w.final_table = tuple(groups[0]) if w.final and groups else ()
-        w.sides = []
-        if w.final and rec.plan.tables and len(rec.plan.tables[0].players) == 4:
-            seats = rec.plan.tables[0].players
-            w.sides = [[seats[i] for i in side] for side in self.game.partners]
         for i, group in enumerate(groups):
-            self._cut(w, group, k, seed, f"round{rec.number}-table{i + 1}-flip")
+            label = f"round{rec.number}-table{i + 1}-flip"
+            self._cut(w, group, sides[i], k, seed, label)
 
-    def _cut(self, w: Walk, group: Sequence[PlayerId], k: int, seed: str, label: str) -> None:
-        """The top ``k`` by stage score, then previous stage; a tie left → extra or flip."""
+    def _sides(self, seats: Sequence[PlayerId]) -> list[list[PlayerId]]:
+        """The partners at a table of four in a 2v2 game (they always score alike)."""
+        if len(seats) != 4:
+            return []
+        return [[seats[i] for i in side] for side in self.game.partners]
+
+    def _cut(
+        self,
+        w: Walk,
+        group: Sequence[PlayerId],
+        sides: list[list[PlayerId]],
+        k: int,
+        seed: str,
+        label: str,
+    ) -> None:
+        """The top ``k`` by stage score, then previous stage; a tie left → a play-off."""
 
         def key(p: PlayerId) -> tuple[Decimal, Decimal]:
             return (w.score[p], w.prev.get(p, Decimal(0)))
@@ -209,18 +238,24 @@ class Stages(Format):
             w.going += above + tied
             return
         w.going += above
-        self._settle(w, Tie(k - len(above), tuple(tied)), seed, label)
+        self._settle(w, Tie(k - len(above), tuple(tied)), tuple(group), sides, seed, label)
 
-    def _settle(self, w: Walk, tie: Tie, seed: str, label: str) -> None:
-        """An extra hand when the game can seat the tied players (in the final: the tied,
-        else the whole final table, see ``engine.formats.elimination``), else a flip."""
-        if w.final:
-            seats = extra_table(tie.tied, w.final_table, self.sizes, w.sides)
-            if seats is not None:
-                w.pending.append(replace(tie, seats=seats))
-                return
-        elif len(tie.tied) in self.sizes:
-            w.pending.append(tie)
+    def _settle(
+        self,
+        w: Walk,
+        tie: Tie,
+        table: tuple[PlayerId, ...],
+        sides: list[list[PlayerId]],
+        seed: str,
+        label: str,
+    ) -> None:
+        """Extra hands (``EXTRA_HANDS``, 再进行五局加赛) when a table can be seated for the
+        tied: they alone, else their whole ``table`` plays them and only the tied players'
+        scores count (see ``engine.formats.elimination``); only when neither can be seated
+        (partners, who always score alike; too few left) a flip, the last resort."""
+        seats = extra_table(tie.tied, table, self.sizes, sides)
+        if seats is not None:
+            w.pending.append(replace(tie, seats=seats, sides=tuple(map(tuple, sides))))
             return
         flip = flip_order(tie.tied, seed, label)
         for p in tie.tied:
@@ -231,11 +266,13 @@ class Stages(Format):
     def _extra(
         self, w: Walk, rec: RoundRecord, pens: Mapping[tuple[int, PlayerId], Decimal], seed: str
     ) -> None:
-        """Extra hands among the tied: their scores order them; a new tie repeats."""
+        """Extra hands among the tied: their scores order them; a new tie plays again."""
         ties, w.pending = w.pending, []
         for tie in ties:
-            res = next((r for r in rec.results if set(r.table.players) == set(tie.table())), None)
-            if res is None:
+            # the table that played it: the tied sat there (one who withdrew since leaves
+            # the replayed seats shorter than the table was)
+            res = next((r for r in rec.results if set(tie.tied) <= set(r.table.players)), None)
+            if res is None or res.status is TableStatus.PENDING:
                 w.pending.append(tie)
                 continue
             net = net_scores(rec, res, pens)
@@ -250,8 +287,10 @@ class Stages(Format):
             if len(above) + len(tied) <= tie.slots:
                 w.going += tied
             else:
+                seated = tuple(p for p in tie.table() if p not in res.forfeited)
                 label = f"round{rec.number}-extra-flip"
-                self._settle(w, Tie(tie.slots - len(above), tied), seed, label)
+                sides = [list(side) for side in tie.sides]
+                self._settle(w, Tie(tie.slots - len(above), tied), seated, sides, seed, label)
 
     # --- the contract ----------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
@@ -268,14 +307,26 @@ class Stages(Format):
                 Table(i + 1, tuple(shuffled(sorted(t.table()), rng)))
                 for i, t in enumerate(w.pending)
             )
-            return RoundPlan(tables, (), "extra", label, (*notes, "extra-hand"))
+            return RoundPlan(tables, (), "extra", label, (*notes, *self._extra_notes()))
         pool = list(w.pool)
         if 1 < len(pool) < min(self.sizes) and state.rounds:
             pool += self._lucky(w, state, min(self.sizes) - len(pool))
             notes = (*notes, "lucky-loser")
         if w.final or len(pool) < min(self.sizes):
             return self.finish(self.standings(state))
+        notes = (*notes, *self._hands(self.int_option("hands")))
         return self.lot_round(pool, w.byes, rng, "stage", label, notes, apart=state.apart)
+
+    def _extra_notes(self) -> tuple[str, ...]:
+        """A play-off round says what it is: five hands at tables of 3–4, checked against
+        every report (再进行五局加赛); a match again at two-player tables."""
+        hands = self._hands(EXTRA_HANDS)
+        return ("extra-hands", *hands) if hands else ("extra-hand",)
+
+    def _hands(self, hands: int) -> tuple[str, ...]:
+        """The round's length in hands, checked against every report; none where a
+        two-player match (the game's series) replaces them (docs/rules/two-player.md#formats)."""
+        return () if series_note(self.game) else (hands_note(hands),)
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
         """The players tied at a cut (or at the top of the final) who play extra hands."""

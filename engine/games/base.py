@@ -135,8 +135,10 @@ class Game(Generic[H]):
     partners: ClassVar[tuple[tuple[int, ...], ...]] = ()  # seat indexes per side
     knobs: ClassVar[tuple[Knob, ...]] = ()
     default_format: ClassVar[str] = "knockout"
-    # Where the rules fix the format by the field's size: (the most players of the small
-    # field, its format, the large field's format); None: ``default_format`` at any size.
+    # Where the rules fix the format by the field's size: (the most entrants of the small
+    # field, its format, the large field's format), a format being a key or a preset
+    # (``engine.formats.preset``); entrants are the units of ``default_format`` (pairs
+    # of a pairs game); None: ``default_format`` at any size.
     formats_by_size: ClassVar[tuple[int, str, str] | None] = None
     zero_sum: ClassVar[bool] = True
     # 迟到 N 分钟以弃权论: 15 unless the game says otherwise (docs/rules/deadlines.md#no-show).

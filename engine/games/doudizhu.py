@@ -80,6 +80,8 @@ class DouDizhu(Game[DouDizhuHand]):
     aliases = ("doudizhu", "dou dizhu", "ddz", "斗地主", "三人斗地主")
     seat_counts = (3,)
     default_format = "groups"
+    # 人数少于或等于9人: groups A/B; more: 裁减制 (docs/rules/two-player.md#format-by-size).
+    formats_by_size = (9, "groups", "knockout")
     rating_by_score = True  # the landlord against the farmers, hand by hand
     knobs = (
         Knob("scoring", "bid", ("bid", "points", "chips"), str),

@@ -77,6 +77,9 @@ class Shengji(LevelGame[ShengjiHand]):
     seat_counts = (4,)
     partners = SIDES
     default_format = "pairs"
+    # 人数少于或等于9人 (pairs here): groups A/B; more: 裁减制
+    # (docs/rules/two-player.md#format-by-size).
+    formats_by_size = (9, "pairs-groups", "pairs")
     zero_sum = False
     knobs = (
         Knob("climb", "cap", ("cap", "every40"), str),

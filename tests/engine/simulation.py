@@ -211,6 +211,10 @@ def check_plan(sim: Sim, plan: RoundPlan) -> None:
     group = plan.stage.startswith("group")
     lucky = lucky or (group and (sizes == (2,) or bool(sim.state.removed)))
     lucky = lucky or plan.stage == "robin" or sim.fmt.options.get("leftover") == "bye"
+    lucky = lucky or "fill-byes" in plan.notes  # one loss and out: byes so enough go on
+    before = sim.state.rounds[-1].plan.notes if sim.state.rounds else ()
+    if "lucky-loser" in plan.notes and "fill-byes" in before:  # the byes were to spare them
+        raise Broken("best-loser-after-byes", str(plan))
     if plan.byes and not lucky and fits(len(everyone), sizes):
         raise Broken("needless-bye", f"{len(everyone)} players, byes {plan.byes}")
     best_of = series_length(plan.notes)
@@ -267,7 +271,9 @@ def check_step(sim: Sim) -> None:
     drawn = any(n in FLIP_NOTES for rec in state.rounds for n in rec.plan.notes)
     for e in b.entries:
         if e.status is Status.OUT:
-            if e.player in open_at:
+            # not tied, only filling a play-off's table (积分晋级: the tied play with it)
+            filling = last.plan.stage == "extra" and e.player not in b.playoff
+            if e.player in open_at and not filling:
                 raise Broken("out-before-losing", f"{e.player} out, table {open_at[e.player]} open")
             sim.shown_out.add(e.player)
         if e.status is Status.THROUGH and e.player in open_at:
@@ -302,6 +308,8 @@ def check_tied(sim: Sim, tied: Sequence[PlayerId]) -> None:
                 continue
             # a forfeit leaves those who stayed level (nothing scored)
             got = res.scores or tuple(Decimal(0) for _ in res.table.players)
+            if sim.fmt.sits_in_pairs and len(got) == 4:  # a pair is level on its sum
+                got = (got[0] + got[2], got[1] + got[3]) * 2
             for p, s in zip(res.table.players, got, strict=True):
                 if p in tied:
                     scores[p], table_of[p] = s, rec.number * 1000 + res.table.number
@@ -322,8 +330,9 @@ def check_went_on(sim: Sim, plan: RoundPlan) -> None:
     if plan.stage == "extra":
         going = set(notice(sim.fmt, sim.state, plan))
         check_tied(sim, tuple(going))  # the play-off notice names the tied only
-    else:
-        going = {p for t in plan.tables for p in t.players} | set(plan.byes)
+    else:  # the semi-final losers' match for third (table 2) is no going on
+        contest = plan.tables[:1] if "third-place" in plan.notes else plan.tables
+        going = {p for t in contest for p in t.players} | set(plan.byes)
     if going & shown:
         raise Broken("out-before-losing", f"{sorted(going & shown)} shown out, then went on")
 
@@ -359,6 +368,7 @@ def check_finished(sim: Sim, done: Finished) -> None:
         check_final_played(sim)
     check_robin_chain(done.ranking)
     check_robin_meetings(sim, done.ranking)
+    check_third_place(sim, done.ranking)
 
 
 def check_final_played(sim: Sim) -> None:
@@ -372,6 +382,21 @@ def check_final_played(sim: Sim) -> None:
     if not any(r.plan.stage in ("final", "robin") for r in state.rounds):
         stages = [r.plan.stage for r in state.rounds]
         raise Broken("announced-stage-skipped", f"no final: {stages}")
+
+
+def check_third_place(sim: Sim, ranking: Sequence[Standing]) -> None:
+    """A third-place match (knob ``third``) places its two players right below the
+    final's (3rd and 4th, or higher when a finalist left), next to each other, unless
+    one of them left the event."""
+    rec = next((r for r in sim.state.rounds if "third-place" in r.plan.notes), None)
+    if rec is None or set(rec.plan.tables[1].players) & sim.state.removed:
+        return
+    final, pair = set(rec.plan.tables[0].players), rec.plan.tables[1].players
+    places = {s.player: s.rank for s in ranking}
+    upper, lower = sorted(places[p] for p in pair)
+    above = {p for p, place in places.items() if place < upper}
+    if lower != upper + 1 or not above <= final:
+        raise Broken("third-place-ignored", f"{sorted(pair)} placed {places}")
 
 
 def check_robin_chain(ranking: Sequence[Standing]) -> None:

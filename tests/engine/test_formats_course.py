@@ -62,3 +62,21 @@ def test_the_knobs_set_the_declared_stages(game_key: str) -> None:
     assert swiss[0][0].k == 7
     knockout = find_format("knockout")(game, {}).course(game.seat_counts[0])
     assert not knockout[0][1]  # a field that fits one table plays the final only
+    one_loss = find_format("knockout")(game, {"best_losers": "off"}).course(12)
+    assert not one_loss[0][0].best_losers
+
+
+def test_third_place_and_pairs_in_groups_are_declared() -> None:
+    """``third`` adds the semi-final losers' match before the final; pairs with ``groups``
+    play the groups' stages, a table of two pairs its session."""
+    chess = find_game("xiangqi")()
+    kinds = [s.kind for s, _ in find_format("bracket")(chess, {"third": "on"}).course(8)]
+    assert kinds == [Kind.BRACKET, Kind.THIRD, Kind.FINAL]
+    kinds = [s.kind for s, _ in find_format("bracket")(chess, {"third": "on"}).course(5)]
+    assert kinds == [Kind.BRACKET, Kind.ROBIN]  # five halve to the last three: no semis
+    pairs = find_format("pairs")(find_game("shengji")(), {"groups": "2"})
+    course = pairs.course(16)
+    assert [s.kind for s, _ in course] == [Kind.GROUPS, Kind.CROSSOVER, Kind.FINAL]
+    plan = pairs.plan(TournamentState(players=tuple(range(1, 17)), seed="course"))
+    assert isinstance(plan, RoundPlan)
+    assert course[0][0].length == match_length(plan.notes)

@@ -64,7 +64,7 @@ def test_tie_at_the_cut_goes_to_an_extra_hand_among_the_tied_only() -> None:
     s = record(s, first, level)  # every table level: 30, 30, 30
     extra = fmt.plan(s)
     assert isinstance(extra, RoundPlan) and extra.stage == "extra"
-    assert "extra-hand" in extra.notes
+    assert extra.notes == ("extra-hands", "hands-5")
     assert sorted(set(t.players) for t in extra.tables) == sorted(
         set(t.players) for t in first.tables
     )
@@ -85,15 +85,47 @@ def test_final_tie_goes_to_the_previous_stage_score() -> None:
     assert top.player == 9 and top.tiebreak == ("previous-stage",)
 
 
-def test_a_tie_the_game_cannot_seat_is_decided_by_a_card_flip() -> None:
+def test_a_tie_two_cannot_seat_is_played_off_by_their_whole_table() -> None:
+    """Two tied for the second place at a Big Two table of four: no table seats two, so
+    the four play the five extra hands (再进行五局加赛) and only the tied compare."""
     fmt = Stages(BIGTWO, {"advance": "2"})
     s = state(8)
     plan = fmt.plan(s)
     assert isinstance(plan, RoundPlan)
     s = record(s, plan, lambda _n, _p, t: result(t, 5, 1, 1, -7))  # B and C tie for 2nd
+    extra = fmt.plan(s)
+    assert isinstance(extra, RoundPlan) and extra.stage == "extra"
+    assert extra.notes == ("extra-hands", "hands-5")
+    assert sorted(set(t.players) for t in extra.tables) == sorted(
+        set(t.players) for t in plan.tables
+    )
+    assert set(fmt.playoff(s)) == {p for t in plan.tables for p in t.players[1:3]}
+    # the tied finish behind seat A of the play-off, who is through already
+    s = record(s, extra, lambda _n, _p, t: result(t, *(-3, 3, 1, -1)[: len(t.players)]))
     final = fmt.plan(s)
     assert isinstance(final, RoundPlan) and final.stage == "final"
-    assert "tiebreak-flip" in final.notes and len(final.tables[0].players) == 4
+    assert "tiebreak-flip" not in final.notes
+
+
+def test_a_tie_no_table_can_seat_is_decided_by_a_card_flip() -> None:
+    """A 斗地主 table where one forfeited and the two left tie: no table of three can
+    be seated for them, so a flip decides, the last resort."""
+    fmt = Stages(DOUDIZHU)
+    s = state(6)
+    plan = fmt.plan(s)
+    assert isinstance(plan, RoundPlan)
+
+    def one_forfeits(_n: int, _p: RoundPlan, t: Table) -> TableResult:
+        if t.number == 1:
+            return TableResult(
+                t, TableStatus.CONFIRMED, (Decimal(0),) * 3, frozenset(t.players[:1])
+            )
+        return result(t, 2, -1, -1)
+
+    s = record(s, plan, one_forfeits)
+    final = fmt.plan(s)
+    assert isinstance(final, RoundPlan) and final.stage == "final"
+    assert "tiebreak-flip" in final.notes
 
 
 def test_overall_cut_takes_the_best_of_the_whole_stage() -> None:

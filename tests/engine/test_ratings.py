@@ -1,6 +1,6 @@
 """Ratings: each table shape's worked numbers, the properties people check a rating by
 (the winner of every hand gains, the loser of every hand loses, an event adds up to 0),
-and the ledger's incremental replay against a replay from scratch."""
+and an event's tables added one by one, as the bot keeps them, against its fold."""
 
 from __future__ import annotations
 
@@ -18,14 +18,11 @@ from engine.ratings import (
     NEW,
     PROVISIONAL_HANDS,
     Encounter,
-    EventResult,
     K,
-    Ledger,
     Rating,
     changes,
     fold,
-    leaderboard,
-    replay,
+    moves,
     sides,
 )
 from engine.seasons import parse_scoring, place_points, season_table
@@ -214,32 +211,23 @@ ops = st.lists(
 
 @settings(max_examples=60, deadline=None)
 @given(ops)
-def test_incremental_ledger_equals_replay_from_scratch(steps: list) -> None:  # type: ignore[type-arg]
-    """Any sequence of new events, fixes (an event replaced) and undos (removed)."""
-    ledger = Ledger()
-    current: dict[int, EventResult] = {}
-    for event_id, encs, drop in steps:
-        if drop and event_id in current:
-            ledger.remove(event_id)
-            del current[event_id]
-        else:
-            current[event_id] = EventResult(event_id, tuple(encs))
-            ledger.put(current[event_id])
-        assert ledger.ratings() == replay(current.values())
-        assert ledger.events == tuple(sorted(current))
-
-
-def test_around_and_history_follow_the_events() -> None:
-    e1 = EventResult(1, (Encounter(((1,), (2,)), (1, 2)),))
-    e2 = EventResult(2, (Encounter(((2,), (3,)), (1, 2)),))
-    ledger = Ledger()
-    ledger.put(e2)
-    ledger.put(e1)
-    before, after = ledger.around(2)
-    assert before == fold({}, e1.encounters) and after == ledger.ratings()
-    assert [ev for ev, _ in ledger.history(2)] == [1, 2]
-    assert [ev for ev, _ in ledger.history(1)] == [1]
-    assert leaderboard(ledger.ratings())[0][0] in (1, 2)
+def test_an_events_tables_added_one_by_one_equal_its_fold(steps: list) -> None:  # type: ignore[type-arg]
+    """What the bot keeps: each table's moves, reckoned from the ratings the event began
+    with and added as it is confirmed (in any order), end where the event's fold does."""
+    start = fold({}, [enc for _, encs, _ in steps[:2] for enc in encs])
+    tables = [encs for _, encs, _ in steps[2:]]
+    moved: dict[int, float] = {}
+    played: dict[int, int] = {}
+    for table in reversed(tables):
+        more, hands = moves(start, table)
+        for p in more:
+            moved[p] = moved.get(p, 0.0) + more[p]
+            played[p] = played.get(p, 0) + hands[p]
+    whole = fold(start, [enc for table in tables for enc in table])
+    for p, r in whole.items():
+        was = start.get(p, NEW)
+        assert r.games == was.games + played.get(p, 0)
+        assert r.value == pytest.approx(was.value + moved.get(p, 0.0), abs=1e-9)
 
 
 def test_snake_spreads_the_strongest() -> None:

@@ -49,14 +49,54 @@ def counts(fmt: Format) -> list[int]:
     return out
 
 
+# Knobs that change a format's structure, each played like the defaults (issue 39).
+VARIANTS: tuple[tuple[str, dict[str, str]], ...] = (
+    ("knockout", {"best_losers": "off"}),
+    ("bracket", {"third": "on"}),
+    ("groups", {"third": "on"}),
+    ("pairs", {"groups": "2"}),
+)
+
+
+def variant_cases() -> Iterator[tuple[str, str, dict[str, str]]]:
+    """Each variant with one game of each kind of table (its sizes, partners or not)
+    whose format takes it (象棋, 五子棋 and 军棋 plan alike; a third-place match needs
+    semi-finals of two: groups of 斗地主 refuse it)."""
+    seen: set[tuple[str, tuple[int, ...], bool]] = set()
+    for game_key, format_key in cases():
+        game = find_game(game_key)
+        for key, options in VARIANTS:
+            try:
+                find_format(key)(game(), options)
+            except ConfigError:
+                continue
+            kind = (key, game.seat_counts, bool(game.partners))
+            if key == format_key and kind not in seen:
+                seen.add(kind)
+                yield game_key, format_key, options
+
+
 @pytest.mark.parametrize(("game_key", "format_key"), list(cases()))
 def test_every_event_ends_with_one_right_champion(game_key: str, format_key: str) -> None:
-    fmt = find_format(format_key)(find_game(game_key)())
+    play_every_field(game_key, format_key, {})
+
+
+@pytest.mark.parametrize(("game_key", "format_key", "options"), list(variant_cases()))
+def test_every_structural_knob_ends_with_one_right_champion(
+    game_key: str, format_key: str, options: dict[str, str]
+) -> None:
+    play_every_field(game_key, format_key, options)
+
+
+def play_every_field(game_key: str, format_key: str, options: dict[str, str]) -> None:
+    """Every field of ``format_key`` with ``options``, one seeded event each (or more)."""
+    fmt = find_format(format_key)(find_game(game_key)(), options)
     played = 0
     for count in counts(fmt):
         for run in range(max(1, EXHAUSTIVE)):
             tail = f"/{run}" if run else ""
-            seed = zlib.crc32(f"{game_key}/{format_key}/{count}{tail}".encode())
+            knobs = "".join(f"/{k}={v}" for k, v in options.items())
+            seed = zlib.crc32(f"{game_key}/{format_key}{knobs}/{count}{tail}".encode())
             try:
                 done = play(fmt, count, seed)
             except Broken as broken:

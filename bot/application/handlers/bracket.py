@@ -19,7 +19,7 @@ from charts.data import BRACKET_LABEL_KEYS, Match, Row, Sheet
 from charts.jobs import bracket_pngs, sheet_pngs
 from db.models import TableRow, Tournament
 from db.status import EventStatus, TableState
-from engine.formats.elimination import BracketRound
+from engine.formats.elimination import THIRD_NOTE, BracketRound
 from engine.model import TournamentState
 
 
@@ -51,7 +51,7 @@ async def bracket(ctx: Ctx, args: str) -> None:
         pngs += await drawn(sheet_pngs, robin) or []
     lines = ranking_lines(ctx, t, event.board())
     caption = ctx.t("bracket.caption", title=t.title) + "\n" + event_status(ctx, t)
-    caption += match_lines(ctx, t)
+    caption += match_lines(ctx, t) + third_place_line(ctx, t)
     send_pictures(ctx, pngs, caption + "\n" + lines, "tree")
 
 
@@ -84,6 +84,22 @@ def bracket_matches(t: Tournament, rounds: tuple[BracketRound, ...]) -> list[lis
             )
         matches.append(row)
     return matches
+
+
+def third_place_line(ctx: Ctx, t: Tournament) -> str:
+    """The match for third place (knob ``third``), beside the tree's final: its two
+    players and its latest confirmed score ("" where none was drawn)."""
+    row = next(
+        (row for r in t.rounds if THIRD_NOTE in r.notes for row in r.tables if row.number == 2),
+        None,
+    )
+    if row is None:
+        return ""
+    a, b = row.seats
+    who = names(t)
+    got = _meetings(t).get(frozenset((a, b)), {})
+    score = f"{show(got[a])} : {show(got[b])}" if got else "—"
+    return "\n" + ctx.t("bracket.third", a=who[a], b=who[b], score=score)
 
 
 def _live_scores(row: TableRow) -> dict[int, Decimal]:

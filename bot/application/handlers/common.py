@@ -19,7 +19,7 @@ from bot.application.event import (
 )
 from bot.application.ratings import announce_changes
 from bot.application.timers import table_deadline
-from bot.application.tournament import latest_round, names
+from bot.application.tournament import latest_round, names, plan_of
 from bot.language.deadlines import format_deadline
 from bot.language.errors import UserError
 from bot.presentation import live
@@ -137,17 +137,31 @@ def stands_at(ctx: Ctx, r: Round, row: TableRow) -> str:
 
 
 def describe_tables(ctx: Ctx, t: Tournament, r: Round) -> str:
+    """Every table and seat; under each, in an event that draws opponents by cards, the
+    card each side drew (docs/rules/pairs.md#opponents-by-cards); the byes and the joker."""
     who = names(t)
-    lines = [
-        ctx.t(
-            "table.line",
-            table=row.number,
-            seats=" · ".join(f"{SEAT_LETTERS[i]} {who[u]}" for i, u in enumerate(row.seats)),
-        )
-        for row in r.tables
-    ]
+    cards = Event.of(ctx, t).fmt.drawn_cards(plan_of(r))
+    lines = []
+    for row in r.tables:
+        seats = " · ".join(f"{SEAT_LETTERS[i]} {who[u]}" for i, u in enumerate(row.seats))
+        lines.append(ctx.t("table.line", table=row.number, seats=seats))
+        if row.seats[0] in cards:  # the pair at A and C against the pair at B and D
+            a, b, c, d = row.seats
+            lines.append(
+                ctx.t(
+                    "table.cards",
+                    first=cards[a],
+                    second=cards[b],
+                    a=who[a],
+                    b=who[b],
+                    c=who[c],
+                    d=who[d],
+                )
+            )
     if r.byes:
         lines.append(ctx.t("table.byes", names=[who[u] for u in r.byes]))
+        if r.byes[0] in cards:
+            lines.append(ctx.t("table.joker", card=cards[r.byes[0]]))
     # What the draw decided beyond seating (a flip, an extra game…), in plain words.
     notes = [f"note.{code}" for code in dict.fromkeys(r.notes)]
     lines += [f"ℹ️ {ctx.t(key)}" for key in notes if ctx.t.has(key)]

@@ -8,6 +8,7 @@ from bot.application.handlers import people
 from bot.application.handlers.common import describe_tables, group_lines
 from bot.application.handlers.lifecycle import format_at_draw
 from bot.application.handlers.partners import team_lines
+from bot.application.handlers.signup import check_knobs
 from bot.application.ratings import seed_by_rating
 from bot.presentation import live
 from db.models import Round, Tournament
@@ -23,6 +24,7 @@ async def draw_now(ctx: Ctx, event: Event) -> None:
     is drawn when it cannot be (the refusal says why)."""
     t = event.t
     format_at_draw(ctx, event)
+    check_knobs(t, event.fmt, t.options.get("format", {}), drawing=True)
     seeding = await seed_by_rating(ctx, t, event.fmt.options.get("seeds"))
     r = event.draw(seeding).round
     with ctx.out.announcing():

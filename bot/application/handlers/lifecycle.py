@@ -16,13 +16,13 @@ from typing import Any
 from bot.application.context import Ctx
 from bot.application.event import Event
 from bot.application.handlers.common import refresh_live
-from bot.application.tournament import game_of
+from bot.application.tournament import format_of, game_of
 from bot.application.types import Buttons
 from bot.language.errors import UserError
 from bot.language.inputs import YES_WORDS
 from db.models import Tournament
-from db.status import EventStatus
-from engine.formats import FORMATS, format_word
+from db.status import EventStatus, PlayerStatus
+from engine.formats import FORMATS, Format, find_format, format_word, preset
 from engine.games import Game
 
 KEEP = "keep"  # the "do not cancel" button's argument
@@ -95,18 +95,43 @@ def by_size(t: Tournament) -> bool:
     return bool(t.options.get("auto", {}).get("format") == "size")
 
 
-def format_name(ctx: Ctx, t: Tournament) -> str:
-    """The format as /new and /rules name it: before a by-size draw, the rule itself."""
-    sizes = game_of(t).formats_by_size
+def format_name(ctx: Ctx, t: Tournament, now: bool = False) -> str:
+    """The format as /new and /rules name it: before a by-size draw, the rule itself,
+    and with ``now`` (/rules, its players loaded) which side of it the field is on."""
+    game = game_of(t)
+    sizes = game.formats_by_size
     if by_size(t) and sizes is not None:
         most, small, large = sizes
-        return ctx.t(
+        per = format_of(t).team_size()
+        rule = ctx.t(
             "format.by-size",
             most=most,
             small=ctx.t(f"format.{small}"),
             large=ctx.t(f"format.{large}"),
+            unit=ctx.t(f"entrants.{per}"),
+            counted=ctx.t(f"entrants_counted.{per}"),
+        )
+        count = sum(p.status == PlayerStatus.ACTIVE for p in t.players) // per if now else 0
+        if not count:
+            return str(rule)
+        chosen = ctx.t(f"format.{game.format_for(count)}")  # a preset has its own name
+        return rule + ctx.t(
+            "format.by-size-now", players=count, unit=ctx.t(f"entrants.{per}"), format=chosen
         )
     return str(ctx.t(f"format.{t.format}"))
+
+
+def format_in_force(t: Tournament) -> Format:
+    """The format the event plays: before a by-size draw, the one the rule gives the
+    field signed up now (what /rules describes), else the event's own."""
+    game = game_of(t)
+    if not by_size(t) or game.formats_by_size is None:
+        return format_of(t)
+    per = format_of(t).team_size()
+    count = sum(p.status == PlayerStatus.ACTIVE for p in t.players) // per
+    key, knobs = preset(game.format_for(count))
+    given = t.options.get("format", {}) if key == t.format else {}
+    return find_format(key)(game, {**given, **knobs})
 
 
 async def set_format(ctx: Ctx, t: Tournament, value: str) -> None:
@@ -130,6 +155,13 @@ def format_at_draw(ctx: Ctx, event: Event) -> None:
     if chosen is None:
         return
     players, most = chosen.players, chosen.most
-    said = "draw.format-by-size-small" if players <= most else "draw.format-by-size-large"
+    small = players <= most
     with ctx.out.announcing():
-        ctx.out.reply(said, players=players, most=most, format=ctx.t(f"format.{chosen.format}"))
+        ctx.out.reply(
+            "draw.format-by-size-small" if small else "draw.format-by-size-large",
+            players=players,
+            most=most,
+            unit=ctx.t(f"entrants.{chosen.per}"),
+            format=ctx.t(f"format.{chosen.format}"),
+            how="" if small else ctx.t(f"by_size_how.{event.t.format}"),
+        )

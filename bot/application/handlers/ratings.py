@@ -3,28 +3,26 @@ the rating changes under a final announcement, and seeding a draw by rating."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from bot.application.context import Ctx
 from bot.application.handlers import standings
 from bot.application.handlers.standings import csv_bytes
-from bot.application.ratings import (
-    ledger,
-    names,
-    season_events,
-    season_points,
-)
+from bot.application.ratings import after, before, places_kept
 from bot.application.service.audit import SeasonStarted
+from bot.application.tournament import substitutions
 from bot.language.errors import UserError
 from bot.language.i18n import show
-from bot.presentation.board import my_standing
+from bot.presentation.board import my_standing, with_part
 from bot.presentation.pictures import draw
 from charts.jobs import board_png, history_png
-from db.models import Season, Tournament
-from db.status import PlayerStatus
+from db.models import Placing, Season, Tournament
+from db.status import EventStatus
 from engine.games import find_game
-from engine.ratings import NEW, PROVISIONAL_HANDS, K, Rating, leaderboard
-from engine.seasons import RATING, parse_scoring, season_table
+from engine.ratings import PROVISIONAL_HANDS, K, Rating, leaderboard
+from engine.seasons import RATING, parse_scoring, ranked_season
 
 BOARD_LINES = 20
 SEASON_EXPORT_HEADER = [
@@ -61,23 +59,23 @@ async def rating(ctx: Ctx, args: str) -> None:
     if args.strip():
         game = find_game(args.strip()).key
     else:
-        latest = await ctx.uow.repo.chat_events(chat)
-        if not latest:
+        latest = await ctx.uow.repo.last_game(chat)
+        if latest is None:
             raise UserError("refuse.no-rated-events")
-        game = latest[-1].game
-    led = await ledger(ctx.uow.repo, chat, game)
-    board = leaderboard(led.ratings())
+        game = latest
+    kept = await ctx.uow.repo.player_ratings(chat, game)
+    board = leaderboard({p: Rating(r.value, r.games) for p, r in kept.items()})
     if not board:
         raise UserError("refuse.no-ratings", game=ctx.t(f"game.{game}"))
-    who = names(await ctx.uow.repo.chat_events(chat, game))
+    who = {p: r.name for p, r in kept.items()}
     rated = [(p, r) for p, r in board if not r.provisional]
     unrated = [
-        ctx.t("rating.provisional-name", name=who.get(p, str(p)), games=r.games)
+        ctx.t("rating.provisional-name", name=who[p], games=r.games)
         for p, r in board
         if r.provisional
     ]
     lines = [
-        ctx.t("rating.line", rank=i + 1, name=who.get(p, str(p)), rating=r.display, hands=r.games)
+        ctx.t("rating.line", rank=i + 1, name=who[p], rating=r.display, hands=r.games)
         for i, (p, r) in enumerate(rated[:BOARD_LINES])
     ]
     if len(rated) > BOARD_LINES:
@@ -90,58 +88,68 @@ async def rating(ctx: Ctx, args: str) -> None:
     if not rated:
         ctx.out.say(text)
         return
-    rows = [(i + 1, who.get(p, str(p)), r.display, "") for i, (p, r) in enumerate(rated)]
+    rows = [(i + 1, who[p], r.display, "") for i, (p, r) in enumerate(rated)]
     ctx.out.photo(
         await draw(board_png, rows, ctx.t("rating.chart-title", game=game_name)), text, "rating.png"
     )
 
 
 async def me(ctx: Ctx, args: str) -> None:
-    """``/me``: my events here, my place in each, my rating per game and its graph."""
+    """``/me``: my events here, my place in each, my rating per game and its graph. A
+    finished event's place is the one kept at its finish; a running one's, the board's now."""
     chat, user = ctx.caller.inc.chat_id, ctx.caller.actor
-    events = [
-        t
-        for t in await ctx.uow.repo.chat_events(chat)
-        if any(p.user_id == user and p.status != PlayerStatus.LEFT for p in t.players)
-    ]
+    await places_kept(ctx.uow.repo, chat)
+    events = await ctx.uow.repo.my_events(chat, user)
     if not events:
         raise UserError("refuse.no-history")
-    lines = [ctx.t("me.header", name=names(events).get(user, str(user)))]
-    for t in events:
-        where = my_standing(ctx, t, user)  # what /standings says of them, now
+    name = str(user)
+    lines = [""]
+    for t, kept in events:
+        name = kept.name if kept is not None else name
         lines.append(
             ctx.t(
                 "me.event",
                 date=day(t, ctx.tz),
                 title=t.title,
                 game=ctx.t(f"game.{t.game}"),
-                where=where,
+                where=await where(ctx, t, kept, user),
             )
         )
+    if events[-1][1] is None:  # the latest is not finished: the name it has there
+        name = (await ctx.uow.repo.names(events[-1][0].id, [user])).get(user, name)
+    lines[0] = ctx.t("me.header", name=name)
     series: list[tuple[str, list[tuple[str, int]]]] = []
-    for game in dict.fromkeys(t.game for t in events):
-        led = await ledger(ctx.uow.repo, chat, game)
-        mine = led.ratings().get(user)
-        if mine is None:
+    mine = await ctx.uow.repo.my_ratings(chat, user)
+    for game in dict.fromkeys(t.game for t, _ in events):
+        if game not in mine:
             continue
-        lines.append(ctx.t("me.rating", game=ctx.t(f"game.{game}"), rating=rating_text(ctx, mine)))
-        titles = {t.id: t.title for t in events}
-        series.append(
-            (
-                ctx.t(f"game.{game}"),
-                [
-                    (titles.get(ev, str(ev)), r.display)
-                    for ev, r in led.history(user)
-                    if not r.provisional
-                ],
-            )
-        )
+        now = Rating(mine[game].value, mine[game].games)
+        lines.append(ctx.t("me.rating", game=ctx.t(f"game.{game}"), rating=rating_text(ctx, now)))
+        history = await ctx.uow.repo.rating_history(chat, game, user)
+        shown = [(title, after(row)) for title, row in history]
+        points = [(title, r.display) for title, r in shown if not r.provisional]
+        series.append((ctx.t(f"game.{game}"), points))
     series = [(game, points) for game, points in series if points]
     text = "\n".join(lines)
     if not series:
         ctx.out.say(text)
         return
     ctx.out.photo(await draw(history_png, series, ctx.t("me.chart-title")), text, "me.png")
+
+
+async def where(ctx: Ctx, t: Tournament, kept: Placing | None, user: int) -> str:
+    """/me's words for one event: a finished one's kept place (with the part of a line
+    that changed hands); else what /standings says of them now."""
+    if kept is None:
+        if t.status == EventStatus.RUNNING:
+            await ctx.uow.repo.load_whole(t)
+        return my_standing(ctx, t, user)
+    place = kept.place if kept.place is not None else "—"
+    said = ctx.t("me.place", place=place, of=kept.entries)
+    if not substitutions(t):
+        return said
+    await ctx.uow.repo.load_players(t)
+    return with_part(ctx, t, user, said)
 
 
 async def season(ctx: Ctx, args: str) -> None:
@@ -153,18 +161,19 @@ async def season(ctx: Ctx, args: str) -> None:
     current = await ctx.uow.repo.season(ctx.caller.inc.chat_id)
     if current is None:
         raise UserError("refuse.no-season")
-    events = await season_events(ctx.uow.repo, current)
-    table = season_table(await season_points(ctx.uow.repo, current, events))
+    await places_kept(ctx.uow.repo, current.chat_id)
+    events, totals = await ctx.uow.repo.season_totals(current.id)
+    table = ranked_season({p: line[:3] for p, line in totals.items()})
     if not table:
         ctx.out.reply("season.empty", name=current.name)
         return
-    who = names(events)
-    rows = [(ln.rank, who.get(ln.player, str(ln.player)), ln.points, "") for ln in table]
+    who = {p: line[3] for p, line in totals.items()}
+    rows = [(ln.rank, who[ln.player], ln.points, "") for ln in table]
     lines = [
         ctx.t(
             "season.line",
             rank=ln.rank,
-            name=who.get(ln.player, str(ln.player)),
+            name=who[ln.player],
             points=ln.points,
             events=ln.events,
             best=ln.best,
@@ -173,13 +182,39 @@ async def season(ctx: Ctx, args: str) -> None:
     ]
     if len(table) > BOARD_LINES:
         lines.append(ctx.t("standings.more", count=len(table) - BOARD_LINES))
-    title = ctx.t("season.title", name=current.name, events=len(events))
+    title = ctx.t("season.title", name=current.name, events=events)
     scoring = scoring_text(ctx, current.scoring)
     ctx.out.photo(
         await draw(board_png, rows, ctx.t("season.chart-title", name=current.name)),
         f"{title}\n{scoring}\n" + "\n".join(lines),
         "season.png",
     )
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One entrant's line of a season event, as kept at its finish."""
+
+    place: int
+    points: Decimal
+    name: str
+
+
+async def season_events(ctx: Ctx, current: Season) -> dict[Tournament, dict[int, Scored]]:
+    """The season's finished events, oldest first: player → their kept line."""
+    await places_kept(ctx.uow.repo, current.chat_id)
+    events: dict[Tournament, dict[int, Scored]] = {}
+    for t, row in await ctx.uow.repo.season_placings(current.id):
+        assert row.place is not None  # only the placed are read
+        events.setdefault(t, {})[row.user_id] = Scored(
+            row.place, row.season_points or Decimal(0), row.name
+        )
+    return events
+
+
+def names_of(events: dict[Tournament, dict[int, Scored]]) -> dict[int, str]:
+    """Each player's name as of their latest event of the season."""
+    return {p: line.name for lines in events.values() for p, line in lines.items()}
 
 
 def scoring_text(ctx: Ctx, scoring: str) -> str:
@@ -229,15 +264,24 @@ async def export_season(ctx: Ctx) -> None:
     current = await ctx.uow.repo.season(ctx.caller.inc.chat_id)
     if current is None:
         raise UserError("refuse.no-season")
-    events = await season_events(ctx.uow.repo, current)
-    scored = await season_points(ctx.uow.repo, current, events)
-    who = names(events)
+    events = await season_events(ctx, current)
+    who = names_of(events)
     rows: list[list[object]] = []
-    for t, event in zip(events, scored, strict=True):
-        before, after = (await ledger(ctx.uow.repo, t.chat_id, t.game)).around(t.id)
-        for p, (place, points) in sorted(event.items(), key=lambda kv: kv[1][0]):
-            was, now = shown(before.get(p, NEW)), shown(after.get(p))
-            rows.append([t.title, day(t, ctx.tz), p, who[p], place, show(points), was, now])
+    for t, lines in events.items():
+        kept = await ctx.uow.repo.event_ratings(t.id, lines.keys())
+        unmoved = await ctx.uow.repo.ratings_before(
+            t.chat_id, t.game, lines.keys() - kept.keys(), t.id
+        )
+        for p, line in lines.items():
+            mine = kept.get(p)
+            if mine is not None:
+                was, now = shown(before(mine)), shown(after(mine))
+            else:  # no rated hand in this event: as they came
+                earlier = unmoved.get(p)
+                was = now = shown(after(earlier) if earlier is not None else None)
+            rows.append(
+                [t.title, day(t, ctx.tz), p, who[p], line.place, show(line.points), was, now]
+            )
     ctx.out.document(
         csv_bytes(SEASON_EXPORT_HEADER, rows),
         f"tourbot-season-{current.id}.csv",

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from bot.application import topics
 from bot.application.context import Ctx
 from bot.application.event import Event
 from bot.application.handlers import people
 from bot.application.handlers.common import display_name
-from bot.application.handlers.lifecycle import BY_SIZE, format_name, read_format, set_format
+from bot.application.handlers.lifecycle import (
+    BY_SIZE,
+    format_in_force,
+    format_name,
+    read_format,
+    set_format,
+)
 from bot.application.handlers.partners import partners_text, read_partners, team_lines
 from bot.application.timers import tournament_timers
 from bot.application.tournament import (
@@ -31,6 +37,8 @@ from bot.language.stage_words import stage_lines
 from db.models import Player, Tournament
 from db.status import EventStatus, PlayerStatus
 from engine.draw import commitment
+from engine.formats import FORMATS
+from engine.formats.base import Format
 from engine.games import find_game
 
 MAX_TITLE = 200  # the column's width; a title is one line, not an essay
@@ -101,12 +109,22 @@ def signup_text(ctx: Ctx, t: Tournament, count: int | None = None) -> str:
 def rules_line(ctx: Ctx, t: Tournament) -> str:
     """The game's rules with its knobs in words and its own report example."""
     game = game_of(t)
-    words = knob_words(ctx.t, t.game, game.options)
+    words = knob_words(ctx.t, t.game, table_length(t, game.options))
     text = ctx.t(f"rules.{t.game}", **words, example=game.example(game.seat_counts[0]))
     series = game.options.get("series")
     if series not in (None, "sudden"):  # the game's own text describes sudden death
         text += ctx.t(f"series.rule.{series}")
     return text
+
+
+def table_length(t: Tournament, options: Mapping[str, object]) -> Mapping[str, object]:
+    """The game's knobs as the event plays them: where the format sets how many hands a
+    table plays (积分晋级's ``hands``), a game that ends its table by time or a target says
+    that number of hands instead, so /rules never says both."""
+    hands = format_of(t).options.get("hands")
+    if hands is None or "end" not in options or "hands" not in options:
+        return options
+    return {**options, "end": "hands", "hands": hands}
 
 
 async def join(ctx: Ctx, args: str) -> None:
@@ -253,24 +271,48 @@ async def set_knob(ctx: Ctx, args: str) -> None:
         knob.coerce(value)
     else:
         known = [*game.knob_names(), *(k.name for k in fmt.knobs), *(k.name for k in POLICY_KNOBS)]
+        readers = [ctx.t(f"format.{f.key}") for f in FORMATS if key in f.knob_names()]
+        if readers:  # a knob of other formats: say which, rather than "no such knob"
+            raise UserError(
+                "refuse.knob-other-format",
+                knob=key,
+                format=ctx.t(f"format.{t.format}"),
+                formats=readers,
+                known=known,
+            )
         raise UserError("refuse.unknown-knob", knob=key, known=known)
-    event.set_knob(options_with(t, section, key, value.strip()), key)
-    format_of(t)  # validates game and format knobs together; raises ConfigError
+    options = options_with(t, section, key, value.strip())
+    if section == "game" and key in {k.name for k in fmt.knobs}:  # both read it: hands
+        options.setdefault("format", {})[key] = value.strip()
+    event.set_knob(options, key)
+    # validates game and format knobs together, then whether this event reads the knob
+    # and the value can work for the field signed up; raises ConfigError
+    check_knobs(t, format_of(t), (key,))
     ctx.out.reply("set.done", knob=key, value=value.strip())
     ctx.uow.timers += tournament_timers(t)  # ``remind`` changes the reminders still to come
+
+
+def check_knobs(t: Tournament, fmt: Format, names: Iterable[str], drawing: bool = False) -> None:
+    """Refuse (``ConfigError``) a knob of ``names`` that no stage of the event reads, or
+    whose value cannot work for the players signed up (``drawing``: the field is final);
+    /set asks it of its knob, /draw of every format knob the organiser set."""
+    players = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
+    for name in names:
+        fmt.check_knob(name, players, drawing)
 
 
 def format_rules(ctx: Ctx, t: Tournament) -> str:
     """What the format does for this game, including where the seeds are silent: the
     game's own wording of the format, and how a tie at the top of a final is played off."""
-    fmt = format_of(t)
+    fmt = format_in_force(t)
     section = f"format_rules_{fmt.rules_variant}" if fmt.rules_variant else "format_rules"
-    text = ctx.t(f"{section}.{t.format}", **knob_words(ctx.t, t.format, fmt.options))
+    text = ctx.t(f"{section}.{fmt.key}", **knob_words(ctx.t, fmt.key, fmt.options))
     players = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
     if fmt.course(players):  # declared stages: a line each, for the field signed up
         text += "\n" + stage_lines(ctx.t, fmt.course(players), players)
-    if fmt.eliminates and max(fmt.sizes) > 2:
-        text += "\n" + ctx.t("format_rules_extra.final-tie")
+    if fmt.eliminates and max(fmt.sizes) > 2:  # a format's own play-off, else the usual one
+        own = f"format_rules_final_tie.{fmt.key}"
+        text += "\n" + ctx.t(own if ctx.t.has(own) else "format_rules_extra.final-tie")
     if max(fmt.sizes) == 2 and fmt.game.options.get("series") == "sudden":
         text += "\n" + ctx.t("series.format-note")
     return text
@@ -284,7 +326,7 @@ async def rules(ctx: Ctx, args: str) -> None:
         title=t.title,
         game=ctx.t(f"game.{t.game}"),
         rules=rules_line(ctx, t) + "\n" + how_to_report(ctx.t, game_of(t)),
-        format=format_name(ctx, t),
+        format=format_name(ctx, t, now=True),
         format_rules=format_rules(ctx, t),
         reporter=ctx.t(f"policy.reporter.{policies['reporter']}"),
         late=ctx.t(f"policy.late.{policies['late']}"),

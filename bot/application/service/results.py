@@ -51,7 +51,7 @@ from db.status import (
     RoundStatus,
     TableState,
 )
-from engine.formats.series import check_report, table_match
+from engine.formats.series import check_hands, check_report, table_match
 from engine.games.base import Outcome
 from engine.numbers import plain
 
@@ -77,6 +77,7 @@ def check(t: Tournament, r: Round, row: TableRow, text: str, whole: bool = False
     if before is not None and not whole:
         text = f"{before.text}; {text}"
     outcome = game.parse(text, seats)
+    check_hands(r.notes, outcome)
     if seats == 2:
         return Checked(
             outcome, game.round_scores(outcome, seats), check_report(r.notes, game, outcome)
