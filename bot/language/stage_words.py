@@ -5,26 +5,38 @@ length, who goes on, tie chain), from the same declaration the planner runs
 from __future__ import annotations
 
 from bot.language.i18n import Translator
-from engine.formats.stage import Stage
+from engine.formats.stage import Goes, Length, Stage
+
+
+def stage_length(t: Translator, length: Length) -> str:
+    """How long a match of the stage is, in words."""
+    if length.session:
+        return t("stage_length.session")
+    if length.sudden:
+        return t("stage_length.sudden")
+    if length.totals:
+        return t("stage_length.totals", n=length.best_of)
+    if length.best_of == 1:
+        return t("stage_length.one")
+    n = length.best_of
+    timed = t("stage_rules.timed")
+    return t("stage_length.best-of", n=n, win=n // 2 + 1, timed=timed)
 
 
 def stage_line(t: Translator, n: int, stage: Stage) -> str:
     """One played stage in words."""
-    best = stage.length.best_of
-    length = (
-        t("stage_length.one")
-        if best == 1
-        else t("stage_length.best-of", n=best, win=best // 2 + 1, timed=t("stage_rules.timed"))
+    lucky = t("stage_rules.best-losers" if stage.best_losers else "stage_rules.no-best-losers")
+    several = stage.goes is Goes.WINNER and stage.k > 1  # the top k of a table go on
+    goes = t(
+        "stage_goes.top-table" if several else f"stage_goes.{stage.goes}", k=stage.k, lucky=lucky
     )
-    lucky = t("stage_rules.best-losers") if stage.best_losers else ""
-    goes = t(f"stage_goes.{stage.goes}", k=stage.k, lucky=lucky)
     chain = t("stage_rules.chain-separator").join(t(f"tiebreak.{c}") for c in stage.tiebreaks)
     return t(
         "stage_rules.line",
         n=n,
         name=t(f"stage_name.{stage.name}"),
-        kind=t(f"stage_kind.{stage.kind}"),
-        length=length,
+        kind=t(f"stage_kind.{stage.kind}", k=stage.k),
+        length=stage_length(t, stage.length),
         goes=goes,
         chain=chain,
     )

@@ -55,6 +55,7 @@ from engine.formats.elimination import (
 )
 from engine.formats.seeding import RATING, SeedsKnob, by_rating
 from engine.formats.series import SERIES_NOTES, series_note
+from engine.formats.stage import Goes, Kind, Stage, match_length, within
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -140,6 +141,29 @@ class Bracket(Format):
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
         two_seat_check(game, self.key)
+
+    def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
+        """Matches halving the field (skipped when it is already two, or three for the
+        round robin), then, as the halving of this field falls, the last three's round
+        robin (``last3=robin``) or the final of two, beside it the semi-final losers'
+        match for third (``third``) where semi-finals are played."""
+        left = players
+        while left > 3:
+            left -= left // 2
+        robin = self.str_option("last3") == "robin" and left in (0, 3)
+        length = match_length(series_note(self.game))
+        chain = within(self.tiebreaks)
+        match = tuple(c for c in chain if c in ("round-score", "flip"))
+        first = Stage(Kind.BRACKET, "bracket", length, Goes.WINNER, 1, False, match)
+        played = not players or players > (3 if robin else 2)
+        if robin:  # the three's chain goes straight to the flip
+            robin_chain = tuple(c for c in chain if c not in ("round-score", "third-place"))
+            last = Stage(Kind.ROBIN, "robin", length, Goes.CHAMPION, 3, False, robin_chain)
+            return ((first, played), (last, True))
+        final = Stage(Kind.FINAL, "final", length, Goes.CHAMPION, 0, False, match)
+        third = Stage(Kind.THIRD, "third", length, Goes.PLACE, 3, False, match)
+        semis = self.options["third"] and (not players or players >= 4)
+        return ((first, played), *(((third, True),) if semis else ()), (final, True))
 
     # --- history ---------------------------------------------------------------------
     def walk(self, state: TournamentState) -> Walk:

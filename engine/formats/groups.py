@@ -56,6 +56,7 @@ from engine.formats.elimination import (
     tree,
 )
 from engine.formats.series import SERIES_NOTES, series_note
+from engine.formats.stage import GROUP_CHAIN, Goes, Kind, Length, Stage, match_length, within
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -257,6 +258,38 @@ class Groups(Format):
         """The groups of docs/rules/groups.md are for two-player games; tables of 3–4 play them as
         whole-table groups and one final table (no crossovers, no best-of series)."""
         return "" if self.pairs else "tables"
+
+    def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
+        """Two-player games: the groups' round robin, the top 2 of each crossing over
+        (then halving, with 4 or 8 groups) to the final, each stage as long as its knob,
+        the semi-final losers playing for third with ``third``; tables of 3–4: the groups
+        (points first), then one final table the best of them fill."""
+        chain = within(self.tiebreaks)
+        robin = tuple(c for c in chain if c in GROUP_CHAIN)
+        match = tuple(c for c in chain[: chain.index("group-place")] if c != "third-place")
+        final = Stage(Kind.FINAL, "final", Length(session=True), Goes.CHAMPION, 0, False, match)
+        if not self.pairs:
+            seats = self.sizes[0]
+            groups = Stage(Kind.GROUPS, "group", final.length, Goes.FILL, seats, False, robin)
+            return ((groups, True), (final, True))
+
+        def length(knob: str) -> Length:
+            return match_length(series_note(self.game, self.int_option(knob)))
+
+        count = self.int_option("groups")
+        playoff = Stage(
+            Kind.CROSSOVER, "crossover", length("playoff_best_of"), Goes.WINNER, 1, False, match
+        )
+        final = replace(final, length=length("final_best_of"))
+        third = Stage(Kind.THIRD, "third", final.length, Goes.PLACE, 3, False, match)
+        stages = (
+            Stage(Kind.GROUPS, "group", length("group_best_of"), Goes.TOP, 2, False, robin),
+            *((playoff,) if count > 1 else ()),
+            *((replace(playoff, kind=Kind.BRACKET, name="bracket"),) if count > 2 else ()),
+            *((third,) if self.options["third"] and count > 1 else ()),
+            final,
+        )
+        return tuple((stage, True) for stage in stages)
 
     # --- the draw and the schedule -----------------------------------------------------
     def entrants(self, state: TournamentState) -> list[PlayerId]:

@@ -50,6 +50,7 @@ from engine.errors import ConfigError, FormatError
 from engine.formats.base import APART_NOTE, AnyGame, Format
 from engine.formats.elimination import extra_table, lucky_losers, top_of_final
 from engine.formats.series import SERIES_NOTES, SUDDEN, series_length, series_note
+from engine.formats.stage import Goes, Kind, Stage, match_length, within
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -121,6 +122,20 @@ class Knockout(Format):
             raise ConfigError(
                 "knob-range", knob="advance", value=k, low=1, high=min(self.sizes) - 1
             )
+
+    def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
+        """Tables by lot, the top ``advance`` of each going on, until the players left fit
+        one table (skipped when the field already does), then the final table."""
+        length = match_length(series_note(self.game))
+        chain = within(self.tiebreaks)
+        k = self.int_option("advance")
+        return (
+            (
+                Stage(Kind.KNOCKOUT, "knockout", length, Goes.WINNER, k, self.best_losers, chain),
+                not players or players > self.sizes[0],
+            ),
+            (Stage(Kind.FINAL, "final", length, Goes.CHAMPION, tiebreaks=chain), True),
+        )
 
     # --- history ---------------------------------------------------------------------
     def walk(self, state: TournamentState) -> Walk:

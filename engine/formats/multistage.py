@@ -42,7 +42,14 @@ from engine.formats.base import AnyGame, Format
 from engine.formats.elimination import extra_table, lucky_losers
 from engine.formats.groups import LETTERS, Groups, unsettled
 from engine.formats.series import SERIES_NOTES, series_note
-from engine.formats.stage import DEFAULT_STAGES, Kind, Stage, parse_stages, stage_words
+from engine.formats.stage import (
+    DEFAULT_STAGES,
+    Kind,
+    Stage,
+    match_length,
+    parse_stages,
+    stage_words,
+)
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -188,11 +195,14 @@ class Multistage(Format):
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
         """The stages a field of ``players`` would play, each with whether it is played
         (for /rules): a stage is skipped when the players reaching it are too few. With
-        nobody signed up yet the field is unknown: every stage is listed as played."""
+        nobody signed up yet the field is unknown: every stage is listed as played.
+        Each match as long as the round's notes make it (two-player matches: the game's
+        series, #match)."""
+        stages = tuple(replace(s, length=match_length(self.match_notes(s))) for s in self.stages)
         if not players:
-            return tuple((stage, True) for stage in self.stages)
+            return tuple((stage, True) for stage in stages)
         out = []
-        for stage in self.stages:
+        for stage in stages:
             played = self.plays(stage, players)
             out.append((stage, played))
             if played and stage.kind is Kind.GROUPS:

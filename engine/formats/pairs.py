@@ -44,7 +44,8 @@ from engine.draw import JOKERS, RANKS, SUPERSCRIPTS, flip_order, shuffled, strea
 from engine.errors import FormatError
 from engine.formats.base import FORFEITS_KNOB, AnyGame, Format, GroupPlace, members_by_label
 from engine.formats.elimination import BracketRound
-from engine.formats.pairgroups import PairGroups
+from engine.formats.pairgroups import ONE_GROUP, EntrantGroups, PairGroups
+from engine.formats.stage import Goes, Kind, Length, Stage, within
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -161,6 +162,33 @@ class Pairs(Format):
 
     def team_size(self) -> int:
         return 2
+
+    def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
+        """Rounds of pairs drawn by cards, the pair ahead at each table going on (skipped
+        when the pairs already fit the final), then the last ``final`` pairs' ``final_rounds``
+        rounds; with ``groups``, the groups' stages, each table of two pairs its session."""
+        if self.grouped:
+            pairs = players // self.team_size()
+            count = self.int_option("groups") if not pairs or pairs >= ONE_GROUP else 1
+            stages = EntrantGroups(self.game, {"groups": str(count)}).course(pairs)
+            return tuple((replace(s, length=Length(session=True)), on) for s, on in stages)
+        chain = within(self.tiebreaks)
+        final_chain = tuple(c for c in chain if c != "round-score")
+        rounds = Stage(
+            Kind.CARDS,
+            "cards",
+            Length(session=True),
+            Goes.WINNER,
+            1,
+            False,
+            tuple(c for c in chain if not c.startswith("final-")),
+        )
+        final = self.int_option("final")
+        last = Length(self.int_option("final_rounds"), totals=True)
+        return (
+            (rounds, not players or players // self.team_size() > final),
+            (Stage(Kind.ROBIN, "final", last, Goes.CHAMPION, final, False, final_chain), True),
+        )
 
     def in_groups(self, state: TournamentState) -> PairGroups:
         """The groups the pairs play (knob ``groups``), for this state's pairs."""

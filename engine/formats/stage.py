@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.errors import ConfigError
+from engine.formats.series import SUDDEN, TABLE_MATCH, series_length
 
 
 class Kind(StrEnum):
@@ -33,6 +34,7 @@ class Kind(StrEnum):
     SWISS = "swiss"  # re-seated by score each round
     BRACKET = "bracket"  # single elimination with byes, halving
     CROSSOVER = "crossover"  # group A's first against group B's second
+    CARDS = "cards"  # pairs meet the pair that drew the same card's twin
     SCORE = "score"  # a score stage of N hands from a base
     ROBIN = "robin"  # the last N play a round robin
     THIRD = "third"  # the semi-final losers play for third place
@@ -44,16 +46,26 @@ class Goes(StrEnum):
     TOP = "top"  # the top k of each group
     WINNER = "winner"  # each table's (or match's) winner
     CHAMPION = "champion"  # nobody: the stage crowns the champion
+    STANDINGS = "standings"  # nobody goes out: ``k`` rounds, then the standings decide
+    FILL = "fill"  # group winners, then runners-up, until the ``k`` seats of the final are full
+    OVERALL = "overall"  # the top ``k`` of the whole stage go on
+    PLACE = "place"  # nobody goes on: the winner takes place ``k`` (the third-place match)
 
 
 @dataclass(frozen=True)
 class Length:
     """How long one match of the stage is: ``best_of`` hands (games at two-player tables),
     the first to win more than half of them wins it; 1 is one hand (一局定胜负). ``timed``:
-    a clock may stop the match early and the score so far decides (以当前比分决出胜负)."""
+    a clock may stop the match early and the score so far decides (以当前比分决出胜负).
+    ``sudden``: two games, then deciders until someone wins; ``totals``: a score stage's
+    ``best_of`` hands, all played, the total deciding; ``session``: a table reports one
+    result, a hand or a session's total as its game takes them."""
 
     best_of: int = 1
     timed: bool = False
+    sudden: bool = False  # two games, then one more until someone wins
+    totals: bool = False  # all ``best_of`` hands are played and the score total decides
+    session: bool = False  # one result a table, as the game takes it (a hand or a session)
 
 
 @dataclass(frozen=True)
@@ -82,6 +94,34 @@ class Stage:
 # extra hand, a flip only where no table can seat them.
 GROUP_CHAIN = ("points", "wins", "head-to-head", "flip")
 MATCH_CHAIN = ("match-won", "extra", "flip")
+
+# Codes of a format's ranking chain that order players across stages (who went out, how
+# far they got), not the players level inside one stage.
+ACROSS = ("removed", "reached")
+
+
+def within(chain: tuple[str, ...]) -> tuple[str, ...]:
+    """A format's ranking chain as one of its stages applies it to players level there."""
+    return tuple(code for code in chain if code not in ACROSS)
+
+
+def match_length(notes: tuple[str, ...], hands: int | None = None) -> Length:
+    """The length a round's notes give a match, as the reports are checked against them
+    (``engine.formats.series``): a two-player series (``best-of-5``, ``sudden``), a table
+    match (``one-hand``, ``match-of-5``, timed); else ``hands`` played for their total,
+    else one result a table (no length set)."""
+    if SUDDEN in notes:
+        return Length(2, sudden=True)
+    if "one-hand" in notes:
+        return Length()
+    table = next((m for m in map(TABLE_MATCH.fullmatch, notes) if m), None)
+    if table:
+        return Length(int(table.group(1)), timed=True)
+    best_of = series_length(notes)
+    if best_of:
+        return Length(best_of)
+    return Length(hands, totals=hands > 1) if hands else Length(session=True)
+
 
 # The words of the grammar, English and Chinese: kind words, then settings.
 KIND_WORDS = {

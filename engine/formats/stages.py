@@ -36,6 +36,7 @@ from engine.errors import ConfigError
 from engine.formats.base import APART_NOTE, AnyGame, Format
 from engine.formats.elimination import extra_table, lucky_losers
 from engine.formats.series import SERIES_NOTES, hands_note, series_note
+from engine.formats.stage import Goes, Kind, Stage, match_length, within
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -122,6 +123,22 @@ class Stages(Format):
         """``series`` where every table is a two-player match played under the game's
         series instead of ``hands`` (docs/rules/two-player.md#formats)."""
         return "series" if max(self.sizes) == 2 and series_note(self.game) else ""
+
+    def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
+        """Score stages of ``hands`` hands (the game's series at two-player tables), the
+        top ``advance`` of each table (or of the stage, ``per=overall``) going on, the
+        best losers filling a table too few reached, until one table is left: the final."""
+        length = match_length(series_note(self.game), self.int_option("hands"))
+        chain = within(self.tiebreaks)
+        goes = Goes.WINNER if self.str_option("per") == "table" else Goes.OVERALL
+        k = self.int_option("advance")
+        return (
+            (
+                Stage(Kind.SCORE, "score", length, goes, k, True, chain),
+                not players or players > self.sizes[0],
+            ),
+            (Stage(Kind.FINAL, "final", length, Goes.CHAMPION, tiebreaks=chain), True),
+        )
 
     # --- history -----------------------------------------------------------------------
     def walk(self, state: TournamentState) -> Walk:

@@ -31,6 +31,7 @@ from engine.draw import stream
 from engine.formats.base import APART_NOTE, FORFEITS_KNOB, AnyGame, Format
 from engine.formats.seeding import RATING, SeedsKnob, by_rating, snake
 from engine.formats.series import SERIES_NOTES, match_points, matches_won, series_note
+from engine.formats.stage import Goes, Kind, Stage, match_length, within
 from engine.games.base import Knob
 from engine.model import Finished, PlayerId, RoundPlan, Standing, Table, TournamentState
 from engine.seating import keep_apart, partition, seat_round
@@ -71,6 +72,21 @@ class Swiss(Format):
         """``series`` where every table is a two-player match: /rules says how a match
         counts (docs/rules/two-player.md#swiss)."""
         return "series" if self.series else ""
+
+    def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
+        """``rounds`` Swiss rounds, nobody out, the standings after them deciding (a
+        team event's by its team chain)."""
+        chain = within(self.team_tiebreaks or self.tiebreaks)
+        stage = Stage(
+            Kind.SWISS,
+            self.key,
+            match_length(self.series),
+            Goes.STANDINGS,
+            self.int_option("rounds"),
+            False,
+            chain,
+        )
+        return ((stage, True),)
 
     def points(self, state: TournamentState) -> dict[PlayerId, Decimal]:
         """What ranks a player (on a disciplined state): match points where the rounds

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from engine import board as read_model
-from engine.board import Status, notice
+from engine.board import Entry, Status, notice
 from engine.errors import FormatError
 from engine.formats import Format
 from engine.formats.base import ranked
@@ -282,7 +282,35 @@ def check_step(sim: Sim) -> None:
             raise Broken("flip-not-drawn", f"{e.player} placed by a flip nobody drew")
         if e.stage in ("through", "out", "waiting") and e.stage_round < 1:
             raise Broken("round-zero", f"{e.player}: {e.stage} in round {e.stage_round}")
+        if e.figure is not None and abs(e.figure) > reachable(sim):
+            raise Broken("figure-beyond-results", f"{e.player}: {e.figure_code} {e.figure}")
+        if e.status is Status.PLAYOFF and e.player not in b.playoff:
+            raise Broken("playoff-not-tied", f"{e.player} in a play-off nobody is tied for")
+    check_units(b.entries)
     check_tied(sim, b.playoff)
+
+
+def reachable(sim: Sim) -> Decimal:
+    """The largest figure results can produce: a stage's base score (积分晋级), every score
+    and penalty of the event added up, and ten a round (wins, matches, games counted)."""
+    state = sim.state
+    base = sim.fmt.options.get("base", 0)
+    scores = sum(
+        (abs(s) for rec in state.rounds for res in rec.results for s in res.scores), Decimal(0)
+    )
+    fines = sum((abs(p.points) for p in state.penalties), Decimal(0))
+    return Decimal(base if isinstance(base, int) else 0) + scores + fines + len(state.rounds) * 10
+
+
+def check_units(entries: Sequence[Entry]) -> None:
+    """Partners and team members stand on one place, and all of a unit's lines say the same."""
+    places: dict[int, set[int]] = {}
+    for e in entries:
+        if e.unit:
+            places.setdefault(e.unit, set()).add(e.place)
+    split = {unit: sorted(got) for unit, got in places.items() if len(got) > 1}
+    if split:
+        raise Broken("unit-split", str(split))
 
 
 FLIP_NOTES = frozenset({"tiebreak-flip", "final-flip"})
