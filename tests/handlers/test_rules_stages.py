@@ -23,7 +23,7 @@ async def test_bracket_rules_name_the_last_three_or_the_final_as_the_knob_says(
     rules = await new_event(chats, -801, "zh", "xiangqi bracket")
     assert "1. 单败淘汰：抽签配对，每轮减半" in rules and "输一场即出局" in rules
     assert "2. 最后三人：最后 3 名（组）相互对阵" in rules
-    assert "同分：循环赛胜场 → 循环赛胜局数 → 相互胜负 → 翻牌" in rules
+    assert "同分：循环赛胜场 → 循环赛局分 → 相互胜负 → 翻牌" in rules
     await chats.says(-801, ADMIN, "/set last3 off")
     rules = await chats.says(-801, ADMIN, "/rules")
     assert "最后三人" not in rules and "2. 决赛：一桌决赛" in rules
