@@ -99,7 +99,7 @@ async def sign_up_message(runner: Any, server: BotAPIServer) -> int:
     """A message with a Join button in the group (the bot made an admin there)."""
     server.set_bot_admin(GROUP, True)
     join = Outgoing(GROUP, "text", "sign up", buttons=[[("Join", "join:1")]])
-    return int(await runner.transport.send(join))
+    return (await runner.transport.send(join)).message_id
 
 
 def text(chat: int, words: str = "hello", thread_id: int | None = None) -> Outgoing:
@@ -119,7 +119,7 @@ async def test_a_user_who_blocked_the_bot_is_gone_and_the_bot_hears_of_it(
     assert (blocked.chat_id, blocked.bot_status, blocked.chat_type) == (ALICE, "kicked", "private")
 
     server.block_bot(ALICE, blocked=False)
-    assert await runner.transport.send(text(ALICE)) > 0
+    assert (await runner.transport.send(text(ALICE))).message_id > 0
     *_, unblocked = await updates(runner)
     assert unblocked.bot_status == "member"
 
@@ -151,7 +151,7 @@ async def test_a_group_that_lets_members_send_no_text_refuses_a_bot_that_is_no_a
     assert server.outbox(GROUP) == []
 
     server.set_bot_admin(GROUP, True)  # an admin is not held to the members' rights
-    assert await runner.transport.send(text(GROUP)) > 0
+    assert (await runner.transport.send(text(GROUP))).message_id > 0
     *_, promoted = await updates(runner)
     assert (promoted.chat_id, promoted.bot_status) == (GROUP, "administrator")
 
@@ -166,7 +166,7 @@ async def test_a_group_that_restricts_media_refuses_photos_and_files_but_not_tex
     assert refusals.reason_of(refused) is Reason.NO_MEDIA
     document = Outgoing(GROUP, "document", "csv", file=b"a,b\n", filename="x.csv")
     assert refusals.reason_of(await refusal(runner, document)) is Reason.NO_MEDIA
-    assert await runner.transport.send(text(GROUP, "standings")) > 0
+    assert (await runner.transport.send(text(GROUP, "standings"))).message_id > 0
     assert [m.body for m in server.outbox(GROUP)] == ["standings"]
 
 
@@ -186,7 +186,7 @@ async def test_an_edit_or_pin_of_a_deleted_message_finds_nothing(
     runner: Any, server: BotAPIServer
 ) -> None:
     server.set_bot_admin(GROUP, True)
-    message_id = await runner.transport.send(text(GROUP, "live standings"))
+    message_id = (await runner.transport.send(text(GROUP, "live standings"))).message_id
     server.delete_message(GROUP, message_id)
     edit = Outgoing(GROUP, "edit", "live standings, updated", edit_message_id=message_id)
     refused = await refusal(runner, edit)
@@ -205,9 +205,11 @@ async def test_a_closed_topic_refuses_a_bot_that_is_no_admin(
     refused = await refusal(runner, text(FORUM, thread_id=7))
     assert "TOPIC_CLOSED" in str(refused).upper()
     assert refusals.reason_of(refused) is Reason.TOPIC_CLOSED
-    assert await runner.transport.send(text(FORUM)) > 0  # the rest of the group is open
+    assert (
+        await runner.transport.send(text(FORUM))
+    ).message_id > 0  # the rest of the group is open
     server.close_topic(FORUM, 7, closed=False)
-    assert await runner.transport.send(text(FORUM, thread_id=7)) > 0
+    assert (await runner.transport.send(text(FORUM, thread_id=7))).message_id > 0
 
 
 async def test_a_press_answered_after_fifteen_seconds_is_too_old(
@@ -254,7 +256,7 @@ async def test_a_proxys_html_error_page_is_transient(runner: Any, server: BotAPI
     with pytest.raises(TransientError):
         await runner.transport.send(Outgoing(GROUP, "photo", "", file=png(4, 4), filename="p.png"))
     assert server.outbox(GROUP) == []
-    assert await runner.transport.send(text(GROUP)) > 0
+    assert (await runner.transport.send(text(GROUP))).message_id > 0
 
 
 async def test_an_answer_lost_after_delivery_looks_like_a_failure(

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 
 import bot.transport.holds as holds
 from bot.application.handlers.delivery import GONE, TOLD
-from bot.application.types import Outgoing, PermanentError, Unauthorized
+from bot.application.types import Delivered, Outgoing, PermanentError, Unauthorized
 from bot.transport.holds import Holds
 from bot.transport.outbox import Sender
 from bot.transport.refusals import SCOPE, Reason, Scope
@@ -38,7 +38,7 @@ class Refusing(RecordingTransport):
         super().__init__()
         self.refuse: dict[tuple[int, str], Exception] = {}
 
-    async def send(self, message: Outgoing) -> int:
+    async def send(self, message: Outgoing) -> Delivered:
         refusal = self.refuse.get((message.chat_id, message.kind))
         if refusal is not None:
             raise refusal
