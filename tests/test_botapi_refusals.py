@@ -10,6 +10,7 @@ bot's own adapters: what the library raises becomes the same reading of
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -319,3 +320,38 @@ def test_descriptions_in_both_libraries_spellings_are_read(
     spelt = description if backend == "aiogram" else description.removeprefix("Bad Request: ")
     said = refusals.error(400, spelt)
     assert isinstance(said, PermanentError) and refusals.reason_of(said) is reason
+
+
+async def test_a_picture_or_a_file_goes_again_by_the_file_id_its_first_sending_gave(
+    runner: Any, server: BotAPIServer
+) -> None:
+    """As Telegram does: the id answered for a photo or a document sends it again without
+    its bytes (a document under its name); an id it never gave, or a photo's id as a
+    document, is refused, and the refusal read as one of a message."""
+    server.set_bot_admin(GROUP, True)
+    picture, table = png(4, 4), b"round,table\n1,1\n"
+    photo = await runner.transport.send(
+        Outgoing(GROUP, "photo", "1", file=picture, filename="s.png")
+    )
+    csv = await runner.transport.send(
+        Outgoing(GROUP, "document", "2", file=table, filename="event.csv")
+    )
+    assert photo.file_id and csv.file_id and photo.file_id != csv.file_id
+
+    again = await runner.transport.send(Outgoing(GROUP, "photo", "3", file_id=photo.file_id))
+    csv_again = await runner.transport.send(Outgoing(GROUP, "document", "4", file_id=csv.file_id))
+
+    assert again.file_id == photo.file_id and csv_again.file_id == csv.file_id
+    sent = {m.body: m for m in server.outbox(GROUP)}
+    assert sent["3"].photo == picture
+    assert (sent["4"].document, sent["4"].filename) == (table, "event.csv")
+    edited = Outgoing(GROUP, "edit_media", "7", edit_message_id=again.message_id)
+    newer = await runner.transport.send(replace(edited, file=png(5, 5), filename="t.png"))
+    assert await runner.transport.send(replace(edited, file_id=photo.file_id)) == again
+    assert newer.file_id not in (None, photo.file_id) and sent["3"].photo == picture
+    for wrong in (
+        Outgoing(GROUP, "photo", "5", file_id="AgACAgIAAxkBAAnever"),
+        Outgoing(GROUP, "document", "6", file_id=photo.file_id),
+    ):
+        refused = await refusal(runner, wrong)
+        assert refusals.reason_of(refused) is Reason.INVALID

@@ -117,7 +117,7 @@ async def test_the_sign_up_count_is_still_edited_after_its_message_was_pruned(
 
     await chats.says(GROUP, PLAYERS[1], "/join")
 
-    assert "2" in signup.text and signup.edits >= 2
+    assert "2 signed up" in signup.text and signup.edits >= 2
     assert len(chats.transport.messages) == messages  # no sign-up message posted again
 
 
