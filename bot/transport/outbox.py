@@ -661,6 +661,11 @@ class Sender:
             log.warning("the bot is no longer in chat %s: its messages are dropped", chat)
             await self.conn.execute(FAIL_CHAT, {"chat_id": chat})
             return 0.0
+        if reason is Reason.INVALID and out.file_id and not out.file:
+            log.warning("Telegram no longer knows the file of outbox %s: its words go", row.id)
+            instead = self._text_instead(row, out)  # its bytes are gone (retention)
+            if instead is not None:
+                return instead
         if reason is Reason.MESSAGE_GONE:
             log.info("the message outbox %s is about is gone", row.id)
         else:
