@@ -22,6 +22,11 @@ typed /join is a 👍 and a count edit): sent twice they show the same, so they 
 without a claim and the pass marks them sent together, in one statement at its end,
 with the edits it found superseded.
 
+A picture or a file is uploaded once: marked sent, its row keeps the ``file_id``
+Telegram answered with and drops its bytes, and a row queued with the same picture (a
+cached /standings answer; ``db.outbox.known_files`` swaps the bytes for the id as it is
+queued, or the sender as it sends one queued before the first went) goes by that id.
+
 A busy group stays quiet and answers fast (docs/performance.md#a-quiet-group):
 
 * Replies to one person (a refusal, a report's receipt) go before broadcasts (an
@@ -211,7 +216,7 @@ class Sender:
         self._sent_at: dict[int, deque[float]] = defaultdict(deque)
         self._blocked_until: dict[int, float] = {}
         self._failures: dict[int, int] = defaultdict(int)  # outbox id -> transient failures
-        # (outbox id, status, message id): the marks a pass writes at its end, see above.
+        # The marks a pass writes at its end, see above.
         self._unmarked: list[Mark] = []
         # Rows sent whose mark a lost connection did not write: written first next time.
         self._owed: list[Mark] = []
