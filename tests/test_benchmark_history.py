@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from benchmarks.history import COLUMNS, QUICK
 from db.models import Base
 
@@ -22,6 +24,7 @@ def cells(line: str) -> list[str]:
     return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
 
+@pytest.mark.timeout(900)  # eleven events played, two sizes measured: minutes
 def test_the_quick_history_prints_every_column_for_each_size() -> None:
     done = subprocess.run(
         [
