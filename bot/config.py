@@ -20,6 +20,8 @@ class Settings:
     per_chat_per_minute: int = 20  # Telegram's limit for one group
     edit_gap: float = 3.0  # seconds between two broadcast edits of one message
     poll_timeout: int = 25  # long-polling wait, seconds
+    # Days sent outbox rows and processed update ids are kept (docs/operations.md#retention).
+    retention_days: int = 14
     # Scale-out mode (tourbot gateway / worker / scheduler); see bot/transport/scaleout.
     nats_url: str = "nats://127.0.0.1:4222"
     nats_prefix: str = "tourbot"  # stream, subject and consumer names start with it
@@ -56,6 +58,7 @@ class Settings:
             default_lang=env.get("DEFAULT_LANG", cls.default_lang),
             per_chat_per_minute=int(env.get("RATE_PER_CHAT_MINUTE", cls.per_chat_per_minute)),
             poll_timeout=int(env.get("POLL_TIMEOUT", cls.poll_timeout)),
+            retention_days=int(env.get("RETENTION_DAYS", cls.retention_days)),
             nats_url=env.get("NATS_URL", cls.nats_url),
             nats_prefix=env.get("NATS_PREFIX", cls.nats_prefix),
             webhook_url=env.get("WEBHOOK_URL", cls.webhook_url),

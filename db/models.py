@@ -113,6 +113,11 @@ class Tournament(Base):
     live_due: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # Whether the bot could pin it (checked at the draw; without the right it says so once).
     live_pin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The live standings' and the sign-up message's ids, kept here once the outbox rows
+    # that sent them are pruned (``db.retention``): their edits name them (None: found
+    # through the outbox, by tag).
+    live_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    signup_message_id: Mapped[int | None] = mapped_column(BigInteger)
     players: Mapped[list[Player]] = relationship(
         back_populates="tournament", order_by="Player.id", lazy="selectin"
     )
@@ -227,6 +232,9 @@ class Report(Base):
     confirmed_by: Mapped[int | None] = mapped_column(BigInteger)
     reason: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = _now()
+    # Its message (Confirm / Dispute), kept here once its outbox row is pruned, as the
+    # tournament keeps the live standings'.
+    message_id: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class PenaltyRow(Base):
@@ -385,6 +393,7 @@ class ProcessedUpdate(Base):
 
 OUTBOX_WAITING = f"status IN ('{OutboxStatus.QUEUED}', '{OutboxStatus.SENDING}')"
 OUTBOX_TAGGED = "tag IS NOT NULL"
+OUTBOX_DELIVERED_FILE = "file_id IS NOT NULL"
 
 
 class OutboxMessage(Base):
@@ -415,6 +424,13 @@ class OutboxMessage(Base):
             postgresql_where=text(OUTBOX_TAGGED),
             sqlite_where=text(OUTBOX_TAGGED),
         ),
+        # Pictures and files Telegram holds already, by what they are.
+        Index(
+            "ix_outbox_file",
+            "file_digest",
+            postgresql_where=text(OUTBOX_DELIVERED_FILE),
+            sqlite_where=text(OUTBOX_DELIVERED_FILE),
+        ),
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     chat_id: Mapped[int] = mapped_column(BigInteger)
@@ -424,8 +440,12 @@ class OutboxMessage(Base):
     )  # text, photo, document, edit(_caption, _media), react
     text: Mapped[str] = mapped_column(Text, default="")
     buttons: Mapped[list[Any] | None] = mapped_column(JSON)
+    # The picture or file until Telegram took it; then its ``file_id`` alone is kept, and
+    # the same picture queued again (``file_digest``: what it is) is sent by that id.
     file: Mapped[bytes | None] = mapped_column(LargeBinary)
     filename: Mapped[str | None] = mapped_column(String(100))
+    file_id: Mapped[str | None] = mapped_column(String(255))
+    file_digest: Mapped[str | None] = mapped_column(String(64))
     edit_message_id: Mapped[int | None] = mapped_column(BigInteger)
     # Announcements and count/standings edits wait behind replies to one person.
     broadcast: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

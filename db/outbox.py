@@ -10,6 +10,7 @@ sessions, most of it the ORM's).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any, NamedTuple, cast
 
@@ -17,6 +18,7 @@ from sqlalchemy import (
     ColumnElement,
     Row,
     Select,
+    String,
     Table,
     and_,
     bindparam,
@@ -26,9 +28,10 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from db.models import OUTBOX_WAITING, OutboxMessage
+from db.models import OUTBOX_DELIVERED_FILE, OUTBOX_WAITING, OutboxMessage
 from db.status import OutboxStatus
 
 QUEUED_BATCH = 500  # outbox rows a sender looks at in one pass
@@ -48,11 +51,20 @@ CLAIM = (
     .where(_ROW, _FREE)
     .values(status=OutboxStatus.SENDING, lease_until=bindparam("until"))
 )
+# A row is done with (sent, superseded, failed): a picture's bytes go, its file id stays.
 MARK = (
     update(OUTBOX)
     .where(_ROW)
-    .values(status=bindparam("new_status"), message_id=bindparam("sent_id"), lease_until=None)
+    .values(
+        status=bindparam("new_status"),
+        message_id=bindparam("sent_id"),
+        file_id=func.coalesce(bindparam("sent_file", type_=String), OUTBOX.c.file_id),
+        file=None,
+        lease_until=None,
+    )
 )
+# A claimed row given back to be tried again later: it keeps everything.
+GIVE_BACK = update(OUTBOX).where(_ROW).values(status=OutboxStatus.QUEUED, lease_until=None)
 # A row delivered as something else than it was queued as: a photo as its text, an edit
 # of a deleted message posted anew (it then carries the tag and the pin, for the next
 # edits and the next repost), a reaction said in words.
@@ -65,6 +77,8 @@ MARK_AS = (
         kind=bindparam("sent_kind"),
         tag=bindparam("sent_tag"),
         pin=bindparam("sent_pin"),
+        file_id=bindparam("sent_file", type_=String),
+        file=None,
         lease_until=None,
     )
 )
@@ -77,7 +91,11 @@ _CHAT_WAITING = (OUTBOX.c.chat_id == bindparam("chat_id")) & _WAITING
 # A group became a supergroup: what waits for it goes to its new id.
 READDRESS = update(OUTBOX).where(_CHAT_WAITING).values(chat_id=bindparam("new_id"))
 # The bot is no longer in the chat: nothing waiting for it can be sent.
-FAIL_CHAT = update(OUTBOX).where(_CHAT_WAITING).values(status=OutboxStatus.FAILED, lease_until=None)
+FAIL_CHAT = (
+    update(OUTBOX)
+    .where(_CHAT_WAITING)
+    .values(status=OutboxStatus.FAILED, file=None, lease_until=None)
+)
 # A private message Telegram refused, said in another chat instead (its fallback).
 REDIRECT = (
     update(OUTBOX)
@@ -94,6 +112,23 @@ REDIRECT = (
         lease_until=None,
     )
 )
+
+
+# The file id Telegram gave a picture or file of this digest (any row that delivered it).
+KNOWN_FILES = select(OUTBOX.c.file_digest, OUTBOX.c.file_id).where(
+    OUTBOX.c.file_digest.in_(bindparam("digests", expanding=True)),
+    text(OUTBOX_DELIVERED_FILE),
+)
+
+
+class Mark(NamedTuple):
+    """What a row became: its status, the message id Telegram gave (sent), and the file
+    id of the picture or file it carried (its bytes are then dropped)."""
+
+    row_id: int
+    status: str
+    message_id: int | None = None
+    file_id: str | None = None
 
 
 class Tagged(NamedTuple):
@@ -158,11 +193,49 @@ async def tagged(conn: AsyncConnection, chat_id: int, tag: str) -> Tagged:
     return Tagged(None, waiting)
 
 
-async def mark(conn: AsyncConnection, marks: list[tuple[int, str, int | None]]) -> None:
+async def mark(conn: AsyncConnection, marks: Sequence[Mark]) -> None:
     """Give rows their status (sent, with the message id Telegram gave; superseded):
     one executemany, one round trip."""
-    params = [
-        {"row_id": row_id, "new_status": status, "sent_id": message_id}
-        for row_id, status, message_id in marks
-    ]
-    await conn.execute(MARK, params)
+    await conn.execute(MARK, [mark_params(m) for m in marks])
+
+
+def mark_params(m: Mark) -> dict[str, Any]:
+    return {
+        "row_id": m.row_id,
+        "new_status": m.status,
+        "sent_id": m.message_id,
+        "sent_file": m.file_id,
+    }
+
+
+def digest(kind: str, data: bytes, filename: str | None) -> str:
+    """What a picture or file is, for sending it again by its file id: its bytes, and
+    whether it is a photo (a photo's id cannot send a document) or a document (whose id
+    keeps the name it was sent with)."""
+    what = b"photo" if kind != "document" else f"document:{filename or ''}".encode()
+    return hashlib.sha256(what + b"\0" + data).hexdigest()
+
+
+async def known_file(conn: AsyncConnection, file_digest: str) -> str | None:
+    """The file id of a picture or file already delivered, if any row still has it."""
+    found = await conn.execute(KNOWN_FILES, {"digests": [file_digest]})
+    return next((str(file_id) for _, file_id in found), None)
+
+
+def known_files(conn: Connection, rows: list[dict[str, Any]]) -> None:
+    """Outbox rows about to be inserted (dicts of ``Repo.enqueue``), each given its
+    ``file_digest`` and, for a picture or file Telegram has already, its ``file_id``
+    instead of its bytes: a cached /standings picture, the same podium again. Every row
+    gets both keys, so rows keep one shape (and their order) in the insert."""
+    for row in rows:
+        data = row.get("file")
+        row["file_digest"] = digest(row["kind"], data, row.get("filename")) if data else None
+        row.setdefault("file_id", None)
+    wanted = {row["file_digest"] for row in rows if row["file_digest"]}
+    if not wanted:
+        return
+    known = {d: f for d, f in conn.execute(KNOWN_FILES, {"digests": list(wanted)})}
+    for row in rows:
+        file_id = known.get(row["file_digest"])
+        if file_id is not None:
+            row["file_id"], row["file"] = file_id, None

@@ -61,6 +61,7 @@ from db.models import (
     TableRow,
     Tournament,
 )
+from db.outbox import known_files
 from db.status import EventStatus, PlayerStatus, RoundStatus, TableState
 
 ACTIVE = (EventStatus.SIGNUP, EventStatus.RUNNING)
@@ -216,6 +217,8 @@ def _write_pending(session: Session) -> None:
         if table is TOURNAMENTS:  # version bumps
             conn.execute(BUMP, rows)
             continue
+        if table is OUTBOX:  # pictures Telegram has already go by their file id
+            known_files(conn, rows)
         shapes: dict[tuple[str, ...], list[dict[str, Any]]] = {}
         for row in rows:  # one executemany per set of columns given (the rest: defaults)
             shapes.setdefault(tuple(row), []).append(row)
@@ -817,7 +820,14 @@ class Repo:
         """A report of ``row`` (its reports loaded), made live: one INSERT … RETURNING
         ((table, live) is unique, so of two at once one is refused here). It joins the
         table's reports as a stored row, without a flush of the unit of work."""
-        values = {"table_id": row.id, "live": True, "confirmed_by": None, "reason": "", **fields}
+        values = {
+            "table_id": row.id,
+            "live": True,
+            "confirmed_by": None,
+            "reason": "",
+            "message_id": None,
+            **fields,
+        }
         conn = await self.session.connection()
         inserted = await conn.execute(INSERT_REPORT, values)
         report_id, created_at = inserted.one()

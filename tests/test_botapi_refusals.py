@@ -10,6 +10,7 @@ bot's own adapters: what the library raises becomes the same reading of
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -99,7 +100,7 @@ async def sign_up_message(runner: Any, server: BotAPIServer) -> int:
     """A message with a Join button in the group (the bot made an admin there)."""
     server.set_bot_admin(GROUP, True)
     join = Outgoing(GROUP, "text", "sign up", buttons=[[("Join", "join:1")]])
-    return int(await runner.transport.send(join))
+    return (await runner.transport.send(join)).message_id
 
 
 def text(chat: int, words: str = "hello", thread_id: int | None = None) -> Outgoing:
@@ -119,7 +120,7 @@ async def test_a_user_who_blocked_the_bot_is_gone_and_the_bot_hears_of_it(
     assert (blocked.chat_id, blocked.bot_status, blocked.chat_type) == (ALICE, "kicked", "private")
 
     server.block_bot(ALICE, blocked=False)
-    assert await runner.transport.send(text(ALICE)) > 0
+    assert (await runner.transport.send(text(ALICE))).message_id > 0
     *_, unblocked = await updates(runner)
     assert unblocked.bot_status == "member"
 
@@ -151,7 +152,7 @@ async def test_a_group_that_lets_members_send_no_text_refuses_a_bot_that_is_no_a
     assert server.outbox(GROUP) == []
 
     server.set_bot_admin(GROUP, True)  # an admin is not held to the members' rights
-    assert await runner.transport.send(text(GROUP)) > 0
+    assert (await runner.transport.send(text(GROUP))).message_id > 0
     *_, promoted = await updates(runner)
     assert (promoted.chat_id, promoted.bot_status) == (GROUP, "administrator")
 
@@ -166,7 +167,7 @@ async def test_a_group_that_restricts_media_refuses_photos_and_files_but_not_tex
     assert refusals.reason_of(refused) is Reason.NO_MEDIA
     document = Outgoing(GROUP, "document", "csv", file=b"a,b\n", filename="x.csv")
     assert refusals.reason_of(await refusal(runner, document)) is Reason.NO_MEDIA
-    assert await runner.transport.send(text(GROUP, "standings")) > 0
+    assert (await runner.transport.send(text(GROUP, "standings"))).message_id > 0
     assert [m.body for m in server.outbox(GROUP)] == ["standings"]
 
 
@@ -186,7 +187,7 @@ async def test_an_edit_or_pin_of_a_deleted_message_finds_nothing(
     runner: Any, server: BotAPIServer
 ) -> None:
     server.set_bot_admin(GROUP, True)
-    message_id = await runner.transport.send(text(GROUP, "live standings"))
+    message_id = (await runner.transport.send(text(GROUP, "live standings"))).message_id
     server.delete_message(GROUP, message_id)
     edit = Outgoing(GROUP, "edit", "live standings, updated", edit_message_id=message_id)
     refused = await refusal(runner, edit)
@@ -205,9 +206,11 @@ async def test_a_closed_topic_refuses_a_bot_that_is_no_admin(
     refused = await refusal(runner, text(FORUM, thread_id=7))
     assert "TOPIC_CLOSED" in str(refused).upper()
     assert refusals.reason_of(refused) is Reason.TOPIC_CLOSED
-    assert await runner.transport.send(text(FORUM)) > 0  # the rest of the group is open
+    assert (
+        await runner.transport.send(text(FORUM))
+    ).message_id > 0  # the rest of the group is open
     server.close_topic(FORUM, 7, closed=False)
-    assert await runner.transport.send(text(FORUM, thread_id=7)) > 0
+    assert (await runner.transport.send(text(FORUM, thread_id=7))).message_id > 0
 
 
 async def test_a_press_answered_after_fifteen_seconds_is_too_old(
@@ -254,7 +257,7 @@ async def test_a_proxys_html_error_page_is_transient(runner: Any, server: BotAPI
     with pytest.raises(TransientError):
         await runner.transport.send(Outgoing(GROUP, "photo", "", file=png(4, 4), filename="p.png"))
     assert server.outbox(GROUP) == []
-    assert await runner.transport.send(text(GROUP)) > 0
+    assert (await runner.transport.send(text(GROUP))).message_id > 0
 
 
 async def test_an_answer_lost_after_delivery_looks_like_a_failure(
@@ -317,3 +320,38 @@ def test_descriptions_in_both_libraries_spellings_are_read(
     spelt = description if backend == "aiogram" else description.removeprefix("Bad Request: ")
     said = refusals.error(400, spelt)
     assert isinstance(said, PermanentError) and refusals.reason_of(said) is reason
+
+
+async def test_a_picture_or_a_file_goes_again_by_the_file_id_its_first_sending_gave(
+    runner: Any, server: BotAPIServer
+) -> None:
+    """As Telegram does: the id answered for a photo or a document sends it again without
+    its bytes (a document under its name); an id it never gave, or a photo's id as a
+    document, is refused, and the refusal read as one of a message."""
+    server.set_bot_admin(GROUP, True)
+    picture, table = png(4, 4), b"round,table\n1,1\n"
+    photo = await runner.transport.send(
+        Outgoing(GROUP, "photo", "1", file=picture, filename="s.png")
+    )
+    csv = await runner.transport.send(
+        Outgoing(GROUP, "document", "2", file=table, filename="event.csv")
+    )
+    assert photo.file_id and csv.file_id and photo.file_id != csv.file_id
+
+    again = await runner.transport.send(Outgoing(GROUP, "photo", "3", file_id=photo.file_id))
+    csv_again = await runner.transport.send(Outgoing(GROUP, "document", "4", file_id=csv.file_id))
+
+    assert again.file_id == photo.file_id and csv_again.file_id == csv.file_id
+    sent = {m.body: m for m in server.outbox(GROUP)}
+    assert sent["3"].photo == picture
+    assert (sent["4"].document, sent["4"].filename) == (table, "event.csv")
+    edited = Outgoing(GROUP, "edit_media", "7", edit_message_id=again.message_id)
+    newer = await runner.transport.send(replace(edited, file=png(5, 5), filename="t.png"))
+    assert await runner.transport.send(replace(edited, file_id=photo.file_id)) == again
+    assert newer.file_id not in (None, photo.file_id) and sent["3"].photo == picture
+    for wrong in (
+        Outgoing(GROUP, "photo", "5", file_id="AgACAgIAAxkBAAnever"),
+        Outgoing(GROUP, "document", "6", file_id=photo.file_id),
+    ):
+        refused = await refusal(runner, wrong)
+        assert refusals.reason_of(refused) is Reason.INVALID

@@ -12,7 +12,7 @@ from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
-from bot.application.types import Outgoing, PermanentError
+from bot.application.types import Delivered, Outgoing, PermanentError
 from bot.transport.outbox import Sender
 from db import outbox
 from db.migrate import upgrade
@@ -39,9 +39,9 @@ class RecordingTransport:
         self.sent: list[Outgoing] = []
         self.pinned: list[int] = []
 
-    async def send(self, message: Outgoing) -> int:
+    async def send(self, message: Outgoing) -> Delivered:
         self.sent.append(message)
-        return len(self.sent)
+        return Delivered(len(self.sent))
 
     async def answer_callback(self, callback_id: str, text: str, alert: bool = False) -> None:
         raise AssertionError("the sender never answers callbacks")
@@ -64,7 +64,7 @@ class AnsweringLateTransport(RecordingTransport):
         self.in_flight = asyncio.Event()
         self.answer = asyncio.Event()
 
-    async def send(self, message: Outgoing) -> int:
+    async def send(self, message: Outgoing) -> Delivered:
         self.in_flight.set()
         await self.answer.wait()
         return await super().send(message)
@@ -128,7 +128,7 @@ async def test_queued_edits_of_one_message_collapse_to_the_newest(
 class UnchangedEditTransport(RecordingTransport):
     """Telegram refuses an edit that would change nothing, as it does for real."""
 
-    async def send(self, message: Outgoing) -> int:
+    async def send(self, message: Outgoing) -> Delivered:
         if message.kind.startswith("edit") and message.text == "same":
             raise PermanentError("Bad Request: message is not modified: specified new content…")
         if message.kind.startswith("edit"):
@@ -468,7 +468,7 @@ async def test_on_postgresql_the_sender_skips_the_dead_versions_of_rows_it_sent(
                 burst = [{"chat_id": CHAT - i % 40, "kind": "react"} for i in range(3000)]
                 await conn.execute(OUTBOX.insert(), burst)
                 ids = sorted((await conn.execute(select(OUTBOX.c.id))).scalars())
-                await outbox.mark(conn, [(i, "sent", 1) for i in ids[:-1]])
+                await outbox.mark(conn, [outbox.Mark(i, "sent", 1) for i in ids[:-1]])
                 await conn.execute(text("ANALYZE outbox"))
             async with sender.connect() as conn:
                 explain = text("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + _sql(QUEUED, sender))

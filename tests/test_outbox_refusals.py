@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 
 import bot.transport.holds as holds
 from bot.application.handlers.delivery import GONE, TOLD
-from bot.application.types import Outgoing, PermanentError, Unauthorized
+from bot.application.types import Delivered, Outgoing, PermanentError, Unauthorized
 from bot.transport.holds import Holds
 from bot.transport.outbox import Sender
 from bot.transport.refusals import SCOPE, Reason, Scope
@@ -38,7 +38,7 @@ class Refusing(RecordingTransport):
         super().__init__()
         self.refuse: dict[tuple[int, str], Exception] = {}
 
-    async def send(self, message: Outgoing) -> int:
+    async def send(self, message: Outgoing) -> Delivered:
         refusal = self.refuse.get((message.chat_id, message.kind))
         if refusal is not None:
             raise refusal
@@ -220,3 +220,20 @@ def test_every_refusal_about_a_chat_or_a_person_is_told_or_marked() -> None:
     about_chat = {r for r, scope in SCOPE.items() if scope is Scope.CHAT}
     assert about_chat - TOLD == {Reason.REMOVED}  # nobody left to tell there
     assert {r for r, scope in SCOPE.items() if scope is Scope.USER} == GONE
+
+
+async def test_a_picture_whose_file_id_telegram_no_longer_knows_goes_as_its_words(
+    sessionmaker: async_sessionmaker[Any],
+) -> None:
+    """A picture sent by the file id an earlier sending gave (its bytes were dropped):
+    should Telegram no longer know it (another bot's token), its caption still goes."""
+    async with sessionmaker() as session, session.begin():
+        repo = Repo(session)
+        queue(repo, chat_id=CHAT, kind="photo", text="Standings: 1. Ann", file_id="AgAC-gone")
+        queue(repo, chat_id=CHAT, kind="document", text="", file_id="BQAC-gone", filename="x.csv")
+    transport = Refusing()
+    unknown = PermanentError("Bad Request: wrong file identifier/HTTP URL specified")
+    transport.refuse[(CHAT, "photo")] = transport.refuse[(CHAT, "document")] = unknown
+    await flush(Sender(sessionmaker, transport, per_minute=20))
+    assert [(m.kind, m.text) for m in transport.sent] == [("text", "Standings: 1. Ann")]
+    assert await statuses(sessionmaker) == {"Standings: 1. Ann": "sent", "": "failed"}

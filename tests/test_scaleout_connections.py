@@ -16,7 +16,7 @@ from sqlalchemy import select, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 
-from bot.application.types import Outgoing, Timer
+from bot.application.types import Delivered, Outgoing, Timer
 from bot.transport.outbox import Sender
 from bot.transport.scaleout.budget import PARTS, SharedSender
 from bot.transport.scaleout.bus import Bus
@@ -96,7 +96,7 @@ class EndsOnSend(Recording):
         self.fatal = fatal
         self.sender: Sender | None = None
 
-    async def send(self, message: Outgoing) -> int:
+    async def send(self, message: Outgoing) -> Delivered:
         sent = await super().send(message)
         if message.text == self.fatal and self.sender is not None:
             await end(self.engine, self.sender.conn)

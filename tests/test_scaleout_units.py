@@ -20,7 +20,7 @@ from benchmarks.scaleout import busiest
 from bot.app import make_runner
 from bot.application.core import Core
 from bot.application.routes import TIMERS
-from bot.application.types import Outgoing, RetryAfter, Timer
+from bot.application.types import Delivered, Outgoing, RetryAfter, Timer
 from bot.cli import main
 from bot.config import Settings
 from bot.language.i18n import Catalogue
@@ -183,12 +183,12 @@ class Recording:
         self.at: list[float] = []
         self.slow = slow
 
-    async def send(self, message: Outgoing) -> int:
+    async def send(self, message: Outgoing) -> Delivered:
         if message.chat_id == self.slow:
             raise RetryAfter(30)
         self.sent.append(message.text or "")
         self.at.append(time.monotonic())
-        return len(self.sent)
+        return Delivered(len(self.sent))
 
 
 async def queue(sessionmaker: async_sessionmaker[Any], *rows: tuple[int, str, bool]) -> None:

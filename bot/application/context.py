@@ -283,12 +283,16 @@ class Replies:
         text: str,
         buttons: Buttons | None = None,
         kind: str = "edit",
+        message_id: int | None = None,
     ) -> None:
         """Edit the latest message sent with ``tag`` (the sign-up message, the live
         standings); several edits queued for it are merged into the newest. ``kind``:
         ``edit`` (text) or ``edit_caption`` (``pictures.draw_later`` may make the latter
-        an ``edit_media``, with its picture)."""
-        self._out(kind, text, buttons=buttons, edit_tag=tag, broadcast=True)
+        an ``edit_media``, with its picture). ``message_id``: the message's id as its
+        owner keeps it (``db.retention``), edited once the outbox no longer has the tag."""
+        self._out(
+            kind, text, buttons=buttons, edit_tag=tag, edit_message_id=message_id, broadcast=True
+        )
 
     def say(
         self,

@@ -87,7 +87,9 @@ class Outgoing:
     private message, the same in another chat (``chat_id``, ``thread_id``), once for
     all the messages of the same ``once``. A photo falls back to its caption as text.
     ``reply_to``: a text answering that message (a reaction's fallback). ``resume``
-    (no content) tells the sender the bot's rights in the chat changed."""
+    (no content) tells the sender the bot's rights in the chat changed. ``file_id``: a
+    picture or file Telegram has already (``Delivered.file_id``), sent instead of
+    ``file``'s bytes."""
 
     chat_id: int
     kind: str = "text"  # text, photo, document, edit, edit_caption, edit_media, react, resume
@@ -103,6 +105,15 @@ class Outgoing:
     pin: bool = False
     fallback: dict[str, Any] | None = None
     reply_to: int | None = None
+    file_id: str | None = None
+
+
+class Delivered(NamedTuple):
+    """Telegram took a message: its id, and for a photo or a file the ``file_id`` that
+    sends the same picture again without its bytes."""
+
+    message_id: int
+    file_id: str | None = None
 
 
 class Timer(NamedTuple):
@@ -173,8 +184,9 @@ class Transport(Protocol):
 
     bot_username: str
 
-    async def send(self, message: Outgoing) -> int:
-        """Deliver ``message``; return its message id (raises the errors above)."""
+    async def send(self, message: Outgoing) -> Delivered:
+        """Deliver ``message``; return its message id and, for a picture or a file, its
+        file id (raises the errors above)."""
 
     async def answer_callback(self, callback_id: str, text: str, alert: bool = False) -> None:
         """Stop the button's spinner, optionally showing ``text``."""

@@ -34,13 +34,14 @@ from bot.presentation.pictures import draw_later, first_page, standings_sheet
 from charts.data import Sheet
 from charts.jobs import first_png
 from db.models import Round, Tournament
+from db.retention import owned_tag
 from db.status import EventStatus
 
 PICTURE_GAP = timedelta(minutes=1)
 
 
 def tag(t: Tournament) -> str:
-    return f"live:{t.id}"
+    return owned_tag("live", t.id)
 
 
 def later(ctx: Ctx, t: Tournament, r: Round) -> bool:
@@ -121,9 +122,9 @@ def refresh(ctx: Ctx, event: Event, ranking: str) -> None:
         _picture_later(ctx, event, "photo")
         return
     if t.live_picture_at is None:  # a text message: it stays one
-        ctx.out.edit_tagged(tag(t), text)
+        ctx.out.edit_tagged(tag(t), text, message_id=t.live_message_id)
         return
-    ctx.out.edit_tagged(tag(t), text, kind="edit_caption")
+    ctx.out.edit_tagged(tag(t), text, kind="edit_caption", message_id=t.live_message_id)
     redrawn = t.live_picture_at + PICTURE_GAP
     if ctx.now >= redrawn or t.status != EventStatus.RUNNING:  # nothing will change it later
         _picture_later(ctx, event, "edit_media")

@@ -22,6 +22,11 @@ typed /join is a 👍 and a count edit): sent twice they show the same, so they 
 without a claim and the pass marks them sent together, in one statement at its end,
 with the edits it found superseded.
 
+A picture or a file is uploaded once: marked sent, its row keeps the ``file_id``
+Telegram answered with and drops its bytes, and a row queued with the same picture (a
+cached /standings answer; ``db.outbox.known_files`` swaps the bytes for the id as it is
+queued, or the sender as it sends one queued before the first went) goes by that id.
+
 A busy group stays quiet and answers fast (docs/performance.md#a-quiet-group):
 
 * Replies to one person (a refusal, a report's receipt) go before broadcasts (an
@@ -79,6 +84,7 @@ from sqlalchemy import CursorResult, Row
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 
 from bot.application.types import (
+    Delivered,
     Outgoing,
     PermanentError,
     RetryAfter,
@@ -93,12 +99,14 @@ from db import outbox
 from db.outbox import (
     CLAIM,
     FAIL_CHAT,
+    GIVE_BACK,
     MARK,
     MARK_AS,
     QUEUED_BATCH,
     QUEUED_PER_LANE,
     READDRESS,
     REDIRECT,
+    Mark,
     Tagged,
 )
 from db.status import OutboxStatus
@@ -208,10 +216,10 @@ class Sender:
         self._sent_at: dict[int, deque[float]] = defaultdict(deque)
         self._blocked_until: dict[int, float] = {}
         self._failures: dict[int, int] = defaultdict(int)  # outbox id -> transient failures
-        # (outbox id, status, message id): the marks a pass writes at its end, see above.
-        self._unmarked: list[tuple[int, str, int | None]] = []
+        # The marks a pass writes at its end, see above.
+        self._unmarked: list[Mark] = []
         # Rows sent whose mark a lost connection did not write: written first next time.
-        self._owed: list[tuple[int, str, int | None]] = []
+        self._owed: list[Mark] = []
         self._edited_at: dict[tuple[int, object], float] = {}  # (chat, target) -> last edit
         self._holds = Holds()  # what chats refuse until something changes there
         self._failing_since: dict[int, float] = {}  # photo or file row -> its first failure
@@ -341,8 +349,8 @@ class Sender:
             and r.status == OutboxStatus.QUEUED
             and latest_edit[(r.chat_id, self._target(r))] != r.id
         }
-        self._unmarked = [(row_id, OutboxStatus.SUPERSEDED, None) for row_id in superseded]
-        self._unmarked += [(row.id, OutboxStatus.SENT, None) for row in resumed]
+        self._unmarked = [Mark(row_id, OutboxStatus.SUPERSEDED) for row_id in superseded]
+        self._unmarked += [Mark(row.id, OutboxStatus.SENT) for row in resumed]
         self._rows, self._done, self._moved, self._tagged = rows, set(superseded), {}, {}
         paused = self._paused_until - time.monotonic()
         if paused > 0:  # the token is refused: nothing goes until Telegram takes it again
@@ -410,7 +418,9 @@ class Sender:
             if found.message_id is None and found.waiting:  # edit it once it is sent
                 held.add(lane)
                 return 1.0
-            edit_id = found.message_id  # None: it never went out, so it is posted now
+            # None: it never went out, so it is posted now; or it went out so long ago
+            # that its row is gone, and the id its owner kept (``retention``) is edited.
+            edit_id = found.message_id or row.edit_message_id
         if found is not None:
             self._tagged[row.id] = found
         delay = await self._deliver(row, edit_id)
@@ -452,6 +462,7 @@ class Sender:
             else None,
             file=row.file,
             filename=row.filename,
+            file_id=row.file_id,
             edit_message_id=edit_id,
             broadcast=bool(row.broadcast),
             tag=row.tag,
@@ -462,7 +473,7 @@ class Sender:
             and found.kind == "text"
             and row.kind in ("edit_caption", "edit_media")
         ):
-            out.kind, out.file, out.filename = "edit", None, None
+            out.kind, out.file, out.file_id, out.filename = "edit", None, None, None
         return out
 
     async def _first_step(
@@ -477,9 +488,13 @@ class Sender:
             return await self._in_words(row)
         if row.kind == "photo" and self._holds.refuses(row.chat_id, Reason.NO_MEDIA, now):
             return await self._as_text(row)
-        if row.edit_tag and found is not None and found.message_id is None:
+        if row.edit_tag and found is not None and edit_id is None:
             return self._reposted(row, pin=False)
-        return self._outgoing(row, edit_id, found)
+        out = self._outgoing(row, edit_id, found)
+        if out.file and row.file_digest:  # queued again before Telegram had it the first time
+            out.file_id = await outbox.known_file(self.conn, row.file_digest)
+            out.file = out.file if out.file_id is None else None
+        return out
 
     async def _deliver(self, row: Queued, edit_id: int | None) -> float:
         """Try one message (and what it falls back to); return 0 when done with it, else
@@ -494,7 +509,7 @@ class Sender:
         wait = 0.0
         for _ in range(MAX_STEPS):
             try:
-                message_id = await self._send(step)
+                sent = await self._send(step)
             except RetryAfter as exc:
                 self._blocked_until[row.chat_id] = time.monotonic() + exc.seconds
                 log.warning("429 for chat %s: waiting %ss", row.chat_id, exc.seconds)
@@ -518,16 +533,16 @@ class Sender:
                 wait = after
                 break
             else:
-                await self._delivered(row, step, message_id)
+                await self._delivered(row, step, sent)
                 return 0.0
         else:  # fell back as far as it goes, and failed each time: later
             wait = MEDIA_RETRY
         self._merged.pop(row.id, None)
         if claimed and wait > 0:  # kept: give it back
-            await self._mark(row.id, OutboxStatus.QUEUED, None)
+            await self.conn.execute(GIVE_BACK, {"row_id": row.id})
         return wait
 
-    async def _send(self, out: Outgoing) -> int:
+    async def _send(self, out: Outgoing) -> Delivered:
         """Telegram's answer to ``out``, its errors as ``bot.transport.refusals`` reads
         them. Anything else an adapter lets through (a library raising what it never
         did) counts as transient, for this chat alone: a pass never fails for it."""
@@ -575,10 +590,10 @@ class Sender:
         """The words of a picture: a photo's caption as a text message (with its buttons,
         tag and pin), a picture edit as a caption edit; None for a file (no words)."""
         if out.kind == "edit_media":
-            return replace(out, kind="edit_caption", file=None, filename=None)
+            return replace(out, kind="edit_caption", file=None, file_id=None, filename=None)
         if out.kind != "photo" or not out.text:
             return None
-        return replace(out, kind="text", file=None, filename=None)
+        return replace(out, kind="text", file=None, file_id=None, filename=None)
 
     async def _as_text(self, row: Queued) -> Outgoing | float:
         """A photo the chat refuses, as its text; one without words (its text went on
@@ -586,14 +601,14 @@ class Sender:
         instead = self._text_instead(row, self._outgoing(row, None, None))
         if instead is not None:
             return instead
-        await self._mark(row.id, OutboxStatus.FAILED, None)
+        await self._fail(row.id)
         return 0.0
 
     def _reposted(self, row: Queued, pin: bool) -> Outgoing:
         """An edit of a tagged message that is gone (deleted, or never sent), as a new
         message with the tag: the next edits edit it. A picture edit posts the picture,
         a caption edit its words (the old picture is not kept)."""
-        photo = row.kind == "edit_media" and bool(row.file)
+        photo = row.kind == "edit_media" and bool(row.file or row.file_id)
         return Outgoing(
             row.chat_id,
             "photo" if photo else "text",
@@ -601,6 +616,7 @@ class Sender:
             row.thread_id,
             [[(label, data) for label, data in r] for r in row.buttons] if row.buttons else None,
             file=row.file if photo else None,
+            file_id=row.file_id if photo else None,
             filename=row.filename if photo else None,
             broadcast=bool(row.broadcast),
             tag=row.edit_tag,
@@ -615,7 +631,7 @@ class Sender:
         reason, scope = refusals.reason_of(exc), refusals.scope_of(exc, out.chat_id)
         chat = out.chat_id
         if reason is Reason.UNCHANGED and out.edit_message_id:
-            await self._delivered(row, out, out.edit_message_id)  # it shows this already
+            await self._delivered(row, out, Delivered(out.edit_message_id))  # shown already
             return 0.0
         if reason is Reason.MIGRATED and exc.migrate_to:
             self._moved[chat] = exc.migrate_to
@@ -641,7 +657,7 @@ class Sender:
             if out.kind == "document":  # kept, while the text goes on
                 self._loose.add(row.id)
                 return self._held_for(row)
-            await self._mark(row.id, OutboxStatus.FAILED, None)  # a picture without words
+            await self._fail(row.id)  # a picture without words
             return 0.0
         if reason in (Reason.NO_TEXT, Reason.TOPIC_CLOSED):
             self._hold(chat, reason, out.thread_id)
@@ -650,11 +666,16 @@ class Sender:
             log.warning("the bot is no longer in chat %s: its messages are dropped", chat)
             await self.conn.execute(FAIL_CHAT, {"chat_id": chat})
             return 0.0
+        if reason is Reason.INVALID and out.file_id and not out.file:
+            log.warning("Telegram no longer knows the file of outbox %s: its words go", row.id)
+            instead = self._text_instead(row, out)  # its bytes are gone (retention)
+            if instead is not None:
+                return instead
         if reason is Reason.MESSAGE_GONE:
             log.info("the message outbox %s is about is gone", row.id)
         else:
             log.error("Telegram refused outbox message %s: %s", row.id, exc)
-        await self._mark(row.id, OutboxStatus.FAILED, None)
+        await self._fail(row.id)
         return 0.0
 
     def _held_for(self, row: Queued) -> float:
@@ -676,12 +697,12 @@ class Sender:
         to_chat = fallback.get("chat_id")
         once = fallback.get("once")
         if to_chat is None:
-            await self._mark(row.id, OutboxStatus.FAILED, None)
+            await self._fail(row.id)
             return 0.0
         if once is not None:
             said = await outbox.tagged(self.conn, int(to_chat), str(once))
             if said.message_id is not None or said.waiting:
-                await self._mark(row.id, OutboxStatus.FAILED, None)
+                await self._fail(row.id)
                 return 0.0
         await self.conn.execute(
             REDIRECT,
@@ -707,7 +728,7 @@ class Sender:
         ]
         words = [r for r in said if (r.fallback or {}).get("text")]
         if row not in words:
-            await self._mark(row.id, OutboxStatus.FAILED, None)
+            await self._fail(row.id)
             return 0.0
         now = time.monotonic()
         ready = self._ready_at(chat, now, broadcast=False)
@@ -722,15 +743,17 @@ class Sender:
             reply_to=row.edit_message_id if len(words) == 1 else None,
         )
 
-    async def _delivered(self, row: Queued, out: Outgoing, message_id: int) -> None:
+    async def _delivered(self, row: Queued, out: Outgoing, sent: Delivered) -> None:
         """Telegram took ``out`` for ``row``: mark it (as what it went as, if it fell
         back), count it, lift what its chat no longer refuses, pin it."""
         answered = time.monotonic()
+        message_id = sent.message_id
+        done = Mark(row.id, OutboxStatus.SENT, message_id, sent.file_id)
         if out.kind == row.kind and out.tag == row.tag:
             if is_idempotent(row):
-                self._unmarked.append((row.id, OutboxStatus.SENT, message_id))
+                self._unmarked.append(done)
             else:
-                await self._mark_sent(row.id, message_id)
+                await self._mark_sent(done)
                 self.window.append(time.monotonic() - answered)
         else:
             try:
@@ -742,14 +765,15 @@ class Sender:
                         "sent_kind": out.kind,
                         "sent_tag": out.tag,
                         "sent_pin": out.pin,
+                        "sent_file": sent.file_id,
                     },
                 )
             except Exception:  # owed as sent, like any mark a lost connection did not write
-                self._owed.append((row.id, OutboxStatus.SENT, message_id))
+                self._owed.append(done)
                 raise
             self.window.append(time.monotonic() - answered)
         for other in self._merged.pop(row.id, []):  # reactions said in the same words
-            self._unmarked.append((other, OutboxStatus.SENT, message_id))
+            self._unmarked.append(Mark(other, OutboxStatus.SENT, message_id))
             self._done.add(other)
         if out.kind != "react":
             self._sent_at[row.chat_id].append(answered)
@@ -854,15 +878,17 @@ class Sender:
             try:
                 await outbox.mark(self.conn, marks)
             except Exception:
-                self._owed += [mark for mark in marks if mark[1] == OutboxStatus.SENT]
+                self._owed += [mark for mark in marks if mark.status == OutboxStatus.SENT]
                 raise
 
-    async def _mark_sent(self, row_id: int, message_id: int | None) -> None:
-        """Mark a message sent; a mark the database did not take is owed (see above)."""
+    async def _mark_sent(self, done: Mark) -> None:
+        """Mark a message sent: one UPDATE (no read first), so the window in which a
+        crash repeats a message stays short. A mark the database did not take is owed
+        (see above)."""
         try:
-            await self._mark(row_id, OutboxStatus.SENT, message_id)
+            await self.conn.execute(MARK, outbox.mark_params(done))
         except Exception:
-            self._owed.append((row_id, OutboxStatus.SENT, message_id))
+            self._owed.append(done)
             raise
 
     async def _write_owed(self) -> None:
@@ -878,14 +904,10 @@ class Sender:
                 self._owed = owed + self._owed
                 raise
 
-    async def _mark(self, row_id: int, status: str, message_id: int | None) -> None:
-        """One UPDATE (no read first): it runs once for every message sent, and keeps
-        the window in which a crash repeats a message short."""
-        if status == OutboxStatus.FAILED:
-            self._forget(row_id)
-        await self.conn.execute(
-            MARK, {"row_id": row_id, "new_status": status, "sent_id": message_id}
-        )
+    async def _fail(self, row_id: int) -> None:
+        """Give a row up: it is done with, never sent."""
+        self._forget(row_id)
+        await self.conn.execute(MARK, outbox.mark_params(Mark(row_id, OutboxStatus.FAILED)))
 
 
 def _utcnow() -> datetime:

@@ -8,6 +8,10 @@ rest are scheduled. Each run records its timer in ``fired_timers`` in the transa
 its work, so a restart neither repeats a reminder nor loses one.
 ``misfire_grace_time=None`` stops APScheduler from silently skipping a late job (its
 default grace is one second).
+
+The same scheduler prunes what the database keeps only for a while (``db.retention``):
+at start and every :data:`PRUNE_EVERY` after. In scale-out only the leading scheduler
+runs timers, so only it prunes.
 """
 
 from __future__ import annotations
@@ -17,14 +21,17 @@ from datetime import UTC, datetime, timedelta
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
+from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.application.core import Core
 from bot.application.routes import TIMERS
 from bot.application.timers import tournament_timers
 from bot.application.types import Timer
 from db.repo import Repo
+from db.retention import Pruned, prune
 
 log = logging.getLogger(__name__)
+PRUNE_EVERY = timedelta(hours=1)
 
 
 async def pending_timers(core: Core) -> list[Timer]:
@@ -59,6 +66,13 @@ class Timers:
             if timer.at <= now:
                 await self.fire(timer)
         self.scheduler.start()
+        self.scheduler.add_job(
+            self.prune,
+            IntervalTrigger(seconds=PRUNE_EVERY.total_seconds()),
+            id="prune",
+            next_run_time=datetime.now(UTC),
+            replace_existing=True,
+        )
         for timer in pending:
             if timer.at > now:
                 self.add(timer)
@@ -81,6 +95,20 @@ class Timers:
             id=timer.key,
             replace_existing=True,
         )
+
+    async def prune(self) -> Pruned | None:
+        """Delete the sent messages and handled update ids older than ``RETENTION_DAYS``
+        (``db.retention``); what went, or None when the database was away (the next
+        run tries again)."""
+        before = self.core.clock() - timedelta(days=self.core.settings.retention_days)
+        try:
+            pruned = await prune(self.core.sessionmaker.kw["bind"], before)
+        except Exception:
+            log.exception("pruning failed; tried again in %s", PRUNE_EVERY)
+            return None
+        if any(pruned):
+            log.info("pruned %s outbox rows, %s update ids", pruned.outbox, pruned.updates)
+        return pruned
 
     async def fire(self, timer: Timer) -> None:
         """Run one timer once (``Core.system`` checks the fired-timer record, and puts

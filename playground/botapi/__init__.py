@@ -89,7 +89,10 @@ Behaviour checked like Telegram: unknown chat (400 "Bad Request: chat not found"
 over 4096 / caption over 1024 UTF-16 units, empty text, HTML ``parse_mode`` (tags are
 stripped from ``SentMessage.text``; unsupported or unbalanced tags are refused), inline
 keyboards (``callback_data`` 1-64 bytes; ``web_app`` buttons in private chats only, on
-HTTPS or a local address), "message is not modified", edits without
+HTTPS or a local address), a photo or document sent again by the ``file_id`` its first
+sending answered with (an id it never gave: "wrong file identifier/HTTP URL specified";
+a photo's as a document: "can't use file of type Photo as Document"; a document keeps
+its name), "message is not modified", edits without
 ``reply_markup`` drop the keyboard, unknown forum topic, photos must be PNG/JPEG,
 callback answers at most once and within 15 seconds ("query is too old…"), sends to a
 migrated group (400 with ``migrate_to_chat_id``), a private chat the user never started

@@ -42,12 +42,16 @@ Handler = Callable[[JSON, dict[str, Upload]], Awaitable[Any]]
 
 @dataclass(frozen=True)
 class StoredFile:
-    """An uploaded file, served again by ``getFile`` and ``/file/bot<token>/<path>``."""
+    """An uploaded file, served again by ``getFile`` and ``/file/bot<token>/<path>``, and
+    sent again by its ``file_id`` as what it was uploaded as (``kind``: photo, document),
+    a document under the name it was uploaded with."""
 
     file_id: str
     unique_id: str
     path: str
     data: bytes
+    kind: str = "document"
+    name: str = ""
 
 
 class BotMethods:
@@ -200,7 +204,9 @@ class BotMethods:
         chat = self.world.target_chat(params.get("chat_id"))
         caption = self._caption(params)
         stored, upload = self._input_file(params, files, "document")
-        filename = (upload.filename if upload else None) or stored.path.rsplit("/", 1)[-1]
+        filename = (
+            (upload.filename if upload else None) or stored.name or stored.path.rsplit("/")[-1]
+        )
         message, sent = self._bot_message(chat, "sendDocument", params, "can_send_documents")
         message["document"] = {
             "file_id": stored.file_id,
@@ -298,10 +304,8 @@ class BotMethods:
             upload = files.get(value.removeprefix("attach://"))
         elif value is None:
             upload = files.get(name)
-        elif isinstance(value, str) and self._stored(value) is not None:
-            return self.files[value.removesuffix("_s")], None
-        elif isinstance(value, str) and value.startswith(("http://", "https://")):
-            raise bad_request("wrong file identifier/HTTP URL specified")
+        elif isinstance(value, str):  # a file id (Telegram's own files; no URLs here)
+            return self._by_id(value, name), None
         if upload is None:
             raise bad_request(f"there is no {name} in the request")
         if not upload.data:
@@ -314,9 +318,21 @@ class BotMethods:
             unique_id=f"AgAD{number:06d}",
             path=f"{name}s/file_{number}.{suffix}",
             data=upload.data,
+            kind=name,
+            name=filename,
         )
         self.files[stored.file_id] = stored
         return stored, upload
+
+    def _by_id(self, file_id: str, kind: str) -> StoredFile:
+        """A file sent again by its id, as Telegram takes one: an id it gave, for a
+        file of the same kind (a photo's id does not send a document)."""
+        stored = self._stored(file_id)
+        if stored is None:
+            raise bad_request("wrong file identifier/HTTP URL specified")
+        if stored.kind != kind:
+            raise bad_request(f"can't use file of type {stored.kind.title()} as {kind.title()}")
+        return stored
 
     def _stored(self, file_id: str) -> StoredFile | None:
         """An uploaded file by id; a photo's thumbnail id (``…_s``) serves the full file."""

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.application.core import Core
-from bot.application.types import Incoming, Outgoing
+from bot.application.types import Delivered, Incoming, Outgoing
 from bot.application.types import Sender as User
 from bot.transport.adapters.plain import markup
 from bot.transport.scheduler import Timers, pending_timers
@@ -41,10 +41,11 @@ class RecordingTransport(MemoryTransport):
         await super().answer_callback(callback_id, text, alert)
         self.answered[callback_id] = CallbackAnswer(callback_id, text or None, alert, None)
 
-    async def send(self, message: Outgoing) -> int:
-        mid = await super().send(message)
+    async def send(self, message: Outgoing) -> Delivered:
+        delivered = await super().send(message)
+        mid = delivered.message_id
         if message.kind == "react":
-            return mid
+            return delivered
         if message.kind.startswith("edit"):  # text, caption or picture
             sent = self.log.get(message.chat_id, mid)
             assert sent is not None
@@ -52,12 +53,12 @@ class RecordingTransport(MemoryTransport):
             if sent.text is None:  # a picture's or a file's caption
                 sent.caption = message.text
                 if message.kind == "edit_media":
-                    sent.photo = message.file
+                    sent.photo = self.messages[mid].file
             else:
                 sent.text = message.text
             sent.edits.append(Edit("edit", sent.text, sent.caption, sent.reply_markup))
             self.log.output(sent)
-            return mid
+            return delivered
         text = message.text if message.kind == "text" else None
         self.log.add(
             SentMessage(
@@ -69,13 +70,13 @@ class RecordingTransport(MemoryTransport):
                 text=text,
                 caption=None if message.kind == "text" else message.text,
                 reply_markup=markup(message.buttons),
-                photo=message.file if message.kind == "photo" else None,
-                document=message.file if message.kind == "document" else None,
+                photo=self.messages[mid].file if message.kind == "photo" else None,
+                document=self.messages[mid].file if message.kind == "document" else None,
                 filename=message.filename,
                 thread_id=message.thread_id,
             )
         )
-        return mid
+        return delivered
 
 
 @dataclass

@@ -19,7 +19,7 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.application.core import Core
-from bot.application.types import Incoming, Outgoing
+from bot.application.types import Delivered, Incoming, Outgoing, PermanentError
 from bot.application.types import Sender as User
 from bot.config import Settings
 from bot.language.i18n import Catalogue
@@ -61,25 +61,49 @@ class MemoryTransport:
     menus: dict[str | None, list[tuple[str, str]]] = field(default_factory=dict)
     reactions: dict[tuple[int, int], list[str]] = field(default_factory=dict)
     pinned: set[tuple[int, int]] = field(default_factory=set)
+    # Pictures and files Telegram holds, by the file id it gave them; and how many
+    # were uploaded (sent as bytes) rather than by id.
+    files: dict[str, bytes] = field(default_factory=dict)
+    uploads: int = 0
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
-    async def send(self, message: Outgoing) -> int:
+    async def send(self, message: Outgoing) -> Delivered:
         if message.kind == "react":  # on a user's message, which Telegram numbers alike
             target = message.edit_message_id or 0
             self.reactions[(message.chat_id, target)] = [message.text]
-            return target
+            return Delivered(target)
+        file_id = self._file(message)
         if message.kind.startswith("edit"):  # text, caption or picture
             assert message.edit_message_id is not None
             old = self.messages[message.edit_message_id]
             old.text, old.buttons, old.edits = message.text, message.buttons, old.edits + 1
             if message.kind == "edit_media":
-                old.file = message.file
-            return old.message_id
+                old.file = self.files[file_id or ""]
+            return Delivered(old.message_id, file_id)
         mid = next(self._ids)
         self.messages[mid] = Sent(
-            mid, message.chat_id, message.kind, message.text, message.buttons, message.file
+            mid,
+            message.chat_id,
+            message.kind,
+            message.text,
+            message.buttons,
+            self.files[file_id] if file_id else None,
         )
-        return mid
+        return Delivered(mid, file_id)
+
+    def _file(self, message: Outgoing) -> str | None:
+        """The file id of the message's picture or file: a new one for bytes uploaded,
+        the one given for a file Telegram holds (refused, as Telegram does, if unknown)."""
+        if message.kind not in ("photo", "document", "edit_media"):
+            return None
+        if message.file:
+            self.uploads += 1
+            file_id = f"file-{len(self.files) + 1}"
+            self.files[file_id] = message.file
+            return file_id
+        if message.file_id not in self.files:
+            raise PermanentError("Bad Request: wrong file identifier/HTTP URL specified")
+        return message.file_id
 
     def user_message_id(self) -> int:
         """An id for a user's message: one numbering with the bot's, as in a chat."""

@@ -28,6 +28,7 @@ from bot.application.types import Buttons
 from bot.language.errors import UserError
 from bot.language.inputs import id_or_none
 from db.models import Report, Round, TableRow, Tournament
+from db.retention import owned_tag
 from db.status import EventStatus, PlayerStatus, ReportStatus, RoundStatus
 from engine.formats.series import games_won
 from engine.games.base import fmt_points
@@ -120,7 +121,7 @@ async def file_report(
 def report_tag(rep: Report) -> str:
     """Names a pending report's message, so that it loses its buttons once the report
     is settled (``report_settled``)."""
-    return f"report:{rep.id}"
+    return owned_tag("report", rep.id)
 
 
 def report_settled(
@@ -132,7 +133,8 @@ def report_settled(
     scores = score_lines(ctx, who, row, [Decimal(s) for s in rep.scores])
     reporter = who.get(rep.reporter_id, str(rep.reporter_id))
     filed = ctx.t("report.filed", table=row.number, text=rep.text, scores=scores, reporter=reporter)
-    ctx.out.edit_tagged(report_tag(rep), ctx.t("report.settled", outcome=outcome, filed=filed))
+    settled = ctx.t("report.settled", outcome=outcome, filed=filed)
+    ctx.out.edit_tagged(report_tag(rep), settled, message_id=rep.message_id)
 
 
 async def vet_report(

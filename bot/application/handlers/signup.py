@@ -35,6 +35,7 @@ from bot.language.errors import UserError
 from bot.language.knob_words import how_to_report, knob_words
 from bot.language.stage_words import stage_lines
 from db.models import Player, Tournament
+from db.retention import owned_tag
 from db.status import EventStatus, PlayerStatus
 from engine.draw import commitment
 from engine.formats import FORMATS
@@ -83,7 +84,7 @@ async def new(ctx: Ctx, args: str) -> None:
 
 def signup_tag(t: Tournament) -> str:
     """Names the sign-up message, so a typed /join can update its count."""
-    return f"signup:{t.id}"
+    return owned_tag("signup", t.id)
 
 
 def join_keyboard(ctx: Ctx, t: Tournament) -> Buttons:
@@ -170,7 +171,12 @@ async def _join(ctx: Ctx, t: Tournament) -> None:
         ctx.out.answer(joined, lambda: (signup_text(ctx, t, count), join_keyboard(ctx, t)))
     else:
         ctx.out.react("👍", words=joined)  # said in words where reactions are off
-        ctx.out.edit_tagged(signup_tag(t), signup_text(ctx, t, count), join_keyboard(ctx, t))
+        ctx.out.edit_tagged(
+            signup_tag(t),
+            signup_text(ctx, t, count),
+            join_keyboard(ctx, t),
+            message_id=t.signup_message_id,
+        )
 
 
 async def _sign_up(

@@ -37,10 +37,22 @@ from aiogram.types import (
 )
 from aiohttp import ClientError, ClientTimeout
 
-from bot.application.types import Buttons, Incoming, Outgoing, PermanentError, StartupError
+from bot.application.types import (
+    Buttons,
+    Delivered,
+    Incoming,
+    Outgoing,
+    PermanentError,
+    StartupError,
+)
 from bot.config import Settings
 from bot.transport import refusals
-from bot.transport.adapters.convert import callback_incoming, member_incoming, message_incoming
+from bot.transport.adapters.convert import (
+    callback_incoming,
+    delivered,
+    member_incoming,
+    message_incoming,
+)
 from bot.transport.adapters.plain import markup, message_id_of, plain_call
 from bot.transport.polling import decode_batch, poll_forever
 
@@ -82,13 +94,20 @@ def _markup(buttons: Buttons | None) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup.model_validate(keyboard) if keyboard else None
 
 
+def _file(m: Outgoing, name: str) -> BufferedInputFile | str:
+    """The picture or file: by the id Telegram gave it when it has one, else uploaded."""
+    if m.file_id and not m.file:
+        return m.file_id
+    return BufferedInputFile(m.file or b"", m.filename or name)
+
+
 class AiogramTransport:
     def __init__(self, bot: Bot, session: AiohttpSession) -> None:
         self.bot = bot
         self.session = session  # the bot's, for plain calls
         self.bot_username = ""
 
-    async def send(self, m: Outgoing) -> int:
+    async def send(self, m: Outgoing) -> Delivered:
         async with said_no():
             call = plain_call(m)
             if call is not None:
@@ -116,7 +135,7 @@ class AiogramTransport:
                     return answer.get("result")
         return session.check_response(self.bot, PlainCall(), response.status, content).result
 
-    async def _typed(self, m: Outgoing) -> int:
+    async def _typed(self, m: Outgoing) -> Delivered:
         """Pictures, files and caption edits, through aiogram's typed calls."""
         markup = _markup(m.buttons)
         if m.kind in ("photo", "document"):
@@ -124,9 +143,7 @@ class AiogramTransport:
             send = self.bot.send_photo if photo else self.bot.send_document
             msg = await send(
                 m.chat_id,
-                BufferedInputFile(
-                    m.file or b"", m.filename or ("picture.png" if photo else "file")
-                ),
+                _file(m, "picture.png" if photo else "file"),
                 caption=m.text or None,
                 message_thread_id=m.thread_id,
                 reply_markup=markup,
@@ -138,19 +155,22 @@ class AiogramTransport:
                 caption=m.text,
                 reply_markup=markup,
             )
-            return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
+            if isinstance(edited, Message):
+                return delivered(edited)
+            return Delivered(m.edit_message_id or 0)
         elif m.kind == "edit_media":
-            picture = BufferedInputFile(m.file or b"", m.filename or "picture.png")
             edited = await self.bot.edit_message_media(
-                InputMediaPhoto(media=picture, caption=m.text or None),
+                InputMediaPhoto(media=_file(m, "picture.png"), caption=m.text or None),
                 chat_id=m.chat_id,
                 message_id=m.edit_message_id,
                 reply_markup=markup,
             )
-            return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
+            if isinstance(edited, Message):
+                return delivered(edited)
+            return Delivered(m.edit_message_id or 0)
         else:
             raise PermanentError(f"no way to send a message of kind {m.kind!r}")
-        return msg.message_id
+        return delivered(msg)
 
     async def answer_callback(self, callback_id: str, text: str, alert: bool = False) -> None:
         async with said_no():

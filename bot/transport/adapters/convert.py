@@ -13,7 +13,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
-from bot.application.types import Incoming, Sender
+from bot.application.types import Delivered, Incoming, Sender
 
 
 def sender_of(user: Any, sender_chat: Any = None) -> Sender:
@@ -76,3 +76,13 @@ def callback_incoming(update_id: int, query: Any, accessible: bool) -> Incoming:
         callback_data=query.data or "",
         is_forum=bool(message.chat.is_forum),
     )
+
+
+def delivered(message: Any) -> Delivered:
+    """A sent (or edited) message's id and, when it shows a picture or a file, the
+    ``file_id`` that sends it again (a photo's largest size: the one uploaded)."""
+    if message.photo:
+        return Delivered(message.message_id, message.photo[-1].file_id)
+    if message.document is not None:
+        return Delivered(message.message_id, message.document.file_id)
+    return Delivered(message.message_id)

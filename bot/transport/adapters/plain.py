@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.application.types import Buttons, Outgoing, button_kind
+from bot.application.types import Buttons, Delivered, Outgoing, button_kind
 
 METHODS = {"text": "sendMessage", "edit": "editMessageText", "react": "setMessageReaction"}
 
@@ -63,9 +63,9 @@ def plain_call(m: Outgoing) -> tuple[str, dict[str, Any]] | None:
     return method, params
 
 
-def message_id_of(result: Any, m: Outgoing) -> int:
+def message_id_of(result: Any, m: Outgoing) -> Delivered:
     """The id Telegram answered with: the message sent or edited; for a reaction (and an
     edit answered ``true``) the message it was on."""
     if isinstance(result, dict) and isinstance(result.get("message_id"), int):
-        return int(result["message_id"])
-    return m.edit_message_id or 0
+        return Delivered(int(result["message_id"]))
+    return Delivered(m.edit_message_id or 0)

@@ -31,10 +31,22 @@ from telegram.error import (
 from telegram.error import RetryAfter as PTBRetryAfter
 from telegram.warnings import PTBUserWarning
 
-from bot.application.types import Buttons, Incoming, Outgoing, PermanentError, StartupError
+from bot.application.types import (
+    Buttons,
+    Delivered,
+    Incoming,
+    Outgoing,
+    PermanentError,
+    StartupError,
+)
 from bot.config import Settings
 from bot.transport import refusals
-from bot.transport.adapters.convert import callback_incoming, member_incoming, message_incoming
+from bot.transport.adapters.convert import (
+    callback_incoming,
+    delivered,
+    member_incoming,
+    message_incoming,
+)
 from bot.transport.adapters.plain import markup, message_id_of, plain_call
 from bot.transport.polling import decode_batch, poll_forever
 
@@ -101,26 +113,33 @@ async def said_no() -> AsyncIterator[None]:
         raise refusals.error(said, exc.message) from exc
 
 
+def _file(m: Outgoing) -> bytes | str:
+    """The picture or file: by the id Telegram gave it when it has one, else uploaded."""
+    if m.file_id and not m.file:
+        return m.file_id
+    return m.file or b""
+
+
 class PTBTransport:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.bot_username = ""
 
-    async def send(self, m: Outgoing) -> int:
+    async def send(self, m: Outgoing) -> Delivered:
         async with said_no():
             call = plain_call(m)
             if call is not None:
                 return message_id_of(await self.bot.do_api_request(*call), m)
             return await self._typed(m)
 
-    async def _typed(self, m: Outgoing) -> int:
+    async def _typed(self, m: Outgoing) -> Delivered:
         """Pictures, files and caption edits, through PTB's typed calls."""
         markup = _markup(m.buttons)
         if m.kind in ("photo", "document"):
             send = self.bot.send_photo if m.kind == "photo" else self.bot.send_document
             msg = await send(
                 m.chat_id,
-                m.file or b"",
+                _file(m),
                 caption=m.text or None,
                 message_thread_id=m.thread_id,
                 reply_markup=markup,
@@ -133,18 +152,22 @@ class PTBTransport:
                 caption=m.text,
                 reply_markup=markup,
             )
-            return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
+            if isinstance(edited, Message):
+                return delivered(edited)
+            return Delivered(m.edit_message_id or 0)
         elif m.kind == "edit_media":
             edited = await self.bot.edit_message_media(
-                InputMediaPhoto(m.file or b"", caption=m.text or None, filename=m.filename),
+                InputMediaPhoto(_file(m), caption=m.text or None, filename=m.filename),
                 chat_id=m.chat_id,
                 message_id=m.edit_message_id,
                 reply_markup=markup,
             )
-            return edited.message_id if isinstance(edited, Message) else m.edit_message_id or 0
+            if isinstance(edited, Message):
+                return delivered(edited)
+            return Delivered(m.edit_message_id or 0)
         else:
             raise PermanentError(f"no way to send a message of kind {m.kind!r}")
-        return msg.message_id
+        return delivered(msg)
 
     async def answer_callback(self, callback_id: str, text: str, alert: bool = False) -> None:
         async with said_no():

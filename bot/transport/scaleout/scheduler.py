@@ -59,13 +59,15 @@ PUBLISH_RETRY = 1.0
 
 @dataclass
 class TimerHost:
-    """What ``Timers`` uses of a ``Core``: the database, the clock, and the hook new
-    timers arrive by. The scheduler needs no transport or handlers, so it passes this.
-    (Seam: re-wire here when the timer code changes.)"""
+    """What ``Timers`` uses of a ``Core``: the database, the clock, the settings (how long
+    to keep what it prunes) and the hook new timers arrive by. The scheduler needs no
+    transport or handlers, so it passes this. (Seam: re-wire here when the timer code
+    changes.)"""
 
     sessionmaker: async_sessionmaker[Any]
     clock: Callable[[], datetime]
     on_timer: Callable[[Timer], None] = field(default=lambda timer: None)
+    settings: Settings = field(default_factory=Settings)
 
 
 class PublishingTimers(Timers):
@@ -167,7 +169,7 @@ class Scheduler:
     async def _lead(self, locks: Locks) -> None:
         """Run the timers while the lock's connection lives."""
         log.info("leading the timers (pid %s)", os.getpid())
-        host = TimerHost(self.sessionmaker, self.clock)
+        host = TimerHost(self.sessionmaker, self.clock, settings=self.settings)
         timers = PublishingTimers(host, self.js, self.bus, locks.alive)
 
         async def heard(msg: Msg) -> None:
