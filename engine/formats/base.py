@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -177,6 +177,13 @@ class Format:
         separate: the tied only, not everyone the extra table seats. Empty where ties
         go to a flip at once, or none is open."""
         return ()
+
+    def sides(self, seats: Sequence[PlayerId]) -> list[list[PlayerId]]:
+        """The partners at a table of four in a game of two against two (掼蛋, 升级): they
+        always score alike, so no extra hand can part them. None at any other table."""
+        if len(seats) != 4:
+            return []
+        return [[seats[i] for i in side] for side in self.game.partners]
 
     def called_back(self, state: TournamentState) -> frozenset[PlayerId]:
         """The losers the next round takes as best losers (docs/rules/knockout.md#lucky-loser),

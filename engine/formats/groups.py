@@ -554,9 +554,7 @@ class Groups(Format):
         contenders = set(table.players) if rec.plan.stage == "final" else set(w.top)
         if rec.plan.stage == "final":
             w.final = table.players
-            w.sides = [[table.players[i] for i in side] for side in self.game.partners]
-            if len(table.players) != 4:
-                w.sides = []
+            w.sides = self.sides(table.players)
         res = next((r for r in rec.results if r.table.number == table.number), None)
         if res is None or res.status is TableStatus.PENDING:  # not played yet: nobody tied
             return

@@ -160,8 +160,7 @@ class Knockout(Format):
                 continue
             if rec.plan.stage == "final":
                 w.finalists = {p for t in rec.plan.tables for p in t.players}
-                seats = rec.plan.tables[0].players
-                w.sides = [[seats[i] for i in side] for side in self.game.partners]
+                w.sides = self.sides(rec.plan.tables[0].players)
             going: list[PlayerId] = [p for p in rec.plan.byes if p in active]
             losers: list[PlayerId] = []
             for table in rec.plan.tables:

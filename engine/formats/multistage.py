@@ -456,12 +456,6 @@ class Multistage(Format):
             run.line[p] = ("through", where[0])
             run.going.append(p)
 
-    def sides(self, seated: Sequence[PlayerId]) -> list[list[PlayerId]]:
-        """Partners at a table of four (掼蛋, 升级): no extra hand can part them."""
-        if len(seated) != 4:
-            return []
-        return [[seated[i] for i in side] for side in self.game.partners]
-
     def _extras(
         self,
         run: Run,

@@ -195,7 +195,7 @@ class Stages(Format):
                 w.going += stayed
             else:
                 ranked.append(stayed)
-                sides.append(self._sides(res.table.players))
+                sides.append(self.sides(res.table.players))
         k = self.int_option("advance")
         if w.final or self.str_option("per") == "overall":
             groups, sides = [[p for g in ranked for p in g]], [sides[0] if len(sides) == 1 else []]
@@ -206,12 +206,6 @@ class Stages(Format):
         for i, group in enumerate(groups):
             label = f"round{rec.number}-table{i + 1}-flip"
             self._cut(w, group, sides[i], k, seed, label)
-
-    def _sides(self, seats: Sequence[PlayerId]) -> list[list[PlayerId]]:
-        """The partners at a table of four in a 2v2 game (they always score alike)."""
-        if len(seats) != 4:
-            return []
-        return [[seats[i] for i in side] for side in self.game.partners]
 
     def _cut(
         self,
