@@ -89,6 +89,19 @@ async def prune(engine: AsyncEngine, before: datetime) -> Pruned:
     return Pruned(outbox, updates)
 
 
+async def kept_message(conn: AsyncConnection, tag: str) -> int | None:
+    """The message id the owner of ``tag`` kept when its rows were pruned, if any: an
+    edit queued before the pruning names none, and must still edit, not post anew."""
+    kind, _, owner = tag.partition(":")
+    column = OWNERS.get(kind)
+    if column is None or not owner.isdigit():
+        return None
+    table = column.table
+    found = await conn.execute(select(column).where(table.c.id == int(owner)))
+    value = found.scalar()
+    return None if value is None else int(value)
+
+
 async def _outbox_batch(conn: AsyncConnection, before: datetime) -> int:
     """One batch of the outbox, oldest first: the message ids of the tagged messages
     among it kept on their owners (the latest of a tag last, so it wins), then the rows

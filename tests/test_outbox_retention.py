@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from db.migrate import upgrade
 from db.models import AuditEntry, OutboxMessage, ProcessedUpdate, Tournament
-from db.retention import BATCH, prune
+from db.retention import BATCH, kept_message, prune
 from db.session import make_engine
 from tests.cluster import TEST_DATABASE_URL, needs_postgres, scratch_database
 
@@ -100,5 +100,8 @@ async def test_what_is_older_than_the_window_goes_and_tagged_messages_keep_their
         ids = set((await conn.execute(select(ProcessedUpdate.update_id))).scalars())
     assert sorted(left) == [("", "queued"), ("new", "sent")]  # waiting, and newer
     assert tuple(kept) == (41, 8)
+    async with engine.connect() as conn:  # what an edit queued before the pruning finds
+        found = [await kept_message(conn, f"{kind}:{t}") for kind in ("live", "signup")]
+        assert found == [41, 8] and await kept_message(conn, f"report:{t}") is None
     assert ids == {-6, 10**6}
     assert await count(engine, AuditEntry) == 1  # the events' history stays

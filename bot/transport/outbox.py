@@ -95,7 +95,7 @@ from bot.application.types import (
 from bot.transport import refusals
 from bot.transport.holds import MEDIA, Holds
 from bot.transport.refusals import Reason, Scope
-from db import outbox
+from db import outbox, retention
 from db.outbox import (
     CLAIM,
     FAIL_CHAT,
@@ -421,6 +421,8 @@ class Sender:
             # None: it never went out, so it is posted now; or it went out so long ago
             # that its row is gone, and the id its owner kept (``retention``) is edited.
             edit_id = found.message_id or row.edit_message_id
+            if edit_id is None and not found.waiting:
+                edit_id = await retention.kept_message(self.conn, row.edit_tag)
         if found is not None:
             self._tagged[row.id] = found
         delay = await self._deliver(row, edit_id)
