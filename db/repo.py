@@ -902,9 +902,10 @@ class Repo:
         return {row.game: row for row in await self.session.scalars(query)}
 
     async def rating_history(
-        self, chat_id: int, game: str, user_id: int
+        self, chat_id: int, game: str, user_id: int, last: int
     ) -> list[tuple[str, EventRating]]:
-        """A player's rated events of ``game`` in the chat, oldest first, with titles."""
+        """A player's ``last`` rated events of ``game`` in the chat, oldest first, with
+        titles."""
         query = (
             select(Tournament.title, EventRating)
             .join(Tournament, Tournament.id == EventRating.tournament_id)
@@ -913,9 +914,11 @@ class Repo:
                 EventRating.game == game,
                 EventRating.user_id == user_id,
             )
-            .order_by(EventRating.tournament_id)
+            .order_by(EventRating.tournament_id.desc())
+            .limit(last)
         )
-        return [(title, row) for title, row in (await self.session.execute(query)).all()]
+        rows = (await self.session.execute(query)).all()
+        return [(title, row) for title, row in rows[::-1]]
 
     async def rated_events(self, chat_id: int, game: str, since: int) -> list[Tournament]:
         """The chat's events of ``game`` from ``since`` on that are rated (played, not
@@ -964,28 +967,33 @@ class Repo:
         return list(await self.session.scalars(query))
 
     async def my_events(
-        self, chat_id: int, user_id: int
-    ) -> list[tuple[Tournament, Placing | None]]:
+        self, chat_id: int, user_id: int, last: int
+    ) -> tuple[int, list[tuple[Tournament, Placing | None]]]:
         """The chat's events past sign-up a player took part in (not left before the
-        draw), oldest first, the tournament row alone, with their kept place once it
-        finished."""
+        draw): how many, and the ``last`` of them, oldest first, the tournament row alone,
+        with their kept place once it finished. A year of events reads no more rows."""
+        where = (
+            Tournament.chat_id == chat_id,
+            Tournament.status != EventStatus.SIGNUP,
+            Player.user_id == user_id,
+            Player.status != PlayerStatus.LEFT,
+        )
+        joined = Player.tournament_id == Tournament.id
+        count = select(func.count()).select_from(Tournament).join(Player, joined).where(*where)
         query = (
             select(Tournament, Placing)
-            .join(Player, Player.tournament_id == Tournament.id)
+            .join(Player, joined)
             .outerjoin(
                 Placing,
                 (Placing.tournament_id == Tournament.id) & (Placing.user_id == user_id),
             )
-            .where(
-                Tournament.chat_id == chat_id,
-                Tournament.status != EventStatus.SIGNUP,
-                Player.user_id == user_id,
-                Player.status != PlayerStatus.LEFT,
-            )
-            .order_by(Tournament.id)
+            .where(*where)
+            .order_by(Tournament.id.desc())
+            .limit(last)
             .options(*BARE)
         )
-        return [(t, kept) for t, kept in (await self.session.execute(query)).all()]
+        rows = (await self.session.execute(query)).all()
+        return int(await self.session.scalar(count) or 0), [(t, kept) for t, kept in rows[::-1]]
 
     async def season_placings(self, season_id: int) -> list[tuple[Tournament, Placing]]:
         """Every kept place of a season, by event (the tournament row alone), oldest

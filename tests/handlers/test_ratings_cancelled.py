@@ -4,6 +4,9 @@ the same group still counts."""
 
 from __future__ import annotations
 
+import pytest
+
+from bot.application.handlers import ratings
 from tests.e2e.harness import tables_of
 from tests.handlers.harness import MemoryHarness
 
@@ -48,3 +51,19 @@ async def test_a_cancelled_events_games_leave_the_ratings(memory_bot: MemoryHarn
     after = await bot.says(GROUP, ADMIN, "/rating xiangqi", "定级中")
     assert "甲（2 局）" in after.body and "乙（2 局）" in after.body
     assert "丙" not in after.body and "丁" not in after.body
+
+
+async def test_me_lists_the_last_events_and_counts_the_earlier(
+    memory_bot: MemoryHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A year of weekly events is no message to scroll, nor a cost that grows: /me shows a
+    player's last ``ME_EVENTS`` events and says how many came before."""
+    monkeypatch.setattr(ratings, "ME_EVENTS", 2)
+    bot = memory_bot
+    setup(bot)
+    for title in ("第一场", "第二场", "第三场"):
+        await play_one_round(bot, title, [IDS["甲"], IDS["乙"]])
+        await bot.server.wait_for(lambda m, title=title: "结束！冠军" in m.body and title in m.body)
+    mine = (await bot.says(GROUP, IDS["甲"], "/me", "战绩")).body
+    assert "更早的 1 场比赛未列出" in mine and "第一场" not in mine
+    assert "第二场" in mine and "第三场" in mine and "象棋 等级分" in mine

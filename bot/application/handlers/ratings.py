@@ -25,6 +25,8 @@ from engine.ratings import PROVISIONAL_HANDS, K, Rating, leaderboard
 from engine.seasons import RATING, parse_scoring, ranked_season
 
 BOARD_LINES = 20
+ME_EVENTS = 12  # /me lists a player's last twelve events; the count says how many more
+ME_POINTS = 30  # and draws their rating over their last thirty rated events
 SEASON_EXPORT_HEADER = [
     "event",
     "date",
@@ -95,15 +97,19 @@ async def rating(ctx: Ctx, args: str) -> None:
 
 
 async def me(ctx: Ctx, args: str) -> None:
-    """``/me``: my events here, my place in each, my rating per game and its graph. A
-    finished event's place is the one kept at its finish; a running one's, the board's now."""
+    """``/me``: my last :data:`ME_EVENTS` events here (how many came before them), my place
+    in each, my rating per game and its graph over my last :data:`ME_POINTS` rated events.
+    A finished event's place is the one kept at its finish; a running one's, the board's
+    now. So /me costs the same after a year of events as after one."""
     chat, user = ctx.caller.inc.chat_id, ctx.caller.actor
     await places_kept(ctx.uow.repo, chat)
-    events = await ctx.uow.repo.my_events(chat, user)
+    played, events = await ctx.uow.repo.my_events(chat, user, ME_EVENTS)
     if not events:
         raise UserError("refuse.no-history")
     name = str(user)
     lines = [""]
+    if played > len(events):  # a year of weekly events is no message to scroll
+        lines.append(ctx.t("me.earlier", count=played - len(events)))
     for t, kept in events:
         name = kept.name if kept is not None else name
         lines.append(
@@ -120,12 +126,10 @@ async def me(ctx: Ctx, args: str) -> None:
     lines[0] = ctx.t("me.header", name=name)
     series: list[tuple[str, list[tuple[str, int]]]] = []
     mine = await ctx.uow.repo.my_ratings(chat, user)
-    for game in dict.fromkeys(t.game for t, _ in events):
-        if game not in mine:
-            continue
+    for game in mine:
         now = Rating(mine[game].value, mine[game].games)
         lines.append(ctx.t("me.rating", game=ctx.t(f"game.{game}"), rating=rating_text(ctx, now)))
-        history = await ctx.uow.repo.rating_history(chat, game, user)
+        history = await ctx.uow.repo.rating_history(chat, game, user, ME_POINTS)
         shown = [(title, after(row)) for title, row in history]
         points = [(title, r.display) for title, r in shown if not r.provisional]
         series.append((ctx.t(f"game.{game}"), points))
