@@ -34,7 +34,7 @@ from itertools import pairwise
 
 from engine.formats.base import Format, GroupPlace, ranked
 from engine.model import PlayerId, RoundPlan, Standing, TableStatus, TournamentState
-from engine.standings import STAGE_CODES
+from engine.standings import IN_GROUP, STAGE_CODES
 
 OUT_STAGES = frozenset({"out", "playoff"})  # out in round N of a knockout, of the playoffs
 
@@ -301,6 +301,8 @@ def _status(
         )
     if not fmt.eliminates or not s.stage:
         return Status.IN, s.stage, s.stage_round
+    if s.stage == IN_GROUP:
+        return Status.IN, "playing", s.stage_round
     if s.stage in GROUP_OUT:  # the groups are over and they do not go on
         return (
             (Status.IN, s.stage, s.stage_round)

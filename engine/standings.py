@@ -32,6 +32,10 @@ Key = tuple[str, Decimal]
 
 # Criteria that say how far a line got rather than how well it did there: the figure a
 # ranking line shows is the first criterion after these (``Standing.figure``).
+# A line's stage while a groups stage is still played (multistage): in, neither through
+# nor out, nor placed in its group before the group's last round
+# (docs/rules/multistage.md#ranking).
+IN_GROUP = "in-group"
 STAGE_CODES = frozenset({"removed", "reached", "forfeit", "group-place", "flip"})
 # A line's figure when no result has made one yet (a final not played): it shows none.
 NO_FIGURE: Key = ("", Decimal(0))

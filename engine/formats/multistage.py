@@ -61,7 +61,16 @@ from engine.model import (
     TableStatus,
     TournamentState,
 )
-from engine.standings import Key, Line, flips, net_scores, penalties_by_round, rank, totals
+from engine.standings import (
+    IN_GROUP,
+    Key,
+    Line,
+    flips,
+    net_scores,
+    penalties_by_round,
+    rank,
+    totals,
+)
 
 STEP = 100  # "reached" levels per stage: a knockout's rounds count within it
 NAMES = ("preliminary", "group", "knockout", "final")
@@ -285,8 +294,8 @@ class Multistage(Format):
         w = gs.walk(sub)
         nxt = gs.next_group_round(sub)
         over = nxt is None  # a group place counts once the groups are over (#ranking)
-        for p in w.place:
-            run.line[p] = (stage.name, w.place[p])
+        for p in w.place:  # a group place is claimed once the group has played it
+            run.line[p] = (stage.name, w.place[p]) if over else (IN_GROUP, len(state.rounds))
             place = (("group-place", Decimal(-w.place[p])),) if over else ()
             run.keys[p] = (*place, *w.group_keys[p][:2])
         if mine and unsettled(mine[-1]):

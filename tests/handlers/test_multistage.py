@@ -126,3 +126,24 @@ async def test_set_stages_takes_words_in_either_language_and_refuses_unknown_one
     rules = (await bot.says(GROUP, ADMIN, "/rules", "按下面的阶段")).body
     assert "1. 小组赛：按现在 5 人跳过" in rules  # groups need two tables' players
     assert "2. 淘汰赛：抽签分桌淘汰" in rules and "3. 决赛：一桌决赛" in rules
+
+
+async def test_mid_group_stage_nobody_holds_a_group_place_or_is_through(
+    memory_bot: MemoryHarness,
+) -> None:
+    """After one table of the 预选赛's first round, a group place is claimed by nobody (the
+    groups have three rounds to play) and the table's winner is still playing, not
+    through; the others wait for their tables (docs/rules/multistage.md#ranking)."""
+    bot = memory_bot
+    ids, _ = await drawn(bot, GROUP, ADMIN, "doudizhu multistage 分组淘汰赛", NAMES)
+    opened = (await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")).body
+    number, seats = next(iter(tables_of(opened, ids).items()))
+    await bot.says(GROUP, seats[0], f"/report {number} {strongest(seats)} bid3 win", "请同桌")
+    await bot.says(GROUP, seats[1], "/confirm", "结果确认")
+    standings = (
+        await bot.says(GROUP, ADMIN, "/standings all", lambda m: m.body.startswith("📊"))
+    ).body
+    winner = NAMES[min(seats) - min(ids.values())]
+    assert f"1. {winner} — 第1轮进行中 · 积分 6" in standings
+    assert "小组第" not in standings and "晋级" not in standings
+    assert standings.count("等待第") == len(NAMES) - 3
