@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from engine.draw import shuffled
 from engine.errors import ConfigError, FormatError
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from engine.formats.teams import TeamStanding
 
 AnyGame = Game[Any]
+W = TypeVar("W")  # what a format's replay of the history makes
 
 # The stages a champion's line can end at; ``finish`` names them "champion" instead.
 CROWNED_AT = frozenset({"final", "playing", "through"})
@@ -62,6 +63,21 @@ class GroupPlace:
     place: int
     shared: bool = False
     tiebreak: tuple[str, ...] = ()
+
+
+class LastReplay(Generic[W]):
+    """A format's replay of the last state it was asked about: the plan, the standings and
+    the play-off of one moment read the same history, and neither a state nor its replay
+    changes once built, so the very same state object gets the very same replay."""
+
+    def __init__(self, replay: Callable[[TournamentState], W]) -> None:
+        self._replay = replay
+        self._last: tuple[TournamentState, W] | None = None
+
+    def __call__(self, state: TournamentState) -> W:
+        if self._last is None or self._last[0] is not state:
+            self._last = (state, self._replay(state))
+        return self._last[1]
 
 
 class Format:

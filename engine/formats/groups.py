@@ -44,7 +44,7 @@ from typing import NamedTuple
 
 from engine.draw import shuffled, stream
 from engine.errors import ConfigError
-from engine.formats.base import AnyGame, Format, GroupPlace
+from engine.formats.base import AnyGame, Format, GroupPlace, LastReplay
 from engine.formats.elimination import (
     THIRD_NOTE,
     BracketRound,
@@ -245,9 +245,7 @@ class Groups(Format):
         # A group's seating search is the slow part of a replay: done once per group.
         self._schedules: dict[tuple[tuple[PlayerId, ...], str, str, int], list[Slot]] = {}
         self._groups: dict[tuple[tuple[PlayerId, ...], str], list[list[PlayerId]]] = {}
-        # The last replay and the state it replayed: the standings, the play-off and the
-        # plan of one moment read the same history (nobody changes a Walk once built).
-        self._walked: tuple[TournamentState, Walk] | None = None
+        self._walked = LastReplay(self._replay)
         # Group tallies already added up, each for a run of group rounds (the very same
         # record objects), the penalties and the groups: a replay whose earlier rounds are
         # unchanged adds only the rounds after the longest such run (see ``_tally``).
@@ -414,11 +412,7 @@ class Groups(Format):
 
     # --- history -------------------------------------------------------------------------
     def walk(self, state: TournamentState) -> Walk:
-        if self._walked is not None and self._walked[0] is state:
-            return self._walked[1]
-        w = self._replay(state)
-        self._walked = (state, w)
-        return w
+        return self._walked(state)
 
     def _replay(self, state: TournamentState) -> Walk:
         active = set(self.active(state))

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from engine.draw import flip_order, shuffled, stream
-from engine.formats.base import AnyGame, Format
+from engine.formats.base import AnyGame, Format, LastReplay
 from engine.formats.elimination import extra_table, lucky_losers
 from engine.formats.groups import LETTERS, Groups, unsettled
 from engine.formats.series import SERIES_NOTES, series_note
@@ -176,7 +176,7 @@ class Multistage(Format):
         self.options["stages"] = stage_words(self.stages)
         self.seats = self.sizes[0]
         self._groups: dict[tuple[int, int], GroupStage] = {}
-        self._walked: tuple[TournamentState, Run] | None = None
+        self._walked = LastReplay(self._replay)
 
     # --- what each stage needs ------------------------------------------------------------
     def group_count(self, players: int) -> int:
@@ -232,11 +232,7 @@ class Multistage(Format):
 
     # --- history ----------------------------------------------------------------------------
     def walk(self, state: TournamentState) -> Run:
-        if self._walked is not None and self._walked[0] is state:
-            return self._walked[1]
-        run = self._replay(state)
-        self._walked = (state, run)
-        return run
+        return self._walked(state)
 
     def _replay(self, state: TournamentState) -> Run:
         active = set(self.active(state))
