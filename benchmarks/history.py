@@ -65,12 +65,18 @@ SIZES, QUICK = (1, 10, 50, 150), (1, 10)
 SAMPLES = 5
 GROUP, ADMIN = -100500, 1
 PLAYERS = tuple(range(1001, 1017))  # sixteen: four tables of Big Two, then the final
-RESULT = "A5 B8 C0 D12"  # distinct scores: no play-off
+# A table plays a session of ten hands and its captain reports them at once: every
+# player has the ten rated hands a rating needs (docs/rules/ratings.md#provisional) after
+# round 1 of the first event, so /rating and /me send their picture at every N (with one
+# hand a table they answered in words until about N = 10). Distinct totals: no play-off.
+HANDS_A_TABLE = 10
+RESULT = "; ".join(["A5 B8 C0 D12"] * HANDS_A_TABLE)
 KEPT_EVENTS = 2  # one event a week, RETENTION_DAYS 14
 START = datetime(2026, 1, 5, 2, 0, tzinfo=UTC)
 READS = ("/rating", "/me", "/season", "/standings")
 COLUMNS = (*READS, "/report + /confirm", "ending /confirm")
 Steps = list[tuple[int, str]]  # (user id, text) sent one after the other
+Pair = tuple[float, float]  # warm, fresh
 
 
 class BenchTransport(MemoryTransport):
@@ -103,12 +109,21 @@ def bench_chats(url: str, now: datetime, first_id: int) -> Chats:
     return chats
 
 
-async def timed(chats: Chats, steps: Steps) -> float:
-    """Milliseconds from the first message to the last reply delivered."""
-    started = time.perf_counter()
+async def cpu_now() -> float:
+    """CPU seconds so far of this process and of its drawing process, where a reply's
+    pictures are drawn (PostgreSQL's server is not counted)."""
+    return time.process_time() + await draw(time.process_time)
+
+
+async def timed(chats: Chats, steps: Steps) -> tuple[float, float]:
+    """Milliseconds from the first message to the last reply delivered, and the CPU
+    milliseconds they took (:func:`cpu_now`): the machine is shared, and what other
+    processes take from it lengthens the first, not the second."""
+    cpu, started = await cpu_now(), time.perf_counter()
     for uid, words in steps:
         await chats.says(GROUP, uid, words)
-    return (time.perf_counter() - started) * 1000
+    took = (time.perf_counter() - started) * 1000
+    return took, (await cpu_now() - cpu) * 1000
 
 
 # --------------------------------------------------------------------------- databases
@@ -216,10 +231,12 @@ class PostgresStore(Store):
 
 @dataclass
 class Figures:
-    """What one N gave: (warm, fresh) ms per command, bytes in use, rows per table."""
+    """What one N gave: (warm, fresh) ms and CPU ms per command, bytes in use, rows per
+    table."""
 
     events: int
     times: dict[str, tuple[float, float]]
+    cpu: dict[str, tuple[float, float]]
     used: int
     rows: dict[str, int]
 
@@ -304,16 +321,18 @@ class History:
         final = await self.to_final_report()
         final_report = await self.snapshot()
         await self.finish(final)
-        times = {
+        both = {
             command: await self.both(after, [(PLAYERS[0], command)], fresh_copy=False)
             for command in READS
         }
         report = [(first[0], f"/report 1 {RESULT}"), (first[1], "/confirm")]
-        times["/report + /confirm"] = await self.both(round_one, report)
-        times["ending /confirm"] = await self.both(final_report, [(final[1], "/confirm")])
+        both["/report + /confirm"] = await self.both(round_one, report)
+        both["ending /confirm"] = await self.both(final_report, [(final[1], "/confirm")])
         for url in (after, round_one, final_report):
             await self.store.drop(url)
-        return Figures(events, times, used, rows)
+        times = {command: wall for command, (wall, _) in both.items()}
+        cpu = {command: used for command, (_, used) in both.items()}
+        return Figures(events, times, cpu, used, rows)
 
     async def rows(self) -> dict[str, int]:
         async with self.chats.sessionmaker() as session:
@@ -322,10 +341,10 @@ class History:
                 for name, table in Base.metadata.tables.items()
             }
 
-    async def both(self, url: str, steps: Steps, fresh_copy: bool = True) -> tuple[float, float]:
-        """Median ms of ``steps`` warm (here) and in fresh processes, each on a copy of
-        ``url`` (``fresh_copy`` False: all on ``url`` itself, for commands that change
-        nothing a later sample reads)."""
+    async def both(self, url: str, steps: Steps, fresh_copy: bool = True) -> tuple[Pair, Pair]:
+        """Median (warm, fresh) ms and CPU ms of ``steps``, warm (here) and in fresh
+        processes, each on a copy of ``url`` (``fresh_copy`` False: all on ``url``
+        itself, for commands that change nothing a later sample reads)."""
         warm, fresh = [], []
         for sample in range(self.samples + 1):
             async with self.copy_of(url, fresh_copy) as target:
@@ -339,7 +358,9 @@ class History:
         for _ in range(self.samples):
             async with self.copy_of(url, fresh_copy) as target:
                 fresh.append(probe(target, self.chats.now, self.first_id(), steps))
-        return statistics.median(warm), statistics.median(fresh)
+        wall = statistics.median(w for w, _ in warm), statistics.median(w for w, _ in fresh)
+        cpu = statistics.median(c for _, c in warm), statistics.median(c for _, c in fresh)
+        return wall, cpu
 
     def first_id(self) -> int:
         """Update and message ids no copy has seen yet."""
@@ -357,8 +378,8 @@ class History:
             await self.store.drop(target)
 
 
-def probe(url: str, now: datetime, first_id: int, steps: Steps) -> float:
-    """``steps`` timed in a fresh process: its ms."""
+def probe(url: str, now: datetime, first_id: int, steps: Steps) -> Pair:
+    """``steps`` timed in a fresh process: its ms and CPU ms."""
     spec = json.dumps({"url": url, "now": now.isoformat(), "first": first_id, "steps": steps})
     done = subprocess.run(
         [sys.executable, "-m", "benchmarks.history", "--probe", spec],
@@ -366,7 +387,8 @@ def probe(url: str, now: datetime, first_id: int, steps: Steps) -> float:
         text=True,
         check=True,
     )
-    return float(done.stdout.strip().splitlines()[-1])
+    took, cpu = done.stdout.strip().splitlines()[-1].split()
+    return float(took), float(cpu)
 
 
 async def run_probe(spec: dict[str, Any]) -> None:
@@ -375,11 +397,11 @@ async def run_probe(spec: dict[str, Any]) -> None:
     await draw(exec, "import charts.sheet, charts.podium, charts.ratings, charts.progression")
     chats = bench_chats(spec["url"], datetime.fromisoformat(spec["now"]), spec["first"])
     try:
-        took = await timed(chats, [(int(uid), str(words)) for uid, words in spec["steps"]])
+        took, cpu = await timed(chats, [(int(uid), str(words)) for uid, words in spec["steps"]])
     finally:
         await chats.engine.dispose()
         close_drawer()
-    print(f"{took:.3f}")
+    print(f"{took:.3f} {cpu:.3f}")
 
 
 # --------------------------------------------------------------------------- the tables
@@ -390,32 +412,45 @@ def table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join("| " + " | ".join(cells) + " |" for cells in lines)
 
 
+def pairs(figures: list[Figures], measured: list[dict[str, Pair]]) -> list[list[str]]:
+    """Per N, each command's (warm, fresh) ``measured`` figures (times or CPU times);
+    then the ratio of the largest N to the smallest."""
+    lines = [
+        [str(f.events), *(f"{m[c][0]:,.0f} / {m[c][1]:,.0f}" for c in COLUMNS)]
+        for f, m in zip(figures, measured, strict=True)
+    ]
+    first, last = measured[0], measured[-1]
+    ratio = [f"N={figures[-1].events} / N={figures[0].events}"]
+    ratio += [f"{last[c][0] / first[c][0]:.2f}× / {last[c][1] / first[c][1]:.2f}×" for c in COLUMNS]
+    return [*lines, ratio]
+
+
 def report(name: str, figures: list[Figures]) -> str:
-    """The tables for one database: times and bytes by N, the ratio, rows by table."""
+    """The tables for one database: times and bytes by N, the ratio; CPU time by N, the
+    ratio; rows by table."""
     head = ["N events", *(f"{c} warm / fresh ms" for c in COLUMNS)]
     head += ["KB per event", "KB per event since the previous N"]
-    lines, previous = [], None
-    for f in figures:
-        cells = [str(f.events)]
-        cells += [f"{f.times[c][0]:,.0f} / {f.times[c][1]:,.0f}" for c in COLUMNS]
+    lines = pairs(figures, [f.times for f in figures])
+    for i, f in enumerate(figures):
         since = "—"
-        if previous is not None and f.events > previous.events:
-            since = f"{(f.used - previous.used) / (f.events - previous.events) / 1024:,.1f}"
-        cells += [f"{f.used / f.events / 1024:,.1f}", since]
-        lines.append(cells)
-        previous = f
-    first, last = figures[0], figures[-1]
-    ratio = [f"N={last.events} / N={first.events}"]
-    ratio += [
-        f"{last.times[c][0] / first.times[c][0]:.2f}× / {last.times[c][1] / first.times[c][1]:.2f}×"
-        for c in COLUMNS
-    ]
-    lines.append([*ratio, "", ""])
+        if i and f.events > figures[i - 1].events:
+            gained = (f.used - figures[i - 1].used) / (f.events - figures[i - 1].events)
+            since = f"{gained / 1024:,.1f}"
+        lines[i] += [f"{f.used / f.events / 1024:,.1f}", since]
+    lines[-1] += ["", ""]
+    cpu = table(
+        ["N events", *(f"{c} warm / fresh CPU ms" for c in COLUMNS)],
+        pairs(figures, [f.cpu for f in figures]),
+    )
     rows = table(
         ["table", *(f"N={f.events}" for f in figures)],
         [[name, *(str(f.rows[name]) for f in figures)] for name in figures[0].rows],
     )
-    return f"## {name}\n\n{table(head, lines)}\n\nRows per table:\n\n{rows}\n"
+    return (
+        f"## {name}\n\n{table(head, lines)}\n\n"
+        f"CPU time (this process and its drawing process; not the database server's):\n\n"
+        f"{cpu}\n\nRows per table:\n\n{rows}\n"
+    )
 
 
 async def bench(store: Store, sizes: tuple[int, ...], name: str, samples: int) -> None:

@@ -18,6 +18,7 @@ from charts.canvas import DPI, fmt_value, new_figure, shorten, to_png
 
 WIDTH_IN = 1080 / DPI
 MAX_ROWS = 30
+MOST_TICKS = 6  # events named under a history's axis
 ROW_HEIGHT_IN = 0.34
 BAR = "#3572c6"
 PODIUM = ("#d4a017", "#9ea7b3", "#b87333")
@@ -63,23 +64,33 @@ def board_png(rows: Sequence[BoardRow], title: str) -> bytes:
 
 
 def history_png(series: Sequence[tuple[str, Sequence[tuple[str, int]]]], title: str) -> bytes:
-    """One line per game: (game name, [(event label, rating after it), …])."""
+    """One line per game: (game name, [(event label, rating after it), …]). Each line
+    names its last figure (the rating now) and at most :data:`MOST_TICKS` events are
+    named under the axis, the latest always: thirty event names side by side at phone
+    width ran into each other, and laying out a label per point made the picture of
+    thirty events cost three times the picture of one (/me after a year of events)."""
     fig: Figure = new_figure(WIDTH_IN, 5.0)
     ax = fig.add_subplot()
     for name, points in series:
         xs = list(range(1, len(points) + 1))
         ax.plot(xs, [v for _, v in points], marker="o", label=name, zorder=2)
-        for x, (_, v) in zip(xs, points, strict=True):
-            ax.annotate(str(v), (x, v), textcoords="offset points", xytext=(0, 6), ha="center")
+        last = points[-1][1]
+        ax.annotate(str(last), (xs[-1], last), textcoords="offset points", xytext=(0, 6), ha="center")
     longest = max(series, key=lambda s: len(s[1]))[1] if series else []
-    ax.set_xticks(
-        range(1, len(longest) + 1), [shorten(label, 10) for label, _ in longest], fontsize=8
-    )
+    ticks = named_ticks(len(longest))
+    ax.set_xticks(ticks, [shorten(longest[x - 1][0], 10) for x in ticks], fontsize=8)
     if len(series) > 1:
         ax.legend(loc="best", fontsize=9)
     _tidy(ax, title)
     fig.tight_layout()
     return to_png(fig)
+
+
+def named_ticks(points: int) -> list[int]:
+    """The points (1 to ``points``) a history names under its axis: evenly apart, at
+    most :data:`MOST_TICKS`, counted back from the latest so it is always among them."""
+    step = -(-points // MOST_TICKS)  # rounded up
+    return sorted(range(points, 0, -step))
 
 
 def _tidy(ax: Axes, title: str) -> None:

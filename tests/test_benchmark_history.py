@@ -1,7 +1,7 @@
 """``python -m benchmarks.history --quick`` runs through on SQLite and prints its whole
 table (docs/performance.md#history): every command's warm and fresh figures for each N,
-the ratio, the bytes per event, the rows of every table. The figures themselves are the
-benchmark's business, not a test's: only that each is there."""
+the ratio, the bytes per event, the same for CPU time, the rows of every table. The
+figures themselves are the benchmark's business, not a test's: only that each is there."""
 
 from __future__ import annotations
 
@@ -61,6 +61,11 @@ def test_the_quick_history_prints_every_column_for_each_size() -> None:
     assert cells(sizes[-1])[-1] != "—"  # the bytes of the events since N=1
     assert cells(ratio)[0] == f"N={QUICK[-1]} / N={QUICK[0]}"
     assert all(RATIO.match(cell) for cell in cells(ratio)[1 : len(COLUMNS) + 1]), ratio
-    counted = {cells(line)[0]: cells(line)[1:] for line in lines[len(QUICK) + 3 :]}
+    cpu = lines[len(QUICK) + 3 : 2 * (len(QUICK) + 3)]
+    assert cells(cpu[0]) == ["N events", *(f"{command} warm / fresh CPU ms" for command in COLUMNS)]
+    assert [cells(row)[0] for row in cpu[2:-1]] == [str(n) for n in QUICK]
+    assert all(TIMES.match(cell) for row in cpu[2:-1] for cell in cells(row)[1:]), cpu
+    assert all(RATIO.match(cell) for cell in cells(cpu[-1])[1:]), cpu[-1]
+    counted = {cells(line)[0]: cells(line)[1:] for line in lines[2 * (len(QUICK) + 3) :]}
     assert set(Base.metadata.tables) <= set(counted)
     assert [int(n) for n in counted["tournaments"]] == list(QUICK)

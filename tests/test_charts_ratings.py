@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import io
+import itertools
 import warnings
 from decimal import Decimal
 
 from matplotlib import image
 
-from charts.ratings import BoardRow, board_png, history_png
+from charts.ratings import MOST_TICKS, BoardRow, board_png, history_png, named_ticks
 
 NAMES = ["张伟", "Карл", "マリ", "Anna-Lena Müller"]
 
@@ -33,3 +34,13 @@ def test_leaderboard_and_history_draw_every_name_at_phone_width() -> None:
     for png in (board, season, history):
         assert png.startswith(b"\x89PNG")
         assert size(png)[0] == 1080
+
+
+def test_a_history_names_a_few_events_under_its_axis_the_latest_always() -> None:
+    assert named_ticks(1) == [1]
+    assert named_ticks(MOST_TICKS) == list(range(1, MOST_TICKS + 1))
+    for points in (7, 12, 29, 30):
+        ticks = named_ticks(points)
+        assert len(ticks) <= MOST_TICKS
+        assert ticks[-1] == points and ticks[0] >= 1
+        assert len({b - a for a, b in itertools.pairwise(ticks)}) == 1  # evenly apart
