@@ -5,8 +5,9 @@ Prints the figures, asserts nothing.
 The real core in memory (``tests.handlers.memory``: one transaction per update, the
 outbox and its ``Sender``, pictures drawn in the drawing process) plays whole 16-player
 Big Two events in one group, one a week on the bot's clock: sign-ups, the draw, every
-table reported by its captain and confirmed by the next seat, to the champion, in a
-season scored by rating. Old rows are pruned as the scheduler would at one event a week
+table reported by its captain (a session of ten hands, so that everyone is rated from the
+first event on) and confirmed by the next seat, to the champion, in a season scored by
+rating. Old rows are pruned as the scheduler would at one event a week
 (``db.retention``: what is older than the two latest events goes). After N = 1, 10, 50,
 150 finished events (``--quick``: 1, 10) it takes copies of the database and times, on
 them, each command as a player sends it, reply delivered: warm (this process, which has
@@ -19,7 +20,9 @@ played every event; the median of 5 after one run to warm up) and in a fresh pro
 
 Then the ratio N=150 / N=1 (largest over smallest N run), the database's bytes per
 finished event (in use: SQLite's pages less its free list, PostgreSQL's database size)
-overall and since the previous N, and the rows of each table.
+overall and since the previous N, the same table in CPU time (the bot's process and its
+drawing process: what the command costs, whatever else the machine runs meanwhile), and
+the rows of each table.
 
 ``python -m benchmarks.history [--quick] [--sizes 1,10,50] [--dbs sqlite,postgres]
 [--postgres URL] [--samples 5]``. PostgreSQL (``--postgres`` or ``TEST_DATABASE_URL``)
