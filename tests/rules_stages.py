@@ -102,7 +102,10 @@ def by_size(fmt: Format) -> Iterator[tuple[tuple[int, ...], tuple[tuple[Stage, b
 def event_table(en: Translator, zh: Translator, shown: Shown) -> str:
     fmt = shown.build()
     entrants = "pairs" if fmt.sits_in_pairs else "players"
-    rows = [f"| {entrants} | stage | kind | match | who goes on | ties |", "|---|---|---|---|---|---|"]
+    rows = [
+        f"| {entrants} | stage | kind | match | who goes on | ties |",
+        "|---|---|---|---|---|---|",
+    ]
     for sizes, course in by_size(fmt):
         for i, (stage, played) in enumerate(course):
             players = ", ".join(map(str, sizes)) if i == 0 else ""
@@ -132,10 +135,11 @@ def size_choices(en: Translator, zh: Translator, key: str) -> list[str]:
 def preset_section(en: Translator, zh: Translator, key: str) -> str:
     """A format page's generated stages: the size-dependent choices, then a table per
     shown event."""
+    sizes = ", ".join(map(str, SIZES))
     head = [
-        "The stages as the code declares them (default knobs unless shown), for fields "
-        f"of {', '.join(map(str, SIZES))} entrants (players, or pairs); `/rules` says the same for the event's "
-        "knobs and the players signed up. Each kind links to its page."
+        "The stages as the code declares them (default knobs unless shown), for fields of",
+        f"{sizes} entrants (players, or pairs); `/rules` says the same for the event's knobs",
+        "and the players signed up. Each kind links to its page.",
     ]
     choices = size_choices(en, zh, key)
     if choices:

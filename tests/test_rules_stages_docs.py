@@ -51,3 +51,10 @@ def test_a_changed_declaration_leaves_the_docs_stale(monkeypatch: pytest.MonkeyP
         "knockout.md",
     ]
     assert "best of 3" in generated()[RULES / "knockout.md"]
+
+
+def test_the_rules_index_links_every_kind_and_every_format_page() -> None:
+    index = (RULES / "README.md").read_text(encoding="utf-8")
+    missing = [f"kinds/{kind}.md" for kind in Kind if f"(kinds/{kind}.md)" not in index]
+    missing += [f"{f.key}.md#stages" for f in FORMATS if f"({f.key}.md#stages)" not in index]
+    assert missing == []
