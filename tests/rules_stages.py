@@ -25,7 +25,7 @@ from engine.games import GAMES
 RULES = Path(__file__).resolve().parents[1] / "docs" / "rules"
 BEGIN = "<!-- stages:begin (generated: python -m tests.rules_stages) -->\n"
 END = "<!-- stages:end -->"
-SIZES = (6, 9, 12, 18)  # entrants signed up: players, or pairs where partners share a line
+SIZES = (4, 6, 9, 12, 18)  # entrants signed up: players, or pairs where partners share a line
 
 
 @dataclass(frozen=True)
