@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.formats import FORMATS
+from engine.formats import FORMATS, PRESETS
 from engine.formats.knockout import Knockout
 from engine.formats.stage import Kind, Stage
 from tests.rules_stages import RULES, SHOWN, block_in, generated
@@ -25,6 +25,7 @@ def test_each_generated_section_is_what_the_declarations_say(page: Path) -> None
 
 def test_every_format_and_every_kind_has_its_page() -> None:
     assert set(SHOWN) == {fmt.key for fmt in FORMATS}
+    assert set(PRESETS) <= {shown.format for events in SHOWN.values() for shown in events}
     assert {p for p in generated() if p.parent.name == "kinds"} == {
         RULES / "kinds" / f"{kind}.md" for kind in Kind
     }
