@@ -75,7 +75,9 @@ def history_png(series: Sequence[tuple[str, Sequence[tuple[str, int]]]], title: 
         xs = list(range(1, len(points) + 1))
         ax.plot(xs, [v for _, v in points], marker="o", label=name, zorder=2)
         last = points[-1][1]
-        ax.annotate(str(last), (xs[-1], last), textcoords="offset points", xytext=(0, 6), ha="center")
+        ax.annotate(
+            str(last), (xs[-1], last), textcoords="offset points", xytext=(0, 6), ha="center"
+        )
     longest = max(series, key=lambda s: len(s[1]))[1] if series else []
     ticks = named_ticks(len(longest))
     ax.set_xticks(ticks, [shorten(longest[x - 1][0], 10) for x in ticks], fontsize=8)
