@@ -96,6 +96,17 @@ def unsettled(rec: RoundRecord | None) -> bool:
     return any(t.number not in done for t in rec.plan.tables)
 
 
+def entrants(
+    state: TournamentState, first: RoundRecord | None, before: list[PlayerId]
+) -> list[PlayerId]:
+    """Everyone a groups stage's ``first`` round seated or gave a bye, in sign-up order:
+    who it dealt into its groups; ``before`` while it has no round yet."""
+    if first is None:
+        return before
+    there = {p for t in first.plan.tables for p in t.players} | set(first.plan.byes)
+    return [p for p in state.players if p in there]
+
+
 def fits(count: int, sizes: Sequence[int]) -> bool:
     """Whether ``count`` players fill tables of the allowed sizes, nobody left over."""
     got, byes = partition(count, sizes)
@@ -124,6 +135,18 @@ def _sum_to(total: int, count: int, values: Sequence[int]) -> list[int] | None:
     for _ in range(count):
         reach = {s + v: [*got, v] for s, got in reach.items() for v in values if s + v <= total}
     return reach.get(total)
+
+
+def _beat(
+    p: PlayerId, q: PlayerId, net: Mapping[PlayerId, Decimal], forfeited: frozenset[PlayerId]
+) -> Decimal:
+    """What ``p`` takes from meeting ``q`` at a table (head-to-head): a higher score 1, an
+    equal one ½, a forfeit by ``q`` 1; nothing from a lower score or a table without any."""
+    if q in forfeited:
+        return Decimal(1)
+    if not net or net[p] < net[q]:
+        return Decimal(0)
+    return Decimal(1) if net[p] > net[q] else Decimal("0.5")
 
 
 def circle(players: Sequence[PlayerId]) -> list[Slot]:
@@ -290,21 +313,14 @@ class Groups(Format):
         return tuple((stage, True) for stage in stages)
 
     # --- the draw and the schedule -----------------------------------------------------
-    def entrants(self, state: TournamentState) -> list[PlayerId]:
-        """Round 1's players (seated or on a bye); before the draw, the active ones."""
-        if not state.rounds:
-            return self.active(state)
-        first = state.rounds[0].plan
-        there = {p for t in first.tables for p in t.players} | set(first.byes)
-        return [p for p in state.players if p in there]
-
     def draw_groups(self, state: TournamentState) -> list[list[PlayerId]]:
         """Groups by lot. Two-player games: ``groups`` groups dealt like cards. Tables of 3–4
         (docs/rules/groups.md#tables-of-three-or-four): groups of whole tables, so everyone plays
         every round when the count fits the tables; as many groups as the knob asks while each seats
         whole tables, else fewer (nine 斗地主 players: groups of six and three rather than of five
         and four with three sitting out)."""
-        order = shuffled(self.entrants(state), stream(state.seed, "groups"))
+        first = state.rounds[0] if state.rounds else None
+        order = shuffled(entrants(state, first, self.active(state)), stream(state.seed, "groups"))
         count = self.int_option("groups")
         key = (tuple(order), state.seed)
         if key not in self._groups:
@@ -486,22 +502,13 @@ class Groups(Format):
                 line.points += net.get(p, Decimal(0))
                 if p in top:
                     line.wins += Decimal(1) / len(top)
+                if p in res.forfeited:
+                    continue
                 for q in players:
-                    if q == p or p in res.forfeited:
-                        continue
-                    if q in res.forfeited:
-                        gain = Decimal(1)
-                    elif net:
-                        gain = (
-                            Decimal(1)
-                            if net[p] > net[q]
-                            else Decimal("0.5")
-                            if net[p] == net[q]
-                            else Decimal(0)
+                    if q != p:
+                        line.beat[q] = line.beat.get(q, Decimal(0)) + _beat(
+                            p, q, net, res.forfeited
                         )
-                    else:
-                        gain = Decimal(0)
-                    line.beat[q] = line.beat.get(q, Decimal(0)) + gain
 
     def _rank_groups(self, w: Walk, state: TournamentState, active: set[PlayerId]) -> None:
         flip = flips(state, "groups-flip")
