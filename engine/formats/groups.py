@@ -791,7 +791,8 @@ class Groups(Format):
         one's tables not all in (a group place is not decided before)."""
         last = state.rounds[-1] if state.rounds else None
         grouping = last is not None and last.plan.stage.startswith("group")
-        return self._group_rounds_left(w, active) or (grouping and unsettled(last))
+        left = self._next_group_round(w, active, "") is not None
+        return left or (grouping and unsettled(last))
 
     def _still_in(self, w: Walk, active: set[PlayerId], grouping: bool) -> set[PlayerId]:
         """Who can still win: everyone while the groups run, then the playoff's survivors."""
@@ -818,9 +819,6 @@ class Groups(Format):
         """The playoff tree (crossovers, final) once the groups are over; empty before,
         and for tables of 3–4, whose playoff is a single final table."""
         return tree(self.walk(state).ladder) if self.pairs else ()
-
-    def _group_rounds_left(self, w: Walk, active: set[PlayerId]) -> bool:
-        return self._next_group_round(w, active, "") is not None
 
     def in_group_stage(self, state: TournamentState) -> bool:
         if not state.rounds:  # the groups are drawn with round 1

@@ -425,7 +425,7 @@ class Multistage(Format):
         flip = (seed, f"round{where[0]}-table{where[1]}-flip")
         sides = self.sides(seated)
         top, tie, drawn = take(
-            self, stayed, lambda p: net.get(p, Decimal(0)), 1, seated, sides, flip
+            self, stayed, lambda p: (net.get(p, Decimal(0)),), 1, seated, sides, flip
         )
         run.ties += [tie] if tie is not None else []
         if drawn:

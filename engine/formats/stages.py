@@ -31,7 +31,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from random import Random
-from typing import Any
 
 from engine.draw import flip_order, shuffled, stream
 from engine.errors import ConfigError
@@ -71,7 +70,7 @@ class Tie:
 def take(
     fmt: Format,
     order: Sequence[PlayerId],
-    key: Callable[[PlayerId], Any],
+    key: Callable[[PlayerId], tuple[Decimal, ...]],
     slots: int,
     table: Sequence[PlayerId],
     sides: Sequence[Sequence[PlayerId]],
@@ -114,12 +113,10 @@ class Walk:
     extras: dict[PlayerId, list[tuple[str, Decimal]]] = field(default_factory=dict)
     pending: list[Tie] = field(default_factory=list)
     byes: dict[PlayerId, int] = field(default_factory=dict)
-    stages: int = 0
     final: bool = False
     seated: list[PlayerId] = field(default_factory=list)  # the last stage's tables
     forfeit: set[PlayerId] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
-    final_table: tuple[PlayerId, ...] = ()  # the final's players still in
 
 
 class Stages(Format):
@@ -202,7 +199,6 @@ class Stages(Format):
         active: set[PlayerId],
         seed: str,
     ) -> None:
-        w.stages += 1
         w.final = rec.plan.stage == "final"
         w.notes = []
         base = Decimal(self.int_option("base"))
@@ -239,14 +235,13 @@ class Stages(Format):
             k = 1 if w.final else k
         else:
             groups = ranked
-        w.final_table = tuple(groups[0]) if w.final and groups else ()
         by_score = self._by_score(w)
         for i, group in enumerate(groups):
             flip = (seed, f"round{rec.number}-table{i + 1}-flip")
             self._cut(w, group, by_score, k, group, sides[i], flip)
 
     @staticmethod
-    def _by_score(w: Walk) -> Callable[[PlayerId], tuple[Decimal, Decimal]]:
+    def _by_score(w: Walk) -> Callable[[PlayerId], tuple[Decimal, ...]]:
         """The cut's order (#ties): stage score, then the previous stage's."""
         return lambda p: (w.score[p], w.prev.get(p, Decimal(0)))
 
@@ -254,7 +249,7 @@ class Stages(Format):
         self,
         w: Walk,
         group: Sequence[PlayerId],
-        key: Callable[[PlayerId], Any],
+        key: Callable[[PlayerId], tuple[Decimal, ...]],
         k: int,
         table: Sequence[PlayerId],
         sides: Sequence[Sequence[PlayerId]],
@@ -283,9 +278,9 @@ class Stages(Format):
                 w.pending.append(tie)
                 continue
             net = net_scores(rec, res, pens)
-            scores = {p: (LOW if p in res.forfeited else net.get(p, Decimal(0))) for p in tie.tied}
+            scores = {p: (LOW if p in res.forfeited else net.get(p, Decimal(0)),) for p in tie.tied}
             for p in tie.tied:
-                w.extras.setdefault(p, []).append(("extra", scores[p]))
+                w.extras.setdefault(p, []).append(("extra", *scores[p]))
             seated = tuple(p for p in tie.seats if p not in res.forfeited)
             flip = (seed, f"round{rec.number}-extra-flip")
             self._cut(w, tie.tied, scores.__getitem__, tie.slots, seated, tie.sides, flip)
