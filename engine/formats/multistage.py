@@ -246,9 +246,6 @@ class Multistage(Format):
             run.alive = set(pool)
         return run
 
-    def _group_stage_of(self, i: int, players: int) -> GroupStage:
-        return self._group_stage(self.group_count(players), self.stages[i].length.best_of)
-
     def _group_stage(self, count: int, best_of: int = 1) -> GroupStage:
         """The groups format that plays ``count`` groups of ``best_of`` matches."""
         if (count, best_of) not in self._groups:
@@ -269,7 +266,7 @@ class Multistage(Format):
         stage, i, mine = at.stage, at.i, at.mine
         # everyone the stage's first round seated or gave a bye, as drawn
         players = entrants(state, mine[0] if mine else None, [p for p in at.pool if p in active])
-        gs = self._group_stage_of(i, len(players))
+        gs = self._group_stage(self.group_count(len(players)), stage.length.best_of)
         rounds = tuple(
             replace(rec, plan=replace(rec.plan, stage=rec.plan.stage.split("@")[0])) for rec in mine
         )
