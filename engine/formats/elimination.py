@@ -11,6 +11,8 @@
   :meth:`Ladder.third_key`, named 三四名决赛 where it decides.
 * :func:`still_in_at` keeps a match won before a later withdrawal with its winner.
 * :func:`tree` is the ladder as the ``/bracket`` picture draws it.
+* :func:`at_cut` splits a table at its cut (the top k go on): the sure ones, and those level
+  across it whom a play-off or a flip is to separate (table knockout, pairs, a level match).
 * :func:`lucky_losers` fills a final too few reached with the best of the rest, by the
   format's merit and then a verifiable flip (table knockout, 积分晋级).
 * :func:`top_of_final` is who leads a final (or its extra game) and, when a tie there
@@ -29,9 +31,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import TypeVar
 
 from engine.draw import flip_order
 from engine.model import (
@@ -49,6 +52,22 @@ HALF = Decimal("0.5")
 LOW = Decimal(-(10**12))  # ranks a forfeit below every score; never shown
 THIRD_NOTE = "third-place"  # a final's round that also seats the match for third
 BracketRound = tuple[tuple[PlayerId, PlayerId | None, PlayerId | None], ...]
+U = TypeVar("U", bound=Hashable)  # who goes on: a player, or a pair's number
+
+
+def at_cut(
+    cands: Iterable[U], k: int, key: Callable[[U], tuple[Decimal, ...]]
+) -> tuple[list[U], list[U]]:
+    """A table cut after its top ``k`` by ``key`` (larger first): those surely through,
+    and those level across the cut who share the places left (none when the cut falls
+    between two lines); the stage's own rule (a play-off, a flip) picks among them."""
+    order = sorted(cands, key=key, reverse=True)
+    if len(order) <= k:
+        return order, []
+    line = key(order[k - 1])
+    above = [p for p in order if key(p) > line]
+    tied = [p for p in order if key(p) == line]
+    return (above + tied, []) if len(above) + len(tied) <= k else (above, tied)
 
 
 def lucky_losers(
@@ -317,9 +336,8 @@ def match_winner(
     if res.status is TableStatus.FORFEIT or len(stayed) < 2:
         return tuple(stayed[:1]) if len(stayed) <= 1 else None
     net = net_scores(rec, res, pens)
-    best = max(net[p] for p in stayed)
-    top = [p for p in stayed if net[p] == best]
-    return (top[0],) if len(top) == 1 else None
+    through, tied = at_cut(stayed, 1, lambda p: (net[p],))
+    return None if tied else tuple(through)
 
 
 def final_round(

@@ -48,7 +48,7 @@ from decimal import Decimal
 from engine.draw import flip_order, shuffled, stream
 from engine.errors import ConfigError, FormatError
 from engine.formats.base import APART_NOTE, AnyGame, Format
-from engine.formats.elimination import LOW, FinalTable, lucky_losers
+from engine.formats.elimination import LOW, FinalTable, at_cut, lucky_losers
 from engine.formats.series import SERIES_NOTES, SUDDEN, series_length, series_note
 from engine.formats.stage import Goes, Kind, Stage, match_length, within
 from engine.games.base import Knob
@@ -266,17 +266,13 @@ class Knockout(Format):
         w: Walk,
     ) -> list[PlayerId]:
         """The top ``k`` still-active players of a table; a tie at the cut by card flip."""
-        cands = sorted((p for p in table.players if p in active), key=lambda p: -net[p])
-        if len(cands) <= k:
-            return cands
-        line = net[cands[k - 1]]
-        above = [p for p in cands if net[p] > line]
-        tied = [p for p in cands if net[p] == line]
-        if len(above) + len(tied) <= k:
-            return above + tied
+        cands = (p for p in table.players if p in active)
+        through, tied = at_cut(cands, k, lambda p: (net[p],))
+        if not tied:
+            return through
         flip = flip_order(tied, seed, f"round{number}-table{table.number}-flip")
         w.notes.append("tiebreak-flip")
-        return above + sorted(tied, key=lambda p: -flip[p])[: k - len(above)]
+        return through + sorted(tied, key=lambda p: -flip[p])[: k - len(through)]
 
     # --- the contract ------------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:

@@ -43,7 +43,7 @@ from itertools import combinations
 from engine.draw import JOKERS, RANKS, SUPERSCRIPTS, flip_order, shuffled, stream
 from engine.errors import FormatError
 from engine.formats.base import FORFEITS_KNOB, AnyGame, Format, GroupPlace, members_by_label
-from engine.formats.elimination import BracketRound
+from engine.formats.elimination import BracketRound, at_cut
 from engine.formats.pairgroups import ONE_GROUP, EntrantGroups, PairGroups
 from engine.formats.stage import Goes, Kind, Length, Stage, within
 from engine.games.base import Knob
@@ -323,9 +323,9 @@ class Pairs(Format):
         ]
         if failed[0] or failed[1]:
             return None if failed[0] and failed[1] else units[1 if failed[0] else 0]
-        a, b = scores.get(units[0], Decimal(0)), scores.get(units[1], Decimal(0))
-        if a != b:
-            return units[0] if a > b else units[1]
+        ahead, level = at_cut(units, 1, lambda u: (scores.get(u, Decimal(0)),))
+        if not level:
+            return ahead[0]
         if rec.plan.stage:  # a level table of the final or its play-off: won by neither
             return None
         flip = flip_order(units, state.seed, f"round{rec.number}-table{table.number}-flip")
