@@ -359,6 +359,24 @@ def final_round(
     return RoundPlan(tuple(tables), (), "final", label, notes)
 
 
+def stage_line(
+    at: int, removed: bool, final: bool, alive: bool, forfeit: bool = False, through: bool = False
+) -> tuple[str, int]:
+    """How far a player (or a pair) got, reached round ``at``, as a knockout's ranking line
+    says it (决赛 / 第N轮出局 / 第N轮进行中 / 第N轮晋级): removed; out by a forfeit there;
+    at the final; ``through`` round ``at`` (won it or a bye, waiting for the next draw)
+    or still playing it; out in it."""
+    if removed:
+        return "removed", 0
+    if forfeit:
+        return "forfeit", at
+    if final:
+        return "final", 0
+    if alive:
+        return ("through" if through else "playing"), at
+    return "out", at
+
+
 def still_in_at(state: TournamentState, active: set[PlayerId]) -> list[set[PlayerId]]:
     """Per round, who counts as still in when replaying it: the active players, and
     anyone removed later who was seated in a later round (a withdrawal after a won match

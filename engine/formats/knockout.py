@@ -48,7 +48,7 @@ from decimal import Decimal
 from engine.draw import flip_order, shuffled, stream
 from engine.errors import ConfigError, FormatError
 from engine.formats.base import APART_NOTE, AnyGame, Format
-from engine.formats.elimination import LOW, FinalTable, at_cut, lucky_losers
+from engine.formats.elimination import LOW, FinalTable, at_cut, lucky_losers, stage_line
 from engine.formats.series import SERIES_NOTES, SUDDEN, series_length, series_note
 from engine.formats.stage import Goes, Kind, Stage, match_length, within
 from engine.games.base import Knob
@@ -425,24 +425,10 @@ class Knockout(Format):
                 ("flip", flip[p]),
             )
             alive = p in active and (p in top if w.final.played else p not in w.out)
-            stage, at = self._stage_of(w, p, active, alive, p in waiting)
+            final = w.final.played and p in w.finalists
+            at = w.reached.get(p, 0)
+            stage, at = stage_line(at, p not in active, final, alive, p in w.forfeit, p in waiting)
             if p in maybe:
                 stage = "may-go-on"
             lines.append(Line(p, points.get(p, Decimal(0)), alive, keys, stage, at))
         return rank(lines)
-
-    @staticmethod
-    def _stage_of(
-        w: Walk, p: PlayerId, active: set[PlayerId], alive: bool, waiting: bool
-    ) -> tuple[str, int]:
-        """How far ``p`` got, as the ranking line says it (决赛 / 第N轮出局 / 第N轮进行中 /
-        第N轮晋级: through round N, waiting for the next draw, a lucky loser too)."""
-        if p not in active:
-            return "removed", 0
-        if p in w.forfeit:
-            return "forfeit", w.reached.get(p, 0)
-        if w.final.played and p in w.finalists:
-            return "final", 0
-        if alive:
-            return ("through" if waiting else "playing"), w.reached.get(p, 0)
-        return "out", w.reached.get(p, 0)
