@@ -71,13 +71,13 @@ from engine.standings import Line, flips, net_scores, penalties_by_round, rank, 
 class Walk:
     """What the history so far implies for the next round and for the ranking."""
 
+    final: FinalTable  # the final table and its extra games
     pool: list[PlayerId] = field(default_factory=list)  # waiting for the next draw
     out: set[PlayerId] = field(default_factory=set)
     reached: dict[PlayerId, int] = field(default_factory=dict)
     score_at: dict[PlayerId, Decimal] = field(default_factory=dict)
     forfeit: set[PlayerId] = field(default_factory=set)
     byes: Counter[PlayerId] = field(default_factory=Counter)
-    final: FinalTable = field(default_factory=lambda: FinalTable(()))
     finalists: set[PlayerId] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
     last_losers: list[PlayerId] = field(default_factory=list)
@@ -136,7 +136,7 @@ class Knockout(Format):
         """Replay every round: who is still in, who went out where, what is undecided."""
         active = set(self.active(state))
         pens = penalties_by_round(state)
-        w = Walk(pool=[p for p in state.players if p in active], final=FinalTable(self.sizes))
+        w = Walk(FinalTable(self.sizes), pool=[p for p in state.players if p in active])
         k = self.int_option("advance")
         for rec in state.rounds:
             w.notes = []
