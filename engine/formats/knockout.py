@@ -120,12 +120,17 @@ class Knockout(Format):
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
         """Tables by lot, the top ``advance`` of each going on, until the players left fit
         one table (skipped when the field already does), then the final table."""
-        length = match_length(series_note(self.game))
+        notes = series_note(self.game)
+        length = match_length(notes)
         chain = within(self.tiebreaks)
+        # A level two-player series is played again (two-player.md#formats); a level table's
+        # place that goes on is flipped for (#flip): the extra game is the final's alone.
+        replayed = min(self.sizes) == 2 and bool(series_length(notes) or SUDDEN in notes)
+        cut = tuple(c for c in chain if c != ("flip" if replayed else "extra"))
         k = self.int_option("advance")
         return (
             (
-                Stage(Kind.KNOCKOUT, "knockout", length, Goes.WINNER, k, self.best_losers, chain),
+                Stage(Kind.KNOCKOUT, "knockout", length, Goes.WINNER, k, self.best_losers, cut),
                 not players or players > self.sizes[0],
             ),
             (Stage(Kind.FINAL, "final", length, Goes.CHAMPION, tiebreaks=chain), True),
