@@ -117,6 +117,18 @@ class Knockout(Format):
                 "knob-range", knob="advance", value=k, low=1, high=min(self.sizes) - 1
             )
 
+    def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
+        """Refuse a knob this game's tables never let the knockout read: ``leftover`` where
+        the game has one table size (no short table, so leftovers always sit out,
+        #leftovers), ``best_losers`` at tables of two (one winner each, an odd one out
+        gets a bye: no round ever sends on too few, #one-loss)."""
+        if drawing:
+            return
+        if name == "leftover" and len(self.sizes) == 1:
+            raise ConfigError("knob-unread-one-size", knob=name, seats=self.sizes[0])
+        if name == "best_losers" and self.sizes == (2,):
+            raise ConfigError("knob-unread-two-seats", knob=name)
+
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
         """Tables by lot, the top ``advance`` of each going on, until the players left fit
         one table (skipped when the field already does), then the final table."""
