@@ -140,9 +140,10 @@ class Knockout(Format):
         replayed = min(self.sizes) == 2 and bool(series_length(notes) or SUDDEN in notes)
         cut = tuple(c for c in chain if c != ("flip" if replayed else "extra"))
         k = self.int_option("advance")
+        called_back = self.best_losers and self.sizes != (2,)  # one goes on at a table of two
         return (
             (
-                Stage(Kind.KNOCKOUT, "knockout", length, Goes.WINNER, k, self.best_losers, cut),
+                Stage(Kind.KNOCKOUT, "knockout", length, Goes.WINNER, k, called_back, cut),
                 not players or players > self.sizes[0],
             ),
             (Stage(Kind.FINAL, "final", length, Goes.CHAMPION, tiebreaks=chain), True),
