@@ -35,7 +35,7 @@ from random import Random
 from engine.draw import flip_order, shuffled, stream
 from engine.errors import ConfigError
 from engine.formats.base import APART_NOTE, AnyGame, Format
-from engine.formats.elimination import extra_table, lucky_losers
+from engine.formats.elimination import at_cut, extra_table, lucky_losers
 from engine.formats.series import SERIES_NOTES, hands_note, series_note
 from engine.formats.stage import Goes, Kind, Stage, match_length, within
 from engine.games.base import Knob
@@ -82,18 +82,13 @@ def take(
     their whole ``table`` (only the tied players' scores count; see
     ``engine.formats.elimination``); a flip only when neither can be seated (partners, who
     always score alike; too few left), the last resort."""
-    ranked = sorted(order, key=key, reverse=True)
-    if len(ranked) <= slots:
-        return ranked, None, {}
-    line = key(ranked[slots - 1])
-    above = [p for p in ranked if key(p) > line]
-    tied = tuple(p for p in ranked if key(p) == line)
-    if len(above) + len(tied) <= slots:
-        return above + list(tied), None, {}
+    above, tied = at_cut(order, slots, key)
+    if not tied:
+        return above, None, {}
     slots -= len(above)
     seats = extra_table(tied, table, fmt.sizes, sides)
     if seats is not None:
-        return above, Tie(slots, tied, seats, tuple(map(tuple, sides))), {}
+        return above, Tie(slots, tuple(tied), seats, tuple(map(tuple, sides))), {}
     drawn = flip_order(tied, *flip)
     return above + sorted(tied, key=lambda p: -drawn[p])[:slots], None, drawn
 
