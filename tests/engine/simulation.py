@@ -322,7 +322,8 @@ def check_units(entries: Sequence[Entry]) -> None:
 # Codes of the chain's card flip: drawn for the final ranking, or at a final table whose tie
 # no extra game can settle (``final-flip``). A chain that declares the flip declares both.
 FLIP_CODES = frozenset({"flip", "final-flip"})
-Ranking = tuple[tuple[Standing, ...], dict[PlayerId, tuple[chains.Key, ...]]]
+# A ranking a format made: its lines, each player's keys, and each player's index in it.
+Ranking = tuple[tuple[Standing, ...], dict[PlayerId, tuple[chains.Key, ...]], dict[PlayerId, int]]
 
 
 @contextmanager
@@ -336,7 +337,8 @@ def chains_ranked() -> Iterator[list[Ranking]]:
     def keeping(lines: Iterable[chains.Line]) -> tuple[Standing, ...]:
         given = list(lines)
         out = real(given)
-        got.append((out, {line.player: line.keys for line in given}))
+        at = {s.player: i for i, s in enumerate(out)}
+        got.append((out, {line.player: line.keys for line in given}, at))
         return out
 
     users = [
@@ -374,14 +376,11 @@ def split_by(rankings: Sequence[Ranking], upper: Entry, lower: Entry) -> list[st
     """In every ranking where ``lower``'s unit comes right below ``upper``'s, the code of the
     first key the two differ in ("" when the whole chain is level)."""
     found = []
-    for out, keys in rankings:
-        at = next((i for i, s in enumerate(out) if s.player == upper.player), None)
-        if at is None:
-            continue
-        j = at + 1
+    for out, keys, at in rankings:
+        j = at.get(upper.player, len(out)) + 1
         while j < len(out) and upper.unit and out[j].unit == upper.unit:
             j += 1
-        if j == len(out):
+        if j >= len(out):
             continue
         other = out[j]
         if not (other.player == lower.player or (lower.unit and other.unit == lower.unit)):
@@ -420,9 +419,9 @@ def check_played_off(sim: Sim, b: Board, rankings: Sequence[Ranking]) -> None:
     """What /rules says is what happens at the top: where the chain in force puts a play-off
     (``extra``) before the flip, a title named by a flip between two units level on
     everything before it was played off first (an extra round seating both), unless no
-    extra game could part them (partners at one table; a finalist gone, or a forfeit, at
-    the final), or more than two were level (docs/rules/pairs.md#final-ties,
-    docs/rules/knockout.md#final-ties)."""
+    extra game could part them (partners at their last table together; someone gone, or a
+    forfeit, at the tables of their last round), or more than two were level
+    (docs/rules/pairs.md#final-ties, docs/rules/knockout.md#final-ties)."""
     top = b.entries[0] if b.entries else None
     chain = list(sim.fmt.tiebreaks)
     flip_at = next((i for i, c in enumerate(chain) if c in FLIP_CODES), len(chain))
@@ -430,7 +429,7 @@ def check_played_off(sim: Sim, b: Board, rankings: Sequence[Ranking]) -> None:
         return
     below = below_of(b.entries, 0, b.by_group)
     assert below is not None  # a named tie-break has a line below (``check_named``)
-    keys = next((k for out, k in rankings if top.player in k and below.player in k), None)
+    keys = next((k for _, k, _ in rankings if top.player in k and below.player in k), None)
     if keys is None:
         return
 
@@ -441,12 +440,15 @@ def check_played_off(sim: Sim, b: Board, rankings: Sequence[Ranking]) -> None:
     level = [p for p in units.values() if before_flip(p) == before_flip(top.player)]
     pair = {top.player, below.player}
     state = sim.state
-    final = [r for r in state.rounds if r.plan.stage in ("final", "extra")]
-    seats = [t.players for r in final for t in r.plan.tables if pair & set(t.players)]
-    apart = not any(pair <= set(side) for t in seats for side in sim.fmt.sides(t))
-    gone = {p for t in seats for p in t} & state.removed
-    forfeits = any(r.forfeited for rec in final for r in rec.results if pair & set(r.table.players))
-    if len(level) != 2 or not apart or gone or forfeits:
+    met = [t.players for rec in state.rounds for t in rec.plan.tables if pair <= set(t.players)]
+    partners = bool(met) and any(pair <= set(side) for side in sim.fmt.sides(met[-1]))
+    last = max(
+        (r.number for r in state.rounds for t in r.plan.tables if pair & set(t.players)), default=1
+    )
+    tables = [res for rec in state.rounds[last - 1 :] for res in rec.results]
+    seated = {p for res in tables if pair & set(res.table.players) for p in res.table.players}
+    forfeits = any(res.forfeited for res in tables if pair & set(res.table.players))
+    if len(level) != 2 or partners or seated & state.removed or forfeits:
         return
     unit_of = {e.player: e.unit or -e.player for e in b.entries}
     both = {unit_of[p] for p in pair}
