@@ -273,6 +273,7 @@ def check_step(sim: Sim) -> None:
     settled = {r.table.number: r for r in last.results if r.status is not TableStatus.PENDING}
     open_at = {p: t.number for t in last.plan.tables if t.number not in settled for p in t.players}
     drawn = any(n in FLIP_NOTES for rec in state.rounds for n in rec.plan.notes)
+    limit = reachable(sim)  # once a step: it adds up every score of the event
     for e in b.entries:
         if e.status is Status.OUT:
             # not tied, only filling a play-off's table (积分晋级: the tied play with it)
@@ -286,7 +287,7 @@ def check_step(sim: Sim) -> None:
             raise Broken("flip-not-drawn", f"{e.player} placed by a flip nobody drew")
         if e.stage in ("through", "out", "waiting") and e.stage_round < 1:
             raise Broken("round-zero", f"{e.player}: {e.stage} in round {e.stage_round}")
-        if e.figure is not None and abs(e.figure) > reachable(sim):
+        if e.figure is not None and abs(e.figure) > limit:
             raise Broken("figure-beyond-results", f"{e.player}: {e.figure_code} {e.figure}")
         if e.status is Status.PLAYOFF and e.player not in b.playoff:
             raise Broken("playoff-not-tied", f"{e.player} in a play-off nobody is tied for")

@@ -165,7 +165,13 @@ def cases() -> Iterator[tuple[str, dict[str, str], str]]:
                 yield game.key, options, fmt.key
 
 
-@pytest.mark.parametrize(("game_key", "game_options", "format_key"), list(cases()))
+@pytest.mark.parametrize(
+    ("game_key", "game_options", "format_key"),
+    [
+        pytest.param(g, o, f, id="-".join((g, *(f"{k}={v}" for k, v in o.items()), f)))
+        for g, o, f in cases()
+    ],
+)
 def test_every_knob_set_changes_an_event_and_every_unread_one_none(
     game_key: str, game_options: dict[str, str], format_key: str
 ) -> None:
