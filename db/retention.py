@@ -45,6 +45,9 @@ OWNERS: dict[str, Column[Any]] = {
     "signup": TOURNAMENTS.c.signup_message_id,
     "report": REPORTS.c.message_id,
 }
+# Whether the owner's message is pinned, where it may be (the live standings): a message
+# posted again after an admin deleted it is pinned again as the first one was.
+PINNED: dict[str, Column[Any]] = {"live": TOURNAMENTS.c.live_pin}
 
 DONE = (OutboxStatus.SENT, OutboxStatus.SUPERSEDED, OutboxStatus.FAILED)
 PRUNABLE = (
@@ -89,17 +92,28 @@ async def prune(engine: AsyncEngine, before: datetime) -> Pruned:
     return Pruned(outbox, updates)
 
 
-async def kept_message(conn: AsyncConnection, tag: str) -> int | None:
-    """The message id the owner of ``tag`` kept when its rows were pruned, if any: an
-    edit queued before the pruning names none, and must still edit, not post anew."""
+class Kept(NamedTuple):
+    """The message id the owner of a tag kept, and whether that message is pinned."""
+
+    message_id: int | None
+    pin: bool = False
+
+
+async def kept_message(conn: AsyncConnection, tag: str) -> Kept:
+    """The message the owner of ``tag`` kept when its rows were pruned, if any: an edit
+    queued before the pruning names none, and must still edit, not post anew; and if the
+    message is gone by then, it is posted (and pinned) again as its owner says."""
     kind, _, owner = tag.partition(":")
     column = OWNERS.get(kind)
     if column is None or not owner.isdigit():
-        return None
+        return Kept(None)
     table = column.table
-    found = await conn.execute(select(column).where(table.c.id == int(owner)))
-    value = found.scalar()
-    return None if value is None else int(value)
+    pinned = PINNED.get(kind)
+    columns = (column,) if pinned is None else (column, pinned)
+    row = (await conn.execute(select(*columns).where(table.c.id == int(owner)))).first()
+    if row is None or row[0] is None:
+        return Kept(None)
+    return Kept(int(row[0]), bool(row[1]) if pinned is not None else False)
 
 
 async def _outbox_batch(conn: AsyncConnection, before: datetime) -> int:

@@ -23,13 +23,16 @@ def stage_length(t: Translator, length: Length) -> str:
     return t("stage_length.best-of", n=n, win=n // 2 + 1, timed=timed)
 
 
-def stage_line(t: Translator, n: int, stage: Stage) -> str:
-    """One played stage in words."""
+def stage_goes(t: Translator, stage: Stage) -> str:
+    """Who goes on from the stage, in words (/rules, and docs/rules/README.md#stages)."""
     lucky = t("stage_rules.best-losers" if stage.best_losers else "stage_rules.no-best-losers")
     several = stage.goes is Goes.WINNER and stage.k > 1  # the top k of a table go on
-    goes = t(
-        "stage_goes.top-table" if several else f"stage_goes.{stage.goes}", k=stage.k, lucky=lucky
-    )
+    key = "stage_goes.top-table" if several else f"stage_goes.{stage.goes}"
+    return t(key, k=stage.k, lucky=lucky)
+
+
+def stage_line(t: Translator, n: int, stage: Stage) -> str:
+    """One played stage in words."""
     chain = t("stage_rules.chain-separator").join(t(f"tiebreak.{c}") for c in stage.tiebreaks)
     return t(
         "stage_rules.line",
@@ -37,7 +40,7 @@ def stage_line(t: Translator, n: int, stage: Stage) -> str:
         name=t(f"stage_name.{stage.name}"),
         kind=t(f"stage_kind.{stage.kind}", k=stage.k),
         length=stage_length(t, stage.length),
-        goes=goes,
+        goes=stage_goes(t, stage),
         chain=chain,
     )
 

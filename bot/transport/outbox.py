@@ -421,8 +421,10 @@ class Sender:
             # None: it never went out, so it is posted now; or it went out so long ago
             # that its row is gone, and the id its owner kept (``retention``) is edited.
             edit_id = found.message_id or row.edit_message_id
-            if edit_id is None and not found.waiting:
-                edit_id = await retention.kept_message(self.conn, row.edit_tag)
+            if found.message_id is None and not found.waiting:
+                kept = await retention.kept_message(self.conn, row.edit_tag)
+                edit_id = edit_id or kept.message_id
+                found = found._replace(pin=kept.pin)
         if found is not None:
             self._tagged[row.id] = found
         delay = await self._deliver(row, edit_id)

@@ -83,12 +83,6 @@ def seed_order(count: int) -> list[int]:
     return [s for s in order if s <= count]
 
 
-def two_seat_check(game: AnyGame, key: str) -> None:
-    """Bracket pairings need a two-player table (the board games)."""
-    if 2 not in game.seat_counts:
-        raise ConfigError("needs-two-seats", format=key, seats=game.seat_counts)
-
-
 @dataclass
 class Walk:
     """Everything the history implies: the ladder, and the round robin of the last three."""
@@ -140,7 +134,8 @@ class Bracket(Format):
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
-        two_seat_check(game, self.key)
+        if 2 not in game.seat_counts:  # bracket pairings need a two-player table
+            raise ConfigError("needs-two-seats", format=self.key, seats=game.seat_counts)
 
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
         """Matches halving the field (skipped when it is already two, or three for the

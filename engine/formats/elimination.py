@@ -11,6 +11,8 @@
   :meth:`Ladder.third_key`, named 三四名决赛 where it decides.
 * :func:`still_in_at` keeps a match won before a later withdrawal with its winner.
 * :func:`tree` is the ladder as the ``/bracket`` picture draws it.
+* :func:`at_cut` splits a table at its cut (the top k go on): the sure ones, and those level
+  across it whom a play-off or a flip is to separate (table knockout, pairs, a level match).
 * :func:`lucky_losers` fills a final too few reached with the best of the rest, by the
   format's merit and then a verifiable flip (table knockout, 积分晋级).
 * :func:`top_of_final` is who leads a final (or its extra game) and, when a tie there
@@ -22,14 +24,17 @@
   tied players' scores count (two tied at a Big Two final of four: the four play one more game, the
   better of the two wins). Only when not even that table can be seated (players forfeited or
   withdrew since) does a flip decide. Table knockout, 积分晋级 and 小组循环 at tables of 3–4 use it.
+* :class:`FinalTable` is that final as a stage: the final table replayed with its extra games,
+  who is on top, what each game added to the finalists' ranking keys (table knockout).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import TypeVar
 
 from engine.draw import flip_order
 from engine.model import (
@@ -41,11 +46,28 @@ from engine.model import (
     TableStatus,
     TournamentState,
 )
-from engine.standings import flips, net_scores
+from engine.standings import Key, flips, net_scores
 
 HALF = Decimal("0.5")
+LOW = Decimal(-(10**12))  # ranks a forfeit below every score; never shown
 THIRD_NOTE = "third-place"  # a final's round that also seats the match for third
 BracketRound = tuple[tuple[PlayerId, PlayerId | None, PlayerId | None], ...]
+U = TypeVar("U", bound=Hashable)  # who goes on: a player, or a pair's number
+
+
+def at_cut(
+    cands: Iterable[U], k: int, key: Callable[[U], tuple[Decimal, ...]]
+) -> tuple[list[U], list[U]]:
+    """A table cut after its top ``k`` by ``key`` (larger first): those surely through,
+    and those level across the cut who share the places left (none when the cut falls
+    between two lines); the stage's own rule (a play-off, a flip) picks among them."""
+    order = sorted(cands, key=key, reverse=True)
+    if len(order) <= k:
+        return order, []
+    line = key(order[k - 1])
+    above = [p for p in order if key(p) > line]
+    tied = [p for p in order if key(p) == line]
+    return (above + tied, []) if len(above) + len(tied) <= k else (above, tied)
 
 
 def lucky_losers(
@@ -101,6 +123,77 @@ def extra_table(
     if set(tied) <= set(final) and len(final) in sizes:
         return tuple(final)
     return None
+
+
+@dataclass
+class FinalTable:
+    """A final at one table and the extra games that settle a tie at its top
+    (docs/rules/knockout.md#final-ties), replayed round by round: who still leads, who
+    sits an extra game, and the keys each game and flip add to the tied players' lines."""
+
+    sizes: tuple[int, ...]
+    seated: tuple[PlayerId, ...] = ()  # the final's players still in (for an extra game)
+    sides: list[list[PlayerId]] = field(default_factory=list)  # partners at the final
+    top: tuple[PlayerId, ...] = ()  # the tied top still to separate
+    played: bool = False
+    keys: dict[PlayerId, list[Key]] = field(default_factory=dict)
+
+    def play(
+        self,
+        seated: Sequence[PlayerId],
+        scores: Mapping[PlayerId, Decimal],
+        number: int,
+        seed: str,
+        contenders: Sequence[PlayerId] | None = None,
+    ) -> tuple[str, ...]:
+        """Round ``number`` of the final (or its extra game) settled with ``scores``, the
+        ``seated`` still in, ``contenders`` (default: all of them) vying for the top. One
+        leads: done; a tie an extra game can seat: it waits for it; else a flip decides,
+        and the note returned for the next plan says so."""
+        self.played, self.seated = True, tuple(seated)
+        vying = self.seated if contenders is None else contenders
+        label = (seed, f"round{number}-final-flip")
+        self.top, flip = top_of_final(scores, vying, self.seated, self.sizes, self.sides, label)
+        for p, value in flip.items():
+            self.keys.setdefault(p, []).append(("final-flip", Decimal(value)))
+        return ("final-flip",) if flip else ()
+
+    def extra(
+        self,
+        rec: RoundRecord,
+        pens: Mapping[tuple[int, PlayerId], Decimal],
+        active: set[PlayerId],
+        seed: str,
+    ) -> tuple[str, ...]:
+        """An extra game among the tied: only the tied players' scores count when the
+        whole final table played it; a forfeit ranks below every score."""
+        table = rec.plan.tables[0]
+        res = next((r for r in rec.results if r.table.number == table.number), None)
+        if res is None or res.status is TableStatus.PENDING:
+            return ()
+        tied = [p for p in table.players if p in active and p in self.top]
+        if res.status is TableStatus.FORFEIT:
+            scores = {p: (LOW if p in res.forfeited else Decimal(0)) for p in tied}
+        else:
+            scores = {p: s for p, s in net_scores(rec, res, pens).items() if p in tied}
+        for p in tied:
+            self.keys.setdefault(p, []).append(("extra", scores.setdefault(p, LOW)))
+        stayed = [p for p in table.players if p in active]
+        return self.play(stayed, scores, rec.number, seed, tied)
+
+    def extra_seats(self) -> tuple[PlayerId, ...] | None:
+        """Who sits the next extra game: the tied top of the played final and whoever
+        the game needs with them; ``None`` when nothing is left to play off."""
+        if not self.played or len(self.top) < 2:
+            return None
+        return extra_table(self.top, self.seated, self.sizes, self.sides)
+
+    def ranking_keys(self, p: PlayerId) -> list[Key]:
+        """``p``'s keys from the final's extra games and flips, padded to the longest, so
+        every line of the standings compares the same criteria."""
+        depth = max((len(v) for v in self.keys.values()), default=0)
+        got = self.keys.get(p, [])
+        return got + [("extra", LOW)] * (depth - len(got))
 
 
 @dataclass
@@ -243,9 +336,8 @@ def match_winner(
     if res.status is TableStatus.FORFEIT or len(stayed) < 2:
         return tuple(stayed[:1]) if len(stayed) <= 1 else None
     net = net_scores(rec, res, pens)
-    best = max(net[p] for p in stayed)
-    top = [p for p in stayed if net[p] == best]
-    return (top[0],) if len(top) == 1 else None
+    through, tied = at_cut(stayed, 1, lambda p: (net[p],))
+    return None if tied else tuple(through)
 
 
 def final_round(
@@ -265,6 +357,24 @@ def final_round(
         tables.append(Table(2, losers))
         notes = (*notes, THIRD_NOTE)
     return RoundPlan(tuple(tables), (), "final", label, notes)
+
+
+def stage_line(
+    at: int, removed: bool, final: bool, alive: bool, forfeit: bool = False, through: bool = False
+) -> tuple[str, int]:
+    """How far a player (or a pair) got, reached round ``at``, as a knockout's ranking line
+    says it (决赛 / 第N轮出局 / 第N轮进行中 / 第N轮晋级): removed; out by a forfeit there;
+    at the final; ``through`` round ``at`` (won it or a bye, waiting for the next draw)
+    or still playing it; out in it."""
+    if removed:
+        return "removed", 0
+    if forfeit:
+        return "forfeit", at
+    if final:
+        return "final", 0
+    if alive:
+        return ("through" if through else "playing"), at
+    return "out", at
 
 
 def still_in_at(state: TournamentState, active: set[PlayerId]) -> list[set[PlayerId]]:

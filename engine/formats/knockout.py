@@ -48,7 +48,7 @@ from decimal import Decimal
 from engine.draw import flip_order, shuffled, stream
 from engine.errors import ConfigError, FormatError
 from engine.formats.base import APART_NOTE, AnyGame, Format
-from engine.formats.elimination import extra_table, lucky_losers, top_of_final
+from engine.formats.elimination import LOW, FinalTable, at_cut, lucky_losers, stage_line
 from engine.formats.series import SERIES_NOTES, SUDDEN, series_length, series_note
 from engine.formats.stage import Goes, Kind, Stage, match_length, within
 from engine.games.base import Knob
@@ -66,25 +66,19 @@ from engine.model import (
 from engine.seating import partition
 from engine.standings import Line, flips, net_scores, penalties_by_round, rank, totals
 
-LOW = Decimal(-(10**12))
-
 
 @dataclass
 class Walk:
     """What the history so far implies for the next round and for the ranking."""
 
+    final: FinalTable  # the final table and its extra games
     pool: list[PlayerId] = field(default_factory=list)  # waiting for the next draw
     out: set[PlayerId] = field(default_factory=set)
     reached: dict[PlayerId, int] = field(default_factory=dict)
     score_at: dict[PlayerId, Decimal] = field(default_factory=dict)
     forfeit: set[PlayerId] = field(default_factory=set)
-    extras: dict[PlayerId, list[tuple[str, Decimal]]] = field(default_factory=dict)
     byes: Counter[PlayerId] = field(default_factory=Counter)
-    top: tuple[PlayerId, ...] = ()  # tied top of the final still to separate
-    final_table: tuple[PlayerId, ...] = ()  # the final's players still in (for an extra)
     finalists: set[PlayerId] = field(default_factory=set)
-    sides: list[list[PlayerId]] = field(default_factory=list)  # partners at the final
-    final_played: bool = False
     notes: list[str] = field(default_factory=list)
     last_losers: list[PlayerId] = field(default_factory=list)
     replays: list[tuple[PlayerId, ...]] = field(default_factory=list)  # level matches
@@ -142,25 +136,25 @@ class Knockout(Format):
         """Replay every round: who is still in, who went out where, what is undecided."""
         active = set(self.active(state))
         pens = penalties_by_round(state)
-        w = Walk(pool=[p for p in state.players if p in active])
+        w = Walk(FinalTable(self.sizes), pool=[p for p in state.players if p in active])
         k = self.int_option("advance")
         for rec in state.rounds:
             w.notes = []
             results = {res.table.number: res for res in rec.results}
             seated = [p for t in rec.plan.tables for p in t.players]
             w.out.difference_update(seated)
-            if rec.plan.stage == "extra" and not w.final_played:
+            if rec.plan.stage == "extra" and not w.final.played:
                 self._replay(w, rec, results, pens, active, state)  # level matches again
                 continue
             for p in (*seated, *rec.plan.byes):
                 w.reached[p] = rec.number
             w.byes.update(rec.plan.byes)
             if rec.plan.stage == "extra":
-                self._extra(w, rec.number, rec.plan.tables[0], results, pens, state, active)
+                w.notes += w.final.extra(rec, pens, active, state.seed)
                 continue
             if rec.plan.stage == "final":
                 w.finalists = {p for t in rec.plan.tables for p in t.players}
-                w.sides = self.sides(rec.plan.tables[0].players)
+                w.final.sides = self.sides(rec.plan.tables[0].players)
             going: list[PlayerId] = [p for p in rec.plan.byes if p in active]
             losers: list[PlayerId] = []
             for table in rec.plan.tables:
@@ -173,19 +167,17 @@ class Knockout(Format):
                     w.out.update(res.forfeited)
                     stayed = [p for p in table.players if p in active and p not in res.forfeited]
                     if rec.plan.stage == "final":
-                        w.final_played = True
-                        w.final_table = tuple(stayed)
                         level = dict.fromkeys(stayed, Decimal(0))  # level at the top
                         w.score_at.update(level)
-                        self._settle_top(w, rec.number, state, level, stayed)
+                        w.notes += w.final.play(stayed, level, rec.number, state.seed)
                     else:
                         going += stayed
                     continue
                 net = net_scores(rec, res, pens)
                 w.score_at.update(net)
                 if rec.plan.stage == "final":
-                    w.final_played = True
-                    self._final(w, rec.number, table, net, state, active)
+                    players = [p for p in table.players if p in active]
+                    w.notes += w.final.play(players, net, rec.number, state.seed)
                     continue
                 if self._level_match(rec.plan.notes, table, net, active):
                     w.replays.append(table.players)
@@ -203,7 +195,7 @@ class Knockout(Format):
             held = {p for pair in w.replays for p in pair}
             w.pool = (
                 [p for p in state.players if p in staying and p not in held]
-                if not w.final_played
+                if not w.final.played
                 else []
             )
         w.out.update(p for p in state.players if p not in active)
@@ -274,72 +266,13 @@ class Knockout(Format):
         w: Walk,
     ) -> list[PlayerId]:
         """The top ``k`` still-active players of a table; a tie at the cut by card flip."""
-        cands = sorted((p for p in table.players if p in active), key=lambda p: -net[p])
-        if len(cands) <= k:
-            return cands
-        line = net[cands[k - 1]]
-        above = [p for p in cands if net[p] > line]
-        tied = [p for p in cands if net[p] == line]
-        if len(above) + len(tied) <= k:
-            return above + tied
+        cands = (p for p in table.players if p in active)
+        through, tied = at_cut(cands, k, lambda p: (net[p],))
+        if not tied:
+            return through
         flip = flip_order(tied, seed, f"round{number}-table{table.number}-flip")
         w.notes.append("tiebreak-flip")
-        return above + sorted(tied, key=lambda p: -flip[p])[: k - len(above)]
-
-    def _final(
-        self,
-        w: Walk,
-        number: int,
-        table: Table,
-        net: Mapping[PlayerId, Decimal],
-        state: TournamentState,
-        active: set[PlayerId],
-    ) -> None:
-        players = [p for p in table.players if p in active]
-        w.final_table = tuple(players)
-        self._settle_top(w, number, state, net, players)
-
-    def _extra(
-        self,
-        w: Walk,
-        number: int,
-        table: Table,
-        results: Mapping[int, TableResult],
-        pens: Mapping[tuple[int, PlayerId], Decimal],
-        state: TournamentState,
-        active: set[PlayerId],
-    ) -> None:
-        """An extra game among the tied: its scores order them; a new top tie repeats.
-        Only the tied players' scores count when the whole final table played it."""
-        res = results.get(table.number)
-        if res is None or res.status is TableStatus.PENDING:
-            return
-        players = [p for p in table.players if p in active and p in w.top]
-        w.final_table = tuple(p for p in table.players if p in active)
-        if res.status is TableStatus.FORFEIT:
-            scores = {p: (LOW if p in res.forfeited else Decimal(0)) for p in players}
-        else:
-            rec = RoundRecord(number, RoundPlan((table,)), (res,))
-            scores = dict(net_scores(rec, res, pens))
-        for p in players:
-            w.extras.setdefault(p, []).append(("extra", scores.get(p, LOW)))
-        self._settle_top(w, number, state, {p: scores.get(p, LOW) for p in players}, players)
-
-    def _settle_top(
-        self,
-        w: Walk,
-        number: int,
-        state: TournamentState,
-        scores: Mapping[PlayerId, Decimal],
-        contenders: Sequence[PlayerId],
-    ) -> None:
-        """One winner: done. A tie an extra game can settle: wait for it. Else flip."""
-        label = (state.seed, f"round{number}-final-flip")
-        w.top, flip = top_of_final(scores, contenders, w.final_table, self.sizes, w.sides, label)
-        for p, value in flip.items():
-            w.extras.setdefault(p, []).append(("final-flip", Decimal(value)))
-        if flip:
-            w.notes.append("final-flip")
+        return through + sorted(tied, key=lambda p: -flip[p])[: k - len(through)]
 
     # --- the contract ------------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
@@ -351,12 +284,12 @@ class Knockout(Format):
         # The last round's decisions, then how long a match is at two-player tables
         # (docs/rules/two-player.md#formats).
         notes = (*dict.fromkeys(w.notes), *series_note(self.game))
-        if w.replays and not w.final_played:
+        if w.replays and not w.final.played:
             tables = tuple(Table(i + 1, pair) for i, pair in enumerate(w.replays))
             return RoundPlan(tables, (), "extra", label, ("extra-game", *series_note(self.game)))
-        if w.final_played:
-            table = extra_table(w.top, w.final_table, self.sizes, w.sides)
-            if len(w.top) > 1 and table is not None:
+        if w.final.played:
+            table = w.final.extra_seats()
+            if table is not None:
                 seats = shuffled(sorted(table), rng)
                 return RoundPlan(
                     (Table(1, tuple(seats)),), (), "extra", label, (*notes, "extra-game")
@@ -412,10 +345,9 @@ class Knockout(Format):
         """The players of level matches to play again, or the tied top of the final
         when an extra game can be seated for them."""
         w = self.walk(state)
-        if w.replays and not w.final_played:
+        if w.replays and not w.final.played:
             return tuple(p for pair in w.replays for p in pair)
-        seats = extra_table(w.top, w.final_table, self.sizes, w.sides)
-        return w.top if w.final_played and len(w.top) > 1 and seats is not None else ()
+        return w.final.top if w.final.extra_seats() is not None else ()
 
     def _lucky(self, w: Walk, state: TournamentState) -> list[PlayerId]:
         """Best losers of the last round by score, then by flip, to fill a final that
@@ -431,7 +363,7 @@ class Knockout(Format):
         """The lucky losers the next round will take, once the round that put them out
         is over: the standings show them still in, as the round's end announced, not
         as out in the round they lost."""
-        if w.final_played or not 1 < len(w.pool) < min(self.sizes) or not self._calls_back(state):
+        if w.final.played or not 1 < len(w.pool) < min(self.sizes) or not self._calls_back(state):
             return set()
         try:
             self.require_closed(state)
@@ -445,7 +377,7 @@ class Knockout(Format):
         table, the best losers fill the final. A loser already below as many of the
         round's losers as places to fill is out whatever comes (a table forfeited whole
         sends fewer on; that exception is not foreseen)."""
-        if w.final_played or w.replays or not state.rounds or not self._calls_back(state):
+        if w.final.played or w.replays or not state.rounds or not self._calls_back(state):
             return set()
         rec = state.rounds[-1]
         results = {res.table.number: res for res in rec.results}
@@ -478,41 +410,25 @@ class Knockout(Format):
         active = set(self.active(state))
         points = totals(state)
         flip = flips(state)
-        depth = max((len(v) for v in w.extras.values()), default=0)
         lucky = self._called_back(w, state)
         maybe = self._may_be_called_back(w, state)
         w.out -= lucky | maybe
-        waiting, top = set(w.pool) | lucky, set(w.top)
+        waiting, top = set(w.pool) | lucky, set(w.final.top)
         lines = []
         for p in state.players:
-            extra = w.extras.get(p, [])
             keys = (
                 ("removed", Decimal(p in active)),
                 ("reached", Decimal(w.reached.get(p, 0) + (p in waiting))),
                 ("forfeit", Decimal(p not in w.forfeit)),
                 ("round-score", w.score_at.get(p, Decimal(0))),
-                *(extra + [("extra", LOW)] * (depth - len(extra))),
+                *w.final.ranking_keys(p),
                 ("flip", flip[p]),
             )
-            alive = p in active and (p in top if w.final_played else p not in w.out)
-            stage, at = self._stage_of(w, p, active, alive, p in waiting)
+            alive = p in active and (p in top if w.final.played else p not in w.out)
+            final = w.final.played and p in w.finalists
+            at = w.reached.get(p, 0)
+            stage, at = stage_line(at, p not in active, final, alive, p in w.forfeit, p in waiting)
             if p in maybe:
                 stage = "may-go-on"
             lines.append(Line(p, points.get(p, Decimal(0)), alive, keys, stage, at))
         return rank(lines)
-
-    @staticmethod
-    def _stage_of(
-        w: Walk, p: PlayerId, active: set[PlayerId], alive: bool, waiting: bool
-    ) -> tuple[str, int]:
-        """How far ``p`` got, as the ranking line says it (决赛 / 第N轮出局 / 第N轮进行中 /
-        第N轮晋级: through round N, waiting for the next draw, a lucky loser too)."""
-        if p not in active:
-            return "removed", 0
-        if p in w.forfeit:
-            return "forfeit", w.reached.get(p, 0)
-        if w.final_played and p in w.finalists:
-            return "final", 0
-        if alive:
-            return ("through" if waiting else "playing"), w.reached.get(p, 0)
-        return "out", w.reached.get(p, 0)

@@ -43,7 +43,7 @@ from itertools import combinations
 from engine.draw import JOKERS, RANKS, SUPERSCRIPTS, flip_order, shuffled, stream
 from engine.errors import FormatError
 from engine.formats.base import FORFEITS_KNOB, AnyGame, Format, GroupPlace, members_by_label
-from engine.formats.elimination import BracketRound
+from engine.formats.elimination import BracketRound, at_cut, stage_line
 from engine.formats.pairgroups import ONE_GROUP, EntrantGroups, PairGroups
 from engine.formats.stage import Goes, Kind, Length, Stage, within
 from engine.games.base import Knob
@@ -323,9 +323,9 @@ class Pairs(Format):
         ]
         if failed[0] or failed[1]:
             return None if failed[0] and failed[1] else units[1 if failed[0] else 0]
-        a, b = scores.get(units[0], Decimal(0)), scores.get(units[1], Decimal(0))
-        if a != b:
-            return units[0] if a > b else units[1]
+        ahead, level = at_cut(units, 1, lambda u: (scores.get(u, Decimal(0)),))
+        if not level:
+            return ahead[0]
         if rec.plan.stage:  # a level table of the final or its play-off: won by neither
             return None
         flip = flip_order(units, state.seed, f"round{rec.number}-table{table.number}-flip")
@@ -472,16 +472,6 @@ class Pairs(Format):
         pairs = self.pairs(state)
         return pairs[self.groups(state)[done.ranking[0].player] - 1]
 
-    def _stage_of(self, w: PairWalk, unit: int, out: bool, alive: bool) -> tuple[str, int]:
-        """How far a pair got: the final, out in round N, or still playing round N."""
-        if out:
-            return "removed", 0
-        if unit in w.finalists:
-            return "final", 0
-        if alive:
-            return "playing", w.reached.get(unit, 0)
-        return "out", w.reached.get(unit, 0)
-
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         if self.grouped:
             return self.in_groups(state).standings(state)
@@ -543,7 +533,7 @@ class Pairs(Format):
                 ("round-score", Decimal(0) if unit in w.finalists else out_score),
                 ("flip", Decimal(flip[unit])),
             )
-            stage, at = self._stage_of(w, unit, out, alive)
+            stage, at = stage_line(w.reached.get(unit, 0), out, unit in w.finalists, alive)
             figure = NO_FIGURE if out else self._figure(w, unit, alive)
             for p in pair:
                 here = ("removed", 0) if p in st.removed else (stage, at)

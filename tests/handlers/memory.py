@@ -75,6 +75,8 @@ class MemoryTransport:
         file_id = self._file(message)
         if message.kind.startswith("edit"):  # text, caption or picture
             assert message.edit_message_id is not None
+            if message.edit_message_id not in self.messages:  # an admin deleted it
+                raise PermanentError("Bad Request: message to edit not found")
             old = self.messages[message.edit_message_id]
             old.text, old.buttons, old.edits = message.text, message.buttons, old.edits + 1
             if message.kind == "edit_media":

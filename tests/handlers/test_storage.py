@@ -101,6 +101,25 @@ async def test_old_rows_are_pruned_and_the_live_standings_are_still_edited_in_pl
     assert not [m for m in list(chats.transport.messages.values())[messages:] if "📌" in m.text]
 
 
+async def test_live_standings_deleted_after_their_row_was_pruned_are_posted_and_pinned_again(
+    chats: Chats,
+) -> None:
+    await chats.drawn_event(GROUP, ADMIN, PLAYERS)
+    await chats.says(GROUP, ADMIN, "/round")
+    await chats.says(GROUP, ADMIN, "/report 1 total A+9 B-3 C-3 D-3")
+    live = live_message(chats)
+    assert (GROUP, live.message_id) in chats.transport.pinned
+    await age(chats, days=15)
+    await Timers(chats.core).prune()
+    del chats.transport.messages[live.message_id]  # an admin deletes the pinned message
+
+    await chats.says(GROUP, ADMIN, "/report 2 total A+7 B+1 C-4 D-4")
+
+    again = live_message(chats)
+    assert again.message_id != live.message_id and "P705" in again.text
+    assert (GROUP, again.message_id) in chats.transport.pinned  # pinned as the first one was
+
+
 async def test_the_sign_up_count_is_still_edited_after_its_message_was_pruned(
     chats: Chats,
 ) -> None:
