@@ -342,18 +342,17 @@ def chains_ranked() -> Iterator[list[Ranking]]:
         got.append((out, {line.player: line.keys for line in given}, at))
         return out
 
+    name = real.__name__  # each format module holds its own reference to it
     users = [
-        m
-        for n, m in sys.modules.items()
-        if n.startswith("engine.") and getattr(m, "rank", None) is real
+        m for n, m in sys.modules.items() if n.startswith("engine.") and vars(m).get(name) is real
     ]
     for module in users:
-        module.rank = keeping
+        setattr(module, name, keeping)
     try:
         yield got
     finally:
         for module in users:
-            module.rank = real
+            setattr(module, name, real)
 
 
 def declared(fmt: Format, players: int) -> frozenset[str]:

@@ -19,13 +19,14 @@ from dataclasses import replace
 import pytest
 
 from engine.errors import ConfigError, FormatError
-from engine.formats import FORMATS, Format, find_format
+from engine.formats import Format, find_format
 from engine.formats.base import AnyGame
 from engine.formats.groups import Groups
-from engine.games import GAMES, find_game
+from engine.games import find_game
 from engine.games.base import Knob
 from engine.model import Finished, RoundRecord
 from tests.engine.simulation import ROUND_LIMIT, Chances, Sim
+from tests.engine.test_simulation import cases as every_event
 
 FIELDS = (4, 6, 8, 9, 10, 12, 17)
 RUNS = 2
@@ -154,15 +155,10 @@ def known_idle(game: type[AnyGame], options: dict[str, str], format_key: str) ->
 def cases() -> Iterator[tuple[str, dict[str, str], str]]:
     """Every game × format, and the two-player games again with their ``series`` knob at
     ``stages`` (the formats' best-of knobs then set each match's length)."""
-    for game in GAMES:
-        variants = [{}, {"series": "stages"}] if "series" in game.knob_names() else [{}]
-        for fmt in FORMATS:
-            try:
-                fmt(game())
-            except ConfigError:
-                continue
-            for options in variants:
-                yield game.key, options, fmt.key
+    for game_key, format_key in every_event():
+        yield game_key, {}, format_key
+        if "series" in find_game(game_key).knob_names():
+            yield game_key, {"series": "stages"}, format_key
 
 
 @pytest.mark.parametrize(
