@@ -117,15 +117,33 @@ class Knockout(Format):
                 "knob-range", knob="advance", value=k, low=1, high=min(self.sizes) - 1
             )
 
+    def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
+        """Refuse a knob this game's tables never let the knockout read: ``leftover`` where
+        the game has one table size (no short table, so leftovers always sit out,
+        #leftovers), ``best_losers`` at tables of two (one winner each, an odd one out
+        gets a bye: no round ever sends on too few, #one-loss)."""
+        if drawing:
+            return
+        if name == "leftover" and len(self.sizes) == 1:
+            raise ConfigError("knob-unread-one-size", knob=name, seats=self.sizes[0])
+        if name == "best_losers" and self.sizes == (2,):
+            raise ConfigError("knob-unread-two-seats", knob=name)
+
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
         """Tables by lot, the top ``advance`` of each going on, until the players left fit
         one table (skipped when the field already does), then the final table."""
-        length = match_length(series_note(self.game))
+        notes = series_note(self.game)
+        length = match_length(notes)
         chain = within(self.tiebreaks)
+        # A level two-player series is played again (two-player.md#formats); a level table's
+        # place that goes on is flipped for (#flip): the extra game is the final's alone.
+        replayed = min(self.sizes) == 2 and bool(series_length(notes) or SUDDEN in notes)
+        cut = tuple(c for c in chain if c != ("flip" if replayed else "extra"))
         k = self.int_option("advance")
+        called_back = self.best_losers and self.sizes != (2,)  # one goes on at a table of two
         return (
             (
-                Stage(Kind.KNOCKOUT, "knockout", length, Goes.WINNER, k, self.best_losers, chain),
+                Stage(Kind.KNOCKOUT, "knockout", length, Goes.WINNER, k, called_back, cut),
                 not players or players > self.sizes[0],
             ),
             (Stage(Kind.FINAL, "final", length, Goes.CHAMPION, tiebreaks=chain), True),

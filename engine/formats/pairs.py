@@ -181,7 +181,7 @@ class Pairs(Format):
             Goes.WINNER,
             1,
             False,
-            tuple(c for c in chain if not c.startswith("final-")),
+            tuple(c for c in chain if not c.startswith("final-") and c != "extra"),  # flipped
         )
         final = self.int_option("final")
         last = Length(self.int_option("final_rounds"), totals=True)

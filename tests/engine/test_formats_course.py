@@ -80,3 +80,20 @@ def test_third_place_and_pairs_in_groups_are_declared() -> None:
     plan = pairs.plan(TournamentState(players=tuple(range(1, 17)), seed="course"))
     assert isinstance(plan, RoundPlan)
     assert course[0][0].length == match_length(plan.notes)
+
+
+@pytest.mark.parametrize(
+    ("game_key", "format_key", "settles", "never"),
+    [
+        ("doudizhu", "knockout", "flip", "extra"),  # a level table's place: flipped for
+        ("xiangqi", "knockout", "extra", "flip"),  # a level match: played again
+        ("guandan", "pairs", "flip", "extra"),  # a level table of two pairs: flipped for
+    ],
+)
+def test_a_knockout_round_declares_how_it_really_settles_a_level_table(
+    game_key: str, format_key: str, settles: str, never: str
+) -> None:
+    """/rules promised an extra game in the rounds before the final, where a level table
+    goes to the flip: the extra game is the final's alone (docs/rules/knockout.md#flip)."""
+    stage, _ = find_format(format_key)(find_game(game_key)()).course(40)[0]
+    assert settles in stage.tiebreaks and never not in stage.tiebreaks, stage.tiebreaks

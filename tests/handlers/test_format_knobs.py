@@ -63,6 +63,10 @@ async def test_one_loss_and_out_sends_on_the_winners_and_byes_to_a_final_of_thre
         ("xiangqi bracket 象棋", "best_losers off", "best_losers 只用于这些赛制", "单败淘汰"),
         # 斗地主's groups end in one final table: no semi-final losers to play for third
         ("doudizhu groups 斗地主", "third on", "三四名决赛只用于一对一的半决赛", "小组循环"),
+        # tables of three only: no short table, the leftovers sit out anyway
+        ("doudizhu knockout 斗地主", "leftover bye", "只有 3 人一桌", "分桌淘汰"),
+        # a table of two sends one on, an odd one out has a bye: nobody is ever called back
+        ("xiangqi knockout 象棋", "best_losers off", "不需要落败者递补", "淘汰"),
     ],
 )
 async def test_a_knob_no_stage_of_the_event_reads_is_refused_with_the_reason(
