@@ -142,14 +142,9 @@ def known_idle(game: type[AnyGame], options: dict[str, str], format_key: str) ->
     """Knob values /set accepts that change nothing, found by this test and not fixed yet:
     each is for its format's ``check_knob`` to refuse as unread (listed so that the test
     fails when one is fixed or another appears)."""
-    idle = []
-    if format_key == "knockout" and len(game.seat_counts) == 1:
-        idle.append("leftover=bye")  # one table size: no short table to seat the leftovers
-    if format_key == "knockout" and game.seat_counts == (2,):
-        idle.append("best_losers=off")  # two-player tables: an odd field gets a bye instead
     if format_key == "stages" and game.seat_counts == (2,) and options.get("series") != "stages":
-        idle += ["hands=9", "hands=11"]  # the game's series sets every match's length
-    return idle
+        return ["hands=9", "hands=11"]  # the game's series sets every match's length
+    return []
 
 
 def cases() -> Iterator[tuple[str, dict[str, str], str]]:
