@@ -46,13 +46,13 @@ from engine.draw import shuffled, stream
 from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format, GroupPlace, LastReplay
 from engine.formats.elimination import (
+    LOW,
     THIRD_NOTE,
     BracketRound,
+    FinalTable,
     Ladder,
-    extra_table,
     final_round,
     still_in_at,
-    top_of_final,
     tree,
 )
 from engine.formats.series import SERIES_NOTES, series_note
@@ -82,7 +82,6 @@ from engine.standings import (
 )
 
 LETTERS = "ABCDEFGH"
-LOW = Decimal(-(10**12))  # ranks a forfeit below every score; never shown (``_figure``)
 BEST_OF = ("1", "3", "5", "7")
 GROUP_EFFORT = 300  # a group is small: a few hundred swaps find its best seating
 Slot = tuple[tuple[tuple[PlayerId, ...], ...], tuple[PlayerId, ...]]  # tables, byes
@@ -94,6 +93,17 @@ def unsettled(rec: RoundRecord | None) -> bool:
         return False
     done = {r.table.number for r in rec.results if r.status is not TableStatus.PENDING}
     return any(t.number not in done for t in rec.plan.tables)
+
+
+def entrants(
+    state: TournamentState, first: RoundRecord | None, before: list[PlayerId]
+) -> list[PlayerId]:
+    """Everyone a groups stage's ``first`` round seated or gave a bye, in sign-up order:
+    who it dealt into its groups; ``before`` while it has no round yet."""
+    if first is None:
+        return before
+    there = {p for t in first.plan.tables for p in t.players} | set(first.plan.byes)
+    return [p for p in state.players if p in there]
 
 
 def fits(count: int, sizes: Sequence[int]) -> bool:
@@ -124,6 +134,18 @@ def _sum_to(total: int, count: int, values: Sequence[int]) -> list[int] | None:
     for _ in range(count):
         reach = {s + v: [*got, v] for s, got in reach.items() for v in values if s + v <= total}
     return reach.get(total)
+
+
+def _beat(
+    p: PlayerId, q: PlayerId, net: Mapping[PlayerId, Decimal], forfeited: frozenset[PlayerId]
+) -> Decimal:
+    """What ``p`` takes from meeting ``q`` at a table (head-to-head): a higher score 1, an
+    equal one ½, a forfeit by ``q`` 1; nothing from a lower score or a table without any."""
+    if q in forfeited:
+        return Decimal(1)
+    if not net or net[p] < net[q]:
+        return Decimal(0)
+    return Decimal(1) if net[p] > net[q] else Decimal("0.5")
 
 
 def circle(players: Sequence[PlayerId]) -> list[Slot]:
@@ -167,11 +189,7 @@ class Walk:
     ladder: Ladder = field(default_factory=Ladder)
     final: tuple[PlayerId, ...] = ()  # tables of 3–4: the final's players
     final_net: dict[PlayerId, Decimal] = field(default_factory=dict)  # what they scored there
-    final_keys: dict[PlayerId, list[Key]] = field(default_factory=dict)  # final, extras, flip
-    top: tuple[PlayerId, ...] = ()  # tables of 3–4: still tied for first after the final
-    final_done: bool = False
-    seated: tuple[PlayerId, ...] = ()  # tables of 3–4: the last final table's players in
-    sides: list[list[PlayerId]] = field(default_factory=list)  # partners at the final
+    table: FinalTable = field(default_factory=lambda: FinalTable(()))  # tables of 3–4
 
 
 TALLIES = 8  # remembered group tallies per format (a few events or moments at once)
@@ -290,21 +308,14 @@ class Groups(Format):
         return tuple((stage, True) for stage in stages)
 
     # --- the draw and the schedule -----------------------------------------------------
-    def entrants(self, state: TournamentState) -> list[PlayerId]:
-        """Round 1's players (seated or on a bye); before the draw, the active ones."""
-        if not state.rounds:
-            return self.active(state)
-        first = state.rounds[0].plan
-        there = {p for t in first.tables for p in t.players} | set(first.byes)
-        return [p for p in state.players if p in there]
-
     def draw_groups(self, state: TournamentState) -> list[list[PlayerId]]:
         """Groups by lot. Two-player games: ``groups`` groups dealt like cards. Tables of 3–4
         (docs/rules/groups.md#tables-of-three-or-four): groups of whole tables, so everyone plays
         every round when the count fits the tables; as many groups as the knob asks while each seats
         whole tables, else fewer (nine 斗地主 players: groups of six and three rather than of five
         and four with three sitting out)."""
-        order = shuffled(self.entrants(state), stream(state.seed, "groups"))
+        first = state.rounds[0] if state.rounds else None
+        order = shuffled(entrants(state, first, self.active(state)), stream(state.seed, "groups"))
         count = self.int_option("groups")
         key = (tuple(order), state.seed)
         if key not in self._groups:
@@ -417,7 +428,7 @@ class Groups(Format):
     def _replay(self, state: TournamentState) -> Walk:
         active = set(self.active(state))
         pens = penalties_by_round(state)
-        w = Walk(groups=self.draw_groups(state))
+        w = Walk(groups=self.draw_groups(state), table=FinalTable(self.sizes))
         rounds = 0 if self.pairs else self.schedule_rounds(w.groups)
         w.schedule = [
             self.group_schedule(g, state.seed, LETTERS[i], rounds) for i, g in enumerate(w.groups)
@@ -486,22 +497,13 @@ class Groups(Format):
                 line.points += net.get(p, Decimal(0))
                 if p in top:
                     line.wins += Decimal(1) / len(top)
+                if p in res.forfeited:
+                    continue
                 for q in players:
-                    if q == p or p in res.forfeited:
-                        continue
-                    if q in res.forfeited:
-                        gain = Decimal(1)
-                    elif net:
-                        gain = (
-                            Decimal(1)
-                            if net[p] > net[q]
-                            else Decimal("0.5")
-                            if net[p] == net[q]
-                            else Decimal(0)
+                    if q != p:
+                        line.beat[q] = line.beat.get(q, Decimal(0)) + _beat(
+                            p, q, net, res.forfeited
                         )
-                    else:
-                        gain = Decimal(0)
-                    line.beat[q] = line.beat.get(q, Decimal(0)) + gain
 
     def _rank_groups(self, w: Walk, state: TournamentState, active: set[PlayerId]) -> None:
         flip = flips(state, "groups-flip")
@@ -545,10 +547,10 @@ class Groups(Format):
         (the tied alone, or the whole final table when the game cannot seat them: only
         the tied players' scores count, see ``engine.formats.elimination``)."""
         table = rec.plan.tables[0]
-        contenders = set(table.players) if rec.plan.stage == "final" else set(w.top)
+        contenders = set(table.players) if rec.plan.stage == "final" else set(w.table.top)
         if rec.plan.stage == "final":
             w.final = table.players
-            w.sides = self.sides(table.players)
+            w.table.sides = self.sides(table.players)
         res = next((r for r in rec.results if r.table.number == table.number), None)
         if res is None or res.status is TableStatus.PENDING:  # not played yet: nobody tied
             return
@@ -564,17 +566,9 @@ class Groups(Format):
         scores = {p: net.get(p, Decimal(0)) for p in players}
         for p in table.players:
             if p in contenders:
-                w.final_keys.setdefault(p, []).append((code, scores.get(p, LOW)))
-        w.final_done = True
-        w.seated = tuple(p for p in table.players if p in active and p not in res.forfeited)
-        label = (seed, f"round{rec.number}-final-flip")
-        w.top, flip = top_of_final(scores, players, w.seated, self.sizes, w.sides, label)
-        for p, value in flip.items():
-            w.final_keys[p].append(("final-flip", Decimal(value)))
-
-    def extra_seats(self, w: Walk) -> tuple[PlayerId, ...] | None:
-        """Who plays the extra game for a tie at the top of the final, if anyone can."""
-        return extra_table(w.top, w.seated, self.sizes, w.sides)
+                w.table.keys.setdefault(p, []).append((code, scores.get(p, LOW)))
+        seated = [p for p in table.players if p in active and p not in res.forfeited]
+        w.table.play(seated, scores, rec.number, seed, players)
 
     def advancers(self, w: Walk, active: set[PlayerId]) -> list[PlayerId]:
         """Who leaves the groups, in playoff order (crossover for two-player games)."""
@@ -669,15 +663,15 @@ class Groups(Format):
         self, w: Walk, state: TournamentState, active: set[PlayerId], label: str
     ) -> RoundPlan | Finished:
         best: tuple[str, ...] = ()  # a table of 3–4 plays its hands, not a series
-        if not w.final_done:
+        if not w.table.played:
             players = self.advancers(w, active)
             size = max((s for s in self.sizes if s <= len(players)), default=0)
             if size == 0:
                 return self.finish(self.standings(state))
             seats = shuffled(players[:size], stream(state.seed, label))
             return RoundPlan((Table(1, tuple(seats)),), (), "final", label, best)
-        extra = self.extra_seats(w)
-        if len(w.top) > 1 and extra is not None:
+        extra = w.table.extra_seats()
+        if extra is not None:
             seats = shuffled(sorted(extra), stream(state.seed, label))
             return RoundPlan((Table(1, tuple(seats)),), (), "extra", label, ("extra-game",))
         return self.finish(self.standings(state))
@@ -687,7 +681,6 @@ class Groups(Format):
         active = set(self.active(state))
         points = totals(state)
         flip = flips(state)
-        depth = max((len(v) for v in w.final_keys.values()), default=0)
         grouping = self._in_groups(w, active, state)  # once: it replays the schedule
         still = self._still_in(w, active, grouping)
         lines = []
@@ -699,8 +692,7 @@ class Groups(Format):
                 )
             else:
                 level = Decimal(p in w.final)  # the final's keys order it, extras and flip too
-                got = w.final_keys.get(p, [])
-                finals = (*got, *[("extra", LOW)] * (depth - len(got)))
+                finals = tuple(w.table.ranking_keys(p))
             keys = (
                 ("removed", Decimal(p in active)),
                 ("reached", level),
@@ -722,7 +714,8 @@ class Groups(Format):
         the final decides their order, not the groups
         (docs/rules/groups.md#tables-of-three-or-four)."""
         keys = (("group-place", Decimal(-w.place.get(p, 99))), *w.group_keys.get(p, ())[:2])
-        if p in w.final and (not w.final_done or (len(w.top) > 1 and p in w.top)):
+        top = w.table.top
+        if p in w.final and (not w.table.played or (len(top) > 1 and p in top)):
             return tuple((code, Decimal(0)) for code, _ in keys)
         return keys
 
@@ -784,14 +777,15 @@ class Groups(Format):
         one's tables not all in (a group place is not decided before)."""
         last = state.rounds[-1] if state.rounds else None
         grouping = last is not None and last.plan.stage.startswith("group")
-        return self._group_rounds_left(w, active) or (grouping and unsettled(last))
+        left = self._next_group_round(w, active, "") is not None
+        return left or (grouping and unsettled(last))
 
     def _still_in(self, w: Walk, active: set[PlayerId], grouping: bool) -> set[PlayerId]:
         """Who can still win: everyone while the groups run, then the playoff's survivors."""
         if grouping:
             return set(active)
         if not self.pairs:
-            return set(w.top) if w.final_done else set(self.advancers(w, active))
+            return set(w.table.top) if w.table.played else set(self.advancers(w, active))
         if not w.ladder.rounds:
             return set(self.advancers(w, active))
         tied = {p for m in w.ladder.ties() for p in m.players if p in active}
@@ -804,16 +798,12 @@ class Groups(Format):
         active = set(self.active(state))
         if self.pairs:
             return w.ladder.playoff(active)
-        tied = len(w.top) > 1 and w.final_done and self.extra_seats(w) is not None
-        return tuple(w.top) if tied else ()
+        return w.table.top if w.table.extra_seats() is not None else ()
 
     def bracket(self, state: TournamentState) -> tuple[BracketRound, ...]:
         """The playoff tree (crossovers, final) once the groups are over; empty before,
         and for tables of 3–4, whose playoff is a single final table."""
         return tree(self.walk(state).ladder) if self.pairs else ()
-
-    def _group_rounds_left(self, w: Walk, active: set[PlayerId]) -> bool:
-        return self._next_group_round(w, active, "") is not None
 
     def in_group_stage(self, state: TournamentState) -> bool:
         if not state.rounds:  # the groups are drawn with round 1

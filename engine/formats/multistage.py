@@ -37,10 +37,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from engine.draw import flip_order, shuffled, stream
+from engine.draw import shuffled, stream
 from engine.formats.base import AnyGame, Format, LastReplay
-from engine.formats.elimination import extra_table, lucky_losers
-from engine.formats.groups import LETTERS, Groups, unsettled
+from engine.formats.elimination import lucky_losers
+from engine.formats.groups import LETTERS, Groups, entrants, unsettled
 from engine.formats.series import SERIES_NOTES, series_note
 from engine.formats.stage import (
     DEFAULT_STAGES,
@@ -50,6 +50,7 @@ from engine.formats.stage import (
     parse_stages,
     stage_words,
 )
+from engine.formats.stages import Tie, playoff_tables, take
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -84,14 +85,6 @@ class GroupStage(Groups):
 
 
 @dataclass
-class Tie:
-    """Players level at the top of one table, who play an extra hand (``seats`` sit it)."""
-
-    tied: tuple[PlayerId, ...]
-    seats: tuple[PlayerId, ...]
-
-
-@dataclass
 class Run:
     """The stages replayed from the history, up to the one being played."""
 
@@ -118,12 +111,6 @@ class Entered:
     i: int
     pool: list[PlayerId]
     mine: list[RoundRecord]
-
-
-def drawn(state: TournamentState, rec: RoundRecord) -> list[PlayerId]:
-    """Everyone ``rec`` seated or gave a bye, in sign-up order."""
-    there = {p for t in rec.plan.tables for p in t.players} | set(rec.plan.byes)
-    return [p for p in state.players if p in there]
 
 
 def stage_of(rounds: Sequence[RoundRecord], last: int) -> list[int]:
@@ -238,7 +225,7 @@ class Multistage(Format):
         active = set(self.active(state))
         index = stage_of(state.rounds, len(self.stages) - 1)
         run = Run()
-        pool = drawn(state, state.rounds[0]) if state.rounds else self.active(state)
+        pool = entrants(state, state.rounds[0] if state.rounds else None, self.active(state))
         run.alive = set(pool) & active
         for i, stage in enumerate(self.stages):
             run.at, run.going, run.ties = i, [], []
@@ -259,9 +246,6 @@ class Multistage(Format):
             run.alive = set(pool)
         return run
 
-    def _group_stage_of(self, i: int, players: int) -> GroupStage:
-        return self._group_stage(self.group_count(players), self.stages[i].length.best_of)
-
     def _group_stage(self, count: int, best_of: int = 1) -> GroupStage:
         """The groups format that plays ``count`` groups of ``best_of`` matches."""
         if (count, best_of) not in self._groups:
@@ -281,8 +265,8 @@ class Multistage(Format):
         its next round, or (the groups over) the top ``k`` of each group, best first."""
         stage, i, mine = at.stage, at.i, at.mine
         # everyone the stage's first round seated or gave a bye, as drawn
-        players = drawn(state, mine[0]) if mine else [p for p in at.pool if p in active]
-        gs = self._group_stage_of(i, len(players))
+        players = entrants(state, mine[0] if mine else None, [p for p in at.pool if p in active])
+        gs = self._group_stage(self.group_count(len(players)), stage.length.best_of)
         rounds = tuple(
             replace(rec, plan=replace(rec.plan, stage=rec.plan.stage.split("@")[0])) for rec in mine
         )
@@ -350,8 +334,7 @@ class Multistage(Format):
             if final:
                 run.over = True
             elif stage.best_losers:
-                losers = self.losers(run, last, active)
-                run.going = live + self._lucky(run, state, last, losers, self.seats - len(live))
+                run.going = live + self._lucky(run, state, last, active, self.seats - len(live))
             return
         self._next_tables(run, stage, i, live, state)
 
@@ -375,32 +358,21 @@ class Multistage(Format):
             return
         run.plan = self.lot_round(live, run.byes, rng, f"knockout@{i}", label, notes)
 
-    @staticmethod
-    def losers(run: Run, rec: RoundRecord, active: set[PlayerId]) -> list[PlayerId]:
-        """Who lost at a round's tables (still in the event, not forfeited)."""
-        out = {p for res in rec.results for p in res.forfeited}
-        seated = [p for t in rec.plan.tables for p in t.players]
-        return [p for p in seated if p in active and p not in out and p not in run.going]
-
     def _lucky(
-        self,
-        run: Run,
-        state: TournamentState,
-        last: RoundRecord,
-        losers: list[PlayerId],
-        need: int,
+        self, run: Run, state: TournamentState, last: RoundRecord, active: set[PlayerId], need: int
     ) -> list[PlayerId]:
-        """The best losers of the stage's ``last`` round where too few went on to fill a
-        table (by the hands or games they won, then the flip drawn after that round, the
-        same on every replay; #knockout)."""
+        """The best losers of the stage's ``last`` round (still in, not forfeited) where too
+        few went on to fill a table (by the hands or games they won, then the flip drawn
+        after that round, the same on every replay; #knockout)."""
+        out = {p for res in last.results for p in res.forfeited}
+        seated = [p for t in last.plan.tables for p in t.players]
+        losers = [p for p in seated if p in active and p not in out and p not in run.going]
         if need <= 0 or not losers:
             return []
         run.notes.append("lucky-loser")
-
-        def merit(p: PlayerId) -> tuple[Decimal, ...]:
-            return tuple(v for _, v in run.keys[p])
-
-        return lucky_losers(state, losers, need, merit, after=last.number)
+        return lucky_losers(
+            state, losers, need, lambda p: tuple(v for _, v in run.keys[p]), after=last.number
+        )
 
     def _round(
         self,
@@ -427,9 +399,7 @@ class Multistage(Format):
             for p in table.players:
                 run.keys[p] = (("match-won", net.get(p, Decimal(0))),)
             stayed = [p for p in table.players if p in active and p not in res.forfeited]
-            best = max((net.get(p, Decimal(0)) for p in stayed), default=Decimal(0))
-            top = tuple(p for p in stayed if net.get(p, Decimal(0)) == best)
-            self._decide(run, top, stayed, level, (rec.number, table.number), seed)
+            self._decide(run, stayed, net, stayed, level, (rec.number, table.number), seed)
         for p in rec.plan.byes:
             run.level[p], run.keys[p] = level + 1, ()
             run.line[p] = ("through", rec.number)
@@ -440,21 +410,22 @@ class Multistage(Format):
     def _decide(
         self,
         run: Run,
-        top: tuple[PlayerId, ...],
+        stayed: Sequence[PlayerId],
+        net: Mapping[PlayerId, Decimal],
         seated: Sequence[PlayerId],
         level: Decimal,
         where: tuple[int, int],
         seed: str,
     ) -> None:
-        """``top`` won their table (``where``: round, table; 0 an extra round's): one goes
-        on; several play it off, or a flip decides."""
-        if len(top) > 1:
-            seats = extra_table(top, seated, self.sizes, self.sides(seated))
-            if seats is not None:
-                run.ties.append(Tie(top, seats))
-                return
-            flip = flip_order(top, seed, f"round{where[0]}-table{where[1]}-flip")
-            top = (max(top, key=lambda p: flip[p]),)
+        """The best of ``stayed`` by ``net`` won their table (``where``: round, table; 0 an
+        extra round's): one goes on; several play it off, or a flip decides."""
+        flip = (seed, f"round{where[0]}-table{where[1]}-flip")
+        sides = self.sides(seated)
+        top, tie, drawn = take(
+            self, stayed, lambda p: (net.get(p, Decimal(0)),), 1, seated, sides, flip
+        )
+        run.ties += [tie] if tie is not None else []
+        if drawn:
             run.notes.append("tiebreak-flip")
         for p in top:
             run.level[p] = level + 1
@@ -478,11 +449,9 @@ class Multistage(Format):
                 continue
             net = net_scores(rec, res, pens)
             stayed = [p for p in tie.tied if p in active and p not in res.forfeited]
-            best = max((net.get(p, Decimal(0)) for p in stayed), default=Decimal(0))
-            top = tuple(p for p in stayed if net.get(p, Decimal(0)) == best)
             level = run.level[tie.tied[0]]
             seated = [p for p in tie.seats if p in active and p not in res.forfeited]
-            self._decide(run, top, seated, level, (rec.number, 0), seed)
+            self._decide(run, stayed, net, seated, level, (rec.number, 0), seed)
 
     # --- the contract ------------------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
@@ -499,9 +468,7 @@ class Multistage(Format):
         """An extra hand (game) for each tie at a table's top (#ties)."""
         label = self.label(state)
         rng = stream(state.seed, label)
-        tables = tuple(
-            Table(n, tuple(shuffled(sorted(tie.seats), rng))) for n, tie in enumerate(run.ties, 1)
-        )
+        tables = playoff_tables(run.ties, rng)
         final = self.stages[run.at].kind is Kind.FINAL
         length = series_note(self.game) if self.seats == 2 else ("one-hand",)
         notes = (f"stage-{self.stages[run.at].name}", "extra-game" if final else "extra-hand")

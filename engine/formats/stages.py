@@ -27,14 +27,15 @@ score, then extra hands, then a flip.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
+from random import Random
 
 from engine.draw import flip_order, shuffled, stream
 from engine.errors import ConfigError
 from engine.formats.base import APART_NOTE, AnyGame, Format
-from engine.formats.elimination import extra_table, lucky_losers
+from engine.formats.elimination import at_cut, extra_table, lucky_losers
 from engine.formats.series import SERIES_NOTES, hands_note, series_note
 from engine.formats.stage import Goes, Kind, Stage, match_length, within
 from engine.games.base import Knob
@@ -54,17 +55,47 @@ LOW = Decimal(-(10**12))
 EXTRA_HANDS = 5  # a tie's play-off: 再进行五局加赛 (docs/rules/stages.md#ties)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Tie:
-    """``slots`` places to give among ``tied`` players (by extra hands, else a flip)."""
+    """``slots`` places to give among ``tied`` players: a play-off at ``seats`` (the tied,
+    or their whole table), ``sides`` the partners there (2v2 games); else a flip. A score
+    stage's cut and ``engine.formats.multistage``'s tables (one place) settle ties alike."""
 
     slots: int
     tied: tuple[PlayerId, ...]
-    seats: tuple[PlayerId, ...] = ()  # who plays the extra hands (the tied, or their table)
-    sides: tuple[tuple[PlayerId, ...], ...] = ()  # partners at that table (2v2 games)
+    seats: tuple[PlayerId, ...] = ()
+    sides: tuple[tuple[PlayerId, ...], ...] = ()
 
-    def table(self) -> tuple[PlayerId, ...]:
-        return self.seats or self.tied
+
+def take(
+    fmt: Format,
+    order: Sequence[PlayerId],
+    key: Callable[[PlayerId], tuple[Decimal, ...]],
+    slots: int,
+    table: Sequence[PlayerId],
+    sides: Sequence[Sequence[PlayerId]],
+    flip: tuple[str, str],
+) -> tuple[list[PlayerId], Tie | None, dict[PlayerId, int]]:
+    """The top ``slots`` of ``order`` by ``key`` (larger first): who goes on, the tie at
+    the line that a play-off settles, and the flip that settled it where none can be seated
+    (``flip`` = seed, label; empty without one). The play-off seats the tied alone, else
+    their whole ``table`` (only the tied players' scores count; see
+    ``engine.formats.elimination``); a flip only when neither can be seated (partners, who
+    always score alike; too few left), the last resort."""
+    above, tied = at_cut(order, slots, key)
+    if not tied:
+        return above, None, {}
+    slots -= len(above)
+    seats = extra_table(tied, table, fmt.sizes, sides)
+    if seats is not None:
+        return above, Tie(slots, tuple(tied), seats, tuple(map(tuple, sides))), {}
+    drawn = flip_order(tied, *flip)
+    return above + sorted(tied, key=lambda p: -drawn[p])[:slots], None, drawn
+
+
+def playoff_tables(ties: Sequence[Tie], rng: Random) -> tuple[Table, ...]:
+    """A table for each tie's play-off, its seats by lot."""
+    return tuple(Table(i + 1, tuple(shuffled(sorted(t.seats), rng))) for i, t in enumerate(ties))
 
 
 @dataclass
@@ -77,12 +108,10 @@ class Walk:
     extras: dict[PlayerId, list[tuple[str, Decimal]]] = field(default_factory=dict)
     pending: list[Tie] = field(default_factory=list)
     byes: dict[PlayerId, int] = field(default_factory=dict)
-    stages: int = 0
     final: bool = False
     seated: list[PlayerId] = field(default_factory=list)  # the last stage's tables
     forfeit: set[PlayerId] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
-    final_table: tuple[PlayerId, ...] = ()  # the final's players still in
 
 
 class Stages(Format):
@@ -165,7 +194,6 @@ class Stages(Format):
         active: set[PlayerId],
         seed: str,
     ) -> None:
-        w.stages += 1
         w.final = rec.plan.stage == "final"
         w.notes = []
         base = Decimal(self.int_option("base"))
@@ -202,60 +230,35 @@ class Stages(Format):
             k = 1 if w.final else k
         else:
             groups = ranked
-        w.final_table = tuple(groups[0]) if w.final and groups else ()
+        by_score = self._by_score(w)
         for i, group in enumerate(groups):
-            label = f"round{rec.number}-table{i + 1}-flip"
-            self._cut(w, group, sides[i], k, seed, label)
+            flip = (seed, f"round{rec.number}-table{i + 1}-flip")
+            self._cut(w, group, by_score, k, group, sides[i], flip)
+
+    @staticmethod
+    def _by_score(w: Walk) -> Callable[[PlayerId], tuple[Decimal, ...]]:
+        """The cut's order (#ties): stage score, then the previous stage's."""
+        return lambda p: (w.score[p], w.prev.get(p, Decimal(0)))
 
     def _cut(
         self,
         w: Walk,
         group: Sequence[PlayerId],
-        sides: list[list[PlayerId]],
+        key: Callable[[PlayerId], tuple[Decimal, ...]],
         k: int,
-        seed: str,
-        label: str,
+        table: Sequence[PlayerId],
+        sides: Sequence[Sequence[PlayerId]],
+        flip: tuple[str, str],
     ) -> None:
-        """The top ``k`` by stage score, then previous stage; a tie left → a play-off."""
-
-        def key(p: PlayerId) -> tuple[Decimal, Decimal]:
-            return (w.score[p], w.prev.get(p, Decimal(0)))
-
-        order = sorted(group, key=key, reverse=True)
-        if len(order) <= k:
-            w.going += order
-            return
-        line = key(order[k - 1])
-        above = [p for p in order if key(p) > line]
-        tied = [p for p in order if key(p) == line]
-        if len(above) + len(tied) <= k:
-            w.going += above + tied
-            return
-        w.going += above
-        self._settle(w, Tie(k - len(above), tuple(tied)), tuple(group), sides, seed, label)
-
-    def _settle(
-        self,
-        w: Walk,
-        tie: Tie,
-        table: tuple[PlayerId, ...],
-        sides: list[list[PlayerId]],
-        seed: str,
-        label: str,
-    ) -> None:
-        """Extra hands (``EXTRA_HANDS``, 再进行五局加赛) when a table can be seated for the
-        tied: they alone, else their whole ``table`` plays them and only the tied players'
-        scores count (see ``engine.formats.elimination``); only when neither can be seated
-        (partners, who always score alike; too few left) a flip, the last resort."""
-        seats = extra_table(tie.tied, table, self.sizes, sides)
-        if seats is not None:
-            w.pending.append(replace(tie, seats=seats, sides=tuple(map(tuple, sides))))
-            return
-        flip = flip_order(tie.tied, seed, label)
-        for p in tie.tied:
-            w.extras.setdefault(p, []).append(("flip", Decimal(flip[p])))
-        w.notes.append("tiebreak-flip")
-        w.going += sorted(tie.tied, key=lambda p: -flip[p])[: tie.slots]
+        """The top ``k`` of ``group`` go on; a tie at the line plays five extra hands
+        (``EXTRA_HANDS``, 再进行五局加赛), else a flip decides (:func:`take`)."""
+        going, tie, drawn = take(self, group, key, k, table, sides, flip)
+        w.going += going
+        w.pending += [tie] if tie is not None else []
+        for p, value in drawn.items():
+            w.extras.setdefault(p, []).append(("flip", Decimal(value)))
+        if drawn:
+            w.notes.append("tiebreak-flip")
 
     def _extra(
         self, w: Walk, rec: RoundRecord, pens: Mapping[tuple[int, PlayerId], Decimal], seed: str
@@ -270,21 +273,12 @@ class Stages(Format):
                 w.pending.append(tie)
                 continue
             net = net_scores(rec, res, pens)
-            scores = {p: (LOW if p in res.forfeited else net.get(p, Decimal(0))) for p in tie.tied}
+            scores = {p: (LOW if p in res.forfeited else net.get(p, Decimal(0)),) for p in tie.tied}
             for p in tie.tied:
-                w.extras.setdefault(p, []).append(("extra", scores[p]))
-            order = sorted(tie.tied, key=lambda p: -scores[p])
-            line = scores[order[tie.slots - 1]]
-            above = [p for p in order if scores[p] > line]
-            tied = tuple(p for p in order if scores[p] == line)
-            w.going += above
-            if len(above) + len(tied) <= tie.slots:
-                w.going += tied
-            else:
-                seated = tuple(p for p in tie.table() if p not in res.forfeited)
-                label = f"round{rec.number}-extra-flip"
-                sides = [list(side) for side in tie.sides]
-                self._settle(w, Tie(tie.slots - len(above), tied), seated, sides, seed, label)
+                w.extras.setdefault(p, []).append(("extra", *scores[p]))
+            seated = tuple(p for p in tie.seats if p not in res.forfeited)
+            flip = (seed, f"round{rec.number}-extra-flip")
+            self._cut(w, tie.tied, scores.__getitem__, tie.slots, seated, tie.sides, flip)
 
     # --- the contract ----------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
@@ -297,15 +291,11 @@ class Stages(Format):
         # series replaces ``hands`` there (docs/rules/two-player.md#formats).
         notes = (*dict.fromkeys(w.notes), *series_note(self.game))
         if w.pending:
-            tables = tuple(
-                Table(i + 1, tuple(shuffled(sorted(t.table()), rng)))
-                for i, t in enumerate(w.pending)
-            )
+            tables = playoff_tables(w.pending, rng)
             return RoundPlan(tables, (), "extra", label, (*notes, *self._extra_notes()))
-        pool = list(w.pool)
-        if 1 < len(pool) < min(self.sizes) and state.rounds:
-            pool += self._lucky(w, state, min(self.sizes) - len(pool))
-            notes = (*notes, "lucky-loser")
+        called = self._lucky(w, state)
+        pool = [*w.pool, *called]
+        notes = (*notes, *(("lucky-loser",) if called else ()))
         if w.final or len(pool) < min(self.sizes):
             return self.finish(self.standings(state))
         notes = (*notes, *self._hands(self.int_option("hands")))
@@ -328,18 +318,19 @@ class Stages(Format):
 
     def called_back(self, state: TournamentState) -> frozenset[PlayerId]:
         """The best losers ``plan`` adds to a final too few went on to."""
-        w = self.walk(state)
-        if w.pending or w.final or not state.rounds or not 1 < len(w.pool) < min(self.sizes):
-            return frozenset()
-        return frozenset(self._lucky(w, state, min(self.sizes) - len(w.pool)))
+        return frozenset(self._lucky(self.walk(state), state))
 
-    def _lucky(self, w: Walk, state: TournamentState, need: int) -> list[PlayerId]:
-        """Too few went on to seat a table: the best of the rest of the last stage (by
-        stage score, then previous stage, then a flip) fill it."""
+    def _lucky(self, w: Walk, state: TournamentState) -> list[PlayerId]:
+        """Too few went on to seat a table (more than one, after a stage, no play-off or
+        final to come): the best of the rest of the last stage (by stage score, then
+        previous stage, then a flip) fill it."""
+        need = min(self.sizes) - len(w.pool)
+        if w.pending or w.final or not state.rounds or not 1 < len(w.pool) < min(self.sizes):
+            return []
         cands = [
             p for p in w.seated if p not in w.pool and p not in state.removed and p not in w.forfeit
         ]
-        return lucky_losers(state, cands, need, lambda p: (w.score[p], w.prev.get(p, Decimal(0))))
+        return lucky_losers(state, cands, need, self._by_score(w))
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         w = self.walk(state)

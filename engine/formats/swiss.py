@@ -120,37 +120,30 @@ class Swiss(Format):
         if not state.rounds and self.options.get("seeds") == RATING:
             order = by_rating(state, seated)
             order += [p for p in seated if p not in order]
-            tables, kept = keep_apart(snake(order, sizes), state.apart, history)
-            return RoundPlan(
-                tuple(Table(i + 1, tuple(t)) for i, t in enumerate(tables)),
-                tuple(byes),
-                "",
-                label,
-                (
-                    "rating-seeds",
-                    *self.series,
-                    *(("bye",) if byes else ()),
-                    *(() if kept else (APART_NOTE,)),
-                ),
+            seats, kept = keep_apart(snake(order, sizes), state.apart, history)
+            seeded: tuple[str, ...] = ("rating-seeds",)
+        else:
+            by_score = self.str_option("by") == "score"
+            drawn = seat_round(
+                seated,
+                sizes,
+                history,
+                rng,
+                groups=groups or None,
+                order=seated if by_score else None,
+                design_rng=None if by_score else stream(state.seed, "design"),
+                rounds=self.int_option("rounds"),
             )
-        by_score = self.str_option("by") == "score"
-        seats = seat_round(
-            seated,
-            sizes,
-            history,
-            rng,
-            groups=groups or None,
-            order=seated if by_score else None,
-            design_rng=None if by_score else stream(state.seed, "design"),
-            rounds=self.int_option("rounds"),
+            seats, kept = keep_apart(drawn, state.apart, history, groups)
+            seeded = ()
+        notes = (
+            *seeded,
+            *self.series,
+            *(("bye",) if byes else ()),
+            *(() if kept else (APART_NOTE,)),
         )
-        notes: tuple[str, ...] = (*self.series, *(("bye",) if byes else ()))
-        seats, kept = keep_apart(seats, state.apart, history, groups)
-        if not kept:
-            notes = (*notes, APART_NOTE)
-        return RoundPlan(
-            tuple(Table(i + 1, t) for i, t in enumerate(seats)), tuple(byes), "", label, notes
-        )
+        tables = tuple(Table(i + 1, t) for i, t in enumerate(seats))
+        return RoundPlan(tables, tuple(byes), "", label, notes)
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         state = self.disciplined(state)
