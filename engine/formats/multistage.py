@@ -231,8 +231,10 @@ class Multistage(Format):
             run.at, run.going, run.ties = i, [], []
             mine = [rec for rec, k in zip(state.rounds, index, strict=True) if k == i]
             live = [p for p in pool if p in active]
-            if not mine and not self.plays(stage, len(live)):
-                continue  # skipped: too few for it (#skipped)
+            # skipped: too few for it when it came (#skipped); a withdrawal since, which
+            # changes the field, does not bring back a stage the event has gone past
+            if not mine and (i < max(index, default=-1) or not self.plays(stage, len(live))):
+                continue
             for p in pool:
                 run.level[p], run.keys[p] = Decimal(STEP * i), ()
             at = Entered(stage, i, pool, mine)

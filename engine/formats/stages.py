@@ -110,6 +110,8 @@ class Walk:
     byes: dict[PlayerId, int] = field(default_factory=dict)
     final: bool = False
     seated: list[PlayerId] = field(default_factory=list)  # the last stage's tables
+    # per=overall, tables of the stage still to report: those the cut may yet take
+    undecided: set[PlayerId] = field(default_factory=set)
     forfeit: set[PlayerId] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
 
@@ -205,13 +207,16 @@ class Stages(Format):
         for p in rec.plan.byes:
             w.byes[p] = w.byes.get(p, 0) + 1
         w.going = [p for p in rec.plan.byes if p in active]
+        w.undecided = set()
         ranked: list[list[PlayerId]] = []
         sides: list[list[list[PlayerId]]] = []  # each ranked table's partners (2v2 games)
         results = {res.table.number: res for res in rec.results}
+        open_tables = False
         for table in rec.plan.tables:
             res = results.get(table.number)
             if res is None or res.status is TableStatus.PENDING:  # in, tied with nobody
                 w.going += [p for p in table.players if p in active]
+                open_tables = True
                 continue
             net = net_scores(rec, res, pens)
             for p in res.table.players:
@@ -225,15 +230,28 @@ class Stages(Format):
                 ranked.append(stayed)
                 sides.append(self.sides(res.table.players))
         k = self.int_option("advance")
+        by_score = self._by_score(w)
         if w.final or self.str_option("per") == "overall":
             groups, sides = [[p for g in ranked for p in g]], [sides[0] if len(sides) == 1 else []]
             k = 1 if w.final else k
+            if open_tables and not w.final:
+                w.undecided = set(self._may_go_on(groups[0], by_score, k))
+                return
         else:
             groups = ranked
-        by_score = self._by_score(w)
         for i, group in enumerate(groups):
             flip = (seed, f"round{rec.number}-table{i + 1}-flip")
             self._cut(w, group, by_score, k, group, sides[i], flip)
+
+    @staticmethod
+    def _may_go_on(
+        group: Sequence[PlayerId], key: Callable[[PlayerId], tuple[Decimal, ...]], k: int
+    ) -> list[PlayerId]:
+        """While tables of a ``per=overall`` stage have not reported, the players the cut
+        may still take: fewer than ``k`` above them so far. The rest are out whatever comes;
+        nobody goes on, and no tie is played off or flipped, before every table is in
+        (docs/rules/stages.md#advance)."""
+        return [p for p in group if sum(key(q) > key(p) for q in group) < k]
 
     @staticmethod
     def _by_score(w: Walk) -> Callable[[PlayerId], tuple[Decimal, ...]]:
@@ -337,7 +355,7 @@ class Stages(Format):
         active = set(self.active(state))
         flip = flips(state)
         depth = max((len(v) for v in w.extras.values()), default=0)
-        still = set(w.going) | {p for t in w.pending for p in t.tied}
+        still = set(w.going) | w.undecided | {p for t in w.pending for p in t.tied}
         if not state.rounds:
             still = active
         lines = []
@@ -361,13 +379,16 @@ class Stages(Format):
     def _stage_of(
         w: Walk, p: PlayerId, active: set[PlayerId], alive: bool, started: bool
     ) -> tuple[str, int]:
-        """How far ``p`` got: the final, out in stage N, or still playing."""
+        """How far ``p`` got: the final, out in stage N, waiting for the stage's other
+        tables to decide (``per=overall``), or still playing."""
         if p not in active:
             return "removed", 0
         if p in w.forfeit:
             return "forfeit", w.reached.get(p, 0)
         if w.final and w.reached.get(p, 0) == max(w.reached.values(), default=0):
             return "final", 0
+        if p in w.undecided:
+            return "stage-open", w.reached.get(p, 0)
         if alive or not started:
             return "playing", w.reached.get(p, 0)
         return "out", w.reached.get(p, 0)
