@@ -445,14 +445,16 @@ class Multistage(Format):
         """An extra hand per tie: the best of the tied wins; still level, again."""
         ties, run.ties = run.ties, []
         for tie in ties:
-            res = next((r for r in rec.results if set(r.table.players) == set(tie.seats)), None)
+            # the table that played it: the tied sat there (one who withdrew since leaves
+            # the replayed seats shorter than the table was)
+            res = next((r for r in rec.results if set(tie.tied) <= set(r.table.players)), None)
             if res is None or res.status is TableStatus.PENDING:
                 run.ties.append(tie)
                 continue
             net = net_scores(rec, res, pens)
             stayed = [p for p in tie.tied if p in active and p not in res.forfeited]
             level = run.level[tie.tied[0]]
-            seated = [p for p in tie.seats if p in active and p not in res.forfeited]
+            seated = [p for p in res.table.players if p in active and p not in res.forfeited]
             self._decide(run, stayed, net, seated, level, (rec.number, 0), seed)
 
     # --- the contract ------------------------------------------------------------------------

@@ -14,8 +14,9 @@ from engine.formats.multistage import Multistage
 from engine.formats.series import table_match
 from engine.formats.stage import Goes, Kind, parse_stages, stage_words
 from engine.games import find_game
-from engine.model import Finished, RoundRecord
+from engine.model import Finished, RoundPlan, RoundRecord, TournamentState
 from tests.engine.simulation import Chances, Sim, play
+from tests.engine.test_formats_support import by_id, record
 
 
 def doudizhu(stages: str | None = None) -> Multistage:
@@ -126,3 +127,17 @@ def test_a_best_loser_called_to_the_final_stays_in_it_when_the_final_is_replayed
             played = RoundRecord(number, plan, results)
             sim.state = replace(sim.state, rounds=(*sim.state.rounds[:-1], played))
     assert called > 3
+
+
+def test_a_stage_skipped_for_the_field_stays_skipped_after_a_withdrawal() -> None:
+    """docs/rules/multistage.md#skipped: 10 斗地主 players skip "groups top1" (its winners
+    could not fill a table); when one who lost the knockout's first round withdraws, the 9
+    left would fill one, but the event has gone past the groups: the knockout goes on."""
+    fmt = doudizhu("groups top1 knockout bo3 final bo1")
+    s = TournamentState(players=tuple(range(1, 11)), seed="seed")
+    first = fmt.plan(s)
+    assert isinstance(first, RoundPlan) and first.stage.startswith("knockout")
+    s = record(s, first, by_id)
+    loser = min(p for t in first.tables for p in t.players)
+    after = fmt.plan(replace(s, removed=frozenset({loser})))
+    assert isinstance(after, RoundPlan) and not after.stage.startswith("group"), after.stage
