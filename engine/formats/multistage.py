@@ -128,6 +128,12 @@ def stage_of(rounds: Sequence[RoundRecord], last: int) -> list[int]:
     return out
 
 
+def past_ties(rounds: Sequence[RoundRecord], number: int) -> bool:
+    """Whether the event went past round ``number``'s ties: a later round, not the
+    play-off of ties, was drawn after it."""
+    return number < len(rounds) and rounds[number].plan.stage != "extra"
+
+
 class Multistage(Format):
     """分组淘汰: the declared stages, one after another."""
 
@@ -323,6 +329,10 @@ class Multistage(Format):
                 depth += 1
                 last = rec
                 self._round(run, rec, pens, active, base + 2 * depth, state.seed, final)
+            if run.ties and past_ties(state.rounds, rec.number):
+                # never open when the next round was drawn: a withdrawal since, of the
+                # table's winner, left the others level; its tied lost it then
+                run.ties = []
             if not run.ties:
                 live = [p for p in run.going if p in active]
         if run.ties:
