@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from engine import board as read_model
-from engine.board import Entry, Status, notice
+from engine import standings as chains
+from engine.board import Board, Entry, Status, notice
 from engine.errors import FormatError
 from engine.formats import Format
 from engine.formats.base import ranked
@@ -263,12 +266,14 @@ def check_step(sim: Sim) -> None:
     """After every table's result (and right after a draw): the board (``engine.board``,
     what every surface shows) says only what the history already holds."""
     state = sim.state
-    _, rows = ranked(sim.fmt, state, over=False)  # built once: the flip check reads it too
-    b = read_model.build(sim.fmt, state, rows, over=False)
+    with chains_ranked() as ranked_now:  # built once: the flip check reads it too
+        _, rows = ranked(sim.fmt, state, over=False)
+        b = read_model.build(sim.fmt, state, rows, over=False)
     last = state.rounds[-1]
     settled = {r.table.number: r for r in last.results if r.status is not TableStatus.PENDING}
     open_at = {p: t.number for t in last.plan.tables if t.number not in settled for p in t.players}
     drawn = any(n in FLIP_NOTES for rec in state.rounds for n in rec.plan.notes)
+    limit = reachable(sim)  # once a step: it adds up every score of the event
     for e in b.entries:
         if e.status is Status.OUT:
             # not tied, only filling a play-off's table (积分晋级: the tied play with it)
@@ -282,12 +287,13 @@ def check_step(sim: Sim) -> None:
             raise Broken("flip-not-drawn", f"{e.player} placed by a flip nobody drew")
         if e.stage in ("through", "out", "waiting") and e.stage_round < 1:
             raise Broken("round-zero", f"{e.player}: {e.stage} in round {e.stage_round}")
-        if e.figure is not None and abs(e.figure) > reachable(sim):
+        if e.figure is not None and abs(e.figure) > limit:
             raise Broken("figure-beyond-results", f"{e.player}: {e.figure_code} {e.figure}")
         if e.status is Status.PLAYOFF and e.player not in b.playoff:
             raise Broken("playoff-not-tied", f"{e.player} in a play-off nobody is tied for")
     check_units(b.entries)
     check_tied(sim, b.playoff)
+    check_named(sim, b, ranked_now)
 
 
 def reachable(sim: Sim) -> Decimal:
@@ -311,6 +317,182 @@ def check_units(entries: Sequence[Entry]) -> None:
     split = {unit: sorted(got) for unit, got in places.items() if len(got) > 1}
     if split:
         raise Broken("unit-split", str(split))
+
+
+# --- the tie-breaks named (docs/rules/tiebreaks.md) ---------------------------------------
+# Codes of the chain's card flip: drawn for the final ranking, or at a final table whose tie
+# no extra game can settle (``final-flip``). A chain that declares the flip declares both.
+FLIP_CODES = frozenset({"flip", "final-flip"})
+# A ranking a format made: its lines, each player's keys, and each player's index in it.
+Ranking = tuple[tuple[Standing, ...], dict[PlayerId, tuple[chains.Key, ...]], dict[PlayerId, int]]
+
+
+@contextmanager
+def chains_ranked() -> Iterator[list[Ranking]]:
+    """Every ranking the formats make while inside, each with the chain of keys it sorted
+    (``engine.standings.rank``): what a named tie-break is checked against. Standings carry
+    only the name; a format's keys exist only on the way to ``rank``."""
+    real = chains.rank
+    got: list[Ranking] = []
+
+    def keeping(lines: Iterable[chains.Line]) -> tuple[Standing, ...]:
+        given = list(lines)
+        out = real(given)
+        at = {s.player: i for i, s in enumerate(out)}
+        got.append((out, {line.player: line.keys for line in given}, at))
+        return out
+
+    name = real.__name__  # each format module holds its own reference to it
+    users = [
+        m for n, m in sys.modules.items() if n.startswith("engine.") and vars(m).get(name) is real
+    ]
+    for module in users:
+        setattr(module, name, keeping)
+    try:
+        yield got
+    finally:
+        for module in users:
+            setattr(module, name, real)
+
+
+def declared(fmt: Format, players: int) -> frozenset[str]:
+    """The codes /rules names for an event of ``players``: the format's ranking chain, the
+    team table's, and the chain of every stage its course declares."""
+    codes = {*fmt.tiebreaks, *fmt.team_tiebreaks}
+    for stage, _ in fmt.course(players):
+        codes.update(stage.tiebreaks)
+    return frozenset(codes | (FLIP_CODES if codes & FLIP_CODES else set()))
+
+
+def below_of(entries: Sequence[Entry], i: int, by_group: bool) -> Entry | None:
+    """The line a tie-break on ``entries[i]`` stands against: the next unit's first line
+    (in the same group while the groups play)."""
+    e = entries[i]
+    below = next((x for x in entries[i + 1 :] if not (e.unit and x.unit == e.unit)), None)
+    return None if below is None or (by_group and below.group != e.group) else below
+
+
+def split_by(rankings: Sequence[Ranking], upper: Entry, lower: Entry) -> list[str]:
+    """In every ranking where ``lower``'s unit comes right below ``upper``'s, the code of the
+    first key the two differ in ("" when the whole chain is level)."""
+    found = []
+    for out, keys, at in rankings:
+        j = at.get(upper.player, len(out)) + 1
+        while j < len(out) and upper.unit and out[j].unit == upper.unit:
+            j += 1
+        if j >= len(out):
+            continue
+        other = out[j]
+        if not (other.player == lower.player or (lower.unit and other.unit == lower.unit)):
+            continue
+        pairs = zip(keys[upper.player], keys[other.player], strict=False)
+        found.append(next((c for (c, v), (_, w) in pairs if v != w), ""))
+    return found
+
+
+def check_named(sim: Sim, b: Board, rankings: Sequence[Ranking]) -> None:
+    """Every tie-break a line names is one the rules in force declare, and it did separate
+    the line from the one below: the two differ in it and are level in every key before it
+    in the chain that ranked them (where that ranking put them next to each other)."""
+    allowed = declared(sim.fmt, len(sim.state.players))
+    for i, e in enumerate(b.entries):
+        if not e.decided:
+            continue
+        undeclared = [c for c in e.decided if c not in allowed]
+        if undeclared:
+            raise Broken(
+                "tiebreak-undeclared", f"{e.player}: {undeclared} not in {sorted(allowed)}"
+            )
+        below = below_of(b.entries, i, b.by_group)
+        if below is None:
+            raise Broken("tiebreak-nothing-below", f"{e.player}: {e.decided}")
+        found = split_by(rankings, e, below)
+        if found and any(c not in found for c in e.decided):
+            raise Broken(
+                "tiebreak-not-separating",
+                f"{e.player} over {below.player} by {e.decided}; the chain splits them by {found}",
+            )
+    check_robin_named(sim, b.entries)
+
+
+def check_played_off(sim: Sim, b: Board, rankings: Sequence[Ranking]) -> None:
+    """What /rules says is what happens at the top: where the chain in force puts a play-off
+    (``extra``) before the flip, a title named by a flip between two units level on
+    everything before it was played off first (an extra round seating both), unless no
+    extra game could part them (partners at their last table together; someone gone, or a
+    forfeit, at the tables of their last round), or more than two were level
+    (docs/rules/pairs.md#final-ties, docs/rules/knockout.md#final-ties)."""
+    top = b.entries[0] if b.entries else None
+    chain = list(sim.fmt.tiebreaks)
+    flip_at = next((i for i, c in enumerate(chain) if c in FLIP_CODES), len(chain))
+    if top is None or "extra" not in chain[:flip_at] or not set(top.decided) & FLIP_CODES:
+        return
+    below = below_of(b.entries, 0, b.by_group)
+    assert below is not None  # a named tie-break has a line below (``check_named``)
+    keys = next((k for _, k, _ in rankings if top.player in k and below.player in k), None)
+    if keys is None:
+        return
+
+    def before_flip(p: PlayerId) -> tuple[Decimal, ...]:
+        return tuple(v for c, v in keys[p] if c not in FLIP_CODES)
+
+    units = {(e.unit or -e.player): e.player for e in b.entries if e.player in keys}
+    level = [p for p in units.values() if before_flip(p) == before_flip(top.player)]
+    pair = {top.player, below.player}
+    state = sim.state
+    met = [t.players for rec in state.rounds for t in rec.plan.tables if pair <= set(t.players)]
+    partners = bool(met) and any(pair <= set(side) for side in sim.fmt.sides(met[-1]))
+    last = max(
+        (r.number for r in state.rounds for t in r.plan.tables if pair & set(t.players)), default=1
+    )
+    tables = [res for rec in state.rounds[last - 1 :] for res in rec.results]
+    seated = {p for res in tables if pair & set(res.table.players) for p in res.table.players}
+    forfeits = any(res.forfeited for res in tables if pair & set(res.table.players))
+    if len(level) != 2 or partners or seated & state.removed or forfeits:
+        return
+    unit_of = {e.player: e.unit or -e.player for e in b.entries}
+    both = {unit_of[p] for p in pair}
+    played = any(
+        both <= {unit_of[p] for p in t.players}
+        for rec in state.rounds
+        if rec.plan.stage == "extra"
+        for t in rec.plan.tables
+    )
+    if not played:
+        raise Broken("flip-not-played-off", f"{top.player} over {below.player} by {top.decided}")
+
+
+def check_robin_named(sim: Sim, entries: Sequence[Entry]) -> None:
+    """The last three's round robin names its criteria as its results make them, counted
+    here from the results alone (docs/rules/bracket.md#last-three): matches won (a level
+    match won by neither, a forfeit lost), then game points (a drawn game ½)."""
+    robin = [rec for rec in sim.state.rounds if rec.plan.stage == "robin"]
+    seated = {p for rec in robin for t in rec.plan.tables for p in t.players}
+    if not robin or seated & sim.state.removed:
+        return  # a match against a removed player is a walkover nobody played
+    wins: dict[PlayerId, Decimal] = {p: Decimal(0) for p in seated}
+    games: dict[PlayerId, Decimal] = {p: Decimal(0) for p in seated}
+    for rec in robin:
+        for res in rec.results:
+            (a, b), got = res.table.players, res.scores
+            if res.status is TableStatus.CONFIRMED:
+                games[a], games[b] = games[a] + got[0], games[b] + got[1]
+                if got[0] != got[1]:
+                    winner = a if got[0] > got[1] else b
+                    wins[winner] += 1
+            elif res.status is TableStatus.FORFEIT and len(res.forfeited) == 1:
+                (winner,) = {a, b} - res.forfeited
+                wins[winner] += 1
+    for e, below in itertools.pairwise(entries):
+        if not (e.player in seated and below.player in seated):
+            continue
+        level_wins = wins[e.player] == wins[below.player]
+        if "robin-wins" in e.decided and level_wins:
+            raise Broken("tiebreak-not-separating", f"{e.player} over {below.player}: wins {wins}")
+        if "robin-points" in e.decided and (
+            not level_wins or games[e.player] == games[below.player]
+        ):
+            raise Broken("tiebreak-not-separating", f"{e.player} over {below.player}: {games}")
 
 
 FLIP_NOTES = frozenset({"tiebreak-flip", "final-flip"})
@@ -384,6 +566,7 @@ def check_finished(sim: Sim, done: Finished) -> None:
         top = sim.fmt.team_standings(state)[0]
         if set(champion) != set(top.members):
             raise Broken("champion-not-team", f"{champion} vs team {top.members}")
+        check_final_names(sim)
         return
     if done.ranking[0].player not in champion:
         raise Broken("champion-not-first", f"{done.ranking[0].player} vs {champion}")
@@ -397,6 +580,19 @@ def check_finished(sim: Sim, done: Finished) -> None:
     check_robin_chain(done.ranking)
     check_robin_meetings(sim, done.ranking)
     check_third_place(sim, done.ranking)
+    check_final_names(sim)
+
+
+def check_final_names(sim: Sim) -> None:
+    """The tie-breaks the end announcement names (``check_named``, ``check_played_off``),
+    ranked afresh: a format keeps the replay of the state it planned from, so an equal
+    state object is replayed again for its chains to be seen."""
+    state = sim.state
+    with chains_ranked() as ranked_now:
+        _, rows = ranked(sim.fmt, replace(state), over=True)
+        final_board = read_model.build(sim.fmt, state, rows, over=True)
+    check_named(sim, final_board, ranked_now)
+    check_played_off(sim, final_board, ranked_now)
 
 
 def check_final_played(sim: Sim) -> None:

@@ -12,7 +12,7 @@ bot by ``tests/handlers/test_surfaces_agree.py`` (with a find-test per surface).
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from decimal import Decimal
 
@@ -25,7 +25,7 @@ from engine.formats.knockout import Knockout
 from engine.formats.pairs import Pairs
 from engine.formats.teams import Teams
 from engine.games import find_game
-from engine.model import PlayerId
+from engine.model import PlayerId, Standing, TableStatus
 from engine.standings import Key, Line
 from tests.engine.simulation import Broken, play
 
@@ -124,7 +124,6 @@ def test_an_unreported_table_shown_through(monkeypatch: pytest.MonkeyPatch) -> N
 def test_a_flip_claimed_before_one_was_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
     """A line saying …（翻牌分出先后） where only the end-of-event lot can split it."""
     from engine import board as read_model
-    from engine.model import Standing
     from engine.model import TournamentState as State
     from engine.standings import STAGE_CODES
 
@@ -163,3 +162,61 @@ def test_through_round_zero(monkeypatch: pytest.MonkeyPatch) -> None:
     """A playoff line saying 第0轮进行中: no round to name."""
     monkeypatch.setattr("engine.board.last_seen", lambda _state: {})
     assert broken_code("xiangqi", "groups", range(8, 12)) == "round-zero"
+
+
+# --- the tie-breaks named: declared by the rules in force, and what did separate ------------
+def test_the_last_three_split_by_a_draws_half_point(monkeypatch: pytest.MonkeyPatch) -> None:
+    """「循环赛胜局数分出先后」 between two players level on what the name says: the round
+    robin's game points counted as match points, a level match's half point each, so a
+    draw separated two players with the same games' points."""
+    from engine.formats.bracket import Bracket, Walk
+    from engine.model import RoundRecord
+
+    real = Bracket._robin_round
+
+    def match_points(
+        self: Bracket,
+        w: Walk,
+        rec: RoundRecord,
+        pens: Mapping[tuple[int, PlayerId], Decimal],
+        active: set[PlayerId],
+    ) -> None:
+        before = dict(w.robin_points)
+        real(self, w, rec, pens, active)
+        for res in rec.results:
+            if res.status is TableStatus.CONFIRMED:
+                (a, b), (x, y) = res.table.players, res.scores
+                for p, mine, theirs in ((a, x, y), (b, y, x)):
+                    got = Decimal(mine > theirs) + Decimal(mine == theirs) / 2
+                    w.robin_points[p] = before.get(p, Decimal(0)) + got
+
+    monkeypatch.setattr(Bracket, "_robin_round", match_points)
+    assert broken_code("xiangqi", "bracket", range(3, 12), runs=12) == "tiebreak-not-separating"
+
+
+def test_a_pairs_final_flipped_where_the_rules_say_play_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """「冠军 · 决赛胜场 1（翻牌分出先后）」 although /rules promises 决赛第一名同分：同分选手加赛:
+    two pairs level at the top of the final went to the flip."""
+    monkeypatch.setattr(Pairs, "_tied_top", staticmethod(lambda _w, _alive: None))
+    assert broken_code("guandan", "pairs", range(8, 20, 2)) == "flip-not-played-off"
+
+
+def test_a_line_names_a_criterion_that_did_not_separate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line saying 积分分出先后 against a line with the same points (what split them was
+    Buchholz): the name read off the chain's head, not off the split."""
+
+    def heads(s: Standing, over: bool) -> tuple[str, ...]:
+        return ("points",) if s.tiebreak and not (s.lot and not over) else ()
+
+    monkeypatch.setattr("engine.board._decided", heads)
+    assert broken_code("bigtwo", "swiss", range(8, 14)) == "tiebreak-not-separating"
+
+
+def test_a_criterion_named_that_the_rules_do_not_declare(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A knockout whose declared chain (what /rules lists) leaves out the round's score that
+    its lines are ranked and named by."""
+    chain = tuple(c for c in Knockout.tiebreaks if c != "round-score")
+    monkeypatch.setattr(Knockout, "tiebreaks", chain)
+    assert broken_code("bigtwo", "knockout", range(8, 20)) == "tiebreak-undeclared"
