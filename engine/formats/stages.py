@@ -149,6 +149,14 @@ class Stages(Format):
                 "knob-range", knob="advance", value=k, low=1, high=min(self.sizes) - 1
             )
 
+    def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
+        """Refuse ``hands`` where every table is a two-player match the game's ``series``
+        sets the length of (docs/rules/two-player.md#formats): nothing reads it. The draw
+        asks only the field: a knob read when set and idle since (the game's ``series``
+        changed) blocks nothing, and could not be set back."""
+        if name == "hands" and series_note(self.game) and not drawing:
+            raise ConfigError("knob-unread-series", knob=name)
+
     @property
     def rules_variant(self) -> str:
         """``series`` where every table is a two-player match played under the game's

@@ -49,6 +49,18 @@ def test_stages_by_chinese_name_and_advance_must_leave_someone_out() -> None:
         Stages(DOUDIZHU, {"advance": "3"})
 
 
+def test_hands_is_refused_where_the_games_series_sets_every_match() -> None:
+    """docs/rules/two-player.md#formats: 象棋's tables play its series, not ``hands``, so
+    /set hands is refused as unread, unless the series is left to the stage."""
+    xiangqi = find_game("xiangqi")
+    with pytest.raises(ConfigError) as unread:
+        Stages(xiangqi()).check_knob("hands", 8)
+    assert unread.value.code == "knob-unread-series"
+    Stages(xiangqi({"series": "stages"})).check_knob("hands", 8)
+    Stages(xiangqi()).check_knob("hands", 8, drawing=True)  # set before the series changed
+    Stages(DOUDIZHU).check_knob("hands", 8)
+
+
 def test_nine_players_three_tables_then_the_winners_final_from_base_thirty() -> None:
     fmt = Stages(DOUDIZHU)
     final, finished = play(fmt, state(9))
