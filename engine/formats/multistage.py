@@ -24,7 +24,8 @@ changes it):
   whole table again where the game cannot seat the tied alone (only the tied's scores
   count); a flip only where no table can seat them.
 * A stage the field is too small for is skipped (#skipped): groups need two tables'
-  players, a knockout more than one table's.
+  players, a knockout more than one table's; a withdrawal after a later stage began
+  does not bring it back.
 
 Ranking (#ranking): the stage reached (and in a knockout the round), then that stage's
 own chain: group place, then the group's criteria; the match score (hands or games won)

@@ -8,8 +8,10 @@ Rules as implemented:
   hands are added (每人基础积分30分; 复赛每人初赛积分清零，且每人基础分30分); with
   ``base=0`` scores carry over from stage to stage.
 * The top ``advance`` go on: of each table (``per=table``, #advance: 每队积分高者晋级) or of
-  the whole stage (``per=overall``). Players left over when the count does not fill the
-  tables sit in a short table when the game allows one, else get a bye into the next stage.
+  the whole stage (``per=overall``: the cut waits for every table of the stage, and until
+  then only those with ``advance`` others above them are out). Players left over when the
+  count does not fill the tables sit in a short table when the game allows one, else get a
+  bye into the next stage.
 * Every table plays exactly ``hands`` hands: the round's ``hands-N`` note, against which
   every report is checked (``engine.formats.series.check_hands``).
 * Ties at the cut go to the previous stage's score (若积分相同，则按初赛积分高者晋级), then
