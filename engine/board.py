@@ -289,7 +289,9 @@ def _status(
         return Status.CHAMPION, s.stage, s.stage_round
     if s.player in tied:
         return Status.PLAYOFF, "tied", 0
-    if s.stage == "may-go-on":  # lost, but the tables to come may call them back
+    # lost, but the tables to come may call them back; or played, and the stage's cut
+    # over every table (积分晋级 ``per=overall``) waits for the others
+    if s.stage in ("may-go-on", "stage-open"):
         return Status.WAITING, s.stage, s.stage_round
     if s.player in waiting:
         # the final, the last three's round robin or a group place say more than a table

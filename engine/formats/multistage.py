@@ -24,7 +24,8 @@ changes it):
   whole table again where the game cannot seat the tied alone (only the tied's scores
   count); a flip only where no table can seat them.
 * A stage the field is too small for is skipped (#skipped): groups need two tables'
-  players, a knockout more than one table's.
+  players, a knockout more than one table's; a withdrawal after a later stage began
+  does not bring it back.
 
 Ranking (#ranking): the stage reached (and in a knockout the round), then that stage's
 own chain: group place, then the group's criteria; the match score (hands or games won)
@@ -126,6 +127,12 @@ def stage_of(rounds: Sequence[RoundRecord], last: int) -> list[int]:
         else:
             out.append(out[-1] if out else 0)
     return out
+
+
+def past_ties(rounds: Sequence[RoundRecord], number: int) -> bool:
+    """Whether the event went past round ``number``'s ties: a later round, not the
+    play-off of ties, was drawn after it."""
+    return number < len(rounds) and rounds[number].plan.stage != "extra"
 
 
 class Multistage(Format):
@@ -231,8 +238,10 @@ class Multistage(Format):
             run.at, run.going, run.ties = i, [], []
             mine = [rec for rec, k in zip(state.rounds, index, strict=True) if k == i]
             live = [p for p in pool if p in active]
-            if not mine and not self.plays(stage, len(live)):
-                continue  # skipped: too few for it (#skipped)
+            # skipped: too few for it when it came (#skipped); a withdrawal since, which
+            # changes the field, does not bring back a stage the event has gone past
+            if not mine and (i < max(index, default=-1) or not self.plays(stage, len(live))):
+                continue
             for p in pool:
                 run.level[p], run.keys[p] = Decimal(STEP * i), ()
             at = Entered(stage, i, pool, mine)
@@ -321,6 +330,10 @@ class Multistage(Format):
                 depth += 1
                 last = rec
                 self._round(run, rec, pens, active, base + 2 * depth, state.seed, final)
+            if run.ties and past_ties(state.rounds, rec.number):
+                # never open when the next round was drawn: a withdrawal since, of the
+                # table's winner, left the others level; its tied lost it then
+                run.ties = []
             if not run.ties:
                 live = [p for p in run.going if p in active]
         if run.ties:
@@ -443,14 +456,16 @@ class Multistage(Format):
         """An extra hand per tie: the best of the tied wins; still level, again."""
         ties, run.ties = run.ties, []
         for tie in ties:
-            res = next((r for r in rec.results if set(r.table.players) == set(tie.seats)), None)
+            # the table that played it: the tied sat there (one who withdrew since leaves
+            # the replayed seats shorter than the table was)
+            res = next((r for r in rec.results if set(tie.tied) <= set(r.table.players)), None)
             if res is None or res.status is TableStatus.PENDING:
                 run.ties.append(tie)
                 continue
             net = net_scores(rec, res, pens)
             stayed = [p for p in tie.tied if p in active and p not in res.forfeited]
             level = run.level[tie.tied[0]]
-            seated = [p for p in tie.seats if p in active and p not in res.forfeited]
+            seated = [p for p in res.table.players if p in active and p not in res.forfeited]
             self._decide(run, stayed, net, seated, level, (rec.number, 0), seed)
 
     # --- the contract ------------------------------------------------------------------------

@@ -8,8 +8,10 @@ Rules as implemented:
   hands are added (每人基础积分30分; 复赛每人初赛积分清零，且每人基础分30分); with
   ``base=0`` scores carry over from stage to stage.
 * The top ``advance`` go on: of each table (``per=table``, #advance: 每队积分高者晋级) or of
-  the whole stage (``per=overall``). Players left over when the count does not fill the
-  tables sit in a short table when the game allows one, else get a bye into the next stage.
+  the whole stage (``per=overall``: the cut waits for every table of the stage, and until
+  then only those with ``advance`` others above them are out). Players left over when the
+  count does not fill the tables sit in a short table when the game allows one, else get a
+  bye into the next stage.
 * Every table plays exactly ``hands`` hands: the round's ``hands-N`` note, against which
   every report is checked (``engine.formats.series.check_hands``).
 * Ties at the cut go to the previous stage's score (若积分相同，则按初赛积分高者晋级), then
@@ -110,6 +112,8 @@ class Walk:
     byes: dict[PlayerId, int] = field(default_factory=dict)
     final: bool = False
     seated: list[PlayerId] = field(default_factory=list)  # the last stage's tables
+    # per=overall, tables of the stage still to report: those the cut may yet take
+    undecided: set[PlayerId] = field(default_factory=set)
     forfeit: set[PlayerId] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
 
@@ -146,6 +150,14 @@ class Stages(Format):
             raise ConfigError(
                 "knob-range", knob="advance", value=k, low=1, high=min(self.sizes) - 1
             )
+
+    def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
+        """Refuse ``hands`` where every table is a two-player match the game's ``series``
+        sets the length of (docs/rules/two-player.md#formats): nothing reads it. The draw
+        asks only the field: a knob read when set and idle since (the game's ``series``
+        changed) blocks nothing, and could not be set back."""
+        if name == "hands" and series_note(self.game) and not drawing:
+            raise ConfigError("knob-unread-series", knob=name)
 
     @property
     def rules_variant(self) -> str:
@@ -205,13 +217,16 @@ class Stages(Format):
         for p in rec.plan.byes:
             w.byes[p] = w.byes.get(p, 0) + 1
         w.going = [p for p in rec.plan.byes if p in active]
+        w.undecided = set()
         ranked: list[list[PlayerId]] = []
         sides: list[list[list[PlayerId]]] = []  # each ranked table's partners (2v2 games)
         results = {res.table.number: res for res in rec.results}
+        open_tables = False
         for table in rec.plan.tables:
             res = results.get(table.number)
             if res is None or res.status is TableStatus.PENDING:  # in, tied with nobody
                 w.going += [p for p in table.players if p in active]
+                open_tables = True
                 continue
             net = net_scores(rec, res, pens)
             for p in res.table.players:
@@ -225,15 +240,28 @@ class Stages(Format):
                 ranked.append(stayed)
                 sides.append(self.sides(res.table.players))
         k = self.int_option("advance")
+        by_score = self._by_score(w)
         if w.final or self.str_option("per") == "overall":
             groups, sides = [[p for g in ranked for p in g]], [sides[0] if len(sides) == 1 else []]
             k = 1 if w.final else k
+            if open_tables and not w.final:
+                w.undecided = set(self._may_go_on(groups[0], by_score, k))
+                return
         else:
             groups = ranked
-        by_score = self._by_score(w)
         for i, group in enumerate(groups):
             flip = (seed, f"round{rec.number}-table{i + 1}-flip")
             self._cut(w, group, by_score, k, group, sides[i], flip)
+
+    @staticmethod
+    def _may_go_on(
+        group: Sequence[PlayerId], key: Callable[[PlayerId], tuple[Decimal, ...]], k: int
+    ) -> list[PlayerId]:
+        """While tables of a ``per=overall`` stage have not reported, the players the cut
+        may still take: fewer than ``k`` above them so far. The rest are out whatever comes;
+        nobody goes on, and no tie is played off or flipped, before every table is in
+        (docs/rules/stages.md#advance)."""
+        return [p for p in group if sum(key(q) > key(p) for q in group) < k]
 
     @staticmethod
     def _by_score(w: Walk) -> Callable[[PlayerId], tuple[Decimal, ...]]:
@@ -337,7 +365,7 @@ class Stages(Format):
         active = set(self.active(state))
         flip = flips(state)
         depth = max((len(v) for v in w.extras.values()), default=0)
-        still = set(w.going) | {p for t in w.pending for p in t.tied}
+        still = set(w.going) | w.undecided | {p for t in w.pending for p in t.tied}
         if not state.rounds:
             still = active
         lines = []
@@ -361,13 +389,16 @@ class Stages(Format):
     def _stage_of(
         w: Walk, p: PlayerId, active: set[PlayerId], alive: bool, started: bool
     ) -> tuple[str, int]:
-        """How far ``p`` got: the final, out in stage N, or still playing."""
+        """How far ``p`` got: the final, out in stage N, waiting for the stage's other
+        tables to decide (``per=overall``), or still playing."""
         if p not in active:
             return "removed", 0
         if p in w.forfeit:
             return "forfeit", w.reached.get(p, 0)
         if w.final and w.reached.get(p, 0) == max(w.reached.values(), default=0):
             return "final", 0
+        if p in w.undecided:
+            return "stage-open", w.reached.get(p, 0)
         if alive or not started:
             return "playing", w.reached.get(p, 0)
         return "out", w.reached.get(p, 0)

@@ -683,11 +683,13 @@ def check_last_table(sim: Sim, champion: Sequence[PlayerId]) -> None:
         return
     seats = res.table.players
     live = [i for i, p in enumerate(seats) if p not in state.removed]
-    mine = max(res.scores[i] for i, p in enumerate(seats) if p in champion)
-    best = max(res.scores[i] for i in live)
+    got = carried(sim, final.number) if sim.fmt.options.get("base") == 0 else {}
+    final_scores = [got.get(p, Decimal(0)) + s for p, s in zip(seats, res.scores, strict=True)]
+    mine = max(final_scores[i] for i, p in enumerate(seats) if p in champion)
+    best = max(final_scores[i] for i in live)
     if mine < best:
         raise Broken("champion-lost-final", f"round {final.number}: {res}")
-    tied = [seats[i] for i in live if res.scores[i] == best]
+    tied = [seats[i] for i in live if final_scores[i] == best]
     if len(tied) < 2 or sim.fmt.key == "stages":
         return  # a tie in the final's score goes to the previous stage first
     sides = [{seats[i] for i in side} for side in sim.game.partners] if len(seats) == 4 else []
@@ -700,6 +702,19 @@ def check_last_table(sim: Sim, champion: Sequence[PlayerId]) -> None:
     unseatable = partners or (len(tied) not in sizes and len(live) not in sizes)
     if not later and not unseatable:
         raise Broken("final-tie-not-played", f"round {final.number}: {res}")
+
+
+def carried(sim: Sim, before: int) -> dict[PlayerId, Decimal]:
+    """积分晋级 with ``base=0``: each player's score carried into round ``before``, every
+    stage's hands added up (extra hands only order a tie; docs/rules/stages.md#base)."""
+    out: dict[PlayerId, Decimal] = {}
+    for rec in sim.state.rounds[: before - 1]:
+        if rec.plan.stage == "extra":
+            continue
+        for res in rec.results:
+            for p, s in zip(res.table.players, res.scores, strict=False):
+                out[p] = out.get(p, Decimal(0)) + s
+    return out
 
 
 def play(fmt: Format, players: int, seed: int, **kw: object) -> Finished | None:

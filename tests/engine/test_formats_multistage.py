@@ -14,8 +14,17 @@ from engine.formats.multistage import Multistage
 from engine.formats.series import table_match
 from engine.formats.stage import Goes, Kind, parse_stages, stage_words
 from engine.games import find_game
-from engine.model import Finished, RoundRecord
+from engine.model import (
+    Finished,
+    RoundPlan,
+    RoundRecord,
+    Table,
+    TableResult,
+    TableStatus,
+    TournamentState,
+)
 from tests.engine.simulation import Chances, Sim, play
+from tests.engine.test_formats_support import by_id, record
 
 
 def doudizhu(stages: str | None = None) -> Multistage:
@@ -126,3 +135,73 @@ def test_a_best_loser_called_to_the_final_stays_in_it_when_the_final_is_replayed
             played = RoundRecord(number, plan, results)
             sim.state = replace(sim.state, rounds=(*sim.state.rounds[:-1], played))
     assert called > 3
+
+
+def test_a_stage_skipped_for_the_field_stays_skipped_after_a_withdrawal() -> None:
+    """docs/rules/multistage.md#skipped: 10 斗地主 players skip "groups top1" (its winners
+    could not fill a table); when one who lost the knockout's first round withdraws, the 9
+    left would fill one, but the event has gone past the groups: the knockout goes on."""
+    fmt = doudizhu("groups top1 knockout bo3 final bo1")
+    s = TournamentState(players=tuple(range(1, 11)), seed="seed")
+    first = fmt.plan(s)
+    assert isinstance(first, RoundPlan) and first.stage.startswith("knockout")
+    s = record(s, first, by_id)
+    loser = min(p for t in first.tables for p in t.players)
+    after = fmt.plan(replace(s, removed=frozenset({loser})))
+    assert isinstance(after, RoundPlan) and not after.stage.startswith("group"), after.stage
+
+
+def bigtwo() -> Multistage:
+    """Tables of 4 (or 3): two tied cannot be seated alone, their whole table plays it off."""
+    fmt = find_format("分组淘汰")(
+        find_game("bigtwo")(), {"stages": "groups top1 knockout bo3 final bo1"}
+    )
+    assert isinstance(fmt, Multistage)
+    return fmt
+
+
+def top_two_level(_n: int, _p: RoundPlan, table: Table) -> TableResult:
+    """The two highest ids level at the top, the rest below by id."""
+    high = sorted(table.players)[-2:]
+    scores = (Decimal(9) if p in high else Decimal(p) for p in table.players)
+    return TableResult(table, TableStatus.CONFIRMED, tuple(scores))
+
+
+def test_a_playoff_counts_after_one_who_only_filled_its_table_withdraws() -> None:
+    """docs/rules/multistage.md#ties: the whole table plays the tie off; when one of its
+    untied players withdraws afterwards, the play-off still decided it (it is not drawn
+    again for the three left)."""
+    fmt = bigtwo()
+    s = TournamentState(players=tuple(range(1, 6)), seed="seed")
+    first = fmt.plan(s)
+    assert isinstance(first, RoundPlan) and [len(t.players) for t in first.tables] == [4]
+    s = record(s, first, top_two_level)
+    extra = fmt.plan(s)
+    assert isinstance(extra, RoundPlan) and extra.stage == "extra"
+    assert set(extra.tables[0].players) == set(first.tables[0].players)
+    s = record(s, extra, by_id)
+    filler = min(first.tables[0].players)
+    after = fmt.plan(replace(s, removed=frozenset({filler})))
+    assert isinstance(after, RoundPlan) and after.stage == "final", after.stage
+
+
+def test_a_table_the_event_went_past_is_not_played_off_when_its_winner_withdraws() -> None:
+    """The knockout's table winner withdraws once the final is played: the two level below
+    them lost that table then, and are not sent to a play-off for it."""
+    fmt = bigtwo()
+
+    def two_level_below(_n: int, _p: RoundPlan, table: Table) -> TableResult:
+        ranked = sorted(table.players)
+        scores = (9 if p == ranked[-1] else 5 if p in ranked[-3:] else 0 for p in table.players)
+        return TableResult(table, TableStatus.CONFIRMED, tuple(map(Decimal, scores)))
+
+    s = TournamentState(players=tuple(range(1, 8)), seed="seed")
+    first = fmt.plan(s)
+    assert isinstance(first, RoundPlan) and first.stage.startswith("knockout")
+    s = record(s, first, two_level_below)
+    final = fmt.plan(s)
+    assert isinstance(final, RoundPlan) and final.stage == "final"
+    s = record(s, final, by_id)
+    s = replace(s, removed=frozenset({max(first.tables[0].players)}))
+    assert fmt.playoff(s) == ()
+    assert isinstance(fmt.plan(s), Finished)

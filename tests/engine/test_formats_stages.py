@@ -5,6 +5,7 @@ extra hand among the tied only."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -15,7 +16,15 @@ from engine.errors import ConfigError
 from engine.formats import find_format
 from engine.formats.stages import Stages
 from engine.games import find_game
-from engine.model import Finished, RoundPlan, Table, TableResult, TableStatus, TournamentState
+from engine.model import (
+    Finished,
+    RoundPlan,
+    RoundRecord,
+    Table,
+    TableResult,
+    TableStatus,
+    TournamentState,
+)
 from tests.engine.test_formats_support import by_id, play, record, seated_once
 
 DOUDIZHU = find_game("doudizhu")()
@@ -38,6 +47,18 @@ def test_stages_by_chinese_name_and_advance_must_leave_someone_out() -> None:
     assert find_format("积分晋级") is Stages
     with pytest.raises(ConfigError):
         Stages(DOUDIZHU, {"advance": "3"})
+
+
+def test_hands_is_refused_where_the_games_series_sets_every_match() -> None:
+    """docs/rules/two-player.md#formats: 象棋's tables play its series, not ``hands``, so
+    /set hands is refused as unread, unless the series is left to the stage."""
+    xiangqi = find_game("xiangqi")
+    with pytest.raises(ConfigError) as unread:
+        Stages(xiangqi()).check_knob("hands", 8)
+    assert unread.value.code == "knob-unread-series"
+    Stages(xiangqi({"series": "stages"})).check_knob("hands", 8)
+    Stages(xiangqi()).check_knob("hands", 8, drawing=True)  # set before the series changed
+    Stages(DOUDIZHU).check_knob("hands", 8)
 
 
 def test_nine_players_three_tables_then_the_winners_final_from_base_thirty() -> None:
@@ -136,6 +157,28 @@ def test_overall_cut_takes_the_best_of_the_whole_stage() -> None:
     s = record(s, plan, by_id)
     final = fmt.plan(s)
     assert isinstance(final, RoundPlan) and set(final.tables[0].players) == {7, 8, 9}
+
+
+def test_overall_cut_waits_for_every_table_of_the_stage() -> None:
+    """docs/rules/stages.md#advance: with one of three tables in, its level top three are
+    neither played off nor shown through (the other tables may outscore them); a line is
+    out only once two others stand above it."""
+    fmt = Stages(DOUDIZHU, {"per": "overall", "advance": "2", "base": "0"})
+    s = state(9)
+    plan = fmt.plan(s)
+    assert isinstance(plan, RoundPlan) and len(plan.tables) == 3
+    first, second, _ = plan.tables
+
+    def reported(*results: TableResult) -> dict[int, str]:
+        got = replace(s, rounds=(RoundRecord(1, plan, results),))
+        assert fmt.playoff(got) == ()
+        return {x.player: x.stage for x in fmt.standings(got)}
+
+    stage = reported(result(first, 4, 4, 4))
+    assert {stage[p] for p in first.players} == {"stage-open"}
+    stage = reported(result(first, 4, 4, 4), result(second, 6, 5, 0))
+    assert {stage[p] for p in first.players} == {"out"}  # two above them already
+    assert [stage[p] for p in second.players] == ["stage-open", "stage-open", "out"]
 
 
 def random_scorer(seed: int):  # type: ignore[no-untyped-def]

@@ -20,7 +20,6 @@ import pytest
 
 from engine.errors import ConfigError, FormatError
 from engine.formats import Format, find_format
-from engine.formats.base import AnyGame
 from engine.formats.groups import Groups
 from engine.games import find_game
 from engine.games.base import Knob
@@ -138,15 +137,6 @@ def idle_knobs(game_key: str, format_key: str, game_options: dict[str, str]) -> 
     return out
 
 
-def known_idle(game: type[AnyGame], options: dict[str, str], format_key: str) -> list[str]:
-    """Knob values /set accepts that change nothing, found by this test and not fixed yet:
-    each is for its format's ``check_knob`` to refuse as unread (listed so that the test
-    fails when one is fixed or another appears)."""
-    if format_key == "stages" and game.seat_counts == (2,) and options.get("series") != "stages":
-        return ["hands=9", "hands=11"]  # the game's series sets every match's length
-    return []
-
-
 def cases() -> Iterator[tuple[str, dict[str, str], str]]:
     """Every game × format, and the two-player games again with their ``series`` knob at
     ``stages`` (the formats' best-of knobs then set each match's length)."""
@@ -166,8 +156,7 @@ def cases() -> Iterator[tuple[str, dict[str, str], str]]:
 def test_every_knob_set_changes_an_event_and_every_unread_one_none(
     game_key: str, game_options: dict[str, str], format_key: str
 ) -> None:
-    expected = known_idle(find_game(game_key), game_options, format_key)
-    assert idle_knobs(game_key, format_key, game_options) == expected
+    assert idle_knobs(game_key, format_key, game_options) == []
 
 
 def test_a_knob_made_inert_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,13 +15,14 @@ from __future__ import annotations
 import os
 import zlib
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import pytest
 
 from engine.errors import ConfigError
 from engine.formats import FORMATS, Format, find_format
 from engine.games import GAMES, find_game
-from tests.engine.simulation import Broken, play
+from tests.engine.simulation import Broken, Chances, play
 
 PLAYED: list[int] = []
 SAMPLED = (3, 4, 5, 9, 17, 40)  # Swiss-style events at tables of 3–4: a few fields
@@ -49,23 +50,42 @@ def counts(fmt: Format) -> list[int]:
     return out
 
 
-# Knobs that change a format's structure, each played like the defaults (issue 39).
-VARIANTS: tuple[tuple[str, dict[str, str]], ...] = (
-    ("knockout", {"best_losers": "off"}),
-    ("bracket", {"third": "on"}),
-    ("groups", {"third": "on"}),
-    ("pairs", {"groups": "2"}),
+@dataclass(frozen=True)
+class Fields:
+    """A variant played on a few fields only (a slow format): ``runs`` seeds each, with
+    players withdrawing between rounds ``withdraw`` of the time (what re-judges a stage)."""
+
+    counts: tuple[int, ...]
+    runs: int
+    withdraw: float
+
+
+# Knobs that change a format's structure, each played like the defaults (issue 39), on
+# every field unless ``Fields`` says which.
+VARIANTS: tuple[tuple[str, dict[str, str], Fields | None], ...] = (
+    ("knockout", {"best_losers": "off"}, None),
+    ("bracket", {"third": "on"}, None),
+    ("groups", {"third": "on"}, None),
+    ("pairs", {"groups": "2"}, None),
+    # the cut over the whole stage, scores carried into the final
+    ("stages", {"per": "overall", "advance": "2", "base": "0"}, None),
+    # a groups stage the smaller fields skip (its winners cannot fill a table)
+    (
+        "multistage",
+        {"stages": "groups top1 knockout bo3 final bo1"},
+        Fields((5, 7, 10, 13, 16), 20, 0.3),
+    ),
 )
 
 
-def variant_cases() -> Iterator[tuple[str, str, dict[str, str]]]:
+def variant_cases() -> Iterator[tuple[str, str, dict[str, str], Fields | None]]:
     """Each variant with one game of each kind of table (its sizes, partners or not)
     whose format takes it (象棋, 五子棋 and 军棋 plan alike; a third-place match needs
     semi-finals of two: groups of 斗地主 refuse it)."""
     seen: set[tuple[str, tuple[int, ...], bool]] = set()
     for game_key, format_key in cases():
         game = find_game(game_key)
-        for key, options in VARIANTS:
+        for key, options, fields in VARIANTS:
             try:
                 find_format(key)(game(), options)
             except ConfigError:
@@ -73,7 +93,7 @@ def variant_cases() -> Iterator[tuple[str, str, dict[str, str]]]:
             kind = (key, game.seat_counts, bool(game.partners))
             if key == format_key and kind not in seen:
                 seen.add(kind)
-                yield game_key, format_key, options
+                yield game_key, format_key, options, fields
 
 
 @pytest.mark.parametrize(("game_key", "format_key"), list(cases()))
@@ -81,24 +101,28 @@ def test_every_event_ends_with_one_right_champion(game_key: str, format_key: str
     play_every_field(game_key, format_key, {})
 
 
-@pytest.mark.parametrize(("game_key", "format_key", "options"), list(variant_cases()))
+@pytest.mark.parametrize(("game_key", "format_key", "options", "fields"), list(variant_cases()))
 def test_every_structural_knob_ends_with_one_right_champion(
-    game_key: str, format_key: str, options: dict[str, str]
+    game_key: str, format_key: str, options: dict[str, str], fields: Fields | None
 ) -> None:
-    play_every_field(game_key, format_key, options)
+    play_every_field(game_key, format_key, options, fields)
 
 
-def play_every_field(game_key: str, format_key: str, options: dict[str, str]) -> None:
-    """Every field of ``format_key`` with ``options``, one seeded event each (or more)."""
+def play_every_field(
+    game_key: str, format_key: str, options: dict[str, str], fields: Fields | None = None
+) -> None:
+    """Every field of ``format_key`` with ``options``, one seeded event each (or more);
+    only ``fields``' counts, with its runs and withdrawals, where given."""
     fmt = find_format(format_key)(find_game(game_key)(), options)
+    chances = Chances(withdraw=fields.withdraw) if fields else Chances()
     played = 0
-    for count in counts(fmt):
-        for run in range(max(1, EXHAUSTIVE)):
+    for count in fields.counts if fields else counts(fmt):
+        for run in range(max(fields.runs if fields else 1, EXHAUSTIVE)):
             tail = f"/{run}" if run else ""
             knobs = "".join(f"/{k}={v}" for k, v in options.items())
             seed = zlib.crc32(f"{game_key}/{format_key}{knobs}/{count}{tail}".encode())
             try:
-                done = play(fmt, count, seed)
+                done = play(fmt, count, seed, chances=chances)
             except Broken as broken:
                 pytest.fail(f"{game_key} {format_key}, {count} players, seed {seed}: {broken}")
             played += done is not None
