@@ -72,13 +72,18 @@ def live_message(chats: Chats) -> Sent:
     return next(m for m in chats.transport.messages.values() if m.text.startswith("📌"))
 
 
-async def test_old_rows_are_pruned_and_the_live_standings_are_still_edited_in_place(
-    chats: Chats,
-) -> None:
+async def first_table_reported(chats: Chats) -> Sent:
+    """An event drawn and its first table reported: the live standings it posted."""
     await chats.drawn_event(GROUP, ADMIN, PLAYERS)
     await chats.says(GROUP, ADMIN, "/round")
     await chats.says(GROUP, ADMIN, "/report 1 total A+9 B-3 C-3 D-3")
-    live = live_message(chats)
+    return live_message(chats)
+
+
+async def test_old_rows_are_pruned_and_the_live_standings_are_still_edited_in_place(
+    chats: Chats,
+) -> None:
+    live = await first_table_reported(chats)
     edits, messages = live.edits, len(chats.transport.messages)
     await age(chats, days=15)
     await chats.says(GROUP, PLAYERS[0], "/players")  # newer than the window
@@ -104,10 +109,7 @@ async def test_old_rows_are_pruned_and_the_live_standings_are_still_edited_in_pl
 async def test_live_standings_deleted_after_their_row_was_pruned_are_posted_and_pinned_again(
     chats: Chats,
 ) -> None:
-    await chats.drawn_event(GROUP, ADMIN, PLAYERS)
-    await chats.says(GROUP, ADMIN, "/round")
-    await chats.says(GROUP, ADMIN, "/report 1 total A+9 B-3 C-3 D-3")
-    live = live_message(chats)
+    live = await first_table_reported(chats)
     assert (GROUP, live.message_id) in chats.transport.pinned
     await age(chats, days=15)
     await Timers(chats.core).prune()
