@@ -126,6 +126,7 @@ class Bracket(Format):
         "removed",
         "reached",
         "third-place",
+        "extra",
         "robin-wins",
         "robin-points",
         "head-to-head",
@@ -148,11 +149,11 @@ class Bracket(Format):
         robin = self.str_option("last3") == "robin" and left in (0, 3)
         length = match_length(series_note(self.game))
         chain = within(self.tiebreaks)
-        match = tuple(c for c in chain if c in ("round-score", "flip"))
+        match = tuple(c for c in chain if c in ("extra", "flip"))
         first = Stage(Kind.BRACKET, "bracket", length, Goes.WINNER, 1, False, match)
         played = not players or players > (3 if robin else 2)
         if robin:  # the three's chain goes straight to the flip
-            robin_chain = tuple(c for c in chain if c not in ("round-score", "third-place"))
+            robin_chain = tuple(c for c in chain if c not in ("extra", "third-place"))
             last = Stage(Kind.ROBIN, "robin", length, Goes.CHAMPION, 3, False, robin_chain)
             return ((first, played), (last, True))
         final = Stage(Kind.FINAL, "final", length, Goes.CHAMPION, 0, False, match)

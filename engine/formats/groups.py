@@ -246,6 +246,7 @@ class Groups(Format):
         "reached",
         "third-place",
         "round-score",
+        "extra",
         "group-place",
         "wins",
         "points",

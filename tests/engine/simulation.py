@@ -28,6 +28,7 @@ from engine.errors import FormatError
 from engine.formats import Format
 from engine.formats.base import ranked
 from engine.formats.series import series_length
+from engine.formats.stage import Stage
 from engine.games.base import Game
 from engine.model import (
     Finished,
@@ -138,6 +139,7 @@ class Sim:
                 return outcome
             check_plan(self, outcome)
             check_replay(self, outcome)
+            check_extra_declared(self, outcome)
             check_went_on(self, outcome)
             number = len(self.state.rounds) + 1
             results = tuple(self.result(outcome, t) for t in outcome.tables)
@@ -254,6 +256,64 @@ def check_replay(sim: Sim, plan: RoundPlan) -> None:
     for pair in level:
         if plan.stage != "extra" or pair not in tables:
             raise Broken("level-series-advanced", f"{sorted(pair)} then {plan}")
+
+
+# The declared stages (``Stage.name``) a stored round label plays, where the name is not the
+# label itself: the knockout's, bracket's and pairs' first stage has no label, the groups'
+# match rounds after the groups are one "playoff" (a crossover, then halving with 4 or 8
+# groups), and a score stage's rounds are "stage". A multistage label ends in the index.
+LABEL_STAGES = {"playoff": ("crossover", "bracket"), "stage": ("score",)}
+
+
+def fields(sim: Sim) -> range:
+    """The field sizes whose declarations the rounds of this event may follow: any up to
+    everyone entered, since withdrawals and whole tables forfeited change which stages the
+    field reaches (a table lost by both turns the last three's round robin into a final)."""
+    return range(2, len(sim.state.players) + 1)
+
+
+def stages_of(sim: Sim, plan: RoundPlan, table: Table) -> list[Stage]:
+    """The declared stages (``Format.course``, what /rules lists for some field this event
+    may have come to) a table of a round that is not an extra one plays: the semi-final losers'
+    table beside the final is the match for third."""
+    label = plan.stage
+    if "@" in label:
+        stage, _ = sim.fmt.course(len(sim.state.players))[int(label.rsplit("@", 1)[1])]
+        return [stage]
+    if "third-place" in plan.notes and table == plan.tables[1]:
+        names: tuple[str, ...] = ("third",)
+    elif label.startswith("group"):
+        names = ("group", "preliminary")
+    else:
+        names = LABEL_STAGES.get(label, (label,))
+    found: list[Stage] = []
+    for n in fields(sim):
+        declared = [stage for stage, _ in sim.fmt.course(n)]
+        named = declared[:1] if not label else [s for s in declared if s.name in names]
+        found += [stage for stage in named if stage not in found]
+    return found
+
+
+def check_extra_declared(sim: Sim, plan: RoundPlan) -> None:
+    """A play-off only where /rules declares one: an extra round plays on the stage of the
+    round before it (the last that was not an extra one), at the tables that seated its
+    players, and each such stage's declared chain names the extra game
+    (docs/rules/tiebreaks.md#playoffs)."""
+    if plan.stage != "extra":
+        return
+    before = next(rec for rec in reversed(sim.state.rounds) if rec.plan.stage != "extra")
+    seated = {p for t in plan.tables for p in t.players}
+    tables = [t for t in before.plan.tables if seated & set(t.players)]
+    owners = [stage for t in tables for stage in stages_of(sim, before.plan, t)]
+    if not owners:
+        raise Broken("playoff-undeclared", f"{plan} after {before.plan.stage!r}: no stage")
+    for stage in owners:
+        if "extra" not in stage.tiebreaks:
+            raise Broken(
+                "playoff-undeclared",
+                f"an extra round in {stage.name} (after {before.plan.stage!r}), "
+                f"whose chain {stage.tiebreaks} has none",
+            )
 
 
 def check_round(sim: Sim, rec: RoundRecord) -> None:
@@ -416,16 +476,14 @@ def check_named(sim: Sim, b: Board, rankings: Sequence[Ranking]) -> None:
 
 
 def check_played_off(sim: Sim, b: Board, rankings: Sequence[Ranking]) -> None:
-    """What /rules says is what happens at the top: where the chain in force puts a play-off
-    (``extra``) before the flip, a title named by a flip between two units level on
+    """What /rules says is what happens at the top: where the stage that crowned declares a
+    play-off (``extra``) before the flip, a title named by a flip between two units level on
     everything before it was played off first (an extra round seating both), unless no
     extra game could part them (partners at their last table together; someone gone, or a
     forfeit, at the tables of their last round), or more than two were level
     (docs/rules/pairs.md#final-ties, docs/rules/knockout.md#final-ties)."""
     top = b.entries[0] if b.entries else None
-    chain = list(sim.fmt.tiebreaks)
-    flip_at = next((i for i, c in enumerate(chain) if c in FLIP_CODES), len(chain))
-    if top is None or "extra" not in chain[:flip_at] or not set(top.decided) & FLIP_CODES:
+    if top is None or not set(top.decided) & FLIP_CODES or not plays_off_title(sim):
         return
     below = below_of(b.entries, 0, b.by_group)
     assert below is not None  # a named tie-break has a line below (``check_named``)
@@ -460,6 +518,20 @@ def check_played_off(sim: Sim, b: Board, rankings: Sequence[Ranking]) -> None:
     )
     if not played:
         raise Broken("flip-not-played-off", f"{top.player} over {below.player} by {top.decided}")
+
+
+def plays_off_title(sim: Sim) -> bool:
+    """Whether the stage that crowned the champion (the one its last round that was not an
+    extra one played at its first table) declares an extra game before the flip."""
+    crowned = next((r for r in reversed(sim.state.rounds) if r.plan.stage != "extra"), None)
+    if crowned is None or not crowned.plan.tables:
+        return False
+    for stage in stages_of(sim, crowned.plan, crowned.plan.tables[0]):
+        chain = stage.tiebreaks
+        flip_at = next((i for i, c in enumerate(chain) if c in FLIP_CODES), len(chain))
+        if "extra" in chain[:flip_at]:
+            return True
+    return False
 
 
 def check_robin_named(sim: Sim, entries: Sequence[Entry]) -> None:

@@ -220,3 +220,26 @@ def test_a_criterion_named_that_the_rules_do_not_declare(monkeypatch: pytest.Mon
     chain = tuple(c for c in Knockout.tiebreaks if c != "round-score")
     monkeypatch.setattr(Knockout, "tiebreaks", chain)
     assert broken_code("bigtwo", "knockout", range(8, 20)) == "tiebreak-undeclared"
+
+
+# --- what /rules declares is what is played (docs/rules/tiebreaks.md#playoffs) --------------
+def test_a_level_match_played_on_where_rules_declare_no_extra_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bracket's matches played a level series on in an extra round while /rules listed
+    their ties as the card flip alone."""
+    from engine.formats.bracket import Bracket
+
+    chain = tuple(c for c in Bracket.tiebreaks if c != "extra")
+    monkeypatch.setattr(Bracket, "tiebreaks", chain)
+    assert broken_code("xiangqi", "bracket", range(4, 10)) == "playoff-undeclared"
+
+
+def test_a_crossover_played_on_where_rules_declare_no_extra_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two-player groups: a level crossover (or final) match played on, its stage's ties
+    declared as the score at the table alone."""
+    chain = tuple(c for c in Groups.tiebreaks if c != "extra")
+    monkeypatch.setattr(Groups, "tiebreaks", chain)
+    assert broken_code("xiangqi", "groups", range(4, 14)) == "playoff-undeclared"
