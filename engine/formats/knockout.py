@@ -107,7 +107,7 @@ class Knockout(Format):
         Knob("best_losers", "on", (), bool),
     )
     eliminates = True
-    tiebreaks = ("reached", "forfeit", "round-score", "extra", "flip")
+    tiebreaks = ("reached", "forfeit", "round-score", "extra", "final-flip", "flip")
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
@@ -136,9 +136,10 @@ class Knockout(Format):
         length = match_length(notes)
         chain = within(self.tiebreaks)
         # A level two-player series is played again (two-player.md#formats); a level table's
-        # place that goes on is flipped for (#flip): the extra game is the final's alone.
+        # place that goes on is flipped for (#flip): the extra game is the final's alone, and
+        # so is the flip of a tie for first no extra game can seat (#final-ties).
         replayed = min(self.sizes) == 2 and bool(series_length(notes) or SUDDEN in notes)
-        cut = tuple(c for c in chain if c != ("flip" if replayed else "extra"))
+        cut = tuple(c for c in chain if c not in ("flip" if replayed else "extra", "final-flip"))
         k = self.int_option("advance")
         called_back = self.best_losers and self.sizes != (2,)  # one goes on at a table of two
         return (

@@ -381,7 +381,7 @@ def check_units(entries: Sequence[Entry]) -> None:
 
 # --- the tie-breaks named (docs/rules/tiebreaks.md) ---------------------------------------
 # Codes of the chain's card flip: drawn for the final ranking, or at a final table whose tie
-# no extra game can settle (``final-flip``). A chain that declares the flip declares both.
+# no extra game can settle (``final-flip``). Each is named only where a chain declares it.
 FLIP_CODES = frozenset({"flip", "final-flip"})
 # A ranking a format made: its lines, each player's keys, and each player's index in it.
 Ranking = tuple[tuple[Standing, ...], dict[PlayerId, tuple[chains.Key, ...]], dict[PlayerId, int]]
@@ -421,7 +421,7 @@ def declared(fmt: Format, players: int) -> frozenset[str]:
     codes = {*fmt.tiebreaks, *fmt.team_tiebreaks}
     for stage, _ in fmt.course(players):
         codes.update(stage.tiebreaks)
-    return frozenset(codes | (FLIP_CODES if codes & FLIP_CODES else set()))
+    return frozenset(codes)
 
 
 def below_of(entries: Sequence[Entry], i: int, by_group: bool) -> Entry | None:

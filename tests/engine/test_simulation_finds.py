@@ -243,3 +243,13 @@ def test_a_crossover_played_on_where_rules_declare_no_extra_game(
     chain = tuple(c for c in Groups.tiebreaks if c != "extra")
     monkeypatch.setattr(Groups, "tiebreaks", chain)
     assert broken_code("xiangqi", "groups", range(4, 14)) == "playoff-undeclared"
+
+
+def test_a_final_flip_named_where_rules_declare_only_the_flip(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The knockout's final named 决赛翻牌 for a tie for first no table could seat (partners
+    level at 掼蛋's final) while its declared chain said the closing flip only."""
+    chain = tuple(c for c in Knockout.tiebreaks if c != "final-flip")
+    monkeypatch.setattr(Knockout, "tiebreaks", chain)
+    assert broken_code("guandan", "knockout", range(4, 10)) == "tiebreak-undeclared"

@@ -43,7 +43,10 @@ async def test_groups_rules_in_english_follow_the_final_knob_and_the_field(chats
 async def test_knockout_rules_say_which_stage_the_field_signed_up_skips(chats: Chats) -> None:
     rules = await new_event(chats, -803, "zh", "doudizhu knockout")
     assert "1. 淘汰赛：抽签分桌淘汰" in rules and "不足一桌时由成绩最好的淘汰者递补" in rules
-    assert "2. 决赛：一桌决赛" in rules and "同分：弃权 → 最后一桌得分 → 加赛 → 翻牌" in rules
+    assert (
+        "2. 决赛：一桌决赛" in rules
+        and "同分：弃权 → 最后一桌得分 → 加赛 → 决赛翻牌 → 翻牌" in rules
+    )
     for uid in (11, 12, 13):
         chats.user(uid, f"P{uid}")
         await chats.says(-803, uid, "/join")
