@@ -137,9 +137,11 @@ class Knockout(Format):
         chain = within(self.tiebreaks)
         # A level two-player series is played again (two-player.md#formats); a level table's
         # place that goes on is flipped for (#flip): the extra game is the final's alone, and
-        # so is the flip of a tie for first no extra game can seat (#final-ties).
+        # so is the flip of a tie for first no extra game can seat (#final-ties). Players out
+        # in one round are ranked by the closing flip either way.
         replayed = min(self.sizes) == 2 and bool(series_length(notes) or SUDDEN in notes)
-        cut = tuple(c for c in chain if c not in ("flip" if replayed else "extra", "final-flip"))
+        final_only = {"final-flip"} if replayed else {"extra", "final-flip"}
+        cut = tuple(c for c in chain if c not in final_only)
         k = self.int_option("advance")
         called_back = self.best_losers and self.sizes != (2,)  # one goes on at a table of two
         return (

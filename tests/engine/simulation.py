@@ -28,7 +28,7 @@ from engine.errors import FormatError
 from engine.formats import Format
 from engine.formats.base import ranked
 from engine.formats.series import series_length
-from engine.formats.stage import Stage
+from engine.formats.stage import ACROSS, Stage
 from engine.games.base import Game
 from engine.model import (
     Finished,
@@ -77,6 +77,9 @@ class Sim:
 
     def __post_init__(self) -> None:
         self.shown_out: set[PlayerId] = set()  # shown out at some step of this round
+        # the declared stages a round label (and the third-place table) plays: ``stages_of``
+        self.stage_cache: dict[tuple[str, bool, int], tuple[Stage, ...]] = {}
+        self.across_cache: dict[int, frozenset[str]] = {}  # ``across_stages`` by field
         self.rng = random.Random(self.seed)
         self.state = TournamentState(
             players=tuple(range(1, self.players + 1)),
@@ -272,15 +275,23 @@ def fields(sim: Sim) -> range:
     return range(2, len(sim.state.players) + 1)
 
 
-def stages_of(sim: Sim, plan: RoundPlan, table: Table) -> list[Stage]:
+def stages_of(sim: Sim, plan: RoundPlan, table: Table) -> tuple[Stage, ...]:
     """The declared stages (``Format.course``, what /rules lists for some field this event
-    may have come to) a table of a round that is not an extra one plays: the semi-final losers'
-    table beside the final is the match for third."""
-    label = plan.stage
+    may have come to) a table of a round that is not an extra one plays: the semi-final
+    losers' table beside the final is the match for third."""
+    third = "third-place" in plan.notes and table == plan.tables[1]
+    key = (plan.stage, third, len(sim.state.players))
+    if key not in sim.stage_cache:
+        sim.stage_cache[key] = declared_stages(sim, plan.stage, third)
+    return sim.stage_cache[key]
+
+
+def declared_stages(sim: Sim, label: str, third: bool) -> tuple[Stage, ...]:
+    """``stages_of`` for a round label, worked out from the declarations."""
     if "@" in label:
         stage, _ = sim.fmt.course(len(sim.state.players))[int(label.rsplit("@", 1)[1])]
-        return [stage]
-    if "third-place" in plan.notes and table == plan.tables[1]:
+        return (stage,)
+    if third:
         names: tuple[str, ...] = ("third",)
     elif label.startswith("group"):
         names = ("group", "preliminary")
@@ -291,7 +302,7 @@ def stages_of(sim: Sim, plan: RoundPlan, table: Table) -> list[Stage]:
         declared = [stage for stage, _ in sim.fmt.course(n)]
         named = declared[:1] if not label else [s for s in declared if s.name in names]
         found += [stage for stage in named if stage not in found]
-    return found
+    return tuple(found)
 
 
 def check_extra_declared(sim: Sim, plan: RoundPlan) -> None:
@@ -450,11 +461,57 @@ def split_by(rankings: Sequence[Ranking], upper: Entry, lower: Entry) -> list[st
     return found
 
 
+# The stages (``stages_of``) a player sat (or had a bye) in, each with the round it began.
+Steps = dict[PlayerId, dict[tuple[Stage, ...], int]]
+
+
+def steps_played(sim: Sim) -> Steps:
+    """Each player's stages so far, each with the number of the round the event began it
+    in (stages are played in that order; an extra round plays on the stage before it)."""
+    began: dict[tuple[Stage, ...], int] = {}
+    out: Steps = {}
+    for rec in sim.state.rounds:
+        plan = rec.plan
+        if plan.stage == "extra" or not plan.tables:
+            continue
+        seats = [(t, t.players) for t in plan.tables] + [(plan.tables[0], plan.byes)]
+        for table, players in seats:
+            step = stages_of(sim, plan, table)
+            began.setdefault(step, rec.number)
+            for p in players:
+                out.setdefault(p, {})[step] = began[step]
+    return out
+
+
+def across_stages(sim: Sim) -> frozenset[str]:
+    """Codes that order lines across stages (who went out, how far they got, the place in
+    a group, the match for third): the format's chain codes no declared stage names."""
+    entered = len(sim.state.players)
+    if entered not in sim.across_cache:
+        courses = (sim.fmt.course(n) for n in fields(sim))
+        inside = {c for course in courses for stage, _ in course for c in stage.tiebreaks}
+        overall = {*sim.fmt.tiebreaks, *sim.fmt.team_tiebreaks}
+        sim.across_cache[entered] = frozenset(ACROSS) | frozenset(overall - inside)
+    return sim.across_cache[entered]
+
+
+def shared_stages(steps: Steps, upper: PlayerId, lower: PlayerId) -> list[tuple[Stage, ...]]:
+    """The stages both lines played: the last of them is where they parted, the ones before
+    it are those a ranking may fall back to (the groups' chain after the place in the group,
+    docs/rules/groups.md#ranking). Empty while one of them has played nothing."""
+    mine, theirs = steps.get(upper, {}), steps.get(lower, {})
+    return [step for step in mine if step in theirs]
+
+
 def check_named(sim: Sim, b: Board, rankings: Sequence[Ranking]) -> None:
     """Every tie-break a line names is one the rules in force declare, and it did separate
     the line from the one below: the two differ in it and are level in every key before it
-    in the chain that ranked them (where that ranking put them next to each other)."""
+    in the chain that ranked them (where that ranking put them next to each other); and it
+    is declared by a stage both lines played (where they parted or before), or orders lines
+    across stages."""
     allowed = declared(sim.fmt, len(sim.state.players))
+    steps = steps_played(sim)
+    across = across_stages(sim)
     for i, e in enumerate(b.entries):
         if not e.decided:
             continue
@@ -471,6 +528,14 @@ def check_named(sim: Sim, b: Board, rankings: Sequence[Ranking]) -> None:
             raise Broken(
                 "tiebreak-not-separating",
                 f"{e.player} over {below.player} by {e.decided}; the chain splits them by {found}",
+            )
+        shared = shared_stages(steps, e.player, below.player)
+        chain = {c for step in shared for stage in step for c in stage.tiebreaks} | across
+        if shared and any(c not in chain for c in e.decided):
+            names = [stage.name for step in shared for stage in step]
+            raise Broken(
+                "tiebreak-not-of-stage",
+                f"{e.player} over {below.player} by {e.decided}; both played {names}: {chain}",
             )
     check_robin_named(sim, b.entries)
 

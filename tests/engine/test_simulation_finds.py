@@ -23,6 +23,7 @@ from engine.formats import Format, find_format
 from engine.formats.groups import Groups
 from engine.formats.knockout import Knockout
 from engine.formats.pairs import Pairs
+from engine.formats.stage import Stage
 from engine.formats.teams import Teams
 from engine.games import find_game
 from engine.model import PlayerId, Standing, TableStatus
@@ -253,3 +254,20 @@ def test_a_final_flip_named_where_rules_declare_only_the_flip(
     chain = tuple(c for c in Knockout.tiebreaks if c != "final-flip")
     monkeypatch.setattr(Knockout, "tiebreaks", chain)
     assert broken_code("guandan", "knockout", range(4, 10)) == "tiebreak-undeclared"
+
+
+def test_a_flip_named_between_players_whose_stage_does_not_declare_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two-player knockout: players out in one knockout round are ranked by the closing
+    flip, while the knockout stage's declared chain (a level match is played on) left the
+    flip to the final alone, so /rules promised no flip where one placed them."""
+    real = Knockout.course
+
+    def old_course(self: Knockout, players: int) -> tuple[tuple[Stage, bool], ...]:
+        (first, played), *rest = real(self, players)
+        chain = tuple(c for c in first.tiebreaks if c != "flip")
+        return ((replace(first, tiebreaks=chain), played), *rest)
+
+    monkeypatch.setattr(Knockout, "course", old_course)
+    assert broken_code("xiangqi", "knockout", range(4, 10)) == "tiebreak-not-of-stage"
