@@ -82,7 +82,6 @@ class Format:
     key: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]]
     knobs: ClassVar[tuple[Knob, ...]] = ()
-    seeds: ClassVar[tuple[str, ...]] = ()
     # The chain of the standings; a format whose chain depends on the game (a Swiss of
     # two-player matches) sets its own on the instance.
     tiebreaks: tuple[str, ...] = ("points", "flip")

@@ -32,6 +32,7 @@ from engine.model import (
     RoundPlan,
     Standing,
     Table,
+    TableResult,
     TableStatus,
     TournamentState,
 )
@@ -157,7 +158,6 @@ class Pairs(Format):
 
     key = "pairs"
     aliases = ("pairs", "双人赛", "双人", "对抗赛", "pair")
-    seeds = ("002",)
     signs_up_together = True
     sits_in_pairs = True
     note_codes = ("bye", "tiebreak-flip", LUCKY, "extra-game")
@@ -259,35 +259,24 @@ class Pairs(Format):
                 a, b, c, d = table.players
                 x, y = number[a], number[b]
                 res = results.get(table.number)
-                settled = res is not None and res.status is not TableStatus.PENDING
+                done = res if res is not None and res.status is not TableStatus.PENDING else None
                 net = net_scores(rec, res, pens) if res is not None else {}
                 scores = {x: net[a] + net[c], y: net[b] + net[d]} if net else {}
-                winner = None
-                if res is not None and settled:
-                    # a pair with a member forfeited or removed loses the table (#knockout)
-                    failed = [
-                        u in out
-                        or bool(set(side) & res.forfeited)
-                        or (res.status is TableStatus.FORFEIT and not res.forfeited)
-                        for u, side in ((x, (a, c)), (y, (b, d)))
-                    ]
-                    if failed[0] or failed[1]:
-                        winner = None if failed[0] and failed[1] else (y if failed[0] else x)
-                    elif scores.get(x, Decimal(0)) != scores.get(y, Decimal(0)):
-                        winner = x if scores[x] > scores[y] else y
-                    elif not rec.plan.stage:  # level in the knockout: a flip; else neither
-                        flip = flip_order(
-                            (x, y), state.seed, f"round{rec.number}-table{table.number}-flip"
-                        )
-                        w.notes.append("tiebreak-flip")
-                        winner = max((x, y), key=lambda u: flip[u])
-                else:
+                ahead = able(done, {x: (a, c), y: (b, d)}, scores, out) if done else []
+                winner = ahead[0] if len(ahead) == 1 else None
+                if len(ahead) == 2 and not rec.plan.stage:  # level in the knockout: a flip
+                    flip = flip_order(
+                        ahead, state.seed, f"round{rec.number}-table{table.number}-flip"
+                    )
+                    w.notes.append("tiebreak-flip")
+                    winner = max(ahead, key=lambda u: flip[u])
+                if not done:
                     w.pending |= {x, y}
                 if extra:  # both forfeited a play-off table: no play-off is left (a flip)
                     if winner is not None:
                         w.extra_wins[winner] += 1
-                    elif res is not None and settled:
-                        w.extra_void |= res.status is TableStatus.FORFEIT or bool(res.forfeited)
+                    elif done:
+                        w.extra_void |= done.status is TableStatus.FORFEIT or bool(done.forfeited)
                     continue
                 w.reached.update({x: rec.number, y: rec.number})
                 if not final:
@@ -296,7 +285,7 @@ class Pairs(Format):
                     continue
                 w.met.add(frozenset((x, y)))
                 w.wins.update([winner] if winner is not None else [])
-                w.final_tables.update((x, y) if settled else ())
+                w.final_tables.update((x, y) if done else ())
                 for unit, score in scores.items():
                     w.final_points[unit] = w.final_points.get(unit, Decimal(0)) + score
             w.finals_played += final
@@ -426,6 +415,21 @@ class Pairs(Format):
         if final_over and ranked:
             ranked = tuple(replace(s, alive=s.unit == ranked[0].unit) for s in ranked)
         return ranked
+
+
+def able(
+    res: TableResult, sides: Mapping[int, Pair], scores: Mapping[int, Decimal], out: set[int]
+) -> list[int]:
+    """Who may win a settled table of two pairs (#knockout): a pair with a member forfeited
+    or removed loses it (如因故不能继续比赛，视为弃权), both such pairs leaving nobody; else
+    the pair with more points, both of them when level."""
+    walkover = res.status is TableStatus.FORFEIT and not res.forfeited  # nobody played
+    left = [u for u, side in sides.items() if u not in out and not walkover]
+    left = [u for u in left if not set(sides[u]) & res.forfeited]
+    if len(left) < 2:
+        return left
+    best = max(scores.get(u, Decimal(0)) for u in left)
+    return [u for u in left if scores.get(u, Decimal(0)) == best]
 
 
 def _card_round(

@@ -27,7 +27,6 @@ class Swiss(Format):
 
     key = "swiss"
     aliases: ClassVar[tuple[str, ...]] = ("swiss", "瑞士移位", "瑞士制", "积分循环")
-    seeds = ("000",)
     seats_departments_apart: ClassVar[bool] = True
     # A late entrant joins the next round's draw with 0 for the rounds missed (as a bye
     # scores), until round 2 unless the organiser says otherwise (docs/rules/people.md).

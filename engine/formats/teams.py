@@ -53,7 +53,6 @@ class Teams(Swiss):
 
     key = "teams"
     aliases = ("teams", "团体赛", "团体", "团队赛", "team")
-    seeds = ("000",)
     signs_up_together = True
     seats_departments_apart = False  # the teams themselves are kept apart
     late_entry = None  # the teams are dealt by lot at the draw: a late entrant would re-deal
@@ -70,12 +69,9 @@ class Teams(Swiss):
         return self.int_option("size")
 
     def groups(self, state: TournamentState) -> dict[PlayerId, int]:
-        """Team number of every signed-up player (1-based).
-
-        Teams signed up together (``state.teams``) keep their members and come first;
-        everyone else is dealt by lot, each to the team with the fewest members so far
-        (lowest number on a tie), so with nobody signed up together this is the plain
-        lot: the shuffled list dealt round the teams."""
+        """Team number of every signed-up player (1-based): teams signed up together
+        (``state.teams``) first; everyone else dealt by lot (#teams-by-lot), each to the
+        team with the fewest members so far (the lowest number on a tie)."""
         size = self.int_option("size")
         given = members_by_label(state)
         for label, who in given.items():
