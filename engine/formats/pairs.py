@@ -75,6 +75,21 @@ def card_draw(
     return matches, holder.get(JOKERS[0]), held
 
 
+def final_draw(
+    alive: Sequence[int], met: set[frozenset[int]], rng: random.Random
+) -> tuple[list[tuple[int, int]], int | None]:
+    """A final round's matches and joker, drawn by cards: the first of the round's draws
+    that repeats no pairing already ``met`` in the final, else the one repeating fewest."""
+    draws = []
+    for _ in range(FINAL_DRAWS):
+        matches, joker, _ = card_draw(alive, rng)
+        draws.append((sum(frozenset(m) in met for m in matches), matches, joker))
+        if draws[-1][0] == 0:
+            break
+    _, matches, joker = min(draws, key=lambda draw: draw[0])
+    return matches, joker
+
+
 @dataclass
 class PairWalk:
     """What the history implies: who waits for the next draw, the final, the ranking."""
@@ -311,7 +326,9 @@ class Pairs(Format):
         rng = stream(state.seed, label)
         if w.finalists:
             if w.final_left():
-                return self._final_round(w.alive, pairs, w, rng, label, notes)
+                return _card_round(
+                    pairs, *final_draw(w.alive, w.met, rng), FINAL_STAGE, label, notes
+                )
             tied = w.tied_top()
             if tied:
                 return _card_round(pairs, [tied], None, EXTRA_STAGE, label, ("extra-game",))
@@ -320,7 +337,8 @@ class Pairs(Format):
         if waiting <= 1:
             return self.finish(self.standings(state))
         if waiting <= self.int_option("final"):
-            return self._final_round(sorted(w.pool + w.lucky), pairs, w, rng, label, notes)
+            final = final_draw(sorted(w.pool + w.lucky), w.met, rng)
+            return _card_round(pairs, *final, FINAL_STAGE, label, notes)
         matches, joker, _ = card_draw(w.pool, rng)
         lucky = bool(self.options["lucky"]) and not w.lucky_used
         return _card_round(pairs, matches, joker, "", label, notes, LUCKY if lucky else "bye")
@@ -337,26 +355,6 @@ class Pairs(Format):
         state, pairs, w = self._prepare(state)
         tied = w.tied_top() if w.finalists and not w.final_left() else None
         return tuple(p for u in tied for p in pairs[u - 1]) if tied else ()
-
-    @staticmethod
-    def _final_round(
-        alive: list[int],
-        pairs: list[Pair],
-        w: PairWalk,
-        rng: random.Random,
-        label: str,
-        notes: tuple[str, ...],
-    ) -> RoundPlan:
-        """A final round drawn by cards: the first of the round's draws that repeats no
-        pairing already played in the final, else the one that repeats fewest."""
-        draws = []
-        for _ in range(FINAL_DRAWS):
-            matches, joker, _ = card_draw(alive, rng)
-            draws.append((sum(frozenset(m) in w.met for m in matches), matches, joker))
-            if draws[-1][0] == 0:
-                break
-        _, matches, joker = min(draws, key=lambda draw: draw[0])
-        return _card_round(pairs, matches, joker, FINAL_STAGE, label, notes)
 
     def drawn_cards(self, plan: RoundPlan) -> dict[PlayerId, str]:
         """The card each pair drew (#opponents-by-cards), read back from the seating: table
