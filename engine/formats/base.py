@@ -208,9 +208,10 @@ class Format:
         return ""
 
     def finish(self, ranking: tuple[Standing, ...]) -> Finished:
-        """The final ranking. Where players go out, only the champion's unit (the first
-        line's) is still in at the end, its line saying "champion" instead of the stage
-        it last sat at; with everyone out (forfeits) nobody is crowned."""
+        """The final ranking. Where players go out, only the champion's unit is still in at
+        the end (when no table could seat the last few, the best of them by the chain), its
+        line saying "champion" instead of the stage it last sat at; with everyone out
+        (forfeits) nobody is crowned."""
         if not self.eliminates or not ranking or not ranking[0].alive:
             return Finished(ranking)  # nobody left in: no champion (see ``unsettled``)
         top = ranking[0]

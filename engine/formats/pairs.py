@@ -128,22 +128,6 @@ class PairWalk:
             return any(frozenset(m) not in self.met for m in combinations(alive, 2))
         return self.finals_played < self.final_rounds
 
-    def tied_top(self) -> tuple[int, int] | None:
-        """The two pairs level at the top of a played final (tables won, then points):
-        they play it off (#final-ties). Three or more level, or a play-off both forfeited:
-        none (a flip decides)."""
-        alive = self.alive
-        if len(alive) < 2 or self.extra_void:
-            return None
-
-        def key(u: int) -> tuple[Decimal, ...]:
-            points = self.final_points.get(u, Decimal(0))
-            return (Decimal(self.wins[u]), points, Decimal(self.extra_wins[u]))
-
-        best = max(map(key, alive))
-        top = [u for u in alive if key(u) == best]
-        return (top[0], top[1]) if len(top) == 2 else None
-
     def level(self, unit: int, alive: bool, final_over: bool) -> Decimal:
         """How far a pair got (#ranking): the final (the lucky pair too) above every
         round; a round's winners (or its bye) above those still at its tables, and those
@@ -312,6 +296,22 @@ class Pairs(Format):
         state = self.disciplined(state)
         return state, self.pairs(state), self.walk(state)
 
+    @staticmethod
+    def _tied_top(w: PairWalk, alive: Sequence[int]) -> tuple[int, int] | None:
+        """The two pairs level at the top of a played final (tables won, then points):
+        they play it off (#final-ties). Three or more level, or a play-off both forfeited:
+        none (a flip decides)."""
+        if len(alive) < 2 or w.extra_void:
+            return None
+
+        def key(u: int) -> tuple[Decimal, ...]:
+            points = w.final_points.get(u, Decimal(0))
+            return (Decimal(w.wins[u]), points, Decimal(w.extra_wins[u]))
+
+        best = max(map(key, alive))
+        top = [u for u in alive if key(u) == best]
+        return (top[0], top[1]) if len(top) == 2 else None
+
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
         self.require_closed(state)
         if 4 not in self.sizes:
@@ -329,7 +329,7 @@ class Pairs(Format):
                 return _card_round(
                     pairs, *final_draw(w.alive, w.met, rng), FINAL_STAGE, label, notes
                 )
-            tied = w.tied_top()
+            tied = self._tied_top(w, w.alive)
             if tied:
                 return _card_round(pairs, [tied], None, EXTRA_STAGE, label, ("extra-game",))
             return self.finish(self.standings_of(w, pairs, state))
@@ -353,7 +353,7 @@ class Pairs(Format):
         except FormatError:
             return ()
         state, pairs, w = self._prepare(state)
-        tied = w.tied_top() if w.finalists and not w.final_left() else None
+        tied = self._tied_top(w, w.alive) if w.finalists and not w.final_left() else None
         return tuple(p for u in tied for p in pairs[u - 1]) if tied else ()
 
     def drawn_cards(self, plan: RoundPlan) -> dict[PlayerId, str]:
@@ -379,14 +379,17 @@ class Pairs(Format):
         state, pairs, w = self._prepare(state)
         return self.standings_of(w, pairs, state)
 
-    @staticmethod
-    def standings_of(w: PairWalk, pairs: list[Pair], st: TournamentState) -> tuple[Standing, ...]:
+    def standings_of(
+        self, w: PairWalk, pairs: list[Pair], st: TournamentState
+    ) -> tuple[Standing, ...]:
         """Partners share every criterion, so they stand on one place. The final's own
         chain (tables won, points, the play-off, then a flip) ranks the finalists; the
         round they went out in, then their score at that table, the others."""
         points = totals(st)
         flip = flip_order(range(1, len(pairs) + 1), st.seed, "pairs-flip")
-        final_over = bool(w.finalists) and not (w.final_left() or w.tied_top() or w.pending)
+        final_over = bool(w.finalists) and not (
+            w.final_left() or self._tied_top(w, w.alive) or w.pending
+        )
         still = set(w.pool) | set(w.lucky) | w.pending | (set() if final_over else set(w.alive))
         lines = []
         for unit, pair in enumerate(pairs, 1):

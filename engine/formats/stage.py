@@ -129,13 +129,10 @@ def _number(word: str, pattern: re.Pattern[str]) -> int | None:
 
 
 def parse_stages(text: str) -> tuple[Stage, ...]:
-    """Read a stage sequence (docs/rules/multistage.md#set-stages).
-
-    ``<kind> [top<k>] [bo<n>]`` per stage, stage after stage: kinds ``groups`` (小组,
-    小组赛, 预选赛), ``knockout`` (淘汰, 淘汰赛), ``final`` (决赛); ``top<k>`` / ``前<k>``
-    (groups only; default 2) and ``bo<n>`` / ``<n>局`` (n of 1, 3, 5, 7; default 1 in
-    groups, 5 in a knockout, 7 in the final). The sequence ends with exactly one final.
-    Anything else is refused naming the word and the known words."""
+    """Read a stage sequence (docs/rules/multistage.md#set-stages): ``<kind> [top<k>]
+    [bo<n>]`` per stage, ``top`` for groups only (default 2), best of 1 in groups, 5 in a
+    knockout, 7 in the final by default, exactly one final, last. Anything else is refused
+    naming the word and the known words."""
     raw: list[tuple[Kind, int | None, int | None]] = []
     for word in text.lower().split():
         kind = KIND_WORDS.get(word)
