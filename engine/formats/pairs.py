@@ -1,14 +1,8 @@
 """Pairs 双人赛 for 2v2 games (docs/rules/pairs.md): pairs by lot, opponents by cards, the
 pair ahead at each table going on, a final of the last few pairs; knob ``groups``: the
-pairs play the groups instead (``engine.formats.pairgroups``).
-
-What the code must keep: pairs signed up together (``state.teams``) come first, the rest
-are the sorted sign-ups shuffled with the stream ``pairs`` and cut into twos. For m tables
-the couples ♦A/♥A, ♣A/♠A, ♦2/♥2 … are dealt (the round's stream) to the pairs in
-pair-number order, a joker added for an odd count; table *i* is the *i*-th couple, the
-♦/♣ holder at A and C, so partners sit opposite and a stored round shows its cards
-without the draw being replayed (:meth:`Pairs.drawn_cards`).
-"""
+pairs play the groups instead (``engine.formats.pairgroups``). Partners sit opposite (A
+and C against B and D), and table *i* is the *i*-th couple of cards, so a stored round
+shows its cards without the draw being replayed (:meth:`Pairs.drawn_cards`)."""
 
 from __future__ import annotations
 
