@@ -255,7 +255,7 @@ class Pairs(Format):
                 done = res if res is not None and res.status is not TableStatus.PENDING else None
                 net = net_scores(rec, res, pens) if res is not None else {}
                 scores = {x: net[a] + net[c], y: net[b] + net[d]} if net else {}
-                ahead = able(done, {x: (a, c), y: (b, d)}, scores, out) if done else []
+                ahead = contenders(done, {x: (a, c), y: (b, d)}, scores, out) if done else []
                 winner = ahead[0] if len(ahead) == 1 else None
                 if len(ahead) == 2 and not rec.plan.stage:  # level in the knockout: a flip
                     flip = flip_order(
@@ -412,15 +412,14 @@ class Pairs(Format):
         return ranked
 
 
-def able(
+def contenders(
     res: TableResult, sides: Mapping[int, Pair], scores: Mapping[int, Decimal], out: set[int]
 ) -> list[int]:
     """Who may win a settled table of two pairs (#knockout): a pair with a member forfeited
     or removed loses it (如因故不能继续比赛，视为弃权), both such pairs leaving nobody; else
     the pair with more points, both of them when level."""
-    walkover = res.status is TableStatus.FORFEIT and not res.forfeited  # nobody played
-    left = [u for u, side in sides.items() if u not in out and not walkover]
-    left = [u for u in left if not set(sides[u]) & res.forfeited]
+    lapsed = res.status is TableStatus.FORFEIT and not res.forfeited  # the whole table
+    left = [u for u, side in sides.items() if not (lapsed or u in out or set(side) & res.forfeited)]
     if len(left) < 2:
         return left
     best = max(scores.get(u, Decimal(0)) for u in left)
