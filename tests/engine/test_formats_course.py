@@ -86,7 +86,9 @@ def test_third_place_and_pairs_in_groups_are_declared() -> None:
     ("game_key", "format_key", "settles", "never"),
     [
         ("doudizhu", "knockout", "flip", "extra"),  # a level table's place: flipped for
-        ("xiangqi", "knockout", "extra", "flip"),  # a level match: played again
+        # a level match: played again; the closing flip only ranks those out in one round,
+        # and the flip of a tie for first no table seats is the final's alone
+        ("xiangqi", "knockout", "extra", "final-flip"),
         ("guandan", "pairs", "flip", "extra"),  # a level table of two pairs: flipped for
     ],
 )
