@@ -279,7 +279,7 @@ def stages_of(sim: Sim, plan: RoundPlan, table: Table) -> tuple[Stage, ...]:
     """The declared stages (``Format.course``, what /rules lists for some field this event
     may have come to) a table of a round that is not an extra one plays: the semi-final
     losers' table beside the final is the match for third."""
-    third = "third-place" in plan.notes and table == plan.tables[1]
+    third = "third-place" in plan.notes and plan.tables[1:2] == (table,)
     key = (plan.stage, third, len(sim.state.players))
     if key not in sim.stage_cache:
         sim.stage_cache[key] = declared_stages(sim, plan.stage, third)
@@ -461,14 +461,12 @@ def split_by(rankings: Sequence[Ranking], upper: Entry, lower: Entry) -> list[st
     return found
 
 
-# The stages (``stages_of``) a player sat (or had a bye) in, each with the round it began.
-Steps = dict[PlayerId, dict[tuple[Stage, ...], int]]
+# The stages (``stages_of``) each player sat (or had a bye) in so far.
+Steps = dict[PlayerId, set[tuple[Stage, ...]]]
 
 
 def steps_played(sim: Sim) -> Steps:
-    """Each player's stages so far, each with the number of the round the event began it
-    in (stages are played in that order; an extra round plays on the stage before it)."""
-    began: dict[tuple[Stage, ...], int] = {}
+    """Each player's stages so far (an extra round plays on the stage before it)."""
     out: Steps = {}
     for rec in sim.state.rounds:
         plan = rec.plan
@@ -477,9 +475,8 @@ def steps_played(sim: Sim) -> Steps:
         seats = [(t, t.players) for t in plan.tables] + [(plan.tables[0], plan.byes)]
         for table, players in seats:
             step = stages_of(sim, plan, table)
-            began.setdefault(step, rec.number)
             for p in players:
-                out.setdefault(p, {})[step] = began[step]
+                out.setdefault(p, set()).add(step)
     return out
 
 
@@ -495,12 +492,11 @@ def across_stages(sim: Sim) -> frozenset[str]:
     return sim.across_cache[entered]
 
 
-def shared_stages(steps: Steps, upper: PlayerId, lower: PlayerId) -> list[tuple[Stage, ...]]:
+def shared_stages(steps: Steps, upper: PlayerId, lower: PlayerId) -> set[tuple[Stage, ...]]:
     """The stages both lines played: the last of them is where they parted, the ones before
     it are those a ranking may fall back to (the groups' chain after the place in the group,
     docs/rules/groups.md#ranking). Empty while one of them has played nothing."""
-    mine, theirs = steps.get(upper, {}), steps.get(lower, {})
-    return [step for step in mine if step in theirs]
+    return steps.get(upper, set()) & steps.get(lower, set())
 
 
 def check_named(sim: Sim, b: Board, rankings: Sequence[Ranking]) -> None:
@@ -532,7 +528,7 @@ def check_named(sim: Sim, b: Board, rankings: Sequence[Ranking]) -> None:
         shared = shared_stages(steps, e.player, below.player)
         chain = {c for step in shared for stage in step for c in stage.tiebreaks} | across
         if shared and any(c not in chain for c in e.decided):
-            names = [stage.name for step in shared for stage in step]
+            names = sorted({stage.name for step in shared for stage in step})
             raise Broken(
                 "tiebreak-not-of-stage",
                 f"{e.player} over {below.player} by {e.decided}; both played {names}: {chain}",
