@@ -60,6 +60,12 @@ def flipped(
     return above + sorted(tied, key=lambda p: -drawn[p])[: k - len(above)], drawn
 
 
+def may_take(cands: Sequence[U], key: Callable[[U], tuple[Decimal, ...]], k: int) -> set[U]:
+    """Of ``cands`` cut after their top ``k`` while results are still to come, those the
+    cut may yet take: fewer than ``k`` of the others stand above them so far."""
+    return {p for p in cands if sum(key(q) > key(p) for q in cands) < k}
+
+
 def lucky_losers(
     state: TournamentState,
     candidates: Iterable[PlayerId],

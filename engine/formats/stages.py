@@ -25,6 +25,7 @@ from engine.formats.elimination import (
     extra_table,
     flipped,
     lucky_losers,
+    may_take,
     stage_line,
 )
 from engine.formats.series import SERIES_NOTES, hands_note, series_note
@@ -240,10 +241,7 @@ class Stages(Format):
             ranked, sides = [[p for g in ranked for p in g]], [sides[0] if len(sides) == 1 else []]
             k = 1 if w.final else k
             if open_tables and not w.final:  # who the cut may still take (#advance)
-                rest = ranked[0]
-                w.undecided = {
-                    p for p in rest if sum(w.by_score(q) > w.by_score(p) for q in rest) < k
-                }
+                w.undecided = may_take(ranked[0], w.by_score, k)
                 return
         for i, group in enumerate(ranked):
             seats = (group, sides[i])
