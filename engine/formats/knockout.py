@@ -337,27 +337,27 @@ class Knockout(Format):
         return lucky_losers(state, cands, need, lambda p: (w.score_at.get(p, LOW),))
 
     def called_back(self, state: TournamentState) -> frozenset[PlayerId]:
-        return frozenset(self._called_back(self.walk(state), state))
+        return frozenset(self._callbacks(self.walk(state), state)[0])
 
-    def _called_back(self, w: Walk, state: TournamentState) -> set[PlayerId]:
-        """The lucky losers the next round will take, once the round that put them out
-        is over: the standings show them still in, as the round's end announced, not
-        as out in the round they lost."""
-        if w.final.played or not 1 < len(w.pool) < min(self.sizes) or not self._calls_back(state):
-            return set()
+    def _callbacks(self, w: Walk, state: TournamentState) -> tuple[set[PlayerId], set[PlayerId]]:
+        """The lucky losers the next round will take, once the round that put them out is
+        over (the standings show them still in, as the round's end announced, not as out
+        in the round they lost); before that, those who may yet be (:meth:`_may_be`)."""
+        if w.final.played or not self._calls_back(state):
+            return set(), set()
         try:
             self.require_closed(state)
         except FormatError:  # results still to come could change who is called back
-            return set()
-        return set(self._lucky(w, state))
+            return set(), self._may_be(w, state)
+        return set(self._lucky(w, state)) if 1 < len(w.pool) < min(self.sizes) else set(), set()
 
-    def _may_be_called_back(self, w: Walk, state: TournamentState) -> set[PlayerId]:
+    def _may_be(self, w: Walk, state: TournamentState) -> set[PlayerId]:
         """Losers of the round being played whom its tables still to report may make lucky
         losers: those tables send on ``advance`` each, and if that leaves fewer than a
         table, the best losers fill the final. A loser already below as many of the
         round's losers as places to fill is out whatever comes (a table forfeited whole
         sends fewer on; that exception is not foreseen)."""
-        if w.final.played or w.replays or not state.rounds or not self._calls_back(state):
+        if w.replays or not state.rounds:
             return set()
         rec = state.rounds[-1]
         results = {res.table.number: res for res in rec.results}
@@ -384,8 +384,7 @@ class Knockout(Format):
         w = self.walk(state)
         points = totals(state)
         flip = flips(state)
-        lucky = self._called_back(w, state)
-        maybe = self._may_be_called_back(w, state)
+        lucky, maybe = self._callbacks(w, state)
         w.out -= lucky | maybe
         waiting, top = set(w.pool) | lucky, set(w.final.top)
         lines = []
