@@ -276,12 +276,10 @@ class Knockout(Format):
             seats = (Table(1, tuple(shuffled(sorted(table), rng))),)
             return RoundPlan(seats, (), "extra", label, (*notes, "extra-game"))
         pool = list(w.pool)
-        if len(pool) <= 1:
-            return self.finish(self.standings(state))
         if 1 < len(pool) < min(self.sizes) and self._calls_back(state):
             pool += self._lucky(w, state)
             notes = (*notes, "lucky-loser")
-        if len(pool) < min(self.sizes):  # forfeits left too few: the ranking decides
+        if len(pool) < min(self.sizes):  # one left, or forfeits left too few: the ranking decides
             return self.finish(self.standings(state))
         sit_out = 0 if self.best_losers else self.sit_out(len(pool)) or 0
         notes = (*notes, "fill-byes") if sit_out else notes
