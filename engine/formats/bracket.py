@@ -26,6 +26,7 @@ from engine.formats.elimination import (
     Pens,
     final_round,
     replay_round,
+    stage_line,
     still_in_at,
     tree,
 )
@@ -297,21 +298,18 @@ class Bracket(Format):
 
     @staticmethod
     def _stage_of(w: Walk, p: PlayerId, active: set[PlayerId], still: bool) -> tuple[str, int]:
-        """How far ``p`` got: the round robin of the last three, the final, out in
-        knockout round N, through round N (won it, or a bye), or still playing it."""
-        last = w.ladder.rounds[-1] if w.ladder.rounds else []
-        if p not in active:
-            return "removed", 0
-        if p in w.robin:
+        """How far ``p`` got: the round robin of the last three, the match for third, the
+        final, out in knockout round N, through round N (won it, or a bye), or playing it."""
+        if p in active and p in w.robin:
             return "robin", 0
-        if w.ladder.third is not None and p in w.ladder.third.players:
+        if p in active and w.ladder.third is not None and p in w.ladder.third.players:
             return "third", 0
-        if len(last) == 1 and len(last[0].players) == 2 and p in last[0].players:
-            return "final", 0
-        level = int(w.ladder.level.get(p, ZERO))
-        if still and p in w.ladder.alive(active):  # won the match (or a bye): through
-            return "through", level
-        return ("playing" if still else "out"), level
+        last = w.ladder.rounds[-1] if w.ladder.rounds else []
+        final = len(last) == 1 and len(last[0].players) == 2 and p in last[0].players
+        through = p in w.ladder.alive(active)  # won the match (or a bye)
+        return stage_line(
+            int(w.ladder.level.get(p, ZERO)), p not in active, final, still, through=through
+        )
 
     @staticmethod
     def _done(state: TournamentState, w: Walk, active: set[PlayerId]) -> bool:

@@ -363,13 +363,6 @@ def tree(ladder: Ladder) -> tuple[BracketRound, ...]:
     """Per knockout round, in bracket order: (player, opponent or ``None`` for a bye,
     winner or ``None`` while undecided)."""
     return tuple(
-        tuple(
-            (
-                m.players[0],
-                m.players[1] if len(m.players) > 1 else None,
-                m.winner if m.decided else None,
-            )
-            for m in rnd
-        )
+        tuple((m.players[0], (*m.players, None)[1], m.winner if m.decided else None) for m in rnd)
         for rnd in ladder.rounds
     )
