@@ -119,12 +119,13 @@ class Walk:
         group: Sequence[PlayerId],
         key: Callable[[PlayerId], tuple[Decimal, ...]],
         k: int,
-        seats: tuple[Sequence[PlayerId], Sequence[Sequence[PlayerId]]],
+        table: Sequence[PlayerId],
+        sides: Sequence[Sequence[PlayerId]],
         label: str,
     ) -> None:
         """The top ``k`` of ``group`` go on; a tie at the line plays five extra hands at
-        ``seats`` (the table, its partners), else a flip labelled ``label`` decides."""
-        going, tie, drawn = take(fmt, group, key, k, *seats, (self.seed, label))
+        ``table`` (:func:`take`), else a flip labelled ``label`` decides."""
+        going, tie, drawn = take(fmt, group, key, k, table, sides, (self.seed, label))
         self.going += going
         self.pending += [tie] if tie is not None else []
         for p, value in drawn.items():
@@ -244,8 +245,8 @@ class Stages(Format):
                 w.undecided = may_take(ranked[0], w.by_score, k)
                 return
         for i, group in enumerate(ranked):
-            seats = (group, sides[i])
-            w.cut(self, group, w.by_score, k, seats, f"round{rec.number}-table{i + 1}-flip")
+            label = f"round{rec.number}-table{i + 1}-flip"
+            w.cut(self, group, w.by_score, k, group, sides[i], label)
 
     def _extra(self, w: Walk, rec: RoundRecord) -> None:
         """Extra hands among the tied: their scores order them; a new tie plays again."""
@@ -261,9 +262,9 @@ class Stages(Format):
             scores = {p: (LOW if p in res.forfeited else net.get(p, Decimal(0)),) for p in tie.tied}
             for p in tie.tied:
                 w.extras.setdefault(p, []).append(("extra", *scores[p]))
-            seats = (tuple(p for p in tie.seats if p not in res.forfeited), tie.sides)
+            seated = [p for p in tie.seats if p not in res.forfeited]
             label = f"round{rec.number}-extra-flip"
-            w.cut(self, tie.tied, scores.__getitem__, tie.slots, seats, label)
+            w.cut(self, tie.tied, scores.__getitem__, tie.slots, seated, tie.sides, label)
 
     # --- the contract ----------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
