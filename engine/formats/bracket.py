@@ -199,7 +199,12 @@ class Bracket(Format):
         ties = w.ladder.ties()
         if ties:
             return replay_round((m.players for m in ties), label, series_note(self.game))
-        alive = w.ladder.alive(active) if state.rounds else self._round_one(state)
+        if state.rounds:
+            alive, seeded = w.ladder.alive(active), []
+        else:  # the seeds in order, then everyone else by lot
+            seeded = self._seeded(state)
+            rest = [p for p in self.active(state) if p not in seeded]
+            alive = seeded + shuffled(rest, stream(state.seed, "round1"))
         if not w.robin and len(alive) == 3 and self.str_option("last3") == "robin":
             w.robin = tuple(alive)
         if w.robin:  # the next round-robin match; the third player has the bye
@@ -217,7 +222,7 @@ class Bracket(Format):
             third = bool(self.options["third"])
             return final_round(w.ladder, alive, active, third, label, series_note(self.game))
         byes: list[PlayerId] = []
-        if len(alive) % 2 and not state.rounds and self.seed_count(state) > 0:
+        if len(alive) % 2 and seeded:
             byes = [alive[0]]
         elif len(alive) % 2:
             byes = pick_byes(alive, 1, w.ladder.byes, stream(state.seed, f"{label}-bye"))
@@ -228,22 +233,13 @@ class Bracket(Format):
         notes = (*series_note(self.game), *(("bye",) if byes else ()))
         return RoundPlan(tables, tuple(byes), "", label, notes)
 
-    def seed_count(self, state: TournamentState) -> int:
-        """How many players are seeded: ``seeds``, or every rated player (``rating``)."""
-        if self.options["seeds"] == RATING:
-            return len(by_rating(state, self.active(state)))
-        return min(self.int_option("seeds"), len(self.active(state)))
-
-    def _round_one(self, state: TournamentState) -> list[PlayerId]:
-        """Seed order: the first ``seeds`` sign-ups (or the rated players, strongest
-        first), then everyone else by lot."""
+    def _seeded(self, state: TournamentState) -> list[PlayerId]:
+        """The seeds in order: the first ``seeds`` sign-ups, or the rated players,
+        strongest first (``seeds=rating``)."""
         active = self.active(state)
         if self.options["seeds"] == RATING:
-            seeded = by_rating(state, active)
-        else:
-            seeded = active[: self.seed_count(state)]
-        rest = [p for p in active if p not in seeded]
-        return seeded + shuffled(rest, stream(state.seed, "round1"))
+            return by_rating(state, active)
+        return active[: self.int_option("seeds")]
 
     def bracket(self, state: TournamentState) -> tuple[BracketRound, ...]:
         """The knockout tree for the ``/bracket`` picture (see :func:`tree`)."""
