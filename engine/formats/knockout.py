@@ -368,9 +368,7 @@ class Knockout(Format):
             return set()
         held = {p for t in pending for p in t.players}
         k = self.int_option("advance")
-        most = len([p for p in w.pool if p not in held]) + sum(
-            min(k, len(t.players)) for t in pending
-        )
+        most = sum(p not in held for p in w.pool) + sum(min(k, len(t.players)) for t in pending)
         if not 1 < most < min(self.sizes):
             return set()
         seated = {p for t in rec.plan.tables for p in t.players}
@@ -399,14 +397,6 @@ class Knockout(Format):
             final = w.final.played and p in w.finalists
             at, removed, forfeit = w.reached.get(p, 0), p not in w.active, p in w.forfeit
             stage, at = stage_line(at, removed, final, alive, forfeit, p in waiting)
-            lines.append(
-                Line(
-                    p,
-                    points.get(p, Decimal(0)),
-                    alive,
-                    keys,
-                    "may-go-on" if p in maybe else stage,
-                    at,
-                )
-            )
+            stage = "may-go-on" if p in maybe else stage
+            lines.append(Line(p, points.get(p, Decimal(0)), alive, keys, stage, at))
         return rank(lines)
