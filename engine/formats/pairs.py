@@ -14,9 +14,9 @@ from decimal import Decimal
 from itertools import combinations
 
 from engine.draw import JOKERS, RANKS, SUPERSCRIPTS, flip_order, shuffled, stream
-from engine.errors import FormatError
+from engine.errors import ConfigError, FormatError
 from engine.formats.base import FORFEITS_KNOB, AnyGame, Format, GroupPlace, members_by_label
-from engine.formats.elimination import BracketRound, stage_line
+from engine.formats.elimination import THIRD_NOTE, BracketRound, stage_line
 from engine.formats.pairgroups import ONE_GROUP, EntrantGroups, PairGroups
 from engine.formats.stage import Goes, Kind, Length, Stage, within
 from engine.games.base import Knob
@@ -153,20 +153,31 @@ class Pairs(Format):
     aliases = ("pairs", "双人赛", "双人", "对抗赛", "pair")
     signs_up_together = True
     sits_in_pairs = True
-    note_codes = ("bye", "tiebreak-flip", LUCKY, "extra-game")
+    note_codes = ("bye", "tiebreak-flip", LUCKY, "extra-game", THIRD_NOTE)
     knobs = (
         Knob("final", "4", (), int, minimum=2),
         Knob("final_rounds", "2", (), int, minimum=1),
         Knob("lucky", "off", (), bool),
         FORFEITS_KNOB,
         Knob("groups", "0", ("0", "1", "2", "4"), int),
+        Knob("third", "off", (), bool),
     )
     eliminates = True
-    tiebreaks = ("removed", "reached", "final-wins", "final-points", "extra", "round-score", "flip")
+    tiebreaks: tuple[str, ...] = (
+        "removed",
+        "reached",
+        "final-wins",
+        "final-points",
+        "extra",
+        "round-score",
+        "flip",
+    )
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
         self.grouped = self.int_option("groups") > 0
+        if self.grouped:  # the groups rank the pairs (their picture says their chain)
+            self.tiebreaks = EntrantGroups.tiebreaks
         self.has_group_tables = self.has_bracket = self.grouped
 
     def team_size(self) -> int:
@@ -179,7 +190,7 @@ class Pairs(Format):
         pairs = players // self.team_size()
         if self.grouped:
             count = self.int_option("groups") if not pairs or pairs >= ONE_GROUP else 1
-            stages = EntrantGroups(self.game, {"groups": str(count)}).course(pairs)
+            stages = EntrantGroups(self.game, self.group_knobs(count)).course(pairs)
             return tuple((replace(s, length=Length(session=True)), on) for s, on in stages)
         chain = within(self.tiebreaks)
         flipped = tuple(c for c in chain if not c.startswith("final-") and c != "extra")
@@ -189,9 +200,31 @@ class Pairs(Format):
         final = Stage(Kind.ROBIN, "final", last, Goes.CHAMPION, seats, False, final_chain)
         return ((cards, not players or pairs > seats), (final, True))
 
+    def group_knobs(self, count: int) -> dict[str, str]:
+        """The knobs of the groups the pairs play: ``count`` groups, and the crossover
+        losers' match for third where ``third`` is on (docs/rules/pairs.md#groups)."""
+        return {"groups": str(count), "third": "on" if self.options["third"] else "off"}
+
+    def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
+        """Refuse ``third`` (when set, or kept while ``groups`` changes) where no crossover
+        is played, so nobody loses a semi-final: the knockout's final pairs play one
+        another for every place, and one group sends its top two straight to the final.
+        The draw asks only the field: a ``third`` set while a by-size event was small
+        stays idle if the field grew past the groups."""
+        if name not in ("third", "groups") or drawing or not self.options["third"]:
+            return
+        if not self.grouped:
+            raise ConfigError(
+                "third-needs-crossovers", knob="third", final=self.int_option("final")
+            )
+        if self.int_option("groups") < 2:
+            raise ConfigError("third-needs-two-groups", knob="third")
+
     def in_groups(self, state: TournamentState) -> PairGroups:
         """The groups the pairs play (knob ``groups``), for this state's pairs."""
-        return PairGroups(self.game, self.int_option("groups"), self.pairs(state), self.disciplined)
+        pairs = self.pairs(state)
+        count = self.int_option("groups") if len(pairs) >= ONE_GROUP else 1
+        return PairGroups(self.game, self.group_knobs(count), pairs, self.disciplined)
 
     @property
     def rules_variant(self) -> str:
