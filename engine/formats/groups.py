@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from itertools import accumulate, pairwise
+from operator import is_
 from typing import NamedTuple
 
 from engine.draw import shuffled, stream
@@ -153,6 +154,8 @@ class GroupLine:
 
 @dataclass
 class Walk:
+    """A replay: the groups, their schedules, records and places, then the playoff."""
+
     groups: list[list[PlayerId]] = field(default_factory=list)
     schedule: list[list[Slot]] = field(default_factory=list)
     group_rounds: list[int] = field(default_factory=list)  # schedule indexes played
@@ -229,7 +232,6 @@ class Groups(Format):
             self.tiebreaks = TABLE_TIEBREAKS
         if self.options["third"] and not self.pairs:  # one final table: no semi-finals
             raise ConfigError("third-needs-semis", format=self.key)
-        # A group's seating search is the slow part of a replay: done once per group.
         self._schedules: dict[tuple[tuple[PlayerId, ...], str, str, int], list[Slot]] = {}
         self._groups: dict[tuple[tuple[PlayerId, ...], str], list[list[PlayerId]]] = {}
         self.walk = LastReplay(self._replay)
@@ -278,17 +280,14 @@ class Groups(Format):
 
     # --- the draw and the schedule -----------------------------------------------------
     def draw_groups(self, state: TournamentState) -> list[list[PlayerId]]:
-        """Groups by lot. Two-player games: ``groups`` groups dealt like cards. Tables of 3–4
-        (docs/rules/groups.md#tables-of-three-or-four): groups of whole tables, so everyone plays
-        every round when the count fits the tables; as many groups as the knob asks while each seats
-        whole tables, else fewer (nine 斗地主 players: groups of six and three rather than of five
-        and four with three sitting out)."""
+        """Groups by lot, dealt like cards; at tables of 3–4 whole-table groups, as many as
+        asked while each seats whole tables, else fewer (nine 斗地主 players: six and three,
+        not five and four with three out; docs/rules/groups.md#tables-of-three-or-four)."""
         first = state.rounds[0] if state.rounds else None
         order = shuffled(entrants(state, first, self.active(state)), stream(state.seed, "groups"))
-        count = self.int_option("groups")
         key = (tuple(order), state.seed)
         if key not in self._groups:
-            self._groups[key] = self._deal(order, count)
+            self._groups[key] = self._deal(order, self.int_option("groups"))
         return [list(g) for g in self._groups[key]]
 
     def _deal(self, order: list[PlayerId], count: int) -> list[list[PlayerId]]:
@@ -333,14 +332,11 @@ class Groups(Format):
         return rounds > 1 and any(partition(g, self.sizes) == ([g], 0) for g in sizes)
 
     def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
-        """Refuse a knob this event would not read, or a value that cannot work for
-        ``players``: best-of-N where tables of 3–4 play hands, or where the game's own
-        ``series`` sets every match's length; more groups than the final table has seats
-        for their winners (a group winner out); more groups than ``players`` make
-        without a group of one table replayed every round. Before the draw the field
-        counts once it could fill the groups asked (fewer: more are still to sign up).
-        The draw asks only the field: a knob read when set and idle since (the game's
-        ``series`` changed) blocks nothing, and could not be set back."""
+        """Refuse best-of-N where tables of 3–4 play hands or the game's ``series`` sets
+        every match; more groups than the final seats winners, or than ``players`` make
+        without a one-table group replayed every round (before the draw only once the field
+        could fill them: more may sign up). The draw asks only the field: a knob idle since
+        it was set (the game's ``series`` changed) blocks nothing, it could not be set back."""
         if name in self.series_knobs and not drawing:
             if not self.pairs:
                 raise ConfigError("knob-unread-tables", knob=name)
@@ -356,19 +352,17 @@ class Groups(Format):
             if got < asked:
                 raise ConfigError("groups-too-many", groups=asked, players=players, most=got)
 
-    def group_schedule(
-        self, members: Sequence[PlayerId], seed: str, letter: str, rounds: int = 0
+    def _schedule(
+        self, members: Sequence[PlayerId], seed: str, letter: str, rounds: int
     ) -> list[Slot]:
+        """A group's rounds: the circle method for two-player games; at tables of 3–4,
+        ``rounds`` seated by ``engine.seating.mix`` to avoid repeat opponents, searched once
+        per group (the slow part of a replay)."""
         if self.pairs:
             return circle(members)
         key = (tuple(members), seed, letter, rounds)
-        if key not in self._schedules:
-            self._schedules[key] = self._mixed_schedule(members, seed, letter, rounds)
-        return self._schedules[key]
-
-    def _mixed_schedule(
-        self, members: Sequence[PlayerId], seed: str, letter: str, rounds: int
-    ) -> list[Slot]:
+        if key in self._schedules:
+            return self._schedules[key]
         rng = stream(seed, f"group{letter}")
         history: list[list[list[PlayerId]]] = []
         had: Counter[PlayerId] = Counter()
@@ -382,6 +376,7 @@ class Groups(Format):
             seats = balance_seats(tables, history, rng)
             history.append([list(t) for t in seats])
             out.append((tuple(seats), tuple(byes)))
+        self._schedules[key] = out
         return out
 
     # --- history -------------------------------------------------------------------------
@@ -391,7 +386,7 @@ class Groups(Format):
         w = Walk(groups=self.draw_groups(state), table=FinalTable(self.sizes))
         rounds = 0 if self.pairs else self._rounds_for([len(g) for g in w.groups])
         w.schedule = [
-            self.group_schedule(g, state.seed, LETTERS[i], rounds) for i, g in enumerate(w.groups)
+            self._schedule(g, state.seed, LETTERS[i], rounds) for i, g in enumerate(w.groups)
         ]
         in_groups = tuple(rec for rec in state.rounds if rec.plan.stage.startswith("group"))
         self._tally(w, in_groups, state.penalties, pens)
@@ -420,12 +415,8 @@ class Groups(Format):
         groups = tuple(tuple(g) for g in w.groups)
         start, base = 0, None
         for done, pen, grouped, lines in self._tallies:
-            if (
-                start < len(done) <= len(rounds)
-                and pen is penalties
-                and grouped == groups
-                and all(a is b for a, b in zip(done, rounds, strict=False))
-            ):
+            same = pen is penalties and grouped == groups and all(map(is_, done, rounds))
+            if start < len(done) <= len(rounds) and same:
                 start, base = len(done), lines
         w.record = _copy(base) if base is not None else {p: GroupLine() for g in groups for p in g}
         for i in range(start, len(rounds)):

@@ -165,10 +165,8 @@ class Multistage(Format):
 
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
         """The stages a field of ``players`` would play, each with whether it is played
-        (for /rules): a stage is skipped when the players reaching it are too few. With
-        nobody signed up yet the field is unknown: every stage is listed as played.
-        Each match as long as the round's notes make it (two-player matches: the game's
-        series, #match)."""
+        (skipped: too few reach it; with nobody signed up, all are), each match as long as
+        the round's notes make it (two-player matches: the game's series, #match)."""
         stages = tuple(replace(s, length=match_length(self.match_notes(s))) for s in self.stages)
         if not players:
             return tuple((stage, True) for stage in stages)
@@ -391,13 +389,11 @@ class Multistage(Format):
 
     def _playoff_round(self, run: Run, state: TournamentState) -> RoundPlan:
         """An extra hand (game) for each tie at a table's top (#ties)."""
-        label = self.label(state)
-        rng = stream(state.seed, label)
-        tables = playoff_tables(run.ties, rng)
-        final = self.stages[run.at].kind is Kind.FINAL
+        stage, label = self.stages[run.at], self.label(state)
+        extra = "extra-game" if stage.kind is Kind.FINAL else "extra-hand"
         length = series_note(self.game) if self.seats == 2 else ("one-hand",)
-        notes = (f"stage-{self.stages[run.at].name}", "extra-game" if final else "extra-hand")
-        return RoundPlan(tables, (), "extra", label, (*notes, *length))
+        tables = playoff_tables(run.ties, stream(state.seed, label))
+        return RoundPlan(tables, (), "extra", label, (f"stage-{stage.name}", extra, *length))
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
         """The players level at a table's top who play it off."""
