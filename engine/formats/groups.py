@@ -130,15 +130,12 @@ def circle(players: Sequence[PlayerId]) -> list[Slot]:
     ring: list[PlayerId | None] = [*players, None] if len(players) % 2 else list(players)
     out: list[Slot] = []
     for r in range(len(ring) - 1):
-        tables: list[tuple[PlayerId, ...]] = []
-        byes: list[PlayerId] = []
-        for i in range(len(ring) // 2):
-            a, b = ring[i], ring[-1 - i]
-            if a is None or b is None:
-                byes += [p for p in (a, b) if p is not None]
-            else:
-                tables.append((a, b) if r % 2 == 0 else (b, a))
-        out.append((tuple(tables), tuple(byes)))
+        met = [(ring[i], ring[-1 - i]) for i in range(len(ring) // 2)]
+        tables = tuple(
+            (a, b) if r % 2 == 0 else (b, a) for a, b in met if a is not None and b is not None
+        )
+        byes = tuple(p for pair in met if None in pair for p in pair if p is not None)
+        out.append((tables, byes))
         ring = [ring[0], ring[-1], *ring[1:-1]]
     return out
 
@@ -154,8 +151,12 @@ class GroupLine:
 
 @dataclass
 class Walk:
-    """A replay: the groups, their schedules, records and places, then the playoff."""
+    """A replay of ``state`` (``active``: its players still in; ``pens``: its penalties by
+    round): the groups, their schedules, records and places, then the playoff."""
 
+    state: TournamentState
+    active: set[PlayerId]
+    pens: Mapping[tuple[int, PlayerId], Decimal]
     groups: list[list[PlayerId]] = field(default_factory=list)
     schedule: list[list[Slot]] = field(default_factory=list)
     group_rounds: list[int] = field(default_factory=list)  # schedule indexes played
@@ -169,17 +170,18 @@ class Walk:
     final_net: dict[PlayerId, Decimal] = field(default_factory=dict)  # what they scored there
     table: FinalTable = field(default_factory=lambda: FinalTable(()))  # tables of 3–4
 
-    def by_place(self, active: set[PlayerId]) -> list[list[PlayerId]]:
+    def by_place(self) -> list[list[PlayerId]]:
         """Each group's players still in, by group place."""
         return [
-            sorted((p for p in g if p in active), key=self.place.__getitem__) for g in self.groups
+            sorted((p for p in g if p in self.active), key=self.place.__getitem__)
+            for g in self.groups
         ]
 
-    def goers(self, active: set[PlayerId], k: int | None = None) -> list[PlayerId]:
+    def goers(self, k: int | None = None) -> list[PlayerId]:
         """The top ``k`` of each group (all by default): the group winners first, then the
         seconds…, each place ordered by the group's first two criteria."""
         return sorted(
-            (p for g in self.by_place(active) for p in g[:k]),
+            (p for g in self.by_place() for p in g[:k]),
             key=lambda p: (self.place[p], *(-v for _, v in self.group_keys[p][:2])),
         )
 
@@ -381,38 +383,31 @@ class Groups(Format):
 
     # --- history -------------------------------------------------------------------------
     def _replay(self, state: TournamentState) -> Walk:
-        active = set(self.active(state))
-        pens = penalties_by_round(state)
-        w = Walk(groups=self.draw_groups(state), table=FinalTable(self.sizes))
+        w = Walk(state, set(self.active(state)), penalties_by_round(state))
+        w.groups, w.table = self.draw_groups(state), FinalTable(self.sizes)
         rounds = 0 if self.pairs else self._rounds_for([len(g) for g in w.groups])
         w.schedule = [
             self._schedule(g, state.seed, LETTERS[i], rounds) for i, g in enumerate(w.groups)
         ]
         in_groups = tuple(rec for rec in state.rounds if rec.plan.stage.startswith("group"))
-        self._tally(w, in_groups, state.penalties, pens)
-        for rec, here in zip(state.rounds, still_in_at(state, active), strict=True):
+        self._tally(w, in_groups)
+        for rec, here in zip(state.rounds, still_in_at(state, w.active), strict=True):
             if rec.plan.stage.startswith("group"):
                 w.group_rounds.append(int(rec.plan.stage[5:]))
             elif self.pairs:
-                w.ladder.play(rec, pens, here)
+                w.ladder.play(rec, w.pens, here)
             else:
-                self._final_round(w, rec, pens, active, state.seed)
-        self._rank_groups(w, state, active)
+                self._final_round(w, rec)
+        self._rank_groups(w)
         return w
 
-    def _tally(
-        self,
-        w: Walk,
-        rounds: tuple[RoundRecord, ...],
-        penalties: tuple[Penalty, ...],
-        pens: Mapping[tuple[int, PlayerId], Decimal],
-    ) -> None:
+    def _tally(self, w: Walk, rounds: tuple[RoundRecord, ...]) -> None:
         """``w.record`` after the group ``rounds``, in order. It starts from the longest
         remembered tally whose rounds are the very same objects as the first of ``rounds``
         (and the same penalties and groups), then adds the rest: while an event runs, only
         its newest round changes. Identity, not equality, so that a score written
         ``1.0`` rather than ``1`` can never borrow another history's sums."""
-        groups = tuple(tuple(g) for g in w.groups)
+        groups, penalties = tuple(tuple(g) for g in w.groups), w.state.penalties
         start, base = 0, None
         for done, pen, grouped, lines in self._tallies:
             same = pen is penalties and grouped == groups and all(map(is_, done, rounds))
@@ -422,7 +417,7 @@ class Groups(Format):
         for i in range(start, len(rounds)):
             if i == len(rounds) - 1 and i > start:  # all but the newest: it changes next
                 self._remember(Tally(rounds[:i], penalties, groups, _copy(w.record)))
-            self._group_round(w, rounds[i], pens)
+            self._group_round(w, rounds[i])
         if len(rounds) > start:
             self._remember(Tally(rounds, penalties, groups, _copy(w.record)))
 
@@ -430,13 +425,11 @@ class Groups(Format):
         self._tallies.append(tally)
         del self._tallies[:-TALLIES]
 
-    def _group_round(
-        self, w: Walk, rec: RoundRecord, pens: Mapping[tuple[int, PlayerId], Decimal]
-    ) -> None:
+    def _group_round(self, w: Walk, rec: RoundRecord) -> None:
         """Points, tables won (shared tops share the win) and who beat whom."""
         for res in rec.results:
             players = res.table.players
-            net = net_scores(rec, res, pens)
+            net = net_scores(rec, res, w.pens)
             stayed = [p for p in players if p not in res.forfeited]
             if res.status is TableStatus.CONFIRMED and stayed:
                 best = max(net[p] for p in stayed)
@@ -453,9 +446,9 @@ class Groups(Format):
                 for q in (q for q in players if q != p):
                     line.beat[q] += _beat(p, q, net, res.forfeited)
 
-    def _rank_groups(self, w: Walk, state: TournamentState, active: set[PlayerId]) -> None:
+    def _rank_groups(self, w: Walk) -> None:
         """Each group's places: the group chain, head-to-head among those level before it."""
-        flip = flips(state, "groups-flip")
+        flip, active = flips(w.state, "groups-flip"), w.active
         first, second = ("wins", "points") if self.pairs else ("points", "wins")
         for members in w.groups:
             # once each: a group of 20 asks 400 times
@@ -475,14 +468,7 @@ class Groups(Format):
                 w.group_tiebreak[s.player] = s.tiebreak
                 w.group_lot[s.player] = s.lot
 
-    def _final_round(
-        self,
-        w: Walk,
-        rec: RoundRecord,
-        pens: Mapping[tuple[int, PlayerId], Decimal],
-        active: set[PlayerId],
-        seed: str,
-    ) -> None:
+    def _final_round(self, w: Walk, rec: RoundRecord) -> None:
         """Tables of 3–4: the final table, then extra games among a tie for first
         (the tied alone, or the whole final table when the game cannot seat them: only
         the tied players' scores count, see ``engine.formats.elimination``)."""
@@ -493,8 +479,8 @@ class Groups(Format):
         res = next((r for r in rec.results if r.table.number == table.number), None)
         if res is None or res.status is TableStatus.PENDING:  # not played yet: nobody tied
             return
-        net = net_scores(rec, res, pens)
-        seated = [p for p in table.players if p in active and p not in res.forfeited]
+        net = net_scores(rec, res, w.pens)
+        seated = [p for p in table.players if p in w.active and p not in res.forfeited]
         players = [p for p in seated if p in contenders]
         if final:
             w.final_net = {p: net[p] for p in players if p in net}
@@ -504,13 +490,13 @@ class Groups(Format):
         for p in (p for p in table.players if p in contenders):
             key = ("round-score" if final else "extra", scores.get(p, LOW))
             w.table.keys.setdefault(p, []).append(key)
-        w.table.play(seated, scores, rec.number, seed, players)
+        w.table.play(seated, scores, rec.number, w.state.seed, players)
 
-    def advancers(self, w: Walk, active: set[PlayerId]) -> list[PlayerId]:
+    def advancers(self, w: Walk) -> list[PlayerId]:
         """Who leaves the groups, in playoff order (crossover for two-player games)."""
         if not self.pairs:  # group winners first, then runners-up… until the table is full
-            return w.goers(active)[: self.sizes[0]]
-        top2: list[list[PlayerId | None]] = [[*g[:2], None, None][:2] for g in w.by_place(active)]
+            return w.goers()[: self.sizes[0]]
+        top2: list[list[PlayerId | None]] = [[*g[:2], None, None][:2] for g in w.by_place()]
         slots: list[PlayerId | None] = []
         if len(top2) == 1:
             slots = list(top2[0])
@@ -522,23 +508,21 @@ class Groups(Format):
     # --- the contract --------------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
         self.require_closed(state)
-        active = set(self.active(state))
         count = self.int_option("groups") if self.pairs else 1
-        need = count * max(2, min(self.sizes))
-        self.require_players(state, need)
+        self.require_players(state, count * max(2, min(self.sizes)))
         w = self.walk(state)
-        label = self.label(state)
-        nxt = self._next_group_round(w, active, label)
+        active, label = w.active, self.label(state)
+        nxt = self._next_group_round(w, label)
         if nxt is not None:
             return nxt
         if not self.pairs:
-            return self._next_final(w, state, active, label)
+            return self._next_final(w, label)
         ties = w.ladder.ties()
         if ties:
             tables = tuple(Table(i + 1, m.players) for i, m in enumerate(ties))
             notes = ("extra-game", *series_note(self.game))
             return RoundPlan(tables, (), "extra", label, notes)
-        alive = w.ladder.alive(active) if w.ladder.rounds else self.advancers(w, active)
+        alive = w.ladder.alive(active) if w.ladder.rounds else self.advancers(w)
         if len(alive) <= 1:
             return self.finish(self.standings(state))
         if len(alive) == 2:
@@ -554,10 +538,11 @@ class Groups(Format):
     def next_group_round(self, state: TournamentState) -> RoundPlan | None:
         """The next round of the group schedules, ``None`` once they are played: a stage
         runner's question (``engine.formats.multistage`` plays its groups through this)."""
-        return self._next_group_round(self.walk(state), set(self.active(state)), "")
+        return self._next_group_round(self.walk(state), "")
 
-    def _next_group_round(self, w: Walk, active: set[PlayerId], label: str) -> RoundPlan | None:
+    def _next_group_round(self, w: Walk, label: str) -> RoundPlan | None:
         """The next round of the group schedules with someone to play; ``None`` when done."""
+        active = w.active
         for k in range(max(w.group_rounds, default=0), max(map(len, w.schedule), default=0)):
             tables: list[Table] = []
             byes: list[PlayerId] = []
@@ -576,29 +561,25 @@ class Groups(Format):
                 return RoundPlan(tuple(tables), tuple(byes), f"group{k + 1}", label, notes)
         return None
 
-    def _next_final(
-        self, w: Walk, state: TournamentState, active: set[PlayerId], label: str
-    ) -> RoundPlan | Finished:
+    def _next_final(self, w: Walk, label: str) -> RoundPlan | Finished:
         """Tables of 3–4: the final table (its hands, not a series), then its extra games."""
         notes: tuple[str, ...]
         if not w.table.played:
-            players = self.advancers(w, active)
+            players = self.advancers(w)
             size = max((s for s in self.sizes if s <= len(players)), default=0)
             seats, stage, notes = players[:size], "final", ()
         else:
             seats, stage, notes = sorted(w.table.extra_seats() or ()), "extra", ("extra-game",)
         if not seats:
-            return self.finish(self.standings(state))
-        table = Table(1, tuple(shuffled(seats, stream(state.seed, label))))
+            return self.finish(self.standings(w.state))
+        table = Table(1, tuple(shuffled(seats, stream(w.state.seed, label))))
         return RoundPlan((table,), (), stage, label, notes)
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         w = self.walk(state)
-        active = set(self.active(state))
-        points = totals(state)
-        flip = flips(state)
-        grouping = self._in_groups(w, active, state)  # once: it replays the schedule
-        still = self._still_in(w, active, grouping)
+        active, points, flip = w.active, totals(state), flips(state)
+        grouping = self._in_groups(w)  # once: it replays the schedule
+        still = self._still_in(w, grouping)
         lines = []
         for p in state.players:
             if self.pairs:
@@ -614,7 +595,7 @@ class Groups(Format):
                 *self._group_keys(w, p),
                 ("flip", flip[p]),
             )
-            stage, at = self._stage_of(w, p, active, p in still, level, grouping)
+            stage, at = self._stage_of(w, p, p in still, level, grouping)
             figure = self._figure(w, p, bool(level))
             lines.append(Line(p, points.get(p, Decimal(0)), p in still, keys, stage, at, 0, figure))
         return self._explain(w, rank(lines))
@@ -645,11 +626,11 @@ class Groups(Format):
 
     @staticmethod
     def _stage_of(
-        w: Walk, p: PlayerId, active: set[PlayerId], still: bool, level: Decimal, grouping: bool
+        w: Walk, p: PlayerId, still: bool, level: Decimal, grouping: bool
     ) -> tuple[str, int]:
         """How far ``p`` got: the final, out in playoff round N, Nth of the group
         (``grouping``: the groups still running), or still playing in the playoff."""
-        if p not in active:
+        if p not in w.active:
             return "removed", 0
         if grouping:
             return "group", w.place.get(p, 0)
@@ -677,21 +658,22 @@ class Groups(Format):
                 out[i] = replace(s, tiebreak=w.group_tiebreak[s.player], lot=False)
         return tuple(out)
 
-    def _in_groups(self, w: Walk, active: set[PlayerId], state: TournamentState) -> bool:
+    def _in_groups(self, w: Walk) -> bool:
         """Whether the group stage is still running: a group round to come, or the last
         one's tables not all in (a group place is not decided before)."""
-        last = state.rounds[-1] if state.rounds else None
+        last = w.state.rounds[-1] if w.state.rounds else None
         open_ = last is not None and last.plan.stage.startswith("group") and unsettled(last)
-        return self._next_group_round(w, active, "") is not None or open_
+        return self._next_group_round(w, "") is not None or open_
 
-    def _still_in(self, w: Walk, active: set[PlayerId], grouping: bool) -> set[PlayerId]:
+    def _still_in(self, w: Walk, grouping: bool) -> set[PlayerId]:
         """Who can still win: everyone while the groups run, then the playoff's survivors."""
+        active = w.active
         if grouping:
             return set(active)
         if not self.pairs:
-            return set(w.table.top) if w.table.played else set(self.advancers(w, active))
+            return set(w.table.top) if w.table.played else set(self.advancers(w))
         if not w.ladder.rounds:
-            return set(self.advancers(w, active))
+            return set(self.advancers(w))
         tied = {p for m in w.ladder.ties() for p in m.players if p in active}
         return set(w.ladder.alive(active)) | tied
 
@@ -700,7 +682,7 @@ class Groups(Format):
         when an extra game can be seated."""
         w = self.walk(state)
         if self.pairs:
-            return w.ladder.playoff(set(self.active(state)))
+            return w.ladder.playoff(w.active)
         return w.table.top if w.table.extra_seats() is not None else ()
 
     def bracket(self, state: TournamentState) -> tuple[BracketRound, ...]:
@@ -710,9 +692,7 @@ class Groups(Format):
 
     def in_group_stage(self, state: TournamentState) -> bool:
         # the groups are drawn with round 1
-        return bool(state.rounds) and self._in_groups(
-            self.walk(state), set(self.active(state)), state
-        )
+        return bool(state.rounds) and self._in_groups(self.walk(state))
 
     def group_places(self, state: TournamentState) -> tuple[GroupPlace, ...]:
         """Each group's lines in group order. The group's closing flip is drawn when the

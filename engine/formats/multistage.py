@@ -249,7 +249,7 @@ class Multistage(Format):
             stage_label = f"{nxt.stage}@{run.at}"
             run.plan = replace(nxt, stage=stage_label, seed_label=self.label(state), notes=notes)
         else:
-            run.going = w.goers(active, stage.k)
+            run.going = w.goers(stage.k)
 
     def _tables_stage(self, run: Run, pool: list[PlayerId], mine: list[RoundRecord]) -> None:
         """Replay stage ``run.at``, a knockout (or the final: one table), round by round;
