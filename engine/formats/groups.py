@@ -601,12 +601,10 @@ class Groups(Format):
         return self._explain(w, rank(lines))
 
     def _group_keys(self, w: Walk, p: PlayerId) -> tuple[Key, ...]:
-        """The group's criteria in the final ranking: the group place, then, between
-        groups, the matches and games won (tables of 3–4: points, tables won), never
-        head-to-head: they have not met (docs/rules/groups.md#ranking). The final table's
-        players before its result, and those tied at its top before their play-off: level,
-        the final decides their order, not the groups
-        (docs/rules/groups.md#tables-of-three-or-four)."""
+        """The group's criteria in the final ranking: the group place, then its first two
+        criteria, never head-to-head: other groups' players have not met
+        (docs/rules/groups.md#ranking). Level for the final table's players before its
+        result, and for its tied top before their play-off: the final orders them."""
         keys = (("group-place", Decimal(-w.place.get(p, 99))), *w.group_keys.get(p, ())[:2])
         top = w.table.top
         if p in w.final and (not w.table.played or (len(top) > 1 and p in top)):

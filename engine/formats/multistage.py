@@ -63,7 +63,8 @@ class GroupStage(Groups):
 
 @dataclass
 class Run:
-    """The stages replayed from the history, up to the one being played."""
+    """The stages replayed from ``state`` (``active``: its players still in; ``pens``: its
+    penalties by round), up to the one being played."""
 
     state: TournamentState
     active: set[PlayerId]
@@ -397,16 +398,14 @@ class Multistage(Format):
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
         """The players level at a table's top who play it off."""
-        active = set(self.active(state))
-        return tuple(p for tie in self.walk(state).ties for p in tie.tied if p in active)
+        run = self.walk(state)
+        return tuple(p for tie in run.ties for p in tie.tied if p in run.active)
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         """Stage reached (a knockout's round within it), then that stage's own chain,
         then a flip (#ranking); no figure for a line the stage has not scored yet."""
         run = self.walk(state)
-        active = set(self.active(state))
-        flip = flips(state)
-        points = totals(state)
+        active, flip, points = run.active, flips(state), totals(state)
         lines = []
         for p in state.players:
             keys = (
