@@ -47,15 +47,11 @@ def preset(name: str) -> tuple[str, dict[str, str]]:
 
 
 def format_word(word: str) -> type[Format] | None:
-    """What the word after the game in ``/new <game> [format] [title…]`` is.
-
-    A format's key or alias (any case, Chinese aliases included) names that format. A
-    misspelt format is refused rather than taken as the title's first word: a word of
-    ASCII letters, at least four long, that starts with the letter of a key or one-word
-    ASCII alias and is within edit distance 2 of it (1 for words of up to five letters:
-    ``knockuot``, ``swis``, ``group``, but not ``Fair``, ``Open`` or ``Team5``) raises
-    ``format-typo`` naming the closest. Anything else (a Chinese word that is no alias,
-    a number, a short or distant English word) starts the title: ``None``."""
+    """What the word after the game in ``/new <game> [format] [title…]`` is: a format by
+    key or alias; else ``None``, the title's first word. A misspelt format is refused
+    (``format-typo``) rather than taken as the title: a word of four or more ASCII letters
+    starting like a key or one-word ASCII alias and within ``TYPO_DISTANCE`` of it (1 up
+    to ``SHORT_WORD`` letters: ``knockuot``, ``swis``, ``group``, not ``Fair`` or ``Team5``)."""
     try:
         return find_format(word)
     except ConfigError:
@@ -88,4 +84,4 @@ def edit_distance(a: str, b: str) -> int:
     return row[-1]
 
 
-__all__ = ["FORMATS", "PRESETS", "Format", "find_format", "format_word", "preset"]
+__all__ = ["FORMATS", "PRESETS", "Format", "edit_distance", "find_format", "format_word", "preset"]

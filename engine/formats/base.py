@@ -1,11 +1,8 @@
-"""What every format shares: knobs, the closed-round check, and the derived facts.
-
-A format is a small subclass of :class:`Format` (like the games): it declares ``key``,
-``aliases`` (its Chinese names too), ``knobs`` with their defaults, and its tie-break chain
-(docs/rules/tiebreaks.md), then implements ``plan`` and ``standings``. Formats keep no state:
-everything is re-derived from the :class:`TournamentState` each call, so a ``/fix`` or a
-penalty re-plays consistently and the same seed always gives the same plan.
-"""
+"""What every format shares. A format is a small subclass of :class:`Format` declaring
+``key``, ``aliases``, ``knobs`` and its tie-break chain (docs/rules/tiebreaks.md), and
+implementing ``plan`` and ``standings``. Formats keep no state: everything is re-derived
+from the :class:`TournamentState` each call, so a ``/fix`` or a penalty re-plays
+consistently and the same seed always gives the same plan."""
 
 from __future__ import annotations
 
@@ -53,10 +50,9 @@ APART_NOTE = "apart-impossible"
 
 @dataclass(frozen=True)
 class GroupPlace:
-    """A player's line in their group's table (``has_group_tables``): the group (0 is A),
-    the place shown, ``shared`` while only a flip not drawn yet separates it from a
-    neighbour, and the group's criterion that separated it from the next line, once
-    applied (docs/rules/groups.md#group-ranking)."""
+    """A player's line in their group's table (docs/rules/groups.md#group-ranking): the
+    group (0 is A), the place, ``shared`` while only a flip not drawn yet separates it from a
+    neighbour, and the criterion that separated it from the next line, once applied."""
 
     player: PlayerId
     group: int
@@ -86,7 +82,6 @@ class Format:
     key: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]]
     knobs: ClassVar[tuple[Knob, ...]] = ()
-    seeds: ClassVar[tuple[str, ...]] = ()
     # The chain of the standings; a format whose chain depends on the game (a Swiss of
     # two-player matches) sets its own on the instance.
     tiebreaks: tuple[str, ...] = ("points", "flip")
@@ -141,14 +136,9 @@ class Format:
         """Members of one team or pair; 1 where everyone plays for themselves."""
         return 1
 
-    def series_lengths(self) -> dict[str, int]:
-        """Each best-of-N knob and its N (empty: the format plays no series)."""
-        return {name: self.int_option(name) for name in self.series_knobs}
-
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
-        """The declared stages (``engine.formats.stage``) a field of ``players`` plays,
-        each with whether it is played or skipped: what /rules lists. Empty where the
-        format's rules are one text (``format_rules.<key>``)."""
+        """The declared stages a field of ``players`` plays, each with whether it is played
+        or skipped: what /rules lists. Empty where the rules are one text."""
         return ()
 
     def groups(self, state: TournamentState) -> dict[PlayerId, int]:
@@ -168,8 +158,7 @@ class Format:
         return ()
 
     def in_group_stage(self, state: TournamentState) -> bool:
-        """Whether the groups are drawn and still play (a group round to come or one not
-        all reported): the standings are then a table per group."""
+        """Whether the groups are drawn and still play: the standings are a table per group."""
         return False
 
     def team_standings(self, state: TournamentState) -> tuple[TeamStanding, ...]:
@@ -184,8 +173,7 @@ class Format:
 
     def drawn_cards(self, plan: RoundPlan) -> dict[PlayerId, str]:
         """The card each player's unit drew for this round's opponents, where a format
-        draws them by cards (docs/rules/pairs.md#opponents-by-cards); empty where it
-        draws no cards."""
+        draws them by cards (docs/rules/pairs.md#opponents-by-cards)."""
         return {}
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
@@ -196,15 +184,14 @@ class Format:
 
     def sides(self, seats: Sequence[PlayerId]) -> list[list[PlayerId]]:
         """The partners at a table of four in a game of two against two (掼蛋, 升级): they
-        always score alike, so no extra hand can part them. None at any other table."""
+        always score alike, so no extra hand can part them."""
         if len(seats) != 4:
             return []
         return [[seats[i] for i in side] for side in self.game.partners]
 
     def called_back(self, state: TournamentState) -> frozenset[PlayerId]:
         """The losers the next round takes as best losers (docs/rules/knockout.md#lucky-loser),
-        once the round that put them out is closed: the round's end names them as such.
-        Empty where the format calls nobody back."""
+        once the round that put them out is closed: the round's end names them as such."""
         return frozenset()
 
     # --- the contract ----------------------------------------------------------------
@@ -221,12 +208,10 @@ class Format:
         return ""
 
     def finish(self, ranking: tuple[Standing, ...]) -> Finished:
-        """The final ranking. Where players go out, only the champion's unit is still
-        in at the end: when no table could be seated for the last few (everyone else
-        out by forfeits), the best of them by the ranking's chain wins. Everyone out:
-        nobody is crowned, the ranking stands as it is. The champion's line says
-        "champion" instead of the stage they last sat at (the final, or still playing),
-        as the standings picture does; the others at the final keep "final"."""
+        """The final ranking. Where players go out, only the champion's unit is still in at
+        the end (when no table could seat the last few, the best of them by the chain), its
+        line saying "champion" instead of the stage it last sat at; with everyone out
+        (forfeits) nobody is crowned."""
         if not self.eliminates or not ranking or not ranking[0].alive:
             return Finished(ranking)  # nobody left in: no champion (see ``unsettled``)
         top = ranking[0]
@@ -257,8 +242,7 @@ class Format:
         )
 
     def current(self, state: TournamentState) -> tuple[Standing, ...]:
-        """The ranking as of now: the final one once the format has finished (what the
-        announcement said), else the standings so far."""
+        """The ranking as of now: the final one once the format has finished."""
         try:
             outcome = self.plan(state)
         except FormatError:
@@ -295,13 +279,10 @@ class Format:
         return [p for p in state.players if p not in state.removed]
 
     def disciplined(self, state: TournamentState) -> TournamentState:
-        """The state as the discipline rule sees it (docs/rules/penalties.md#forfeits).
-
-        A player who forfeited ``forfeits`` games (knob; a whole-table forfeit at the
-        deadline counts for everyone at it) is removed from the event and every score they
-        made is struck (set to 0), so totals, Buchholz and team sums forget them; their
-        opponents keep what they scored. Formats without the knob see the state unchanged.
-        """
+        """The state as the discipline rule sees it (docs/rules/penalties.md#forfeits): a
+        player who forfeited ``forfeits`` games (a whole-table forfeit counts for everyone
+        at it) is removed and every score they made struck (set to 0), so totals, Buchholz
+        and team sums forget them; their opponents keep what they scored."""
         limit = self.options.get("forfeits", 0)
         if not isinstance(limit, int) or limit <= 0:
             return state
@@ -329,11 +310,10 @@ class Format:
         apart: Apart = (),
         sit_out: int = 0,
     ) -> RoundPlan:
-        """Tables by lot for the players still in (docs/rules/knockout.md#tables-by-lot): one final
-        table when they fit it; else cut into tables, the players left over on a bye,
-        given to those with the fewest byes so far (剩余选手不够4人则轮空); ``apart``
-        pairs moved to different tables where the lot put them together. ``sit_out``
-        more players than the leftovers have a bye (docs/rules/knockout.md#one-loss)."""
+        """Tables by lot for the players still in (docs/rules/knockout.md#tables-by-lot): one
+        final table when they fit it; else tables, the players left over (and ``sit_out``
+        more, #one-loss) on a bye to the fewest byes so far (剩余选手不够4人则轮空);
+        ``apart`` pairs moved to different tables where the lot put them together."""
         if len(pool) in self.sizes and len(pool) <= self.sizes[0]:
             if apart_clashes([pool], apart):  # one table: nobody can be kept apart
                 notes = (*notes, APART_NOTE)
@@ -360,10 +340,9 @@ class Format:
 def ranked(
     fmt: Format, state: TournamentState, over: bool
 ) -> tuple[tuple[Standing, ...], tuple[Standing, ...]]:
-    """The standings, and the ranking to show: the final one once the event is ``over``
-    (what the announcement said), the standings before that (a round held for the
-    organiser's ruling crowns nobody yet). One function of plain data, so that the bot
-    can run it apart from its event loop (it takes a tenth of a second at 2,000 players)."""
+    """The standings, and the ranking to show: the final one once the event is ``over``,
+    the standings before that. One function of plain data, so that the bot can run it
+    apart from its event loop (a tenth of a second at 2,000 players)."""
     standings = dropped_out(fmt.standings(state), state)
     return standings, dropped_out(fmt.current(state), state) if over else standings
 
@@ -381,12 +360,16 @@ def dropped_out(rows: tuple[Standing, ...], state: TournamentState) -> tuple[Sta
     )
 
 
-def members_by_label(state: TournamentState) -> dict[int, list[PlayerId]]:
-    """The teams given in ``state.teams`` (label → members in sign-up order), by label."""
+def members_by_label(
+    state: TournamentState, labels: Mapping[PlayerId, int] | None = None
+) -> dict[int, list[PlayerId]]:
+    """Label → members in sign-up order, by label: of the teams given in ``state.teams``,
+    or of ``labels`` (a format's own teams)."""
+    labels = state.teams if labels is None else labels
     members: dict[int, list[PlayerId]] = {}
     for p in state.players:
-        if p in state.teams:
-            members.setdefault(state.teams[p], []).append(p)
+        if p in labels:
+            members.setdefault(labels[p], []).append(p)
     return dict(sorted(members.items()))
 
 

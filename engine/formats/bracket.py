@@ -1,43 +1,17 @@
-"""Single elimination 单败淘汰 for two-player tables (docs/rules/bracket.md).
+"""Single elimination 单败淘汰 for two-player tables: the rules are docs/rules/bracket.md.
 
-Rules as implemented:
-
-* Every round the players still in are paired; the winners go on, so the field halves
-  each round (采用裁减制, #pairing). When the count is odd one player
-  has a bye, drawn by lot among those who had the fewest byes (如果出现单数人状况，采用抽签
-  轮空的方法).
-* Round 1 is drawn by lot. Knob ``seeds`` (default 0) seeds the first ``seeds`` players in
-  sign-up order (the organiser lets them sign up first); the rest are drawn by lot into the
-  remaining seed numbers; seed *i* meets seed *n+1−i* and seeds 1 and 2 sit in opposite
-  halves, so they can meet only in the final. With seeds, seed 1 takes an odd round's bye.
-* The bracket order is kept: the winners of matches 1 and 2 meet next, and so on; a bye
-  stands after the round's matches. :meth:`Bracket.bracket` returns this tree for the
-  picture of ``/bracket``.
-* A match is decided by the table's total: in the two-player games that is games won, a
-  draw half each (胜1分，和0.5分，负0分; #match), and the game's own rule (two games,
-  then deciders until someone wins) makes the reported match end with a winner. Equal
-  totals anyway → the pair plays again in an extra round (stage ``extra``) before the
-  bracket moves on.
-* Forfeits: a player in ``forfeited`` loses the match; both forfeited → both out. A removed
-  player (withdrawn, disqualified) loses the match they were in and is never seated again.
-* The last three play a round robin (knob ``last3=robin``, #last-three: 最后3人采用循环制决出
-  冠军): three rounds, one match and one bye each. They are ranked by matches won (a
-  walkover a win, a level match won by neither), then by their games' points (胜1和0.5负0;
-  若胜负关系相似，采用查胜负场次的方法), then, between players still level, by their own
-  meeting (who beat whom), then by a card flip. With ``last3=off`` three players play
-  on: one match and a bye, then a final of two.
-* Two players left: the final (stage ``final``); its winner is the champion.
-
-Ranking: removed players last; then how far a player got (each knockout round a level,
-half a level more for winning it; the round robin a level above the last knockout round);
-then the round robin's own chain: wins, games' points, head-to-head, a flip. Players out
-in one knockout round share their place, even at the end: the two semi-final losers are
-both third (the score of their last match is shown, never ranks).
+Pairs by lot (seeds first with knob ``seeds``: seed *i* meets seed *n+1−i*, 1 and 2 in
+opposite halves), winners go on in bracket order, an odd round's bye by lot among those
+with the fewest (seed 1's with seeds). The :class:`~engine.formats.elimination.Ladder`
+replays the rounds and holds a level match open for an ``extra`` round. The last three
+play a round robin (stage ``robin``, knob ``last3``) ranked by its own chain: matches won,
+games' points, head-to-head, a flip. Players out in one knockout round share their place.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
@@ -49,7 +23,10 @@ from engine.formats.elimination import (
     THIRD_NOTE,
     BracketRound,
     Ladder,
+    Pens,
     final_round,
+    replay_round,
+    stage_line,
     still_in_at,
     tree,
 )
@@ -83,6 +60,10 @@ def seed_order(count: int) -> list[int]:
     return [s for s in order if s <= count]
 
 
+def _tally() -> defaultdict[PlayerId, Decimal]:
+    return defaultdict(Decimal)
+
+
 @dataclass
 class Walk:
     """Everything the history implies: the ladder, and the round robin of the last three."""
@@ -90,21 +71,26 @@ class Walk:
     ladder: Ladder = field(default_factory=Ladder)
     robin: tuple[PlayerId, ...] = ()
     robin_played: list[int] = field(default_factory=list)  # schedule indexes played
-    robin_wins: dict[PlayerId, Decimal] = field(default_factory=dict)
-    robin_points: dict[PlayerId, Decimal] = field(default_factory=dict)
+    robin_wins: dict[PlayerId, Decimal] = field(default_factory=_tally)
+    robin_points: dict[PlayerId, Decimal] = field(default_factory=_tally)
     robin_beat: dict[tuple[PlayerId, PlayerId], Decimal] = field(default_factory=dict)
 
     def head_to_head(self, p: PlayerId) -> Decimal:
         """``p``'s match points against the round-robin players level with them on
         matches and games won (胜负关系: who beat whom decides before a flip)."""
-        if p not in self.robin:
-            return Decimal(0)
+        level = {
+            q: (self.robin_wins.get(q, ZERO), self.robin_points.get(q, ZERO)) for q in self.robin
+        }
+        tied = [q for q in self.robin if q != p and level[q] == level.get(p)]
+        return sum((self.robin_beat.get((p, q), ZERO) for q in tied), ZERO)
 
-        def level(q: PlayerId) -> tuple[Decimal, Decimal]:
-            return self.robin_wins.get(q, Decimal(0)), self.robin_points.get(q, Decimal(0))
-
-        tied = [q for q in self.robin if q != p and level(q) == level(p)]
-        return sum((self.robin_beat.get((p, q), Decimal(0)) for q in tied), Decimal(0))
+    def robin_left(self, active: set[PlayerId]) -> list[int]:
+        """Round-robin matches still to play (both players still in)."""
+        return [
+            i
+            for i, (a, b, _) in enumerate(ROBIN)
+            if i not in self.robin_played and self.robin[a] in active and self.robin[b] in active
+        ]
 
 
 class Bracket(Format):
@@ -172,17 +158,13 @@ class Bracket(Format):
             if not w.robin:  # the first match is (1st, 2nd) with the 3rd on a bye
                 w.robin = (*rec.plan.tables[0].players, *rec.plan.byes)
             self._robin_round(w, rec, pens, active)
-        if w.robin:
-            self._walkovers(w, active)
+        for i, (a, b, _) in enumerate(ROBIN if w.robin else ()):
+            stayed = [p for p in (w.robin[a], w.robin[b]) if p in active]
+            if i not in w.robin_played and len(stayed) == 1:  # won by walkover, unplayed
+                w.robin_wins[stayed[0]] += 1
         return w
 
-    def _robin_round(
-        self,
-        w: Walk,
-        rec: RoundRecord,
-        pens: Mapping[tuple[int, PlayerId], Decimal],
-        active: set[PlayerId],
-    ) -> None:
+    def _robin_round(self, w: Walk, rec: RoundRecord, pens: Pens, active: set[PlayerId]) -> None:
         """Score one round-robin match: a win 1, a draw ½ each, a forfeit 0."""
         table = rec.plan.tables[0]
         index = next(
@@ -195,26 +177,17 @@ class Bracket(Format):
         net = net_scores(rec, res, pens)
         a, b = table.players
         for p, q in ((a, b), (b, a)):
-            w.robin_points[p] = w.robin_points.get(p, Decimal(0)) + net.get(p, Decimal(0))
+            w.robin_points[p] = w.robin_points.get(p, ZERO) + net.get(p, ZERO)
             if p in res.forfeited or (
                 res.status is not TableStatus.CONFIRMED and q not in res.forfeited
             ):
-                gain = Decimal(0)
+                gain = ZERO
             elif q in res.forfeited:
                 gain = Decimal(1)
             else:  # a level match is won by neither (胜负场次: matches won are counted)
                 gain = Decimal(net[p] > net[q])
-            w.robin_wins[p] = w.robin_wins.get(p, Decimal(0)) + gain
-            w.robin_beat[p, q] = w.robin_beat.get((p, q), Decimal(0)) + gain
-
-    @staticmethod
-    def _walkovers(w: Walk, active: set[PlayerId]) -> None:
-        """A round-robin match against a removed player is won by walkover, unplayed."""
-        for i, (a, b, _) in enumerate(ROBIN):
-            pair = [w.robin[a], w.robin[b]]
-            stayed = [p for p in pair if p in active]
-            if i not in w.robin_played and len(stayed) == 1:
-                w.robin_wins[stayed[0]] = w.robin_wins.get(stayed[0], Decimal(0)) + 1
+            w.robin_wins[p] = w.robin_wins.get(p, ZERO) + gain
+            w.robin_beat[p, q] = w.robin_beat.get((p, q), ZERO) + gain
 
     # --- the contract ------------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
@@ -225,77 +198,48 @@ class Bracket(Format):
         label = self.label(state)
         ties = w.ladder.ties()
         if ties:
-            tables = tuple(Table(i + 1, m.players) for i, m in enumerate(ties))
-            return RoundPlan(tables, (), "extra", label, ("extra-game", *series_note(self.game)))
-        if w.robin:
-            return self._next_robin(w, state, label, active)
-        alive = w.ladder.alive(active) if state.rounds else self._round_one(state)
+            return replay_round((m.players for m in ties), label, series_note(self.game))
+        if state.rounds:
+            alive, seeded = w.ladder.alive(active), []
+        else:  # the seeds in order, then everyone else by lot
+            seeded = self._seeded(state)
+            rest = [p for p in self.active(state) if p not in seeded]
+            alive = seeded + shuffled(rest, stream(state.seed, "round1"))
+        if not w.robin and len(alive) == 3 and self.str_option("last3") == "robin":
+            w.robin = tuple(alive)
+        if w.robin:  # the next round-robin match; the third player has the bye
+            left = w.robin_left(active)
+            if not left:
+                return self.finish(self.standings(state))
+            a, b, c = (w.robin[i] for i in ROBIN[left[0]])
+            notes = ("round-robin", *series_note(self.game))
+            return RoundPlan(
+                (Table(1, (a, b)),), (c,) if c in active else (), "robin", label, notes
+            )
         if len(alive) <= 1:
             return self.finish(self.standings(state))
-        if len(alive) == 3 and self.str_option("last3") == "robin":
-            w.robin = tuple(alive)
-            return self._next_robin(w, state, label, active)
         if len(alive) == 2:
             third = bool(self.options["third"])
             return final_round(w.ladder, alive, active, third, label, series_note(self.game))
         byes: list[PlayerId] = []
-        if len(alive) % 2:
-            if not state.rounds and self.seed_count(state) > 0:
-                byes = [alive[0]]
-            else:
-                byes = pick_byes(alive, 1, w.ladder.byes, stream(state.seed, f"{label}-bye"))
+        if len(alive) % 2 and seeded:
+            byes = [alive[0]]
+        elif len(alive) % 2:
+            byes = pick_byes(alive, 1, w.ladder.byes, stream(state.seed, f"{label}-bye"))
         rest = [p for p in alive if p not in byes]
-        if not state.rounds:
-            rest = self._seeded_pairs(rest)
+        if not state.rounds:  # seed i meets seed n+1−i, in the order that keeps 1 and 2 apart
+            rest = [rest[i] for s in seed_order(len(rest) // 2) for i in (s - 1, len(rest) - s)]
         tables = tuple(Table(i // 2 + 1, (rest[i], rest[i + 1])) for i in range(0, len(rest), 2))
         notes = (*series_note(self.game), *(("bye",) if byes else ()))
         return RoundPlan(tables, tuple(byes), "", label, notes)
 
-    def seed_count(self, state: TournamentState) -> int:
-        """How many players are seeded: ``seeds``, or every rated player (``rating``)."""
-        if self.options["seeds"] == RATING:
-            return len(by_rating(state, self.active(state)))
-        return min(self.int_option("seeds"), len(self.active(state)))
-
-    def _round_one(self, state: TournamentState) -> list[PlayerId]:
-        """Seed order: the first ``seeds`` sign-ups (or the rated players, strongest
-        first), then everyone else by lot."""
+    def _seeded(self, state: TournamentState) -> list[PlayerId]:
+        """The seeds in order: the first ``seeds`` sign-ups, or the rated players,
+        strongest first (``seeds=rating``)."""
         active = self.active(state)
         if self.options["seeds"] == RATING:
-            seeded = by_rating(state, active)
-            rest = [p for p in active if p not in seeded]
-            return seeded + shuffled(rest, stream(state.seed, "round1"))
-        k = self.seed_count(state)
-        return active[:k] + shuffled(active[k:], stream(state.seed, "round1"))
-
-    @staticmethod
-    def _seeded_pairs(order: Sequence[PlayerId]) -> list[PlayerId]:
-        """Seed i meets seed n+1−i, the matches in the order that keeps 1 and 2 apart."""
-        n = len(order)
-        flat: list[PlayerId] = []
-        for s in seed_order(n // 2):
-            flat += [order[s - 1], order[n - s]]
-        return flat
-
-    def _robin_left(self, w: Walk, active: set[PlayerId]) -> list[int]:
-        """Round-robin matches still to play (both players still in)."""
-        return [
-            i
-            for i, (a, b, _) in enumerate(ROBIN)
-            if i not in w.robin_played and w.robin[a] in active and w.robin[b] in active
-        ]
-
-    def _next_robin(
-        self, w: Walk, state: TournamentState, label: str, active: set[PlayerId]
-    ) -> RoundPlan | Finished:
-        """The next round-robin match; the third player has the bye."""
-        left = self._robin_left(w, active)
-        if not left:
-            return self.finish(self.standings(state))
-        a, b, c = (w.robin[i] for i in ROBIN[left[0]])
-        byes = (c,) if c in active else ()
-        notes = ("round-robin", *series_note(self.game))
-        return RoundPlan((Table(1, (a, b)),), byes, "robin", label, notes)
+            return by_rating(state, active)
+        return active[: self.int_option("seeds")]
 
     def bracket(self, state: TournamentState) -> tuple[BracketRound, ...]:
         """The knockout tree for the ``/bracket`` picture (see :func:`tree`)."""
@@ -312,7 +256,7 @@ class Bracket(Format):
         flip = flips(state)
         knock = Decimal(len(w.ladder.rounds))
         alive = w.ladder.still_in(active)
-        finished = self._done(state, w)
+        finished = self._done(state, w, active)
         # still in: they reach further than anyone knocked out of the round they play,
         # so no one out is ranked among (or shares a place with) them
         reach = {
@@ -334,46 +278,38 @@ class Bracket(Format):
                 ("removed", Decimal(p in active)),
                 ("reached", reach[p]),
                 w.ladder.third_key(p),
-                ("robin-wins", w.robin_wins.get(p, Decimal(0))),
-                ("robin-points", w.robin_points.get(p, Decimal(0))),
+                ("robin-wins", w.robin_wins.get(p, ZERO)),
+                ("robin-points", w.robin_points.get(p, ZERO)),
                 ("head-to-head", w.head_to_head(p)),
                 ("flip", flip[p] if contends else ZERO),
             )
             still = p in active and (p in alive or p in w.robin) and not finished
-            stage, at = self._stage_of(w, p, active, still, w.ladder.level.get(p, ZERO))
+            stage, at = self._stage_of(w, p, active, still)
             figure = keys[3] if p in w.robin else ("round-score", w.ladder.score_at.get(p, ZERO))
-            lines.append(Line(p, points.get(p, Decimal(0)), still, keys, stage, at, 0, figure))
+            lines.append(Line(p, points.get(p, ZERO), still, keys, stage, at, 0, figure))
         ranked = rank(lines)
         if finished and ranked:
-            top = ranked[0]
-            ranked = (replace(top, alive=True), *ranked[1:])
+            ranked = (replace(ranked[0], alive=True), *ranked[1:])
         return ranked
 
     @staticmethod
-    def _stage_of(
-        w: Walk, p: PlayerId, active: set[PlayerId], still: bool, level: Decimal
-    ) -> tuple[str, int]:
-        """How far ``p`` got: the round robin of the last three, the final, out in
-        knockout round N, through round N (won it, or a bye), or still playing it."""
-        if p not in active:
-            return "removed", 0
-        if p in w.robin:
+    def _stage_of(w: Walk, p: PlayerId, active: set[PlayerId], still: bool) -> tuple[str, int]:
+        """How far ``p`` got: the round robin of the last three, the match for third, the
+        final, out in knockout round N, through round N (won it, or a bye), or playing it."""
+        if p in active and p in w.robin:
             return "robin", 0
-        if w.ladder.third is not None and p in w.ladder.third.players:
+        if p in active and w.ladder.third is not None and p in w.ladder.third.players:
             return "third", 0
         last = w.ladder.rounds[-1] if w.ladder.rounds else []
-        if len(last) == 1 and len(last[0].players) == 2 and p in last[0].players:
-            return "final", 0
-        if still and p in w.ladder.alive(active):  # won the match (or a bye): through
-            return "through", int(level)
-        return ("playing" if still else "out"), int(level)
+        final = len(last) == 1 and len(last[0].players) == 2 and p in last[0].players
+        through = p in w.ladder.alive(active)  # won the match (or a bye)
+        return stage_line(
+            int(w.ladder.level.get(p, ZERO)), p not in active, final, still, through=through
+        )
 
-    def _done(self, state: TournamentState, w: Walk) -> bool:
+    @staticmethod
+    def _done(state: TournamentState, w: Walk, active: set[PlayerId]) -> bool:
         """Whether the history already holds the whole event (no next round)."""
-        active = set(self.active(state))
         if not state.rounds or w.ladder.ties():
             return False
-        if w.robin:
-            return not self._robin_left(w, active)
-        alive = w.ladder.alive(active)
-        return len(alive) <= 1
+        return not w.robin_left(active) if w.robin else len(w.ladder.alive(active)) <= 1

@@ -1,31 +1,11 @@
-"""The elimination toolkit every elimination format shares.
+"""What every elimination format shares: cutting a table, settling a tie at a final, and
+replaying two-player knockout rounds (docs/rules/knockout.md, docs/rules/bracket.md,
+docs/rules/two-player.md#series).
 
-* :class:`Ladder` replays two-player knockout rounds from the history: matches in bracket
-  order, byes, walkovers, and a level series held open (an ``extra`` round of the same
-  pair) until someone wins — it never decides who advances (两盘慢棋战平则赛快棋…直到分出胜负;
-  docs/rules/two-player.md#series). Single elimination (单败淘汰) and the playoffs of
-  小组循环 use it.
-* A third-place match (knob ``third``, docs/rules/bracket.md#third-place): the two semi-final
-  losers meet at table 2 of the final's round (:func:`final_round`); the ladder keeps it
-  beside its rounds (``Ladder.third``); its winner ranks above its loser by
-  :meth:`Ladder.third_key`, named 三四名决赛 where it decides.
-* :func:`still_in_at` keeps a match won before a later withdrawal with its winner.
-* :func:`tree` is the ladder as the ``/bracket`` picture draws it.
-* :func:`at_cut` splits a table at its cut (the top k go on): the sure ones, and those level
-  across it whom a play-off or a flip is to separate (table knockout, pairs, a level match).
-* :func:`lucky_losers` fills a final too few reached with the best of the rest, by the
-  format's merit and then a verifiable flip (table knockout, 积分晋级).
-* :func:`top_of_final` is who leads a final (or its extra game) and, when a tie there
-  cannot be played off, the flip that settles it.
-* :func:`extra_table` settles a tie at the top of a final (docs/rules/knockout.md#final-ties): in
-  earlier rounds a tie is settled by a card flip (翻牌); in the final a tie for first is played off
-  (加时赛, the highest score wins). An extra game needs a table the game allows: the tied players
-  alone when the game seats that many, otherwise the whole final table plays it again and only the
-  tied players' scores count (two tied at a Big Two final of four: the four play one more game, the
-  better of the two wins). Only when not even that table can be seated (players forfeited or
-  withdrew since) does a flip decide. Table knockout, 积分晋级 and 小组循环 at tables of 3–4 use it.
-* :class:`FinalTable` is that final as a stage: the final table replayed with its extra games,
-  who is on top, what each game added to the finalists' ranking keys (table knockout).
+A level two-player series never decides who advances: the :class:`Ladder` holds it open
+for an ``extra`` round of the same pair. A tie at the top of a final is played off when
+the game can seat an extra game (:func:`extra_table`), else flipped (翻牌); earlier cuts
+are flipped or played off as each format's rules say.
 """
 
 from __future__ import annotations
@@ -52,6 +32,7 @@ HALF = Decimal("0.5")
 LOW = Decimal(-(10**12))  # ranks a forfeit below every score; never shown
 THIRD_NOTE = "third-place"  # a final's round that also seats the match for third
 BracketRound = tuple[tuple[PlayerId, PlayerId | None, PlayerId | None], ...]
+Pens = Mapping[tuple[int, PlayerId], Decimal]
 U = TypeVar("U", bound=Hashable)  # who goes on: a player, or a pair's number
 
 
@@ -70,6 +51,21 @@ def at_cut(
     return (above + tied, []) if len(above) + len(tied) <= k else (above, tied)
 
 
+def flipped(
+    above: list[PlayerId], tied: Sequence[PlayerId], k: int, flip: tuple[str, str]
+) -> tuple[list[PlayerId], dict[PlayerId, int]]:
+    """The cut's places left to ``tied`` given by a verifiable flip (``flip`` = seed,
+    label): who goes on, and the flip's values for the ranking to show what decided."""
+    drawn = flip_order(tied, *flip)
+    return above + sorted(tied, key=lambda p: -drawn[p])[: k - len(above)], drawn
+
+
+def may_take(cands: Sequence[U], key: Callable[[U], tuple[Decimal, ...]], k: int) -> set[U]:
+    """Of ``cands`` cut after their top ``k`` while results are still to come, those the
+    cut may yet take: fewer than ``k`` of the others stand above them so far."""
+    return {p for p in cands if sum(key(q) > key(p) for q in cands) < k}
+
+
 def lucky_losers(
     state: TournamentState,
     candidates: Iterable[PlayerId],
@@ -85,28 +81,6 @@ def lucky_losers(
     return sorted(candidates, key=lambda p: (*merit(p), flip[p]), reverse=True)[:need]
 
 
-def top_of_final(
-    scores: Mapping[PlayerId, Decimal],
-    contenders: Sequence[PlayerId],
-    seated: Sequence[PlayerId],
-    sizes: Sequence[int],
-    sides: Sequence[Sequence[PlayerId]],
-    flip: tuple[str, str],
-) -> tuple[tuple[PlayerId, ...], dict[PlayerId, int]]:
-    """The best-scoring ``contenders`` of a final or of its extra game. Several tied that
-    an extra game can seat (:func:`extra_table` with the ``seated`` table) stay tied: they
-    play it. Otherwise a flip with ``flip`` = (seed, label) picks one; its values are
-    returned so the ranking can show what decided (empty without a flip)."""
-    if not contenders:
-        return (), {}
-    best = max(scores[p] for p in contenders)
-    top = tuple(p for p in contenders if scores[p] == best)
-    if len(top) < 2 or extra_table(top, seated, sizes, sides) is not None:
-        return top, {}
-    order = flip_order(top, *flip)
-    return (max(top, key=lambda p: order[p]),), order
-
-
 def extra_table(
     tied: Sequence[PlayerId],
     final: Sequence[PlayerId],
@@ -114,8 +88,9 @@ def extra_table(
     sides: Sequence[Sequence[PlayerId]] = (),
 ) -> tuple[PlayerId, ...] | None:
     """Who sits the extra game for ``tied`` (a tie at the top of the ``final`` table):
-    the tied alone, else the whole final table, else ``None`` (a flip decides). Partners
-    (one of ``sides``, the 2v2 games) always score alike: no game can part them."""
+    the tied alone, else the whole final table (only the tied players' scores count),
+    else ``None`` (a flip decides). Partners (one of ``sides``, the 2v2 games) always
+    score alike: no game can part them."""
     if any(set(tied) <= set(side) for side in sides):
         return None
     if len(tied) in sizes:
@@ -123,6 +98,14 @@ def extra_table(
     if set(tied) <= set(final) and len(final) in sizes:
         return tuple(final)
     return None
+
+
+def replay_round(
+    pairs: Iterable[Sequence[PlayerId]], label: str, notes: Sequence[str]
+) -> RoundPlan:
+    """The ``extra`` round that plays level two-player matches again, a table each."""
+    tables = tuple(Table(i + 1, tuple(pair)) for i, pair in enumerate(pairs))
+    return RoundPlan(tables, (), "extra", label, ("extra-game", *notes))
 
 
 @dataclass
@@ -152,18 +135,18 @@ class FinalTable:
         and the note returned for the next plan says so."""
         self.played, self.seated = True, tuple(seated)
         vying = self.seated if contenders is None else contenders
-        label = (seed, f"round{number}-final-flip")
-        self.top, flip = top_of_final(scores, vying, self.seated, self.sizes, self.sides, label)
-        for p, value in flip.items():
+        best = max((scores[p] for p in vying), default=None)
+        self.top = tuple(p for p in vying if scores[p] == best)
+        if len(self.top) < 2 or self.extra_seats() is not None:
+            return ()
+        order = flip_order(self.top, seed, f"round{number}-final-flip")
+        self.top = (max(self.top, key=lambda p: order[p]),)
+        for p, value in order.items():
             self.keys.setdefault(p, []).append(("final-flip", Decimal(value)))
-        return ("final-flip",) if flip else ()
+        return ("final-flip",)
 
     def extra(
-        self,
-        rec: RoundRecord,
-        pens: Mapping[tuple[int, PlayerId], Decimal],
-        active: set[PlayerId],
-        seed: str,
+        self, rec: RoundRecord, pens: Pens, active: set[PlayerId], seed: str
     ) -> tuple[str, ...]:
         """An extra game among the tied: only the tied players' scores count when the
         whole final table played it; a forfeit ranks below every score."""
@@ -208,7 +191,9 @@ class Match:
 
 @dataclass
 class Ladder:
-    """Knockout rounds replayed from the history, in bracket order."""
+    """Two-player knockout rounds replayed from the history, in bracket order, with the
+    semi-final losers' match for third (knob ``third``, docs/rules/bracket.md#third-place)
+    kept beside them."""
 
     rounds: list[list[Match]] = field(default_factory=list)
     third: Match | None = None  # the semi-final losers' match for third place
@@ -228,16 +213,12 @@ class Ladder:
         """Who is still in the knockout now: the last round's winners, and the active
         players of its matches not yet decided (their table unsettled, or level); the
         match for third decides no title."""
-        if not self.rounds:
-            return set()
         open_ = {p for m in self.ties() if m is not self.third for p in m.players if p in active}
-        return set(self.alive(active)) | open_
+        return set(self.alive(active)) | open_ if self.rounds else set()
 
     def playoff(self, active: set[PlayerId]) -> tuple[PlayerId, ...]:
         """The active players of the last round's level matches (an extra round decides)."""
-        return tuple(
-            p for m in self.ties() if m.level and not m.decided for p in m.players if p in active
-        )
+        return tuple(p for m in self.ties() if m.level for p in m.players if p in active)
 
     def third_key(self, p: PlayerId) -> tuple[str, Decimal]:
         """The ranking key of the match for third: 1 for its winner, 0 for anyone else."""
@@ -256,17 +237,12 @@ class Ladder:
 
     def alive(self, active: set[PlayerId]) -> list[PlayerId]:
         """The last round's winners in bracket order (still active)."""
-        if not self.rounds:
-            return []
-        return [m.winner for m in self.rounds[-1] if m.winner is not None and m.winner in active]
+        last = self.rounds[-1] if self.rounds else []
+        return [m.winner for m in last if m.winner is not None and m.winner in active]
 
-    def play(
-        self,
-        rec: RoundRecord,
-        pens: Mapping[tuple[int, PlayerId], Decimal],
-        active: set[PlayerId],
-    ) -> None:
-        """Add a knockout round (or settle the tied matches of the last one: ``extra``)."""
+    def play(self, rec: RoundRecord, pens: Pens, active: set[PlayerId]) -> None:
+        """Add a knockout round (or settle the tied matches of the last one: ``extra``);
+        a match for third sits at table 2 of the final's round."""
         results = {res.table.number: res for res in rec.results}
         if rec.plan.stage == "extra":
             for table in rec.plan.tables:
@@ -275,43 +251,37 @@ class Ladder:
                     self._decide(match, rec, results.get(table.number), pens, active)
             return
         tables = rec.plan.tables
-        if THIRD_NOTE in rec.plan.notes:  # table 2 is the match for third, beside the final
+        if THIRD_NOTE in rec.plan.notes:
             self.third, tables = Match(tables[1].players), tables[:1]
             self._decide(self.third, rec, results.get(rec.plan.tables[1].number), pens, active)
         depth = Decimal(len(self.rounds) + 1)
         matches = [Match(t.players) for t in tables]
-        matches += [Match((p,)) for p in rec.plan.byes]
-        self.byes.update(rec.plan.byes)
-        for match, table in zip(matches, tables, strict=False):
-            for p in match.players:
-                self.level[p] = depth
+        for match, table in zip(matches, tables, strict=True):
+            self.level.update((p, depth) for p in match.players)
             self._decide(match, rec, results.get(table.number), pens, active)
-        for match in matches[len(rec.plan.tables) :]:
-            p = match.players[0]
-            match.decided, match.winner = True, p if p in active else None
-            self.level[p] = depth + HALF
-        self.rounds.append(matches)
+        self.byes.update(rec.plan.byes)
+        self.level.update((p, depth + HALF) for p in rec.plan.byes)
+        byes = [Match((p,), p if p in active else None, True) for p in rec.plan.byes]
+        self.rounds.append(matches + byes)
 
     def _decide(
         self,
         match: Match,
         rec: RoundRecord,
         res: TableResult | None,
-        pens: Mapping[tuple[int, PlayerId], Decimal],
+        pens: Pens,
         active: set[PlayerId],
     ) -> None:
         winners = match_winner(rec, res, pens, active, match.players)
-        if res is not None and res.status is TableStatus.FORFEIT:
-            self.forfeited.update(res.forfeited)
         if res is not None and res.status is TableStatus.CONFIRMED:
             self.score_at.update(net_scores(rec, res, pens))
         elif res is not None and res.status is TableStatus.FORFEIT:
+            self.forfeited.update(res.forfeited)
             self.score_at.update((p, Decimal(0)) for p in match.players)  # a walkover
         if winners is None:
             match.level = res is not None and res.status is not TableStatus.PENDING
             return
-        match.decided = True
-        match.winner = winners[0] if winners else None
+        match.decided, match.winner = True, winners[0] if winners else None
         if match.winner is not None and match is not self.third:
             self.level[match.winner] += HALF
 
@@ -319,7 +289,7 @@ class Ladder:
 def match_winner(
     rec: RoundRecord,
     res: TableResult | None,
-    pens: Mapping[tuple[int, PlayerId], Decimal],
+    pens: Pens,
     active: set[PlayerId],
     players: Sequence[PlayerId],
 ) -> tuple[PlayerId, ...] | None:
@@ -393,13 +363,6 @@ def tree(ladder: Ladder) -> tuple[BracketRound, ...]:
     """Per knockout round, in bracket order: (player, opponent or ``None`` for a bye,
     winner or ``None`` while undecided)."""
     return tuple(
-        tuple(
-            (
-                m.players[0],
-                m.players[1] if len(m.players) > 1 else None,
-                m.winner if m.decided else None,
-            )
-            for m in rnd
-        )
+        tuple((m.players[0], (*m.players, None)[1], m.winner if m.decided else None) for m in rnd)
         for rnd in ladder.rounds
     )

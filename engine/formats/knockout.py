@@ -1,41 +1,12 @@
-"""Table knockout 分桌淘汰 (docs/rules/knockout.md).
+"""Table knockout 分桌淘汰: the rules are docs/rules/knockout.md.
 
-Rules as implemented, with their anchors there:
-
-* Every round everyone still in is drawn by lot into tables, seats A–D by lot
-  (每4人一桌…分座抽签决定; #tables-by-lot).
-* The top ``advance`` players of each table go on (最高分者胜出，进入下一轮; #advance).
-* A tie for an advancing place is broken by a verifiable card flip (翻牌, #flip:
-  预赛、复赛、半决赛中…翻牌决定胜负); the next plan carries the note ``tiebreak-flip``.
-* Leftovers: when the count does not fit the usual table, a short table the game allows
-  (Big Two of 3) is used before anybody sits out; only when no mix of allowed sizes seats
-  everyone do the leftovers get a bye into the next draw (剩余选手不够4人
-  则轮空参加下轮抽签; #leftovers). Knob ``leftover=bye`` applies that literally (no short
-  tables).
-  Byes go by lot to those who had the fewest.
-* A forfeited table: the players in ``forfeited`` are out; the others at that table go on to
-  the next draw (视为弃权，余下选手轮空参加下轮抽签; #forfeits). A table not reported
-  by the deadline is recorded with everyone forfeited, so all of them are out
-  (逾期未上报者，视为所在组4人全部弃权; docs/rules/deadlines.md#late).
-* When the players still in fit one table, that table is the final (stage ``final``). Its
-  top scorer wins; a tie at the top is played off in an extra game among the tied players
-  (stage ``extra``, #final-ties: 总决赛中…进行加时赛) when the game allows a table of
-  that size, otherwise by a flip (note ``final-flip``).
-* A two-player match left level under a best-of series (draws) is played again, as in single
-  elimination: an ``extra`` round of the level matches before the next draw, until one of
-  the two wins (docs/rules/two-player.md#formats); no flip decides a match of players who
-  can still play it.
-* If fewer players remain than the smallest table (e.g. two Big Two winners), the best
-  losers of the last round by score (then by flip) fill the final (note ``lucky-loser``):
-  a final needs a table, and the next-best score is the least arbitrary way to fill it.
-  Knob ``best_losers=off`` (one loss and out, 输一场即失去继续比赛的权利; #one-loss):
-  nobody who lost comes back; instead a round that would send on too few for a table
-  seats fewer players and gives the rest byes, so that enough go on (eight Big Two
-  players: 4+3 and one bye, three go on to a final of three).
-* Everyone out by forfeits, or a single player left: finished with the standings as they are.
-
-Ranking: later round reached first, then not forfeited, then the score at the table in the
-last round played (penalties of that round deducted), then extra games, then a flip.
+Every round the players still in are drawn by lot into tables and the top ``advance`` of
+each go on; a tie for a place that goes on is flipped (note ``tiebreak-flip``). When the
+players left fit one table it is the final (stage ``final``), a tie at its top played off
+in ``extra`` rounds (:class:`~engine.formats.elimination.FinalTable`). A level two-player
+match under a series is played again in an ``extra`` round before the next draw, never
+flipped. Too few left for a table: the best losers of the last round fill the final (note
+``lucky-loser``); with ``best_losers=off`` a round seats fewer instead (note ``fill-byes``).
 """
 
 from __future__ import annotations
@@ -45,10 +16,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from engine.draw import flip_order, shuffled, stream
+from engine.draw import shuffled, stream
 from engine.errors import ConfigError, FormatError
 from engine.formats.base import APART_NOTE, AnyGame, Format
-from engine.formats.elimination import LOW, FinalTable, at_cut, lucky_losers, stage_line
+from engine.formats.elimination import (
+    LOW,
+    FinalTable,
+    Pens,
+    at_cut,
+    flipped,
+    lucky_losers,
+    may_take,
+    replay_round,
+    stage_line,
+)
 from engine.formats.series import SERIES_NOTES, SUDDEN, series_length, series_note
 from engine.formats.stage import Goes, Kind, Stage, match_length, within
 from engine.games.base import Knob
@@ -59,7 +40,6 @@ from engine.model import (
     RoundRecord,
     Standing,
     Table,
-    TableResult,
     TableStatus,
     TournamentState,
 )
@@ -72,6 +52,8 @@ class Walk:
     """What the history so far implies for the next round and for the ranking."""
 
     final: FinalTable  # the final table and its extra games
+    pens: Pens
+    active: set[PlayerId]
     pool: list[PlayerId] = field(default_factory=list)  # waiting for the next draw
     out: set[PlayerId] = field(default_factory=set)
     reached: dict[PlayerId, int] = field(default_factory=dict)
@@ -82,6 +64,28 @@ class Walk:
     notes: list[str] = field(default_factory=list)
     last_losers: list[PlayerId] = field(default_factory=list)
     replays: list[tuple[PlayerId, ...]] = field(default_factory=list)  # level matches
+
+    def level(self, notes: Sequence[str], table: Table, net: Mapping[PlayerId, Decimal]) -> bool:
+        """A two-player match of a round with a series that ended level, both players
+        still in: it is played again rather than flipped (docs/rules/two-player.md#formats)."""
+        if len(table.players) != 2 or (series_length(notes) is None and SUDDEN not in notes):
+            return False
+        a, b = table.players
+        return a in self.active and b in self.active and net[a] == net[b]
+
+    def advance(
+        self,
+        players: list[PlayerId],
+        net: Mapping[PlayerId, Decimal],
+        k: int,
+        flip: tuple[str, str],
+    ) -> list[PlayerId]:
+        """The top ``k`` of a table's ``players``; a tie at the cut by card flip (#flip)."""
+        ahead, tied = at_cut(players, k, lambda p: (net[p],))
+        if not tied:
+            return ahead
+        self.notes.append("tiebreak-flip")
+        return flipped(ahead, tied, k, flip)[0]
 
 
 class Knockout(Format):
@@ -141,83 +145,9 @@ class Knockout(Format):
         cut = tuple(c for c in chain if c != ("flip" if replayed else "extra"))
         k = self.int_option("advance")
         called_back = self.best_losers and self.sizes != (2,)  # one goes on at a table of two
-        return (
-            (
-                Stage(Kind.KNOCKOUT, "knockout", length, Goes.WINNER, k, called_back, cut),
-                not players or players > self.sizes[0],
-            ),
-            (Stage(Kind.FINAL, "final", length, Goes.CHAMPION, tiebreaks=chain), True),
-        )
-
-    # --- history ---------------------------------------------------------------------
-    def walk(self, state: TournamentState) -> Walk:
-        """Replay every round: who is still in, who went out where, what is undecided."""
-        active = set(self.active(state))
-        pens = penalties_by_round(state)
-        w = Walk(FinalTable(self.sizes), pool=[p for p in state.players if p in active])
-        k = self.int_option("advance")
-        for rec in state.rounds:
-            w.notes = []
-            results = {res.table.number: res for res in rec.results}
-            seated = [p for t in rec.plan.tables for p in t.players]
-            w.out.difference_update(seated)
-            if rec.plan.stage == "extra" and not w.final.played:
-                self._replay(w, rec, results, pens, active, state)  # level matches again
-                continue
-            for p in (*seated, *rec.plan.byes):
-                w.reached[p] = rec.number
-            w.byes.update(rec.plan.byes)
-            if rec.plan.stage == "extra":
-                w.notes += w.final.extra(rec, pens, active, state.seed)
-                continue
-            if rec.plan.stage == "final":
-                w.finalists = {p for t in rec.plan.tables for p in t.players}
-                w.final.sides = self.sides(rec.plan.tables[0].players)
-            going: list[PlayerId] = [p for p in rec.plan.byes if p in active]
-            losers: list[PlayerId] = []
-            for table in rec.plan.tables:
-                res = results.get(table.number)
-                if res is None or res.status is TableStatus.PENDING:
-                    going += [p for p in table.players if p in active]
-                    continue
-                if res.status is TableStatus.FORFEIT:
-                    w.forfeit.update(res.forfeited)
-                    w.out.update(res.forfeited)
-                    stayed = [p for p in table.players if p in active and p not in res.forfeited]
-                    if rec.plan.stage == "final":
-                        level = dict.fromkeys(stayed, Decimal(0))  # level at the top
-                        w.score_at.update(level)
-                        w.notes += w.final.play(stayed, level, rec.number, state.seed)
-                    else:
-                        going += stayed
-                    continue
-                net = net_scores(rec, res, pens)
-                w.score_at.update(net)
-                if rec.plan.stage == "final":
-                    players = [p for p in table.players if p in active]
-                    w.notes += w.final.play(players, net, rec.number, state.seed)
-                    continue
-                if self._level_match(rec.plan.notes, table, net, active):
-                    w.replays.append(table.players)
-                    going += list(table.players)  # neither is out before the replay
-                    continue
-                ahead = self._advancers(table, net, k, active, state.seed, rec.number, w)
-                going += ahead
-                losers += [p for p in table.players if p not in ahead]
-            # Sets: a round of 2,000 players asked "in going?" of a list 4 million times.
-            staying, sat = set(going), set(seated)
-            w.out.update(p for p in seated if p not in staying)
-            w.out.update(p for p in w.pool if p not in staying and p not in sat and p in active)
-            if losers:
-                w.last_losers = losers
-            held = {p for pair in w.replays for p in pair}
-            w.pool = (
-                [p for p in state.players if p in staying and p not in held]
-                if not w.final.played
-                else []
-            )
-        w.out.update(p for p in state.players if p not in active)
-        return w
+        stage = Stage(Kind.KNOCKOUT, "knockout", length, Goes.WINNER, k, called_back, cut)
+        final = Stage(Kind.FINAL, "final", length, Goes.CHAMPION, tiebreaks=chain)
+        return ((stage, not players or players > self.sizes[0]), (final, True))
 
     @property
     def rules_variant(self) -> str:
@@ -225,72 +155,107 @@ class Knockout(Format):
         is played again (docs/rules/two-player.md#formats)."""
         return "series" if max(self.sizes) == 2 and series_note(self.game) else ""
 
-    @staticmethod
-    def _level_match(
-        notes: Sequence[str],
-        table: Table,
-        net: Mapping[PlayerId, Decimal],
-        active: set[PlayerId],
-    ) -> bool:
-        """A two-player match of a round with a series that ended level, both players
-        still in: it is played again rather than flipped (docs/rules/two-player.md#formats)."""
-        if len(table.players) != 2 or (series_length(notes) is None and SUDDEN not in notes):
-            return False
-        a, b = table.players
-        return a in active and b in active and net[a] == net[b]
+    # --- history ---------------------------------------------------------------------
+    def walk(self, state: TournamentState) -> Walk:
+        """Replay every round: who is still in, who went out where, what is undecided."""
+        active = set(self.active(state))
+        pool = [p for p in state.players if p in active]
+        w = Walk(FinalTable(self.sizes), penalties_by_round(state), active, pool)
+        for rec in state.rounds:
+            w.notes = []
+            seated = [p for t in rec.plan.tables for p in t.players]
+            w.out.difference_update(seated)
+            if rec.plan.stage == "extra" and not w.final.played:
+                self._replay(w, rec, state)  # the level matches again
+                continue
+            w.reached.update((p, rec.number) for p in (*seated, *rec.plan.byes))
+            w.byes.update(rec.plan.byes)
+            if rec.plan.stage == "extra":
+                w.notes += w.final.extra(rec, w.pens, active, state.seed)
+                continue
+            if rec.plan.stage == "final":
+                w.finalists = set(seated)
+                w.final.sides = self.sides(rec.plan.tables[0].players)
+            going = self._round(w, rec, state.seed)
+            # Sets: a round of 2,000 players asked "in going?" of a list 4 million times.
+            staying, sat = set(going), set(seated)
+            w.out.update(p for p in seated if p not in staying)
+            w.out.update(p for p in w.pool if p not in staying and p not in sat and p in active)
+            staying -= {p for pair in w.replays for p in pair}
+            w.pool = [] if w.final.played else [p for p in state.players if p in staying]
+        w.out.update(p for p in state.players if p not in active)
+        return w
 
-    def _replay(
-        self,
-        w: Walk,
-        rec: RoundRecord,
-        results: Mapping[int, TableResult],
-        pens: Mapping[tuple[int, PlayerId], Decimal],
-        active: set[PlayerId],
-        state: TournamentState,
-    ) -> None:
+    def _round(self, w: Walk, rec: RoundRecord, seed: str) -> list[PlayerId]:
+        """One round's tables settled: who goes on (the pending tables' players and the
+        level matches' with them, for now); the final's table played; the losers kept
+        for a final too few may reach."""
+        results = {res.table.number: res for res in rec.results}
+        final, k = rec.plan.stage == "final", self.int_option("advance")
+        going = [p for p in rec.plan.byes if p in w.active]
+        losers: list[PlayerId] = []
+        for table in rec.plan.tables:
+            res = results.get(table.number)
+            players = [p for p in table.players if p in w.active]
+            if res is None or res.status is TableStatus.PENDING:
+                going += players
+                continue
+            if res.status is TableStatus.FORFEIT:
+                w.forfeit.update(res.forfeited)
+                w.out.update(res.forfeited)
+                stayed = [p for p in players if p not in res.forfeited]
+                if final:
+                    level = dict.fromkeys(stayed, Decimal(0))  # level at the top
+                    w.score_at.update(level)
+                    w.notes += w.final.play(stayed, level, rec.number, seed)
+                else:
+                    going += stayed
+                continue
+            net = net_scores(rec, res, w.pens)
+            w.score_at.update(net)
+            if final:
+                w.notes += w.final.play(players, net, rec.number, seed)
+            elif w.level(rec.plan.notes, table, net):
+                w.replays.append(table.players)
+                going += table.players  # neither is out before the replay
+            else:
+                flip = (seed, f"round{rec.number}-table{table.number}-flip")
+                ahead = w.advance(players, net, k, flip)
+                going += ahead
+                losers += [p for p in table.players if p not in ahead]
+        if losers:
+            w.last_losers = losers
+        return going
+
+    @staticmethod
+    def _replay(w: Walk, rec: RoundRecord, state: TournamentState) -> None:
         """The level matches played again: a winner joins the next draw, the other is
         out in the round the match was drawn in; level again: another replay."""
         pending, w.replays = w.replays, []
         won: set[PlayerId] = set()
+        results = {res.table.number: res for res in rec.results}
         for pair in pending:
             table = next((t for t in rec.plan.tables if set(t.players) == set(pair)), None)
             res = results.get(table.number) if table is not None else None
             if table is None or res is None or res.status is TableStatus.PENDING:
                 w.replays.append(pair)
                 continue
-            stayed = [p for p in pair if p in active and p not in res.forfeited]
+            stayed = [p for p in pair if p in w.active and p not in res.forfeited]
             if res.status is TableStatus.FORFEIT:
                 w.forfeit.update(res.forfeited)
                 w.out.update(res.forfeited)
                 won.update(stayed[:1] if len(stayed) == 1 else ())
                 continue
-            net = net_scores(rec, res, pens)
-            if self._level_match(rec.plan.notes, table, net, active):
+            net = net_scores(rec, res, w.pens)
+            if w.level(rec.plan.notes, table, net):
                 w.replays.append(pair)
-                continue
-            winner = max(stayed, key=lambda p: net[p]) if stayed else None
-            w.out.update(p for p in pair if p != winner)
-            won.update((winner,) if winner is not None else ())
+            elif stayed:
+                winner = max(stayed, key=lambda p: net[p])
+                w.out.update(p for p in pair if p != winner)
+                won.add(winner)
+            else:
+                w.out.update(pair)
         w.pool = [p for p in state.players if p in set(w.pool) | won]
-
-    def _advancers(
-        self,
-        table: Table,
-        net: Mapping[PlayerId, Decimal],
-        k: int,
-        active: set[PlayerId],
-        seed: str,
-        number: int,
-        w: Walk,
-    ) -> list[PlayerId]:
-        """The top ``k`` still-active players of a table; a tie at the cut by card flip."""
-        cands = (p for p in table.players if p in active)
-        through, tied = at_cut(cands, k, lambda p: (net[p],))
-        if not tied:
-            return through
-        flip = flip_order(tied, seed, f"round{number}-table{table.number}-flip")
-        w.notes.append("tiebreak-flip")
-        return through + sorted(tied, key=lambda p: -flip[p])[: k - len(through)]
 
     # --- the contract ------------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
@@ -303,23 +268,18 @@ class Knockout(Format):
         # (docs/rules/two-player.md#formats).
         notes = (*dict.fromkeys(w.notes), *series_note(self.game))
         if w.replays and not w.final.played:
-            tables = tuple(Table(i + 1, pair) for i, pair in enumerate(w.replays))
-            return RoundPlan(tables, (), "extra", label, ("extra-game", *series_note(self.game)))
+            return replay_round(w.replays, label, series_note(self.game))
         if w.final.played:
             table = w.final.extra_seats()
-            if table is not None:
-                seats = shuffled(sorted(table), rng)
-                return RoundPlan(
-                    (Table(1, tuple(seats)),), (), "extra", label, (*notes, "extra-game")
-                )
-            return self.finish(self.standings(state))
+            if table is None:
+                return self.finish(self.standings(state))
+            seats = (Table(1, tuple(shuffled(sorted(table), rng))),)
+            return RoundPlan(seats, (), "extra", label, (*notes, "extra-game"))
         pool = list(w.pool)
-        if len(pool) <= 1:
-            return self.finish(self.standings(state))
         if 1 < len(pool) < min(self.sizes) and self._calls_back(state):
             pool += self._lucky(w, state)
             notes = (*notes, "lucky-loser")
-        if len(pool) < min(self.sizes):  # forfeits left too few: the ranking decides
+        if len(pool) < min(self.sizes):  # one left, or forfeits left too few: the ranking decides
             return self.finish(self.standings(state))
         sit_out = 0 if self.best_losers else self.sit_out(len(pool)) or 0
         notes = (*notes, "fill-byes") if sit_out else notes
@@ -375,27 +335,27 @@ class Knockout(Format):
         return lucky_losers(state, cands, need, lambda p: (w.score_at.get(p, LOW),))
 
     def called_back(self, state: TournamentState) -> frozenset[PlayerId]:
-        return frozenset(self._called_back(self.walk(state), state))
+        return frozenset(self._callbacks(self.walk(state), state)[0])
 
-    def _called_back(self, w: Walk, state: TournamentState) -> set[PlayerId]:
-        """The lucky losers the next round will take, once the round that put them out
-        is over: the standings show them still in, as the round's end announced, not
-        as out in the round they lost."""
-        if w.final.played or not 1 < len(w.pool) < min(self.sizes) or not self._calls_back(state):
-            return set()
+    def _callbacks(self, w: Walk, state: TournamentState) -> tuple[set[PlayerId], set[PlayerId]]:
+        """The lucky losers the next round will take, once the round that put them out is
+        over (the standings show them still in, as the round's end announced, not as out
+        in the round they lost); before that, those who may yet be (:meth:`_may_be`)."""
+        if w.final.played or not self._calls_back(state):
+            return set(), set()
         try:
             self.require_closed(state)
         except FormatError:  # results still to come could change who is called back
-            return set()
-        return set(self._lucky(w, state))
+            return set(), self._may_be(w, state)
+        return set(self._lucky(w, state)) if 1 < len(w.pool) < min(self.sizes) else set(), set()
 
-    def _may_be_called_back(self, w: Walk, state: TournamentState) -> set[PlayerId]:
+    def _may_be(self, w: Walk, state: TournamentState) -> set[PlayerId]:
         """Losers of the round being played whom its tables still to report may make lucky
         losers: those tables send on ``advance`` each, and if that leaves fewer than a
         table, the best losers fill the final. A loser already below as many of the
         round's losers as places to fill is out whatever comes (a table forfeited whole
         sends fewer on; that exception is not foreseen)."""
-        if w.final.played or w.replays or not state.rounds or not self._calls_back(state):
+        if w.replays or not state.rounds:
             return set()
         rec = state.rounds[-1]
         results = {res.table.number: res for res in rec.results}
@@ -408,45 +368,35 @@ class Knockout(Format):
             return set()
         held = {p for t in pending for p in t.players}
         k = self.int_option("advance")
-        most = len([p for p in w.pool if p not in held]) + sum(
-            min(k, len(t.players)) for t in pending
-        )
+        most = sum(p not in held for p in w.pool) + sum(min(k, len(t.players)) for t in pending)
         if not 1 < most < min(self.sizes):
             return set()
         seated = {p for t in rec.plan.tables for p in t.players}
-        cands = [
-            p
-            for p in w.last_losers
-            if p in seated and p in w.out and p not in w.forfeit and p not in state.removed
-        ]
-        score = {p: w.score_at.get(p, LOW) for p in cands}
-        need = min(self.sizes) - most
-        return {p for p in cands if sum(score[q] > score[p] for q in cands) < need}
+        out = w.forfeit | state.removed
+        cands = [p for p in w.last_losers if p in seated and p in w.out and p not in out]
+        return may_take(cands, lambda p: (w.score_at.get(p, LOW),), min(self.sizes) - most)
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         w = self.walk(state)
-        active = set(self.active(state))
         points = totals(state)
         flip = flips(state)
-        lucky = self._called_back(w, state)
-        maybe = self._may_be_called_back(w, state)
+        lucky, maybe = self._callbacks(w, state)
         w.out -= lucky | maybe
         waiting, top = set(w.pool) | lucky, set(w.final.top)
         lines = []
         for p in state.players:
             keys = (
-                ("removed", Decimal(p in active)),
+                ("removed", Decimal(p in w.active)),
                 ("reached", Decimal(w.reached.get(p, 0) + (p in waiting))),
                 ("forfeit", Decimal(p not in w.forfeit)),
                 ("round-score", w.score_at.get(p, Decimal(0))),
                 *w.final.ranking_keys(p),
                 ("flip", flip[p]),
             )
-            alive = p in active and (p in top if w.final.played else p not in w.out)
+            alive = p in w.active and (p in top if w.final.played else p not in w.out)
             final = w.final.played and p in w.finalists
-            at = w.reached.get(p, 0)
-            stage, at = stage_line(at, p not in active, final, alive, p in w.forfeit, p in waiting)
-            if p in maybe:
-                stage = "may-go-on"
+            at, removed, forfeit = w.reached.get(p, 0), p not in w.active, p in w.forfeit
+            stage, at = stage_line(at, removed, final, alive, forfeit, p in waiting)
+            stage = "may-go-on" if p in maybe else stage
             lines.append(Line(p, points.get(p, Decimal(0)), alive, keys, stage, at))
         return rank(lines)

@@ -46,7 +46,7 @@ class PairGroups:
     def __init__(
         self,
         game: AnyGame,
-        groups: int,
+        knobs: dict[str, str],
         pairs: Sequence[Pair],
         discipline: Callable[[TournamentState], TournamentState],
     ) -> None:
@@ -55,8 +55,7 @@ class PairGroups:
         self.rep = {p: pair[0] for pair in self.pairs for p in pair}
         self.members = {pair[0]: pair for pair in self.pairs}
         self.unit = {pair[0]: i + 1 for i, pair in enumerate(self.pairs)}
-        count = groups if len(self.pairs) >= ONE_GROUP else 1  # two groups need two pairs each
-        self.fmt = EntrantGroups(game, {"groups": str(count)})
+        self.fmt = EntrantGroups(game, knobs)
 
     # --- lifting ---------------------------------------------------------------------------
     def of(self, player: PlayerId) -> PlayerId:

@@ -1,35 +1,8 @@
-"""Pairs 双人赛 for 2v2 games (docs/rules/pairs.md).
-
-Rules as implemented, with their anchors there:
-
-* Pairs are drawn by lot (初赛组合以抽签的方式形成; #pairs-by-lot): the sign-up list, sorted
-  by id, is shuffled with the stream ``pairs`` and cut into twos. Pairs signed up
-  together (``state.teams``: 自由组队) come first, as they are; the lot pairs the rest.
-* Opponents are drawn by cards (#opponents-by-cards: 抽到同样花色、牌面值同样大小的为竞争对手 — ♦A
-  meets ♥A, ♣A meets ♠A): for m tables the couples ♦A/♥A, ♣A/♠A, ♦2/♥2 … are taken in that order,
-  shuffled with the round's stream and dealt to the pairs in pair-number order; each couple is a
-  table, in couple order. The ♦/♣ holder sits A and C, the other pair B and D, so partners always
-  sit opposite (the games' sides A&C against B&D).
-* An odd number of pairs adds a joker (大王). Its pair has a bye into the next draw, or,
-  with ``lucky=on``, goes straight to the final, once per event (#joker: 抽到大、小王的
-  幸运组直接入围总决赛).
-* Knockout: the pair with more points at its table goes on (both members' scores, this
-  round's penalties deducted); a tie by a verifiable flip. A pair with a member forfeited
-  or removed loses the table (如因故不能继续比赛，视为弃权; #knockout); both: both out.
-* When the pairs left (with the lucky one) fit the final (``final`` pairs, #final: 4组的
-  总决赛), they play ``final_rounds`` rounds (连续2轮的角逐) drawn by cards again,
-  the first draw of the round's stream that repeats no earlier final pairing being used.
-  They rank by tables won, then points in the final, then a flip.
-* Knob ``groups`` (0: the knockout above): the pairs play the groups instead —
-  groups by lot, a round robin, the top two cross over (A1–B2, B1–A2), the winners'
-  final (#groups; ``engine.formats.pairgroups``). A field of nine pairs or fewer of 80分
-  plays it when the organiser named no format (docs/rules/two-player.md#format-by-size).
-* Discipline: ``forfeits`` forfeited games remove a player and strike their results
-  (弃权 2 局者取消全部比赛成绩; docs/rules/penalties.md#forfeits).
-
-Ranking: reached the final first (then final wins, final points), others by the round they
-went out in (later is better), then the pair's score at its last table, then a flip.
-"""
+"""Pairs 双人赛 for 2v2 games (docs/rules/pairs.md): pairs by lot, opponents by cards, the
+pair ahead at each table going on, a final of the last few pairs; knob ``groups``: the
+pairs play the groups instead (``engine.formats.pairgroups``). Partners sit opposite (A
+and C against B and D), and table *i* is the *i*-th couple of cards, so a stored round
+shows its cards without the draw being replayed (:meth:`Pairs.drawn_cards`)."""
 
 from __future__ import annotations
 
@@ -41,9 +14,9 @@ from decimal import Decimal
 from itertools import combinations
 
 from engine.draw import JOKERS, RANKS, SUPERSCRIPTS, flip_order, shuffled, stream
-from engine.errors import FormatError
+from engine.errors import ConfigError, FormatError
 from engine.formats.base import FORFEITS_KNOB, AnyGame, Format, GroupPlace, members_by_label
-from engine.formats.elimination import BracketRound, at_cut, stage_line
+from engine.formats.elimination import THIRD_NOTE, BracketRound, stage_line
 from engine.formats.pairgroups import ONE_GROUP, EntrantGroups, PairGroups
 from engine.formats.stage import Goes, Kind, Length, Stage, within
 from engine.games.base import Knob
@@ -51,22 +24,13 @@ from engine.model import (
     Finished,
     PlayerId,
     RoundPlan,
-    RoundRecord,
     Standing,
     Table,
     TableResult,
     TableStatus,
     TournamentState,
 )
-from engine.standings import (
-    NO_FIGURE,
-    Key,
-    Line,
-    net_scores,
-    penalties_by_round,
-    rank,
-    totals,
-)
+from engine.standings import NO_FIGURE, Key, Line, net_scores, penalties_by_round, rank, totals
 
 Pair = tuple[PlayerId, PlayerId]
 FINAL_STAGE = "final"
@@ -102,15 +66,31 @@ def card_draw(
     held = dict(zip(sorted(units), cards, strict=True))
     holder = {card: unit for unit, card in held.items()}
     matches = [(holder[a], holder[b]) for a, b in pairs_of]
-    joker = holder.get(JOKERS[0])
-    return matches, joker, held
+    return matches, holder.get(JOKERS[0]), held
+
+
+def final_draw(
+    alive: Sequence[int], met: set[frozenset[int]], rng: random.Random
+) -> tuple[list[tuple[int, int]], int | None]:
+    """A final round's matches and joker, drawn by cards: the first of the round's draws
+    that repeats no pairing already ``met`` in the final, else the one repeating fewest."""
+    draws = []
+    for _ in range(FINAL_DRAWS):
+        matches, joker, _ = card_draw(alive, rng)
+        draws.append((sum(frozenset(m) in met for m in matches), matches, joker))
+        if draws[-1][0] == 0:
+            break
+    _, matches, joker = min(draws, key=lambda draw: draw[0])
+    return matches, joker
 
 
 @dataclass
 class PairWalk:
     """What the history implies: who waits for the next draw, the final, the ranking."""
 
-    pool: list[int] = field(default_factory=list)
+    final_rounds: int
+    pool: list[int]
+    out: set[int]  # pairs with a member removed
     lucky: list[int] = field(default_factory=list)
     lucky_used: bool = False
     reached: dict[int, int] = field(default_factory=dict)
@@ -120,12 +100,50 @@ class PairWalk:
     wins: Counter[int] = field(default_factory=Counter)
     final_points: dict[int, Decimal] = field(default_factory=dict)
     met: set[frozenset[int]] = field(default_factory=set)
-    byes: Counter[int] = field(default_factory=Counter)
     notes: list[str] = field(default_factory=list)
     pending: set[int] = field(default_factory=set)  # at a table of the last round unsettled
     final_tables: Counter[int] = field(default_factory=Counter)  # final tables settled
     extra_wins: Counter[int] = field(default_factory=Counter)  # play-off tables won
     extra_void: bool = False  # a play-off table both pairs forfeited: a flip decides
+
+    @property
+    def alive(self) -> list[int]:
+        """The finalists still in."""
+        return [u for u in self.finalists if u not in self.out]
+
+    def final_left(self) -> bool:
+        """Whether the final plays another round (#final): ``final_rounds`` rounds; an odd
+        number of pairs plays a round robin instead (every two meet once, one pair sits
+        out each round), so no pair plays more final tables than another."""
+        alive = self.alive
+        if len(alive) < 2:
+            return False
+        if len(alive) % 2:
+            return any(frozenset(m) not in self.met for m in combinations(alive, 2))
+        return self.finals_played < self.final_rounds
+
+    def level(self, unit: int, alive: bool, final_over: bool) -> Decimal:
+        """How far a pair got (#ranking): the final (the lucky pair too) above every
+        round; a round's winners (or its bye) above those still at its tables, and those
+        above its losers, so no pair out ranks above one still in."""
+        if unit in self.finalists or unit in self.lucky:
+            return Decimal(FINALISTS)
+        level = Decimal(self.reached.get(unit, 0))
+        if unit in self.pool:
+            level += HALF
+        return level + QUARTER if alive and not final_over else level
+
+    def figure(self, unit: int, alive: bool) -> Key:
+        """The figure a pair's line shows, only where it means something now: its tables
+        won in the final once it played one there; a pair out, its score at the table it
+        lost; none while it is still in before the final."""
+        if unit in self.finalists:
+            return (
+                ("final-wins", Decimal(self.wins[unit])) if self.final_tables[unit] else NO_FIGURE
+            )
+        if alive or unit not in self.last_score:
+            return NO_FIGURE
+        return ("round-score", self.last_score[unit])
 
 
 class Pairs(Format):
@@ -133,19 +151,19 @@ class Pairs(Format):
 
     key = "pairs"
     aliases = ("pairs", "双人赛", "双人", "对抗赛", "pair")
-    seeds = ("002",)
     signs_up_together = True
     sits_in_pairs = True
-    note_codes = ("bye", "tiebreak-flip", LUCKY, "extra-game")
+    note_codes = ("bye", "tiebreak-flip", LUCKY, "extra-game", THIRD_NOTE)
     knobs = (
         Knob("final", "4", (), int, minimum=2),
         Knob("final_rounds", "2", (), int, minimum=1),
         Knob("lucky", "off", (), bool),
         FORFEITS_KNOB,
         Knob("groups", "0", ("0", "1", "2", "4"), int),
+        Knob("third", "off", (), bool),
     )
     eliminates = True
-    tiebreaks = (
+    tiebreaks: tuple[str, ...] = (
         "removed",
         "reached",
         "final-wins",
@@ -158,6 +176,8 @@ class Pairs(Format):
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
         self.grouped = self.int_option("groups") > 0
+        if self.grouped:  # the groups rank the pairs (their picture says their chain)
+            self.tiebreaks = EntrantGroups.tiebreaks
         self.has_group_tables = self.has_bracket = self.grouped
 
     def team_size(self) -> int:
@@ -167,32 +187,44 @@ class Pairs(Format):
         """Rounds of pairs drawn by cards, the pair ahead at each table going on (skipped
         when the pairs already fit the final), then the last ``final`` pairs' ``final_rounds``
         rounds; with ``groups``, the groups' stages, each table of two pairs its session."""
+        pairs = players // self.team_size()
         if self.grouped:
-            pairs = players // self.team_size()
             count = self.int_option("groups") if not pairs or pairs >= ONE_GROUP else 1
-            stages = EntrantGroups(self.game, {"groups": str(count)}).course(pairs)
+            stages = EntrantGroups(self.game, self.group_knobs(count)).course(pairs)
             return tuple((replace(s, length=Length(session=True)), on) for s, on in stages)
         chain = within(self.tiebreaks)
+        flipped = tuple(c for c in chain if not c.startswith("final-") and c != "extra")
         final_chain = tuple(c for c in chain if c != "round-score")
-        rounds = Stage(
-            Kind.CARDS,
-            "cards",
-            Length(session=True),
-            Goes.WINNER,
-            1,
-            False,
-            tuple(c for c in chain if not c.startswith("final-") and c != "extra"),  # flipped
-        )
-        final = self.int_option("final")
-        last = Length(self.int_option("final_rounds"), totals=True)
-        return (
-            (rounds, not players or players // self.team_size() > final),
-            (Stage(Kind.ROBIN, "final", last, Goes.CHAMPION, final, False, final_chain), True),
-        )
+        seats, last = self.int_option("final"), Length(self.int_option("final_rounds"), totals=True)
+        cards = Stage(Kind.CARDS, "cards", Length(session=True), Goes.WINNER, 1, False, flipped)
+        final = Stage(Kind.ROBIN, "final", last, Goes.CHAMPION, seats, False, final_chain)
+        return ((cards, not players or pairs > seats), (final, True))
+
+    def group_knobs(self, count: int) -> dict[str, str]:
+        """The knobs of the groups the pairs play: ``count`` groups, and the crossover
+        losers' match for third where ``third`` is on (docs/rules/pairs.md#groups)."""
+        return {"groups": str(count), "third": "on" if self.options["third"] else "off"}
+
+    def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
+        """Refuse ``third`` (when set, or kept while ``groups`` changes) where no crossover
+        is played, so nobody loses a semi-final: the knockout's final pairs play one
+        another for every place, and one group sends its top two straight to the final.
+        The draw asks only the field: a ``third`` set while a by-size event was small
+        stays idle if the field grew past the groups."""
+        if name not in ("third", "groups") or drawing or not self.options["third"]:
+            return
+        if not self.grouped:
+            raise ConfigError(
+                "third-needs-crossovers", knob="third", final=self.int_option("final")
+            )
+        if self.int_option("groups") < 2:
+            raise ConfigError("third-needs-two-groups", knob="third")
 
     def in_groups(self, state: TournamentState) -> PairGroups:
         """The groups the pairs play (knob ``groups``), for this state's pairs."""
-        return PairGroups(self.game, self.int_option("groups"), self.pairs(state), self.disciplined)
+        pairs = self.pairs(state)
+        count = self.int_option("groups") if len(pairs) >= ONE_GROUP else 1
+        return PairGroups(self.game, self.group_knobs(count), pairs, self.disciplined)
 
     @property
     def rules_variant(self) -> str:
@@ -210,10 +242,9 @@ class Pairs(Format):
     def bracket(self, state: TournamentState) -> tuple[BracketRound, ...]:
         return self.in_groups(state).bracket(state) if self.grouped else ()
 
-    # --- who plays with whom -----------------------------------------------------------
     def pairs(self, state: TournamentState) -> list[Pair]:
         """Pair number ``i + 1`` is ``pairs[i]``: pairs signed up together
-        (``state.teams``) first, then the others drawn by lot."""
+        (``state.teams``) first, then the others drawn by lot (#pairs-by-lot)."""
         given = members_by_label(state)
         for team, who in given.items():
             if len(who) != 2:
@@ -229,162 +260,68 @@ class Pairs(Format):
         """Player → pair number (for /standings, as teams are shown)."""
         return {p: i + 1 for i, pair in enumerate(self.pairs(state)) for p in pair}
 
-    # --- history -------------------------------------------------------------------------
     def walk(self, state: TournamentState) -> PairWalk:
+        """The rounds replayed: each table's pair ahead goes on (#knockout), the final's
+        tables won and points add up (#final), its play-off decides the top (#final-ties)."""
         pairs = self.pairs(state)
         number = {p: i + 1 for i, pair in enumerate(pairs) for p in pair}
         out = {i + 1 for i, pair in enumerate(pairs) if set(pair) & state.removed}
         pens = penalties_by_round(state)
-        w = PairWalk(pool=[i + 1 for i in range(len(pairs))])
+        w = PairWalk(self.int_option("final_rounds"), list(range(1, len(pairs) + 1)), out)
         for rec in state.rounds:
             w.notes, w.pending = [], set()
-            final = rec.plan.stage == FINAL_STAGE
-            extra = rec.plan.stage == EXTRA_STAGE
+            final, extra = rec.plan.stage == FINAL_STAGE, rec.plan.stage == EXTRA_STAGE
             if final and not w.finalists:
-                w.finalists = sorted(set(w.pool) | set(w.lucky))
-                w.lucky = []
+                w.finalists, w.lucky = sorted(set(w.pool) | set(w.lucky)), []
             bye_units = sorted({number[p] for p in rec.plan.byes})
-            w.byes.update(bye_units)
             results = {res.table.number: res for res in rec.results}
             going: list[int] = []
             if LUCKY in rec.plan.notes:
-                w.lucky += bye_units
-                w.lucky_used = True
+                w.lucky, w.lucky_used = w.lucky + bye_units, True
             elif not (final or extra):
                 going += bye_units  # a bye goes through the round it sat out
                 w.reached.update(dict.fromkeys(bye_units, rec.number))
             for table in rec.plan.tables:
-                x, y = number[table.players[0]], number[table.players[1]]
+                a, b, c, d = table.players
+                x, y = number[a], number[b]
                 res = results.get(table.number)
-                scores = pair_scores(rec, table, res, (x, y), pens)
-                winner = self._winner(rec, table, res, (x, y), scores, out, state, w)
-                if res is None or res.status is TableStatus.PENDING:
+                done = res if res is not None and res.status is not TableStatus.PENDING else None
+                net = net_scores(rec, res, pens) if res is not None else {}
+                scores = {x: net[a] + net[c], y: net[b] + net[d]} if net else {}
+                ahead = contenders(done, {x: (a, c), y: (b, d)}, scores, out) if done else []
+                winner = ahead[0] if len(ahead) == 1 else None
+                if len(ahead) == 2 and not rec.plan.stage:  # level in the knockout: a flip
+                    flip = flip_order(
+                        ahead, state.seed, f"round{rec.number}-table{table.number}-flip"
+                    )
+                    w.notes.append("tiebreak-flip")
+                    winner = max(ahead, key=lambda u: flip[u])
+                if not done:
                     w.pending |= {x, y}
-                if extra:
-                    self._extra(w, (x, y), res, winner)
-                    continue
-                for unit in (x, y):
-                    w.reached[unit] = rec.number
-                if final:
-                    w.met.add(frozenset((x, y)))
+                if extra:  # both forfeited a play-off table: no play-off is left (a flip)
                     if winner is not None:
-                        w.wins[winner] += 1
-                    if res is not None and res.status is not TableStatus.PENDING:
-                        w.final_tables.update((x, y))
-                    for unit, score in scores.items():
-                        w.final_points[unit] = w.final_points.get(unit, Decimal(0)) + score
+                        w.extra_wins[winner] += 1
+                    elif done:
+                        w.extra_void |= done.status is TableStatus.FORFEIT or bool(done.forfeited)
                     continue
-                w.last_score.update(scores)
-                if winner is not None:
-                    going.append(winner)
-            if final:
-                w.finals_played += 1
-            if final or extra:
-                w.pool = []
-            else:
-                w.pool = sorted(u for u in going if u not in out)
+                w.reached.update({x: rec.number, y: rec.number})
+                if not final:
+                    w.last_score.update(scores)
+                    going += [winner] if winner is not None else []
+                    continue
+                w.met.add(frozenset((x, y)))
+                w.wins.update([winner] if winner is not None else [])
+                w.final_tables.update((x, y) if done else ())
+                for unit, score in scores.items():
+                    w.final_points[unit] = w.final_points.get(unit, Decimal(0)) + score
+            w.finals_played += final
+            w.pool = [] if final or extra else sorted(u for u in going if u not in out)
             w.lucky = [u for u in w.lucky if u not in out]
         return w
 
-    @staticmethod
-    def _extra(
-        w: PairWalk, units: tuple[int, int], res: TableResult | None, winner: int | None
-    ) -> None:
-        """A play-off table of the two pairs level at the top of the final: its winner is
-        first; both forfeited, no play-off is left to play (a flip decides)."""
-        if winner is not None:
-            w.extra_wins[winner] += 1
-        elif res is not None and res.status is not TableStatus.PENDING:
-            w.extra_void |= res.status is TableStatus.FORFEIT or bool(res.forfeited)
-
-    def _winner(
-        self,
-        rec: RoundRecord,
-        table: Table,
-        res: TableResult | None,
-        units: tuple[int, int],
-        scores: Mapping[int, Decimal],
-        out: set[int],
-        state: TournamentState,
-        w: PairWalk,
-    ) -> int | None:
-        """The pair that goes on from a table, or ``None`` when both fail. A level
-        knockout table goes to a flip (#knockout); a level table of the final or of its
-        play-off is won by neither."""
-        if res is None or res.status is TableStatus.PENDING:
-            return None
-        players = table.players
-        sides = ((players[0], players[2]), (players[1], players[3]))
-        failed = [
-            units[i] in out
-            or bool(set(sides[i]) & res.forfeited)
-            or (res.status is TableStatus.FORFEIT and not res.forfeited)
-            for i in (0, 1)
-        ]
-        if failed[0] or failed[1]:
-            return None if failed[0] and failed[1] else units[1 if failed[0] else 0]
-        ahead, level = at_cut(units, 1, lambda u: (scores.get(u, Decimal(0)),))
-        if not level:
-            return ahead[0]
-        if rec.plan.stage:  # a level table of the final or its play-off: won by neither
-            return None
-        flip = flip_order(units, state.seed, f"round{rec.number}-table{table.number}-flip")
-        w.notes.append("tiebreak-flip")
-        return max(units, key=lambda u: flip[u])
-
-    # --- the contract --------------------------------------------------------------------
     def _prepare(self, state: TournamentState) -> tuple[TournamentState, list[Pair], PairWalk]:
         state = self.disciplined(state)
         return state, self.pairs(state), self.walk(state)
-
-    def plan(self, state: TournamentState) -> RoundPlan | Finished:
-        self.require_closed(state)
-        if 4 not in self.sizes:
-            raise FormatError("pairs-need-four", seats=self.sizes)
-        if self.grouped:
-            return self.in_groups(state).plan(state)
-        state, pairs, w = self._prepare(state)
-        if not state.rounds and len(pairs) < 2:
-            raise FormatError("too-few-players", players=len(state.players), need=4)
-        notes = list(dict.fromkeys(w.notes))
-        label = self.label(state)
-        rng = stream(state.seed, label)
-        if w.finalists:
-            alive = self._alive_finalists(w, pairs, state)
-            if self._final_left(w, alive):
-                return self._final_round(alive, pairs, w, rng, label, notes)
-            tied = self._tied_top(w, alive)
-            if tied:
-                tables = self._tables([tied], pairs)
-                return RoundPlan(tables, (), EXTRA_STAGE, label, ("extra-game",))
-            return self.finish(self.standings_of(w, pairs, state))
-        waiting = len(w.pool) + len(w.lucky)
-        if waiting <= 1:
-            return self.finish(self.standings(state))
-        if waiting <= self.int_option("final"):
-            final = sorted(w.pool + w.lucky)
-            return self._final_round(final, pairs, w, rng, label, notes)
-        matches, joker, _ = card_draw(w.pool, rng)
-        byes: tuple[PlayerId, ...] = ()
-        if joker is not None:
-            byes = pairs[joker - 1]
-            lucky = bool(self.options["lucky"]) and not w.lucky_used
-            notes.append(LUCKY if lucky else "bye")
-        return RoundPlan(self._tables(matches, pairs), byes, "", label, tuple(notes))
-
-    @staticmethod
-    def _alive_finalists(w: PairWalk, pairs: Sequence[Pair], state: TournamentState) -> list[int]:
-        return [u for u in w.finalists if not set(pairs[u - 1]) & state.removed]
-
-    def _final_left(self, w: PairWalk, alive: Sequence[int]) -> bool:
-        """Whether the final plays another round (#final): ``final_rounds`` rounds; an odd
-        number of pairs plays a round robin instead (every two meet once, one pair sits
-        out each round), so no pair plays more final tables than another."""
-        if len(alive) < 2:
-            return False
-        if len(alive) % 2:
-            return any(frozenset(m) not in w.met for m in combinations(alive, 2))
-        return w.finals_played < self.int_option("final_rounds")
 
     @staticmethod
     def _tied_top(w: PairWalk, alive: Sequence[int]) -> tuple[int, int] | None:
@@ -395,11 +332,43 @@ class Pairs(Format):
             return None
 
         def key(u: int) -> tuple[Decimal, ...]:
-            return (Decimal(w.wins[u]), w.final_points.get(u, Decimal(0)), Decimal(w.extra_wins[u]))
+            points = w.final_points.get(u, Decimal(0))
+            return (Decimal(w.wins[u]), points, Decimal(w.extra_wins[u]))
 
-        best = max(key(u) for u in alive)
+        best = max(map(key, alive))
         top = [u for u in alive if key(u) == best]
         return (top[0], top[1]) if len(top) == 2 else None
+
+    def plan(self, state: TournamentState) -> RoundPlan | Finished:
+        self.require_closed(state)
+        if 4 not in self.sizes:
+            raise FormatError("pairs-need-four", seats=self.sizes)
+        if self.grouped:
+            return self.in_groups(state).plan(state)
+        state, pairs, w = self._prepare(state)
+        if not state.rounds and len(pairs) < 2:
+            raise FormatError("too-few-players", players=len(state.players), need=4)
+        notes = tuple(dict.fromkeys(w.notes))
+        label = self.label(state)
+        rng = stream(state.seed, label)
+        if w.finalists:
+            if w.final_left():
+                return _card_round(
+                    pairs, *final_draw(w.alive, w.met, rng), FINAL_STAGE, label, notes
+                )
+            tied = self._tied_top(w, w.alive)
+            if tied:
+                return _card_round(pairs, [tied], None, EXTRA_STAGE, label, ("extra-game",))
+            return self.finish(self.standings_of(w, pairs, state))
+        waiting = len(w.pool) + len(w.lucky)
+        if waiting <= 1:
+            return self.finish(self.standings(state))
+        if waiting <= self.int_option("final"):
+            final = final_draw(sorted(w.pool + w.lucky), w.met, rng)
+            return _card_round(pairs, *final, FINAL_STAGE, label, notes)
+        matches, joker, _ = card_draw(w.pool, rng)
+        lucky = bool(self.options["lucky"]) and not w.lucky_used
+        return _card_round(pairs, matches, joker, "", label, notes, LUCKY if lucky else "bye")
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
         """Both pairs level at the top of the played final (the play-off's players); in
@@ -411,42 +380,14 @@ class Pairs(Format):
         except FormatError:
             return ()
         state, pairs, w = self._prepare(state)
-        alive = self._alive_finalists(w, pairs, state)
-        if not w.finalists or self._final_left(w, alive):
-            return ()
-        tied = self._tied_top(w, alive)
+        tied = self._tied_top(w, w.alive) if w.finalists and not w.final_left() else None
         return tuple(p for u in tied for p in pairs[u - 1]) if tied else ()
-
-    def _final_round(
-        self,
-        alive: list[int],
-        pairs: list[Pair],
-        w: PairWalk,
-        rng: random.Random,
-        label: str,
-        notes: list[str],
-    ) -> RoundPlan:
-        """A final round drawn by cards, avoiding pairings already played in the final."""
-        best: tuple[int, list[tuple[int, int]], int | None] | None = None
-        for _ in range(FINAL_DRAWS):
-            matches, joker, _ = card_draw(alive, rng)
-            again = sum(frozenset(m) in w.met for m in matches)
-            if best is None or again < best[0]:
-                best = (again, matches, joker)
-            if again == 0:
-                break
-        assert best is not None
-        _, matches, joker = best
-        byes = pairs[joker - 1] if joker is not None else ()
-        if joker is not None:
-            notes.append("bye")
-        return RoundPlan(self._tables(matches, pairs), byes, FINAL_STAGE, label, tuple(notes))
 
     def drawn_cards(self, plan: RoundPlan) -> dict[PlayerId, str]:
         """The card each pair drew (#opponents-by-cards), read back from the seating: table
         *i* is the *i*-th couple, its ♦/♣ card held by the pair at A and C, the ♥/♠ one by
-        the pair at B and D; the joker by the pair on a bye. A stored round shows its cards
-        without the draw being replayed (a substitute shows the card of the seat taken)."""
+        the pair at B and D; the joker by the pair on a bye (a substitute shows the card of
+        the seat taken)."""
         if self.grouped:  # the groups' schedule seats them, not cards
             return {}
         held: dict[PlayerId, str] = dict.fromkeys(plan.byes, JOKERS[0])
@@ -455,52 +396,15 @@ class Pairs(Format):
             held |= {a: first, c: first, b: second, d: second}
         return held
 
-    @staticmethod
-    def _tables(matches: Sequence[tuple[int, int]], pairs: Sequence[Pair]) -> tuple[Table, ...]:
-        """Partners opposite: the first pair sits A and C, the second B and D."""
-        out = []
-        for i, (x, y) in enumerate(matches):
-            a, c = pairs[x - 1]
-            b, d = pairs[y - 1]
-            out.append(Table(i + 1, (a, b, c, d)))
-        return tuple(out)
-
     def champion(self, state: TournamentState, done: Finished) -> tuple[PlayerId, ...]:
         """The pair on top: both partners are champions (docs/rules/pairs.md#final)."""
-        if not done.ranking:
-            return ()
-        pairs = self.pairs(state)
-        return pairs[self.groups(state)[done.ranking[0].player] - 1]
+        return self.pairs(state)[done.ranking[0].unit - 1] if done.ranking else ()
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         if self.grouped:
             return self.in_groups(state).standings(state)
         state, pairs, w = self._prepare(state)
         return self.standings_of(w, pairs, state)
-
-    def _level(self, w: PairWalk, unit: int, alive: bool, final_over: bool) -> Decimal:
-        """How far a pair got (#ranking): the final (the lucky pair too) above every
-        round; a round's winners (or its bye) above those still at its tables, and those
-        above its losers, so no pair out ranks above one still in."""
-        if unit in w.finalists or unit in w.lucky:
-            return Decimal(FINALISTS)
-        level = Decimal(w.reached.get(unit, 0))
-        if unit in w.pool:
-            level += HALF
-        if alive and not final_over:
-            level += QUARTER
-        return level
-
-    @staticmethod
-    def _figure(w: PairWalk, unit: int, alive: bool) -> Key:
-        """The figure a pair's line shows, only where it means something now: its tables
-        won in the final once it played one there; a pair out, its score at the table it
-        lost; none while it is still in before the final."""
-        if unit in w.finalists:
-            return ("final-wins", Decimal(w.wins[unit])) if w.final_tables[unit] else NO_FIGURE
-        if alive or unit not in w.last_score:
-            return NO_FIGURE
-        return ("round-score", w.last_score[unit])
 
     def standings_of(
         self, w: PairWalk, pairs: list[Pair], st: TournamentState
@@ -510,22 +414,18 @@ class Pairs(Format):
         round they went out in, then their score at that table, the others."""
         points = totals(st)
         flip = flip_order(range(1, len(pairs) + 1), st.seed, "pairs-flip")
-        finalists = self._alive_finalists(w, pairs, st)
         final_over = bool(w.finalists) and not (
-            self._final_left(w, finalists) or self._tied_top(w, finalists) or w.pending
+            w.final_left() or self._tied_top(w, w.alive) or w.pending
         )
-        still = set(w.pool) | set(w.lucky) | w.pending
-        if not final_over:
-            still |= set(finalists)
+        still = set(w.pool) | set(w.lucky) | w.pending | (set() if final_over else set(w.alive))
         lines = []
-        for i, pair in enumerate(pairs):
-            unit = i + 1
-            out = bool(set(pair) & st.removed)
+        for unit, pair in enumerate(pairs, 1):
+            out = unit in w.out
             alive = unit in still and not out
             out_score = w.last_score.get(unit, Decimal(0)) if not alive else Decimal(0)
             keys = (
                 ("removed", Decimal(not out)),
-                ("reached", self._level(w, unit, alive, final_over)),
+                ("reached", w.level(unit, alive, final_over)),
                 ("final-wins", Decimal(w.wins[unit])),
                 ("final-points", w.final_points.get(unit, Decimal(0))),
                 ("extra", Decimal(w.extra_wins[unit])),
@@ -533,31 +433,47 @@ class Pairs(Format):
                 ("round-score", Decimal(0) if unit in w.finalists else out_score),
                 ("flip", Decimal(flip[unit])),
             )
-            stage, at = stage_line(w.reached.get(unit, 0), out, unit in w.finalists, alive)
-            figure = NO_FIGURE if out else self._figure(w, unit, alive)
+            stage = stage_line(w.reached.get(unit, 0), out, unit in w.finalists, alive)
+            figure = NO_FIGURE if out else w.figure(unit, alive)
             for p in pair:
-                here = ("removed", 0) if p in st.removed else (stage, at)
-                if out and p not in st.removed:
-                    here = ("out", w.reached.get(unit, 0))
-                line = Line(p, points.get(p, Decimal(0)), alive, keys, *here, unit, figure)
-                lines.append(line)
+                here = ("out", w.reached.get(unit, 0)) if out else stage
+                here = ("removed", 0) if p in st.removed else here
+                lines.append(Line(p, points.get(p, Decimal(0)), alive, keys, *here, unit, figure))
         ranked = rank(lines)
         if final_over and ranked:
-            champions = set(pairs[self.groups(st)[ranked[0].player] - 1])
-            ranked = tuple(replace(s, alive=s.player in champions) for s in ranked)
+            ranked = tuple(replace(s, alive=s.unit == ranked[0].unit) for s in ranked)
         return ranked
 
 
-def pair_scores(
-    rec: RoundRecord,
-    table: Table,
-    res: TableResult | None,
-    units: tuple[int, int],
-    pens: Mapping[tuple[int, PlayerId], Decimal],
-) -> dict[int, Decimal]:
-    """Each pair's points at its table: seats A+C and B+D, that round's penalties deducted."""
-    net = net_scores(rec, res, pens) if res is not None else {}
-    if not net:
-        return {}
-    seats = table.players
-    return {units[0]: net[seats[0]] + net[seats[2]], units[1]: net[seats[1]] + net[seats[3]]}
+def contenders(
+    res: TableResult, sides: Mapping[int, Pair], scores: Mapping[int, Decimal], out: set[int]
+) -> list[int]:
+    """Who may win a settled table of two pairs (#knockout): a pair with a member forfeited
+    or removed loses it (如因故不能继续比赛，视为弃权), both such pairs leaving nobody; else
+    the pair with more points, both of them when level."""
+    lapsed = res.status is TableStatus.FORFEIT and not res.forfeited  # the whole table
+    left = [u for u, side in sides.items() if not (lapsed or u in out or set(side) & res.forfeited)]
+    if len(left) < 2:
+        return left
+    best = max(scores.get(u, Decimal(0)) for u in left)
+    return [u for u in left if scores.get(u, Decimal(0)) == best]
+
+
+def _card_round(
+    pairs: Sequence[Pair],
+    matches: Sequence[tuple[int, int]],
+    joker: int | None,
+    stage: str,
+    label: str,
+    notes: tuple[str, ...],
+    joker_note: str = "bye",
+) -> RoundPlan:
+    """A round of pairs drawn by cards, partners opposite (the first pair of a match at A
+    and C, the second at B and D); the joker's pair sits out, noted ``joker_note``."""
+    tables = []
+    for i, (x, y) in enumerate(matches):
+        (a, c), (b, d) = pairs[x - 1], pairs[y - 1]
+        tables.append(Table(i + 1, (a, b, c, d)))
+    if joker is None:
+        return RoundPlan(tuple(tables), (), stage, label, notes)
+    return RoundPlan(tuple(tables), pairs[joker - 1], stage, label, (*notes, joker_note))

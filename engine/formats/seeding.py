@@ -1,10 +1,5 @@
-"""Seeding from ratings (``/set seeds rating``; docs/rules/ratings.md#seeds).
-
-The bot hands the engine ``TournamentState.seeding``: the players strongest first by
-their group rating (unrated players are left out). A bracket then seeds everyone in that
-order (1 meets n, 1 and 2 in opposite halves); a Swiss first round deals them across the
-tables back and forth, so the strongest do not meet in round 1.
-"""
+"""Seeding from ratings (``/set seeds rating``; docs/rules/ratings.md#seeds): the bot hands
+the engine ``TournamentState.seeding``, the rated players strongest first by group rating."""
 
 from __future__ import annotations
 

@@ -1,27 +1,16 @@
-"""A format's stages, declared as data (docs/rules/multistage.md#stages).
-
-Like a linter's rule registry, each stage is declared once: its kind, its name, how long a
-match is, who goes on and the tie-break chain its ranking applies. The planner
-(``engine.formats.multistage``), the ranking, /rules and docs/rules/multistage.md all read
-the same :class:`Stage`, so what /rules promises is what the planner does.
-
-An organiser writes a sequence of stages as words (``/set stages``; the grammar is
-:func:`parse_stages`): a kind word, then its settings, stage after stage::
-
-    groups top2 groups top2 knockout bo5 final bo7
-    小组 前2 小组 前2 淘汰 5局 决赛 7局
-
-which is the default, 分组淘汰制 (预选赛 → 小组赛 → 淘汰赛 五局三胜 → 决赛 七局四胜;
-docs/rules/multistage.md#stages).
-"""
+"""A format's stages, declared as data (docs/rules/multistage.md#stages): kind, name,
+match length, who goes on and the tie-break chain. The planners, the ranking, /rules and
+the docs read the same :class:`Stage`, so what /rules promises is what is played; an
+organiser writes a sequence as words (:func:`parse_stages`, ``/set stages``)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.errors import ConfigError
-from engine.formats.series import SUDDEN, TABLE_MATCH, series_length
+from engine.formats.series import SUDDEN, TABLE_MATCH, note_number, series_length
 
 
 class Kind(StrEnum):
@@ -55,14 +44,10 @@ class Goes(StrEnum):
 @dataclass(frozen=True)
 class Length:
     """How long one match of the stage is: ``best_of`` hands (games at two-player tables),
-    the first to win more than half of them wins it; 1 is one hand (一局定胜负). ``timed``:
-    a clock may stop the match early and the score so far decides (以当前比分决出胜负).
-    ``sudden``: two games, then deciders until someone wins; ``totals``: a score stage's
-    ``best_of`` hands, all played, the total deciding; ``session``: a table reports one
-    result, a hand or a session's total as its game takes them."""
+    the first to win more than half of them wins it; 1 is one hand (一局定胜负)."""
 
     best_of: int = 1
-    timed: bool = False
+    timed: bool = False  # a clock may stop the match: the score so far decides (以当前比分)
     sudden: bool = False  # two games, then one more until someone wins
     totals: bool = False  # all ``best_of`` hands are played and the score total decides
     session: bool = False  # one result a table, as the game takes it (a hand or a session)
@@ -114,9 +99,9 @@ def match_length(notes: tuple[str, ...], hands: int | None = None) -> Length:
         return Length(2, sudden=True)
     if "one-hand" in notes:
         return Length()
-    table = next((m for m in map(TABLE_MATCH.fullmatch, notes) if m), None)
+    table = note_number(notes, TABLE_MATCH)
     if table:
-        return Length(int(table.group(1)), timed=True)
+        return Length(table, timed=True)
     best_of = series_length(notes)
     if best_of:
         return Length(best_of)
@@ -125,53 +110,37 @@ def match_length(notes: tuple[str, ...], hands: int | None = None) -> Length:
 
 # The words of the grammar, English and Chinese: kind words, then settings.
 KIND_WORDS = {
-    "groups": Kind.GROUPS,
-    "group": Kind.GROUPS,
-    "小组": Kind.GROUPS,
-    "小组赛": Kind.GROUPS,
-    "预选赛": Kind.GROUPS,
-    "knockout": Kind.KNOCKOUT,
-    "淘汰": Kind.KNOCKOUT,
-    "淘汰赛": Kind.KNOCKOUT,
-    "final": Kind.FINAL,
-    "决赛": Kind.FINAL,
+    **dict.fromkeys(("groups", "group", "小组", "小组赛", "预选赛"), Kind.GROUPS),
+    **dict.fromkeys(("knockout", "淘汰", "淘汰赛"), Kind.KNOCKOUT),
+    **dict.fromkeys(("final", "决赛"), Kind.FINAL),
 }
-TOP_PREFIXES = ("top", "前")
-BEST_OF_PREFIXES = ("bo",)
-BEST_OF_SUFFIXES = ("局",)
+TOP_WORD = re.compile(r"(?:top|前)(\d+)")
+BEST_OF_WORD = re.compile(r"bo(\d+)|(\d+)局")
 BEST_OF = (1, 3, 5, 7)
 KNOWN = ("groups", "knockout", "final", "top<k>", "bo<n>", "小组", "淘汰", "决赛", "前<k>", "<n>局")
 
 DEFAULT_STAGES = "groups top2 groups top2 knockout bo5 final bo7"
 
 
-def _number(word: str, prefixes: tuple[str, ...], suffixes: tuple[str, ...] = ()) -> int | None:
-    """``top2`` → 2 (a prefix), ``5局`` → 5 (a suffix); ``None`` when the word is neither."""
-    for prefix in prefixes:
-        if word.startswith(prefix) and word[len(prefix) :].isdigit():
-            return int(word[len(prefix) :])
-    for suffix in suffixes:
-        if word.endswith(suffix) and word[: -len(suffix)].isdigit():
-            return int(word[: -len(suffix)])
-    return None
+def _number(word: str, pattern: re.Pattern[str]) -> int | None:
+    """``top2`` → 2, ``5局`` → 5: the number a setting word gives; ``None`` for another word."""
+    found = pattern.fullmatch(word)
+    return int(found.group(found.lastindex or 0)) if found else None
 
 
 def parse_stages(text: str) -> tuple[Stage, ...]:
-    """Read a stage sequence (docs/rules/multistage.md#set-stages).
-
-    ``<kind> [top<k>] [bo<n>]`` per stage, stage after stage: kinds ``groups`` (小组,
-    小组赛, 预选赛), ``knockout`` (淘汰, 淘汰赛), ``final`` (决赛); ``top<k>`` / ``前<k>``
-    (groups only; default 2) and ``bo<n>`` / ``<n>局`` (n of 1, 3, 5, 7; default 1 in
-    groups, 5 in a knockout, 7 in the final). The sequence ends with exactly one final.
-    Anything else is refused naming the word and the known words."""
+    """Read a stage sequence (docs/rules/multistage.md#set-stages): ``<kind> [top<k>]
+    [bo<n>]`` per stage, ``top`` for groups only (default 2), best of 1 in groups, 5 in a
+    knockout, 7 in the final by default, exactly one final, last. Anything else is refused
+    naming the word and the known words."""
     raw: list[tuple[Kind, int | None, int | None]] = []
     for word in text.lower().split():
         kind = KIND_WORDS.get(word)
         if kind is not None:
             raw.append((kind, None, None))
             continue
-        top = _number(word, TOP_PREFIXES)
-        best = _number(word, BEST_OF_PREFIXES, BEST_OF_SUFFIXES)
+        top = _number(word, TOP_WORD)
+        best = _number(word, BEST_OF_WORD)
         if not raw or (top is None and best is None):
             raise ConfigError("stage-word", word=word, known=KNOWN)
         kind, k, n = raw[-1]
@@ -194,13 +163,10 @@ def parse_stages(text: str) -> tuple[Stage, ...]:
             groups -= 1
             name = "preliminary" if groups else "group"  # the last groups are 小组赛
             out.append(Stage(kind, name, Length(n or 1), Goes.TOP, k or 2, tiebreaks=GROUP_CHAIN))
-        elif kind is Kind.KNOCKOUT:
+        else:  # a knockout's table winners go on; the final crowns the champion
+            goes, on, best = (Goes.WINNER, 1, 5) if kind is Kind.KNOCKOUT else (Goes.CHAMPION, 0, 7)
             out.append(
-                Stage(kind, "knockout", Length(n or 5, True), Goes.WINNER, 1, True, MATCH_CHAIN)
-            )
-        else:
-            out.append(
-                Stage(kind, "final", Length(n or 7, True), Goes.CHAMPION, 0, True, MATCH_CHAIN)
+                Stage(kind, kind.value, Length(n or best, True), goes, on, True, MATCH_CHAIN)
             )
     return tuple(out)
 

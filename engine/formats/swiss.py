@@ -1,28 +1,12 @@
-"""Swiss-style rounds 瑞士移位 for tables of 2–4 (docs/rules/swiss.md): every round
-re-seated, five rounds by default, total points decide.
-
-Each round everyone still in is re-seated: with ``by=score`` players are ordered by their
-standings and cut into tables, then swapped to avoid earlier opponents (a repeat costs far
-more than sitting one place further down the score order); with ``by=mix`` the seating
-only avoids repeats (a stored design when one fits: 16 players in tables of 4 meet nobody
-twice in 5 rounds). Seats A–D rotate so everyone's count per seat stays level. When the
-count does not fit the tables, byes go to those with the fewest byes, lowest score first.
-After ``rounds`` rounds the standings are final: points, then Buchholz (opponents'
-points), then tables won, then a flip.
-
-Two-player matches (象棋, 五子棋, 军棋 with a ``series``; docs/rules/two-player.md#swiss): every
-round carries the series note, so a match is two games then one at a time until someone
-wins (or best of N), and the standings count matches: match points (a win's points to the
-winner, half each for a level match), then game points, then Buchholz on match points,
-then matches won, then a flip.
-
-Discipline (docs/rules/penalties.md#forfeits): a player with ``forfeits`` forfeited games is removed
-and their scores are struck (:meth:`Format.disciplined`); a removed player is never seated again, so
-a withdrawal only shrinks the next draw. When too few remain for one table the event is over.
-"""
+"""Swiss-style rounds 瑞士移位 for tables of 2–4 (docs/rules/swiss.md): everyone still in is
+re-seated every round (``by=score``: by the standings, swapped to avoid repeat opponents;
+``by=mix``: only avoiding repeats), the byes going to the fewest byes, lowest score first.
+At two-player tables every round carries the series note and the standings count matches
+(docs/rules/two-player.md#swiss). A removed player is never seated again."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import ClassVar
@@ -43,7 +27,6 @@ class Swiss(Format):
 
     key = "swiss"
     aliases: ClassVar[tuple[str, ...]] = ("swiss", "瑞士移位", "瑞士制", "积分循环")
-    seeds = ("000",)
     seats_departments_apart: ClassVar[bool] = True
     # A late entrant joins the next round's draw with 0 for the rounds missed (as a bye
     # scores), until round 2 unless the organiser says otherwise (docs/rules/people.md).
@@ -77,16 +60,8 @@ class Swiss(Format):
         """``rounds`` Swiss rounds, nobody out, the standings after them deciding (a
         team event's by its team chain)."""
         chain = within(self.team_tiebreaks or self.tiebreaks)
-        stage = Stage(
-            Kind.SWISS,
-            self.key,
-            match_length(self.series),
-            Goes.STANDINGS,
-            self.int_option("rounds"),
-            False,
-            chain,
-        )
-        return ((stage, True),)
+        length, rounds = match_length(self.series), self.int_option("rounds")
+        return ((Stage(Kind.SWISS, self.key, length, Goes.STANDINGS, rounds, False, chain), True),)
 
     def points(self, state: TournamentState) -> dict[PlayerId, Decimal]:
         """What ranks a player (on a disciplined state): match points where the rounds
@@ -109,12 +84,9 @@ class Swiss(Format):
         sizes, bye_count = partition(len(ranking), self.sizes)
         if not sizes:
             return Finished(self.standings(state))
-        had: dict[PlayerId, int] = {}
-        for rec in state.rounds:
-            for p in rec.plan.byes:
-                had[p] = had.get(p, 0) + 1
+        had = Counter(p for rec in state.rounds for p in rec.plan.byes)
         place = {p: i for i, p in enumerate(ranking)}
-        byes = sorted(ranking, key=lambda p: (had.get(p, 0), -place[p]))[:bye_count]
+        byes = sorted(ranking, key=lambda p: (had[p], -place[p]))[:bye_count]
         seated = [p for p in ranking if p not in byes]
         history = [[t.players for t in rec.plan.tables] for rec in state.rounds]
         if not state.rounds and self.options.get("seeds") == RATING:
@@ -155,12 +127,10 @@ class Swiss(Format):
         lines = []
         for p in state.players:
             buchholz = sum((points.get(q, Decimal(0)) for q in opp.get(p, [])), Decimal(0))
-            ranked_by: tuple[tuple[str, Decimal], ...] = (("points", points.get(p, Decimal(0))),)
+            mine = points.get(p, Decimal(0))
+            ranked_by: tuple[tuple[str, Decimal], ...] = (("points", mine),)
             if self.series:
-                ranked_by = (
-                    ("match-points", points.get(p, Decimal(0))),
-                    ("game-points", games.get(p, Decimal(0))),
-                )
+                ranked_by = (("match-points", mine), ("game-points", games.get(p, Decimal(0))))
             keys = (
                 ("removed", Decimal(p not in state.removed)),
                 *ranked_by,
@@ -175,5 +145,5 @@ class Swiss(Format):
                 stage, at = "dropped", state.dropped[p]
             elif p in state.entered and not out:
                 stage, at = "entered", state.entered[p]
-            lines.append(Line(p, points.get(p, Decimal(0)), not out, keys, stage, at))
+            lines.append(Line(p, mine, not out, keys, stage, at))
         return rank(lines)

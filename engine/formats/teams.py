@@ -1,26 +1,9 @@
-"""Team event 团体赛 (docs/rules/teams.md).
-
-Rules as implemented, with their anchors there:
-
-* Teams are formed by lot (#teams-by-lot: 抽签产生各队，每队由三人组成，抽到相同数字的三名
-  选手为一队): the sign-up list, sorted by id, is shuffled with the stream ``teams`` and
-  lot numbers 1, 2, … T are dealt round the shuffled list, T = ⌈players / size⌉, so team
-  sizes differ by at most one. Teams signed up together (``state.teams``, possibly short)
-  keep their members; the lot deals everyone else, filling the smallest teams first.
-* Every round everyone still in is re-seated like a ``swiss`` round (by lot, ``by=mix``,
-  or by score), teammates never sharing a table when any seating avoids it, and earlier
-  opponents avoided. ``rounds`` defaults to 3 (团体赛进行3轮; #rounds).
-* Individual ranking: as Swiss (points, Buchholz, tables won, flip): 个人、团体名次一次决出
-  (#individual-ranking).
-* Team score = the sum of its members' points (#team-score: 每单位3人得分相加为该队团体成绩). A team
-  the lot left one member short is scaled to full size (its mean × ``size``): the draw,
-  not the players, made it short, and a plain sum would rank it last for that alone.
-* Team ties go to the best individual (#team-ties: 以本队最好个人成绩决定团体名次), then a flip,
-  drawn for the final ranking: while the event runs, teams only the flip separates share
-  their place (:func:`while_running`).
-* Discipline as in every multi-round format: ``forfeits`` forfeited games remove a player
-  and strike their scores (docs/rules/penalties.md#forfeits), which also leaves their team's sum.
-"""
+"""Team event 团体赛 (docs/rules/teams.md): teams by lot, everyone re-seated each round as
+in ``swiss`` with teammates at different tables, an individual ranking as Swiss's and a
+team table. A team the lot left one member short is scaled to full size (its mean ×
+``size``): the draw, not the players, made it short, and a plain sum would rank it last
+for that alone. The team table's closing flip is drawn for the final ranking, so while
+the event runs the teams it alone separates share their place (:func:`while_running`)."""
 
 from __future__ import annotations
 
@@ -70,7 +53,6 @@ class Teams(Swiss):
 
     key = "teams"
     aliases = ("teams", "团体赛", "团体", "团队赛", "team")
-    seeds = ("000",)
     signs_up_together = True
     seats_departments_apart = False  # the teams themselves are kept apart
     late_entry = None  # the teams are dealt by lot at the draw: a late entrant would re-deal
@@ -87,12 +69,9 @@ class Teams(Swiss):
         return self.int_option("size")
 
     def groups(self, state: TournamentState) -> dict[PlayerId, int]:
-        """Team number of every signed-up player (1-based).
-
-        Teams signed up together (``state.teams``) keep their members and come first;
-        everyone else is dealt by lot, each to the team with the fewest members so far
-        (lowest number on a tie), so with nobody signed up together this is the plain
-        lot: the shuffled list dealt round the teams."""
+        """Team number of every signed-up player (1-based): teams signed up together
+        (``state.teams``) first; everyone else dealt by lot (#teams-by-lot), each to the
+        team with the fewest members so far (the lowest number on a tie)."""
         size = self.int_option("size")
         given = members_by_label(state)
         for label, who in given.items():
@@ -119,10 +98,7 @@ class Teams(Swiss):
         teams = self.groups(state)
         points = self.points(self.disciplined(state))  # match points in a two-player event
         size = self.int_option("size")
-        members: dict[int, list[PlayerId]] = {}
-        for p in state.players:
-            if p in teams:
-                members.setdefault(teams[p], []).append(p)
+        members = members_by_label(state, teams)
         flip = flip_order(sorted(members), state.seed, "teams-flip")
         lines, facts = [], {}
         for team, who in members.items():

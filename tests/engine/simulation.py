@@ -609,15 +609,15 @@ def check_final_played(sim: Sim) -> None:
 
 
 def check_third_place(sim: Sim, ranking: Sequence[Standing]) -> None:
-    """A third-place match (knob ``third``) places its two players right below the
-    final's (3rd and 4th, or higher when a finalist left), next to each other, unless
-    one of them left the event."""
+    """A third-place match (knob ``third``) places its two players (pairs: both partners
+    on their pair's place) right below the final's (3rd and 4th, or higher when a
+    finalist left), next to each other, unless one of them left the event."""
     rec = next((r for r in sim.state.rounds if "third-place" in r.plan.notes), None)
     if rec is None or set(rec.plan.tables[1].players) & sim.state.removed:
         return
     final, pair = set(rec.plan.tables[0].players), rec.plan.tables[1].players
     places = {s.player: s.rank for s in ranking}
-    upper, lower = sorted(places[p] for p in pair)
+    upper, lower = sorted({places[p] for p in pair})
     above = {p for p, place in places.items() if place < upper}
     if lower != upper + 1 or not above <= final:
         raise Broken("third-place-ignored", f"{sorted(pair)} placed {places}")

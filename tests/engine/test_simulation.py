@@ -67,6 +67,7 @@ VARIANTS: tuple[tuple[str, dict[str, str], Fields | None], ...] = (
     ("bracket", {"third": "on"}, None),
     ("groups", {"third": "on"}, None),
     ("pairs", {"groups": "2"}, None),
+    ("pairs", {"groups": "2", "third": "on"}, None),  # the crossover losers play for third
     # the cut over the whole stage, scores carried into the final
     ("stages", {"per": "overall", "advance": "2", "base": "0"}, None),
     # a groups stage the smaller fields skip (its winners cannot fill a table)
@@ -82,7 +83,7 @@ def variant_cases() -> Iterator[tuple[str, str, dict[str, str], Fields | None]]:
     """Each variant with one game of each kind of table (its sizes, partners or not)
     whose format takes it (象棋, 五子棋 and 军棋 plan alike; a third-place match needs
     semi-finals of two: groups of 斗地主 refuse it)."""
-    seen: set[tuple[str, tuple[int, ...], bool]] = set()
+    seen: set[tuple[str, str, tuple[int, ...], bool]] = set()
     for game_key, format_key in cases():
         game = find_game(game_key)
         for key, options, fields in VARIANTS:
@@ -90,7 +91,7 @@ def variant_cases() -> Iterator[tuple[str, str, dict[str, str], Fields | None]]:
                 find_format(key)(game(), options)
             except ConfigError:
                 continue
-            kind = (key, game.seat_counts, bool(game.partners))
+            kind = (key, str(options), game.seat_counts, bool(game.partners))
             if key == format_key and kind not in seen:
                 seen.add(kind)
                 yield game_key, format_key, options, fields

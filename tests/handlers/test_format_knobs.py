@@ -218,3 +218,54 @@ async def test_doudizhu_goes_by_the_field_size_as_seed_004_says(memory_bot: Memo
     assert "每桌第一名晋级" in said.body
     drawn_ = await bot.server.wait_for("第 1 轮抽签")
     assert sorted(len(s) for s in tables_of(drawn_.body, ids).values()) == [3, 3, 3]
+
+
+async def test_shengji_pairs_in_groups_with_third_on_play_the_crossover_losers_for_third(
+    memory_bot: MemoryHarness,
+) -> None:
+    """Seed 004 (80分, 每项比赛前三名设奖), four pairs by size, ``third on``: the groups A/B,
+    the crossovers, then the final and, beside it at table 2, the two crossover losers'
+    pairs playing for third; each pair's partners share their place: 1, 2, 3, 4
+    (docs/rules/pairs.md#groups)."""
+    bot = memory_bot
+    names = [f"选手{i}" for i in range(1, 9)]
+    ids, _ = await drawn(bot, GROUP, ADMIN, "shengji 80分赛", names, ("third on",))
+    name = {v: k for k, v in ids.items()}
+    for number in (1, 2):
+        opened = await bot.says(GROUP, ADMIN, "/round", f"第 {number} 轮开始")
+        for table in tables_of(opened.body, ids):
+            await bot.says(GROUP, ADMIN, f"/report {table} total A+3 B+0 C+3 D+0", "结果确认")
+    last = await bot.says(GROUP, ADMIN, "/round", "第 3 轮开始")
+    seats = tables_of(last.body, ids)
+    assert len(seats) == 2 and "三四名决赛" in last.body
+    for table in (2, 1):
+        await bot.says(GROUP, ADMIN, f"/report {table} total A+3 B+0 C+3 D+0", "结果确认")
+    await bot.server.wait_for("结束！冠军", timeout=20)
+    standings = await bot.says(GROUP, ADMIN, "/standings", "最终名次")
+    lines = [ln for ln in standings.body.splitlines() if ln[:1].isdigit()]
+    placed = {ln.split(" ")[1]: ln.split(".")[0].rstrip("=") for ln in lines}
+    final, third = seats[1], seats[2]
+    want = {
+        **dict.fromkeys((final[0], final[2]), "1"),
+        **dict.fromkeys((final[1], final[3]), "2"),
+        **dict.fromkeys((third[0], third[2]), "3"),
+        **dict.fromkeys((third[1], third[3]), "4"),
+    }
+    assert placed == {name[p]: place for p, place in want.items()}
+    assert any("三四名决赛分出先后" in ln for ln in lines if ln.startswith("3"))
+
+
+async def test_third_is_refused_where_pairs_play_no_crossover(memory_bot: MemoryHarness) -> None:
+    """The pairs' knockout ranks its final's pairs by their own matches, and one group
+    sends its top two straight to the final: no semi-final loser to play for third, so
+    /set refuses ``third`` saying why, and nothing is stored."""
+    bot = memory_bot
+    bot.server.seat_group(GROUP, ADMIN, EIGHT, 301)
+    await bot.says(GROUP, ADMIN, "/new shengji pairs 80分赛", "SHA-256")
+    await bot.says(GROUP, ADMIN, "/set third on", "对子淘汰赛的决赛由 4 对互相对阵")
+    await bot.says(GROUP, ADMIN, "/set groups 1", "groups")
+    await bot.says(GROUP, ADMIN, "/set third on", "只有一个小组时")
+    await bot.says(GROUP, ADMIN, "/set groups 2", "groups")
+    await bot.says(GROUP, ADMIN, "/set third on", "third")
+    rules = await bot.says(GROUP, ADMIN, "/rules", "三四名")
+    assert "三四名决赛" in rules.body

@@ -292,8 +292,10 @@ async def set_knob(ctx: Ctx, args: str) -> None:
         options.setdefault("format", {})[key] = value.strip()
     event.set_knob(options, key)
     # validates game and format knobs together, then whether this event reads the knob
-    # and the value can work for the field signed up; raises ConfigError
-    check_knobs(t, format_of(t), (key,))
+    # and the value can work for the field signed up, as the field plays now (with a
+    # by-size preset's own knobs: 80分's groups); raises ConfigError
+    fmt, in_force = format_of(t), format_in_force(t)
+    check_knobs(t, in_force if in_force.key == fmt.key else fmt, (key,))
     ctx.out.reply("set.done", knob=key, value=value.strip())
     ctx.uow.timers += tournament_timers(t)  # ``remind`` changes the reminders still to come
 

@@ -14,18 +14,9 @@ from collections.abc import Iterable
 
 from bot.application.commands import Command, Handler
 from bot.application.context import Ctx
+from engine.formats import edit_distance
 
 MAX_EDITS = 2
-
-
-def edit_distance(a: str, b: str) -> int:
-    """Levenshtein distance: the fewest letters added, dropped or changed to turn a into b."""
-    row = list(range(len(b) + 1))
-    for i, x in enumerate(a, start=1):
-        diagonal, row[0] = row[0], i
-        for j, y in enumerate(b, start=1):
-            diagonal, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, diagonal + (x != y))
-    return row[-1]
 
 
 def closest(typed: str, commands: Iterable[Command]) -> str | None:
