@@ -99,7 +99,6 @@ class Bracket(Format):
 
     key = "bracket"
     aliases = ("bracket", "单败淘汰", "淘汰制", "裁减制", "single elimination")
-    seeds = ("004",)
     has_bracket = True
     note_codes = ("bye", "round-robin", "extra-game", THIRD_NOTE, *SERIES_NOTES)
     knobs = (

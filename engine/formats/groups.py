@@ -1,45 +1,21 @@
 """Groups then playoffs 小组循环 (docs/rules/groups.md).
 
-Rules as implemented:
-
-* Groups by lot (由抽签分为A.B两组, #groups-by-lot): the players of round 1 are shuffled with
-  the stream ``groups`` and dealt into ``groups`` groups (default 2, as for ≤9
-  players) like cards, so sizes differ by at most one.
-* Round robin inside each group (组内循环赛): for two-player games the circle method, so
-  everyone meets everyone once (an odd group gives one bye per round); for tables of 3–4,
-  ⌈(g−1)/(s−1)⌉ rounds seated to avoid repeat opponents (``engine.seating.mix``). Stage
-  names ``group1``, ``group2``… say which round of the schedule a stored round played.
-* Group ranking: two-player games by matches won (a draw half each, a walkover a win),
-  then games won (查胜负场次), then head-to-head among the tied, then a flip (#group-ranking);
-  games with tables of 3–4 by points first, then tables won.
-* The top 2 of each group advance (每组前2名晋级). Two-player games cross over: A1–B2 and
-  B1–A2 (复赛阶段：A组第一VS B组第二；A组第二VS B组第一), the winners meet in the final
-  (胜出2人进行决赛); with 4 or 8 groups the pairs of groups cross the same way and the
-  bracket continues. Games with tables of 3–4 have no crossover: the final table takes the
-  group winners, then the runners-up by points, until the usual table is full (积分前三名进入总决赛;
-  #tables-of-three-or-four). There, no group is a single table replayed round after round
-  (fewer groups are dealt), and ``check_knob`` refuses more groups than the final seats
-  winners, a ``groups`` the field cannot fill so, and the best-of knobs (no series).
-  Until the final reports its players are level (no figure, no play-off); a tie for its
-  top that stands is played off, ranked by the play-off, a flip only where none can sit.
-* Best of N per stage (knobs ``group_best_of`` 1, ``playoff_best_of`` 5, ``final_best_of``
-  7: 一局定胜负 / 五局三胜制 / 七局四胜制; #best-of). The captain reports the series' games
-  separated by ``;`` and the format reads the table's total: in the two-player games that
-  is games won (a draw half each), so the higher total is the one who won more games; when
-  the clock stopped the series early the score so far decides (若比分未达到三局，
-  则以当前比分决出胜负). The stage's N goes into the plan's notes (``best-of-5``) for the
-  chat. Equal totals in a playoff or the final → an extra round for that pair. Where the
-  game's own ``series`` sets every match's length, /set refuses the best-of knobs.
-* Forfeits and removed players: a forfeited player loses the game; a removed player's later
-  games are not scheduled (the opponent has a bye) and they rank last.
+Groups by lot, a round robin in each, the top two of each group crossing over into a
+knockout to the final (two-player games, best of N per stage); at tables of 3–4 whole-table
+groups ranked by points and one final table the best of them fill, its tie for first played
+off. Stored labels: ``group<k>`` (the round of the schedule a stored round played),
+``playoff``, ``extra``, ``final``; draw streams ``groups`` and ``group<letter>``.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from itertools import accumulate, pairwise
+from operator import is_
 from typing import NamedTuple
 
 from engine.draw import shuffled, stream
@@ -154,15 +130,12 @@ def circle(players: Sequence[PlayerId]) -> list[Slot]:
     ring: list[PlayerId | None] = [*players, None] if len(players) % 2 else list(players)
     out: list[Slot] = []
     for r in range(len(ring) - 1):
-        tables: list[tuple[PlayerId, ...]] = []
-        byes: list[PlayerId] = []
-        for i in range(len(ring) // 2):
-            a, b = ring[i], ring[-1 - i]
-            if a is None or b is None:
-                byes += [p for p in (a, b) if p is not None]
-            else:
-                tables.append((a, b) if r % 2 == 0 else (b, a))
-        out.append((tuple(tables), tuple(byes)))
+        met = [(ring[i], ring[-1 - i]) for i in range(len(ring) // 2)]
+        tables = tuple(
+            (a, b) if r % 2 == 0 else (b, a) for a, b in met if a is not None and b is not None
+        )
+        byes = tuple(p for pair in met if None in pair for p in pair if p is not None)
+        out.append((tables, byes))
         ring = [ring[0], ring[-1], *ring[1:-1]]
     return out
 
@@ -173,11 +146,17 @@ class GroupLine:
 
     points: Decimal = Decimal(0)
     wins: Decimal = Decimal(0)
-    beat: dict[PlayerId, Decimal] = field(default_factory=dict)
+    beat: defaultdict[PlayerId, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
 
 
 @dataclass
 class Walk:
+    """A replay of ``state`` (``active``: its players still in; ``pens``: its penalties by
+    round): the groups, their schedules, records and places, then the playoff."""
+
+    state: TournamentState
+    active: set[PlayerId]
+    pens: Mapping[tuple[int, PlayerId], Decimal]
     groups: list[list[PlayerId]] = field(default_factory=list)
     schedule: list[list[Slot]] = field(default_factory=list)
     group_rounds: list[int] = field(default_factory=list)  # schedule indexes played
@@ -190,6 +169,21 @@ class Walk:
     final: tuple[PlayerId, ...] = ()  # tables of 3–4: the final's players
     final_net: dict[PlayerId, Decimal] = field(default_factory=dict)  # what they scored there
     table: FinalTable = field(default_factory=lambda: FinalTable(()))  # tables of 3–4
+
+    def by_place(self) -> list[list[PlayerId]]:
+        """Each group's players still in, by group place."""
+        return [
+            sorted((p for p in g if p in self.active), key=self.place.__getitem__)
+            for g in self.groups
+        ]
+
+    def goers(self, k: int | None = None) -> list[PlayerId]:
+        """The top ``k`` of each group (all by default): the group winners first, then the
+        seconds…, each place ordered by the group's first two criteria."""
+        return sorted(
+            (p for g in self.by_place() for p in g[:k]),
+            key=lambda p: (self.place[p], *(-v for _, v in self.group_keys[p][:2])),
+        )
 
 
 TALLIES = 8  # remembered group tallies per format (a few events or moments at once)
@@ -205,22 +199,12 @@ class Tally(NamedTuple):
 
 
 def _copy(lines: Mapping[PlayerId, GroupLine]) -> dict[PlayerId, GroupLine]:
-    return {p: GroupLine(g.points, g.wins, dict(g.beat)) for p, g in lines.items()}
+    return {p: GroupLine(g.points, g.wins, defaultdict(Decimal, g.beat)) for p, g in lines.items()}
 
 
-TABLE_TIEBREAKS = (
-    "removed",
-    "reached",
-    "third-place",
-    "round-score",
-    "extra",
-    "final-flip",
-    "group-place",
-    "points",
-    "wins",
-    "head-to-head",
-    "flip",
-)
+# The final's criteria first, then the groups' (two-player games: matches won first).
+FINALS = ("removed", "reached", "third-place", "round-score")
+TABLE_TIEBREAKS = (*FINALS, "extra", "final-flip", "group-place", *GROUP_CHAIN)
 
 
 class Groups(Format):
@@ -228,7 +212,6 @@ class Groups(Format):
 
     key = "groups"
     aliases = ("groups", "小组循环", "小组赛", "分组循环", "group stage")
-    seeds = ("000", "004")
     has_bracket = True  # the crossover and final
     has_group_tables = True
     series_knobs = ("group_best_of", "playoff_best_of", "final_best_of")
@@ -242,10 +225,7 @@ class Groups(Format):
     )
     eliminates = True
     tiebreaks: tuple[str, ...] = (
-        "removed",
-        "reached",
-        "third-place",
-        "round-score",
+        *FINALS,
         "extra",
         "group-place",
         "wins",
@@ -261,10 +241,9 @@ class Groups(Format):
             self.tiebreaks = TABLE_TIEBREAKS
         if self.options["third"] and not self.pairs:  # one final table: no semi-finals
             raise ConfigError("third-needs-semis", format=self.key)
-        # A group's seating search is the slow part of a replay: done once per group.
         self._schedules: dict[tuple[tuple[PlayerId, ...], str, str, int], list[Slot]] = {}
         self._groups: dict[tuple[tuple[PlayerId, ...], str], list[list[PlayerId]]] = {}
-        self._walked = LastReplay(self._replay)
+        self.walk = LastReplay(self._replay)
         # Group tallies already added up, each for a run of group rounds (the very same
         # record objects), the penalties and the groups: a replay whose earlier rounds are
         # unchanged adds only the rounds after the longest such run (see ``_tally``).
@@ -310,17 +289,14 @@ class Groups(Format):
 
     # --- the draw and the schedule -----------------------------------------------------
     def draw_groups(self, state: TournamentState) -> list[list[PlayerId]]:
-        """Groups by lot. Two-player games: ``groups`` groups dealt like cards. Tables of 3–4
-        (docs/rules/groups.md#tables-of-three-or-four): groups of whole tables, so everyone plays
-        every round when the count fits the tables; as many groups as the knob asks while each seats
-        whole tables, else fewer (nine 斗地主 players: groups of six and three rather than of five
-        and four with three sitting out)."""
+        """Groups by lot, dealt like cards; at tables of 3–4 whole-table groups, as many as
+        asked while each seats whole tables, else fewer (nine 斗地主 players: six and three,
+        not five and four with three out; docs/rules/groups.md#tables-of-three-or-four)."""
         first = state.rounds[0] if state.rounds else None
         order = shuffled(entrants(state, first, self.active(state)), stream(state.seed, "groups"))
-        count = self.int_option("groups")
         key = (tuple(order), state.seed)
         if key not in self._groups:
-            self._groups[key] = self._deal(order, count)
+            self._groups[key] = self._deal(order, self.int_option("groups"))
         return [list(g) for g in self._groups[key]]
 
     def _deal(self, order: list[PlayerId], count: int) -> list[list[PlayerId]]:
@@ -328,11 +304,10 @@ class Groups(Format):
             for g in range(count, 0, -1):
                 sizes = self._group_sizes(len(order), g)
                 if sizes and not self._replays(sizes):
-                    out, start = [], 0
-                    for size in sizes:
-                        out.append(order[start : start + size])
-                        start += size
-                    return out
+                    return [
+                        order[end - n : end]
+                        for n, end in zip(sizes, accumulate(sizes), strict=True)
+                    ]
         return [order[i::count] for i in range(count)]
 
     def _group_sizes(self, players: int, groups: int) -> list[int] | None:
@@ -352,12 +327,9 @@ class Groups(Format):
         dealt[-1] += rest
         return dealt if all(g >= least for g in dealt) else None
 
-    def schedule_rounds(self, groups: Sequence[Sequence[PlayerId]]) -> int:
-        """Tables of 3–4: every group plays as many rounds as the largest needs, so no
-        group sits out while another plays."""
-        return self._rounds_for([len(g) for g in groups])
-
     def _rounds_for(self, sizes: Sequence[int]) -> int:
+        """Rounds of a schedule at tables of 3–4: as many as the largest group needs, so
+        no group sits out while another plays."""
         size = self.sizes[0]
         return max((math.ceil((g - 1) / (size - 1)) for g in sizes), default=1) or 1
 
@@ -369,14 +341,11 @@ class Groups(Format):
         return rounds > 1 and any(partition(g, self.sizes) == ([g], 0) for g in sizes)
 
     def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
-        """Refuse a knob this event would not read, or a value that cannot work for
-        ``players``: best-of-N where tables of 3–4 play hands, or where the game's own
-        ``series`` sets every match's length; more groups than the final table has seats
-        for their winners (a group winner out); more groups than ``players`` make
-        without a group of one table replayed every round. Before the draw the field
-        counts once it could fill the groups asked (fewer: more are still to sign up).
-        The draw asks only the field: a knob read when set and idle since (the game's
-        ``series`` changed) blocks nothing, and could not be set back."""
+        """Refuse best-of-N where tables of 3–4 play hands or the game's ``series`` sets
+        every match; more groups than the final seats winners, or than ``players`` make
+        without a one-table group replayed every round (before the draw only once the field
+        could fill them: more may sign up). The draw asks only the field: a knob idle since
+        it was set (the game's ``series`` changed) blocks nothing, it could not be set back."""
         if name in self.series_knobs and not drawing:
             if not self.pairs:
                 raise ConfigError("knob-unread-tables", knob=name)
@@ -392,87 +361,70 @@ class Groups(Format):
             if got < asked:
                 raise ConfigError("groups-too-many", groups=asked, players=players, most=got)
 
-    def group_schedule(
-        self, members: Sequence[PlayerId], seed: str, letter: str, rounds: int = 0
+    def _schedule(
+        self, members: Sequence[PlayerId], seed: str, letter: str, rounds: int
     ) -> list[Slot]:
+        """A group's rounds: the circle method for two-player games; at tables of 3–4,
+        ``rounds`` seated by ``engine.seating.mix`` to avoid repeat opponents, searched once
+        per group (the slow part of a replay)."""
         if self.pairs:
             return circle(members)
         key = (tuple(members), seed, letter, rounds)
-        if key not in self._schedules:
-            self._schedules[key] = self._mixed_schedule(members, seed, letter, rounds)
-        return self._schedules[key]
-
-    def _mixed_schedule(
-        self, members: Sequence[PlayerId], seed: str, letter: str, rounds: int
-    ) -> list[Slot]:
-        size = self.sizes[0]
+        if key in self._schedules:
+            return self._schedules[key]
         rng = stream(seed, f"group{letter}")
         history: list[list[list[PlayerId]]] = []
-        had: dict[PlayerId, int] = {}
+        had: Counter[PlayerId] = Counter()
         out: list[Slot] = []
-        for _ in range(rounds or max(1, math.ceil((len(members) - 1) / (size - 1)))):
+        for _ in range(rounds or self._rounds_for([len(members)])):
             sizes, bye_count = partition(len(members), self.sizes)
             byes = pick_byes(members, bye_count, had, rng)
-            for p in byes:
-                had[p] = had.get(p, 0) + 1
+            had.update(byes)
             rest = [p for p in members if p not in byes]
             tables = mix(rest, sizes, history, rng, effort=GROUP_EFFORT)
             seats = balance_seats(tables, history, rng)
             history.append([list(t) for t in seats])
             out.append((tuple(seats), tuple(byes)))
+        self._schedules[key] = out
         return out
 
     # --- history -------------------------------------------------------------------------
-    def walk(self, state: TournamentState) -> Walk:
-        return self._walked(state)
-
     def _replay(self, state: TournamentState) -> Walk:
-        active = set(self.active(state))
-        pens = penalties_by_round(state)
-        w = Walk(groups=self.draw_groups(state), table=FinalTable(self.sizes))
-        rounds = 0 if self.pairs else self.schedule_rounds(w.groups)
+        w = Walk(state, set(self.active(state)), penalties_by_round(state))
+        w.groups, w.table = self.draw_groups(state), FinalTable(self.sizes)
+        rounds = 0 if self.pairs else self._rounds_for([len(g) for g in w.groups])
         w.schedule = [
-            self.group_schedule(g, state.seed, LETTERS[i], rounds) for i, g in enumerate(w.groups)
+            self._schedule(g, state.seed, LETTERS[i], rounds) for i, g in enumerate(w.groups)
         ]
         in_groups = tuple(rec for rec in state.rounds if rec.plan.stage.startswith("group"))
-        self._tally(w, in_groups, state.penalties, pens)
-        for rec, here in zip(state.rounds, still_in_at(state, active), strict=True):
+        self._tally(w, in_groups)
+        for rec, here in zip(state.rounds, still_in_at(state, w.active), strict=True):
             if rec.plan.stage.startswith("group"):
                 w.group_rounds.append(int(rec.plan.stage[5:]))
             elif self.pairs:
-                w.ladder.play(rec, pens, here)
+                w.ladder.play(rec, w.pens, here)
             else:
-                self._final_round(w, rec, pens, active, state.seed)
-        self._rank_groups(w, state, active)
+                self._final_round(w, rec)
+        self._rank_groups(w)
         return w
 
-    def _tally(
-        self,
-        w: Walk,
-        rounds: tuple[RoundRecord, ...],
-        penalties: tuple[Penalty, ...],
-        pens: Mapping[tuple[int, PlayerId], Decimal],
-    ) -> None:
+    def _tally(self, w: Walk, rounds: tuple[RoundRecord, ...]) -> None:
         """``w.record`` after the group ``rounds``, in order. It starts from the longest
         remembered tally whose rounds are the very same objects as the first of ``rounds``
         (and the same penalties and groups), then adds the rest: while an event runs, only
         its newest round changes. Identity, not equality, so that a score written
         ``1.0`` rather than ``1`` can never borrow another history's sums."""
-        groups = tuple(tuple(g) for g in w.groups)
+        groups, penalties = tuple(tuple(g) for g in w.groups), w.state.penalties
         start, base = 0, None
         for done, pen, grouped, lines in self._tallies:
-            if (
-                start < len(done) <= len(rounds)
-                and pen is penalties
-                and grouped == groups
-                and all(a is b for a, b in zip(done, rounds, strict=False))
-            ):
+            same = pen is penalties and grouped == groups and all(map(is_, done, rounds))
+            if start < len(done) <= len(rounds) and same:
                 start, base = len(done), lines
         w.record = _copy(base) if base is not None else {p: GroupLine() for g in groups for p in g}
         for i in range(start, len(rounds)):
             if i == len(rounds) - 1 and i > start:  # all but the newest: it changes next
                 self._remember(Tally(rounds[:i], penalties, groups, _copy(w.record)))
-            self._group_round(w, rounds[i], pens)
+            self._group_round(w, rounds[i])
         if len(rounds) > start:
             self._remember(Tally(rounds, penalties, groups, _copy(w.record)))
 
@@ -480,13 +432,11 @@ class Groups(Format):
         self._tallies.append(tally)
         del self._tallies[:-TALLIES]
 
-    def _group_round(
-        self, w: Walk, rec: RoundRecord, pens: Mapping[tuple[int, PlayerId], Decimal]
-    ) -> None:
+    def _group_round(self, w: Walk, rec: RoundRecord) -> None:
         """Points, tables won (shared tops share the win) and who beat whom."""
         for res in rec.results:
             players = res.table.players
-            net = net_scores(rec, res, pens)
+            net = net_scores(rec, res, w.pens)
             stayed = [p for p in players if p not in res.forfeited]
             if res.status is TableStatus.CONFIRMED and stayed:
                 best = max(net[p] for p in stayed)
@@ -500,89 +450,60 @@ class Groups(Format):
                     line.wins += Decimal(1) / len(top)
                 if p in res.forfeited:
                     continue
-                for q in players:
-                    if q != p:
-                        line.beat[q] = line.beat.get(q, Decimal(0)) + _beat(
-                            p, q, net, res.forfeited
-                        )
+                for q in (q for q in players if q != p):
+                    line.beat[q] += _beat(p, q, net, res.forfeited)
 
-    def _rank_groups(self, w: Walk, state: TournamentState, active: set[PlayerId]) -> None:
-        flip = flips(state, "groups-flip")
+    def _rank_groups(self, w: Walk) -> None:
+        """Each group's places: the group chain, head-to-head among those level before it."""
+        flip, active = flips(w.state, "groups-flip"), w.active
+        first, second = ("wins", "points") if self.pairs else ("points", "wins")
         for members in w.groups:
-            first = "wins" if self.pairs else "points"
-            second = "points" if self.pairs else "wins"
-
-            def of(p: PlayerId, a: str = first, b: str = second) -> tuple[Decimal, ...]:
-                line = w.record[p]
-                main = {"wins": line.wins, "points": line.points}
-                return (Decimal(p in active), main[a], main[b])
-
-            base = {p: of(p) for p in members}  # once each: a group of 20 asks 400 times
+            # once each: a group of 20 asks 400 times
+            base = {
+                p: (Decimal(p in active), getattr(w.record[p], first), getattr(w.record[p], second))
+                for p in members
+            }
             lines = []
             for p in members:
                 tied = [q for q in members if q != p and base[q] == base[p]]
                 h2h = sum((w.record[p].beat.get(q, Decimal(0)) for q in tied), Decimal(0))
-                keys = (
-                    ("removed", base[p][0]),
-                    (first, base[p][1]),
-                    (second, base[p][2]),
-                    ("head-to-head", h2h),
-                    ("flip", flip[p]),
-                )
-                w.group_keys[p] = keys[1:4]
+                w.group_keys[p] = ((first, base[p][1]), (second, base[p][2]), ("head-to-head", h2h))
+                keys = (("removed", base[p][0]), *w.group_keys[p], ("flip", flip[p]))
                 lines.append(Line(p, w.record[p].points, p in active, keys))
             for s in rank(lines):
                 w.place[s.player] = s.rank
                 w.group_tiebreak[s.player] = s.tiebreak
                 w.group_lot[s.player] = s.lot
 
-    def _final_round(
-        self,
-        w: Walk,
-        rec: RoundRecord,
-        pens: Mapping[tuple[int, PlayerId], Decimal],
-        active: set[PlayerId],
-        seed: str,
-    ) -> None:
+    def _final_round(self, w: Walk, rec: RoundRecord) -> None:
         """Tables of 3–4: the final table, then extra games among a tie for first
         (the tied alone, or the whole final table when the game cannot seat them: only
         the tied players' scores count, see ``engine.formats.elimination``)."""
-        table = rec.plan.tables[0]
-        contenders = set(table.players) if rec.plan.stage == "final" else set(w.table.top)
-        if rec.plan.stage == "final":
-            w.final = table.players
-            w.table.sides = self.sides(table.players)
+        table, final = rec.plan.tables[0], rec.plan.stage == "final"
+        contenders = set(table.players) if final else set(w.table.top)
+        if final:
+            w.final, w.table.sides = table.players, self.sides(table.players)
         res = next((r for r in rec.results if r.table.number == table.number), None)
         if res is None or res.status is TableStatus.PENDING:  # not played yet: nobody tied
             return
-        net = net_scores(rec, res, pens)
-        players = [
-            p for p in table.players if p in active and p not in res.forfeited and p in contenders
-        ]
-        code = "round-score" if rec.plan.stage == "final" else "extra"
-        if rec.plan.stage == "final":
+        net = net_scores(rec, res, w.pens)
+        seated = [p for p in table.players if p in w.active and p not in res.forfeited]
+        players = [p for p in seated if p in contenders]
+        if final:
             w.final_net = {p: net[p] for p in players if p in net}
         # a forfeit or a removal ranks below every score; who stayed at a table
         # forfeited scored nothing there (a walkover) and leads it
         scores = {p: net.get(p, Decimal(0)) for p in players}
-        for p in table.players:
-            if p in contenders:
-                w.table.keys.setdefault(p, []).append((code, scores.get(p, LOW)))
-        seated = [p for p in table.players if p in active and p not in res.forfeited]
-        w.table.play(seated, scores, rec.number, seed, players)
+        for p in (p for p in table.players if p in contenders):
+            key = ("round-score" if final else "extra", scores.get(p, LOW))
+            w.table.keys.setdefault(p, []).append(key)
+        w.table.play(seated, scores, rec.number, w.state.seed, players)
 
-    def advancers(self, w: Walk, active: set[PlayerId]) -> list[PlayerId]:
+    def advancers(self, w: Walk) -> list[PlayerId]:
         """Who leaves the groups, in playoff order (crossover for two-player games)."""
-        by_place = [
-            sorted((p for p in g if p in active), key=lambda p: w.place[p]) for g in w.groups
-        ]
-        top2: list[list[PlayerId | None]] = [[*g[:2], None, None][:2] for g in by_place]
         if not self.pairs:  # group winners first, then runners-up… until the table is full
-            order = sorted(
-                (p for g in by_place for p in g),
-                key=lambda p: (w.place[p], -w.record[p].points, -w.record[p].wins),
-            )
-            return order[: self.sizes[0]]
+            return w.goers()[: self.sizes[0]]
+        top2: list[list[PlayerId | None]] = [[*g[:2], None, None][:2] for g in w.by_place()]
         slots: list[PlayerId | None] = []
         if len(top2) == 1:
             slots = list(top2[0])
@@ -594,31 +515,29 @@ class Groups(Format):
     # --- the contract --------------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
         self.require_closed(state)
-        active = set(self.active(state))
         count = self.int_option("groups") if self.pairs else 1
-        need = count * max(2, min(self.sizes))
-        self.require_players(state, need)
+        self.require_players(state, count * max(2, min(self.sizes)))
         w = self.walk(state)
-        label = self.label(state)
-        nxt = self._next_group_round(w, active, label)
+        active, label = w.active, self.label(state)
+        nxt = self._next_group_round(w, label)
         if nxt is not None:
             return nxt
         if not self.pairs:
-            return self._next_final(w, state, active, label)
+            return self._next_final(w, label)
         ties = w.ladder.ties()
         if ties:
             tables = tuple(Table(i + 1, m.players) for i, m in enumerate(ties))
             notes = ("extra-game", *series_note(self.game))
             return RoundPlan(tables, (), "extra", label, notes)
-        alive = w.ladder.alive(active) if w.ladder.rounds else self.advancers(w, active)
+        alive = w.ladder.alive(active) if w.ladder.rounds else self.advancers(w)
         if len(alive) <= 1:
             return self.finish(self.standings(state))
         if len(alive) == 2:
             best = series_note(self.game, self.int_option("final_best_of"))
             return final_round(w.ladder, alive, active, bool(self.options["third"]), label, best)
-        byes = tuple(alive[-1:]) if len(alive) % 2 else ()
-        rest = alive[: len(alive) - len(byes)]
-        tables = tuple(Table(i // 2 + 1, (rest[i], rest[i + 1])) for i in range(0, len(rest), 2))
+        byes = tuple(alive[len(alive) // 2 * 2 :])  # the last of an odd count
+        pairs = zip(alive[::2], alive[1::2], strict=False)
+        tables = tuple(Table(i + 1, pair) for i, pair in enumerate(pairs))
         best = series_note(self.game, self.int_option("playoff_best_of"))
         notes = (*best, *(("bye",) if byes else ()))
         return RoundPlan(tables, byes, "playoff", label, notes)
@@ -626,74 +545,55 @@ class Groups(Format):
     def next_group_round(self, state: TournamentState) -> RoundPlan | None:
         """The next round of the group schedules, ``None`` once they are played: a stage
         runner's question (``engine.formats.multistage`` plays its groups through this)."""
-        return self._next_group_round(self.walk(state), set(self.active(state)), "")
+        return self._next_group_round(self.walk(state), "")
 
-    def _next_group_round(self, w: Walk, active: set[PlayerId], label: str) -> RoundPlan | None:
+    def _next_group_round(self, w: Walk, label: str) -> RoundPlan | None:
         """The next round of the group schedules with someone to play; ``None`` when done."""
-        start = max(w.group_rounds, default=0)
-        longest = max((len(s) for s in w.schedule), default=0)
-        for k in range(start, longest):
-            tables: list[tuple[PlayerId, ...]] = []
+        active = w.active
+        for k in range(max(w.group_rounds, default=0), max(map(len, w.schedule), default=0)):
+            tables: list[Table] = []
             byes: list[PlayerId] = []
-            for sched in w.schedule:
-                if k >= len(sched):
-                    continue
-                slot_tables, slot_byes = sched[k]
+            for slot_tables, slot_byes in (s[k] for s in w.schedule if k < len(s)):
                 byes += [p for p in slot_byes if p in active]
-                for t in slot_tables:
-                    seated = tuple(p for p in t if p in active)
+                for seated in (tuple(p for p in t if p in active) for t in slot_tables):
                     if len(seated) in self.sizes:
-                        tables.append(seated)
+                        tables.append(Table(len(tables) + 1, seated))
                     else:
                         byes += seated
             if tables:
-                idle = active - {p for t in tables for p in t} - set(byes)
+                idle = active - {p for t in tables for p in t.players} - set(byes)
                 byes += sorted(p for p in idle if p in w.record)
                 best = series_note(self.game, self.int_option("group_best_of"))
                 notes = (*(best if self.pairs else ()), *(("bye",) if byes else ()))
-                return RoundPlan(
-                    tuple(Table(i + 1, t) for i, t in enumerate(tables)),
-                    tuple(byes),
-                    f"group{k + 1}",
-                    label,
-                    notes,
-                )
+                return RoundPlan(tuple(tables), tuple(byes), f"group{k + 1}", label, notes)
         return None
 
-    def _next_final(
-        self, w: Walk, state: TournamentState, active: set[PlayerId], label: str
-    ) -> RoundPlan | Finished:
-        best: tuple[str, ...] = ()  # a table of 3–4 plays its hands, not a series
+    def _next_final(self, w: Walk, label: str) -> RoundPlan | Finished:
+        """Tables of 3–4: the final table (its hands, not a series), then its extra games."""
+        notes: tuple[str, ...]
         if not w.table.played:
-            players = self.advancers(w, active)
+            players = self.advancers(w)
             size = max((s for s in self.sizes if s <= len(players)), default=0)
-            if size == 0:
-                return self.finish(self.standings(state))
-            seats = shuffled(players[:size], stream(state.seed, label))
-            return RoundPlan((Table(1, tuple(seats)),), (), "final", label, best)
-        extra = w.table.extra_seats()
-        if extra is not None:
-            seats = shuffled(sorted(extra), stream(state.seed, label))
-            return RoundPlan((Table(1, tuple(seats)),), (), "extra", label, ("extra-game",))
-        return self.finish(self.standings(state))
+            seats, stage, notes = players[:size], "final", ()
+        else:
+            seats, stage, notes = sorted(w.table.extra_seats() or ()), "extra", ("extra-game",)
+        if not seats:
+            return self.finish(self.standings(w.state))
+        table = Table(1, tuple(shuffled(seats, stream(w.state.seed, label))))
+        return RoundPlan((table,), (), stage, label, notes)
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         w = self.walk(state)
-        active = set(self.active(state))
-        points = totals(state)
-        flip = flips(state)
-        grouping = self._in_groups(w, active, state)  # once: it replays the schedule
-        still = self._still_in(w, active, grouping)
+        active, points, flip = w.active, totals(state), flips(state)
+        grouping = self._in_groups(w)  # once: it replays the schedule
+        still = self._still_in(w, grouping)
         lines = []
         for p in state.players:
             if self.pairs:
                 level = w.ladder.level.get(p, Decimal(0))
-                finals: tuple[tuple[str, Decimal], ...] = (
-                    ("round-score", w.ladder.score_at.get(p, Decimal(0))),
-                )
-            else:
-                level = Decimal(p in w.final)  # the final's keys order it, extras and flip too
-                finals = tuple(w.table.ranking_keys(p))
+                finals = [("round-score", w.ladder.score_at.get(p, Decimal(0)))]
+            else:  # the final's keys order it, extras and flip too
+                level, finals = Decimal(p in w.final), w.table.ranking_keys(p)
             keys = (
                 ("removed", Decimal(p in active)),
                 ("reached", level),
@@ -702,18 +602,16 @@ class Groups(Format):
                 *self._group_keys(w, p),
                 ("flip", flip[p]),
             )
-            stage, at = self._stage_of(w, p, active, p in still, level, grouping)
+            stage, at = self._stage_of(w, p, p in still, level, grouping)
             figure = self._figure(w, p, bool(level))
             lines.append(Line(p, points.get(p, Decimal(0)), p in still, keys, stage, at, 0, figure))
         return self._explain(w, rank(lines))
 
     def _group_keys(self, w: Walk, p: PlayerId) -> tuple[Key, ...]:
-        """The group's criteria in the final ranking: the group place, then, between
-        groups, the matches and games won (tables of 3–4: points, tables won), never
-        head-to-head: they have not met (docs/rules/groups.md#ranking). The final table's
-        players before its result, and those tied at its top before their play-off: level,
-        the final decides their order, not the groups
-        (docs/rules/groups.md#tables-of-three-or-four)."""
+        """The group's criteria in the final ranking: the group place, then its first two
+        criteria, never head-to-head: other groups' players have not met
+        (docs/rules/groups.md#ranking). Level for the final table's players before its
+        result, and for its tied top before their play-off: the final orders them."""
         keys = (("group-place", Decimal(-w.place.get(p, 99))), *w.group_keys.get(p, ())[:2])
         top = w.table.top
         if p in w.final and (not w.table.played or (len(top) > 1 and p in top)):
@@ -733,21 +631,18 @@ class Groups(Format):
 
     @staticmethod
     def _stage_of(
-        w: Walk, p: PlayerId, active: set[PlayerId], still: bool, level: Decimal, grouping: bool
+        w: Walk, p: PlayerId, still: bool, level: Decimal, grouping: bool
     ) -> tuple[str, int]:
         """How far ``p`` got: the final, out in playoff round N, Nth of the group
         (``grouping``: the groups still running), or still playing in the playoff."""
-        if p not in active:
+        if p not in w.active:
             return "removed", 0
         if grouping:
             return "group", w.place.get(p, 0)
         if w.ladder.third is not None and p in w.ladder.third.players:
             return "third", 0
         last = w.ladder.rounds[-1] if w.ladder.rounds else []
-        in_final = p in w.final or (
-            len(last) == 1 and len(last[0].players) == 2 and p in last[0].players
-        )
-        if in_final:
+        if p in w.final or ([len(m.players) for m in last] == [2] and p in last[0].players):
             return "final", 0
         if still:
             return "playing", 0
@@ -759,36 +654,31 @@ class Groups(Format):
     def _explain(w: Walk, ranked: tuple[Standing, ...]) -> tuple[Standing, ...]:
         """A place decided by the group ranking against a groupmate shows the group's
         own reason (head-to-head, games won…) rather than just "place in the group"."""
-        group_of = {p: i for i, g in enumerate(w.groups) for p in g}
+        where = {p: (i, w.place[p]) for i, g in enumerate(w.groups) for p in g}
         out = list(ranked)
-        for i, s in enumerate(out[:-1]):
-            below = out[i + 1].player
-            same = group_of.get(s.player, -1) == group_of.get(below, -2)
-            if (
-                s.tiebreak == ("group-place",)
-                and same
-                and w.place.get(below) == w.place[s.player] + 1
-            ):
+        for i, (s, below) in enumerate(pairwise(ranked)):
+            group, place = where.get(s.player, (-1, 0))
+            if s.tiebreak == ("group-place",) and where.get(below.player) == (group, place + 1):
                 # the group's flip, if it is the reason, was drawn when the groups ended
                 out[i] = replace(s, tiebreak=w.group_tiebreak[s.player], lot=False)
         return tuple(out)
 
-    def _in_groups(self, w: Walk, active: set[PlayerId], state: TournamentState) -> bool:
+    def _in_groups(self, w: Walk) -> bool:
         """Whether the group stage is still running: a group round to come, or the last
         one's tables not all in (a group place is not decided before)."""
-        last = state.rounds[-1] if state.rounds else None
-        grouping = last is not None and last.plan.stage.startswith("group")
-        left = self._next_group_round(w, active, "") is not None
-        return left or (grouping and unsettled(last))
+        last = w.state.rounds[-1] if w.state.rounds else None
+        open_ = last is not None and last.plan.stage.startswith("group") and unsettled(last)
+        return self._next_group_round(w, "") is not None or open_
 
-    def _still_in(self, w: Walk, active: set[PlayerId], grouping: bool) -> set[PlayerId]:
+    def _still_in(self, w: Walk, grouping: bool) -> set[PlayerId]:
         """Who can still win: everyone while the groups run, then the playoff's survivors."""
+        active = w.active
         if grouping:
             return set(active)
         if not self.pairs:
-            return set(w.table.top) if w.table.played else set(self.advancers(w, active))
+            return set(w.table.top) if w.table.played else set(self.advancers(w))
         if not w.ladder.rounds:
-            return set(self.advancers(w, active))
+            return set(self.advancers(w))
         tied = {p for m in w.ladder.ties() for p in m.players if p in active}
         return set(w.ladder.alive(active)) | tied
 
@@ -796,9 +686,8 @@ class Groups(Format):
         """A level playoff match's pair, or (tables of 3–4) the tied top of the final
         when an extra game can be seated."""
         w = self.walk(state)
-        active = set(self.active(state))
         if self.pairs:
-            return w.ladder.playoff(active)
+            return w.ladder.playoff(w.active)
         return w.table.top if w.table.extra_seats() is not None else ()
 
     def bracket(self, state: TournamentState) -> tuple[BracketRound, ...]:
@@ -807,9 +696,8 @@ class Groups(Format):
         return tree(self.walk(state).ladder) if self.pairs else ()
 
     def in_group_stage(self, state: TournamentState) -> bool:
-        if not state.rounds:  # the groups are drawn with round 1
-            return False
-        return self._in_groups(self.walk(state), set(self.active(state)), state)
+        # the groups are drawn with round 1
+        return bool(state.rounds) and self._in_groups(self.walk(state))
 
     def group_places(self, state: TournamentState) -> tuple[GroupPlace, ...]:
         """Each group's lines in group order. The group's closing flip is drawn when the

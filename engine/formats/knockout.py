@@ -93,7 +93,6 @@ class Knockout(Format):
 
     key = "knockout"
     aliases = ("knockout", "分桌淘汰", "淘汰赛", "table knockout")
-    seeds = ("000", "001")
     note_codes = (
         "bye",
         "tiebreak-flip",

@@ -1,35 +1,12 @@
 """分组淘汰 multistage: a declared sequence of stages (docs/rules/multistage.md).
 
-Rules as implemented (分组淘汰制 by default, docs/rules/multistage.md#stages; ``/set stages``
-changes it):
-
-* The stages are :class:`engine.formats.stage.Stage` declarations, read from the
-  ``stages`` knob; every round belongs to one of them and is announced by its name
-  (预选赛, 小组赛, 淘汰赛, 决赛: the plan's note ``stage-<name>``).
-* Groups (#groups): the players entering are dealt into groups by lot and play a round
-  robin inside them, scheduled and ranked by ``engine.formats.groups`` (its group chain:
-  points, tables won, head-to-head, flip at tables of 3–4; matches won, games won,
-  head-to-head, flip at two-player tables). Groups of about two tables when the field
-  allows two such groups, else of one table; the top ``k`` of each group go on.
-* Knockout (#knockout): tables by lot (the leftover players on a bye, the fewest byes
-  first); each table plays one match and its winner goes on; round after round until the
-  players left fit one table. Too few left to fill the final's table: the best losers of
-  the last round (hands won, then a flip) fill it (``lucky-loser``).
-* Final (#final): one table plays one match; its winner is the champion.
-* A match of N (#match): at two-player tables a best-of-N series (the game's series knob
-  says otherwise where set); at tables of 3–4 N hands, each won by the hand's top score,
-  the first to win more than half of them wins the match, and a match the clock stopped
-  counts the hands won so far (以当前比分决出胜负); one hand (N = 1) scores its points.
-* A tie for a table's win (#ties) is played off: an extra hand among the tied, or the
-  whole table again where the game cannot seat the tied alone (only the tied's scores
-  count); a flip only where no table can seat them.
-* A stage the field is too small for is skipped (#skipped): groups need two tables'
-  players, a knockout more than one table's; a withdrawal after a later stage began
-  does not bring it back.
-
-Ranking (#ranking): the stage reached (and in a knockout the round), then that stage's
-own chain: group place, then the group's criteria; the match score (hands or games won)
-of the last table; then a flip.
+The ``stages`` knob declares them (:mod:`engine.formats.stage`); every round belongs to one
+and says so in its notes (``stage-<name>``) and its stored label (``group<k>@<i>``,
+``knockout@<i>``, ``final``, ``extra``). Groups are played and ranked by
+:mod:`engine.formats.groups`; knockout and final tables each send one winner on, a tie at a
+table's top played off (:func:`engine.formats.stages.take`). A stage the field is too small
+for is skipped (#skipped). Ranking (#ranking): the stage reached (a knockout's round within
+it), then that stage's own chain, then a flip.
 """
 
 from __future__ import annotations
@@ -38,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from engine.draw import shuffled, stream
+from engine.draw import stream
 from engine.formats.base import AnyGame, Format, LastReplay
 from engine.formats.elimination import lucky_losers
 from engine.formats.groups import LETTERS, Groups, entrants, unsettled
@@ -59,7 +36,6 @@ from engine.model import (
     RoundPlan,
     RoundRecord,
     Standing,
-    Table,
     TableStatus,
     TournamentState,
 )
@@ -87,8 +63,12 @@ class GroupStage(Groups):
 
 @dataclass
 class Run:
-    """The stages replayed from the history, up to the one being played."""
+    """The stages replayed from ``state`` (``active``: its players still in; ``pens``: its
+    penalties by round), up to the one being played."""
 
+    state: TournamentState
+    active: set[PlayerId]
+    pens: Mapping[tuple[int, PlayerId], Decimal]
     at: int = 0  # the stage being played
     level: dict[PlayerId, Decimal] = field(default_factory=dict)  # "reached"
     keys: dict[PlayerId, tuple[Key, ...]] = field(default_factory=dict)  # that stage's chain
@@ -101,17 +81,6 @@ class Run:
     byes: dict[PlayerId, int] = field(default_factory=dict)
     waiting: bool = False  # the stage's last round has tables to report
     over: bool = False
-
-
-@dataclass(frozen=True)
-class Entered:
-    """A stage as it is replayed: its declaration and index, who entered it (best first)
-    and its own rounds."""
-
-    stage: Stage
-    i: int
-    pool: list[PlayerId]
-    mine: list[RoundRecord]
 
 
 def stage_of(rounds: Sequence[RoundRecord], last: int) -> list[int]:
@@ -140,7 +109,6 @@ class Multistage(Format):
 
     key = "multistage"
     aliases = ("multistage", "分组淘汰", "分组淘汰制", "group knockout")
-    seeds = ("000",)
     knobs = (Knob("stages", DEFAULT_STAGES, (), str),)
     eliminates = True
     note_codes = (
@@ -170,7 +138,7 @@ class Multistage(Format):
         self.options["stages"] = stage_words(self.stages)
         self.seats = self.sizes[0]
         self._groups: dict[tuple[int, int], GroupStage] = {}
-        self._walked = LastReplay(self._replay)
+        self.walk = LastReplay(self._replay)
 
     # --- what each stage needs ------------------------------------------------------------
     def group_count(self, players: int) -> int:
@@ -197,10 +165,8 @@ class Multistage(Format):
 
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
         """The stages a field of ``players`` would play, each with whether it is played
-        (for /rules): a stage is skipped when the players reaching it are too few. With
-        nobody signed up yet the field is unknown: every stage is listed as played.
-        Each match as long as the round's notes make it (two-player matches: the game's
-        series, #match)."""
+        (skipped: too few reach it; with nobody signed up, all are), each match as long as
+        the round's notes make it (two-player matches: the game's series, #match)."""
         stages = tuple(replace(s, length=match_length(self.match_notes(s))) for s in self.stages)
         if not players:
             return tuple((stage, True) for stage in stages)
@@ -225,13 +191,10 @@ class Multistage(Format):
         return (f"stage-{stage.name}", *self.match_notes(stage))
 
     # --- history ----------------------------------------------------------------------------
-    def walk(self, state: TournamentState) -> Run:
-        return self._walked(state)
-
     def _replay(self, state: TournamentState) -> Run:
         active = set(self.active(state))
         index = stage_of(state.rounds, len(self.stages) - 1)
-        run = Run()
+        run = Run(state, active, penalties_by_round(state))
         pool = entrants(state, state.rounds[0] if state.rounds else None, self.active(state))
         run.alive = set(pool) & active
         for i, stage in enumerate(self.stages):
@@ -244,11 +207,8 @@ class Multistage(Format):
                 continue
             for p in pool:
                 run.level[p], run.keys[p] = Decimal(STEP * i), ()
-            at = Entered(stage, i, pool, mine)
-            if stage.kind is Kind.GROUPS:
-                self._groups_stage(run, at, state, active)
-            else:
-                self._tables_stage(run, at, state, active)
+            play = self._groups_stage if stage.kind is Kind.GROUPS else self._tables_stage
+            play(run, pool, mine)
             if run.plan is not None or run.ties or run.over or run.waiting:
                 return run
             pool = run.going
@@ -263,18 +223,13 @@ class Multistage(Format):
             )
         return self._groups[count, best_of]
 
-    def _groups_stage(
-        self,
-        run: Run,
-        at: Entered,
-        state: TournamentState,
-        active: set[PlayerId],
-    ) -> None:
-        """Replay a groups stage through ``engine.formats.groups`` on the stage's own rounds;
-        its next round, or (the groups over) the top ``k`` of each group, best first."""
-        stage, i, mine = at.stage, at.i, at.mine
+    def _groups_stage(self, run: Run, pool: list[PlayerId], mine: list[RoundRecord]) -> None:
+        """Replay stage ``run.at``, groups, through ``engine.formats.groups`` on its own
+        rounds (``mine``): its next round, or (the groups over) the top ``k`` of each group,
+        best first."""
+        stage, state, active = self.stages[run.at], run.state, run.active
         # everyone the stage's first round seated or gave a bye, as drawn
-        players = entrants(state, mine[0] if mine else None, [p for p in at.pool if p in active])
+        players = entrants(state, mine[0] if mine else None, [p for p in pool if p in active])
         gs = self._group_stage(self.group_count(len(players)), stage.length.best_of)
         rounds = tuple(
             replace(rec, plan=replace(rec.plan, stage=rec.plan.stage.split("@")[0])) for rec in mine
@@ -289,48 +244,29 @@ class Multistage(Format):
             run.keys[p] = (*place, *w.group_keys[p][:2])
         if mine and unsettled(mine[-1]):
             run.waiting = True
-            return
-        if nxt is not None:
+        elif nxt is not None:
             notes = (*self.stage_notes(stage), *(("bye",) if nxt.byes else ()))
-            label = self.label(state)
-            run.plan = replace(nxt, stage=f"{nxt.stage}@{i}", seed_label=label, notes=notes)
-            return
-        tops = [
-            sorted((p for p in g if p in active), key=lambda p: w.place[p])[: stage.k]
-            for g in w.groups
-        ]
-        # the group winners first, then the seconds…, each by the group's criteria
-        run.going = sorted(
-            (p for top in tops for p in top),
-            key=lambda p: (w.place[p], *(-v for _, v in run.keys[p])),
-        )
+            stage_label = f"{nxt.stage}@{run.at}"
+            run.plan = replace(nxt, stage=stage_label, seed_label=self.label(state), notes=notes)
+        else:
+            run.going = w.goers(stage.k)
 
-    def _tables_stage(
-        self,
-        run: Run,
-        at: Entered,
-        state: TournamentState,
-        active: set[PlayerId],
-    ) -> None:
-        """Replay a knockout (or the final: one table) round by round; its next round,
-        the play-offs it waits for, or who goes on."""
-        stage, i, pool = at.stage, at.i, at.pool
-        pens = penalties_by_round(state)
-        base = Decimal(STEP * i)
+    def _tables_stage(self, run: Run, pool: list[PlayerId], mine: list[RoundRecord]) -> None:
+        """Replay stage ``run.at``, a knockout (or the final: one table), round by round;
+        its next round, the play-offs it waits for, or who goes on."""
+        stage, active = self.stages[run.at], run.active
         final = stage.kind is Kind.FINAL
-        live = [p for p in pool if p in active]
-        if final:
-            live = live[: self.seats]  # more than a table went on: the best of them
+        # the final: more than a table went on, the best of them
+        live = [p for p in pool if p in active][: self.seats if final else None]
         last: RoundRecord | None = None
         depth = 0
-        for rec in at.mine:
+        for rec in mine:
             if rec.plan.stage == "extra":
-                self._extras(run, rec, pens, active, state.seed)
+                self._extras(run, rec)
             else:
-                depth += 1
-                last = rec
-                self._round(run, rec, pens, active, base + 2 * depth, state.seed, final)
-            if run.ties and past_ties(state.rounds, rec.number):
+                last, depth = rec, depth + 1
+                self._round(run, rec, Decimal(STEP * run.at + 2 * depth), final)
+            if run.ties and past_ties(run.state.rounds, rec.number):
                 # never open when the next round was drawn: a withdrawal since, of the
                 # table's winner, left the others level; its tied lost it then
                 run.ties = []
@@ -341,82 +277,63 @@ class Multistage(Format):
         if last is not None and unsettled(last):
             run.alive = set(live) | {p for t in last.plan.tables for p in t.players if p in active}
             run.waiting = True
-            return
-        if last is not None and (final or len(live) <= self.seats or not live):
+        elif last is not None and (final or len(live) <= self.seats or not live):
             run.alive = set(live)
-            if final:
-                run.over = True
-            elif stage.best_losers:
-                run.going = live + self._lucky(run, state, last, active, self.seats - len(live))
-            return
-        self._next_tables(run, stage, i, live, state)
+            run.over = final
+            if not final and stage.best_losers:
+                run.going = live + self._lucky(run, last, self.seats - len(live))
+        else:
+            self._next_tables(run, live)
 
-    def _next_tables(
-        self, run: Run, stage: Stage, i: int, live: list[PlayerId], state: TournamentState
-    ) -> None:
+    def _next_tables(self, run: Run, live: list[PlayerId]) -> None:
         """The stage's next round: the final's table, or tables by lot with byes."""
-        label = self.label(state)
-        notes = (*self.stage_notes(stage), *dict.fromkeys(run.notes))
-        rng = stream(state.seed, label)
+        stage, label = self.stages[run.at], self.label(run.state)
         final = stage.kind is Kind.FINAL
         for p in live:
-            run.line[p] = ("final", 0) if final else ("playing", len(state.rounds) + 1)
+            run.line[p] = ("final", 0) if final else ("playing", len(run.state.rounds) + 1)
         run.alive = set(live)
-        if final:
-            if len(live) not in self.sizes:
-                run.over = True  # nobody left to seat a final: the ranking stands
-                return
-            table = Table(1, tuple(shuffled(live, rng)))
-            run.plan = RoundPlan((table,), (), "final", label, notes)
+        if final and len(live) not in self.sizes:
+            run.over = True  # nobody left to seat a final: the ranking stands
             return
-        run.plan = self.lot_round(live, run.byes, rng, f"knockout@{i}", label, notes)
+        notes = (*self.stage_notes(stage), *dict.fromkeys(run.notes))
+        rng = stream(run.state.seed, label)
+        run.plan = self.lot_round(live, run.byes, rng, f"knockout@{run.at}", label, notes)
 
-    def _lucky(
-        self, run: Run, state: TournamentState, last: RoundRecord, active: set[PlayerId], need: int
-    ) -> list[PlayerId]:
+    def _lucky(self, run: Run, last: RoundRecord, need: int) -> list[PlayerId]:
         """The best losers of the stage's ``last`` round (still in, not forfeited) where too
         few went on to fill a table (by the hands or games they won, then the flip drawn
         after that round, the same on every replay; #knockout)."""
         out = {p for res in last.results for p in res.forfeited}
         seated = [p for t in last.plan.tables for p in t.players]
-        losers = [p for p in seated if p in active and p not in out and p not in run.going]
+        losers = [p for p in seated if p in run.active and p not in out and p not in run.going]
         if need <= 0 or not losers:
             return []
         run.notes.append("lucky-loser")
         return lucky_losers(
-            state, losers, need, lambda p: tuple(v for _, v in run.keys[p]), after=last.number
+            run.state, losers, need, lambda p: tuple(v for _, v in run.keys[p]), after=last.number
         )
 
-    def _round(
-        self,
-        run: Run,
-        rec: RoundRecord,
-        pens: Mapping[tuple[int, PlayerId], Decimal],
-        active: set[PlayerId],
-        level: Decimal,
-        seed: str,
-        final: bool,
-    ) -> None:
+    def _round(self, run: Run, rec: RoundRecord, level: Decimal, final: bool) -> None:
         """One round of tables: each table's winner goes on, the byes too; a tie at the
         top is played off (or flipped where no table can seat it)."""
         run.going, run.notes = [], []
         results = {res.table.number: res for res in rec.results}
         for table in rec.plan.tables:
             res = results.get(table.number)
-            net = net_scores(rec, res, pens) if res is not None else {}
             for p in table.players:
                 run.level[p] = level
                 run.line[p] = ("final", 0) if final else ("out", rec.number)
             if res is None or res.status is TableStatus.PENDING:
                 continue  # no figure before the match is played
+            net = net_scores(rec, res, run.pens)
             for p in table.players:
                 run.keys[p] = (("match-won", net.get(p, Decimal(0))),)
-            stayed = [p for p in table.players if p in active and p not in res.forfeited]
-            self._decide(run, stayed, net, stayed, level, (rec.number, table.number), seed)
+            stayed = [p for p in table.players if p in run.active and p not in res.forfeited]
+            self._decide(run, stayed, net, stayed, level, (rec.number, table.number))
         for p in rec.plan.byes:
             run.level[p], run.keys[p] = level + 1, ()
             run.line[p] = ("through", rec.number)
-            if p in active:
+            if p in run.active:
                 run.going.append(p)
             run.byes[p] = run.byes.get(p, 0) + 1
 
@@ -428,11 +345,10 @@ class Multistage(Format):
         seated: Sequence[PlayerId],
         level: Decimal,
         where: tuple[int, int],
-        seed: str,
     ) -> None:
         """The best of ``stayed`` by ``net`` won their table (``where``: round, table; 0 an
         extra round's): one goes on; several play it off, or a flip decides."""
-        flip = (seed, f"round{where[0]}-table{where[1]}-flip")
+        flip = (run.state.seed, f"round{where[0]}-table{where[1]}-flip")
         sides = self.sides(seated)
         top, tie, drawn = take(
             self, stayed, lambda p: (net.get(p, Decimal(0)),), 1, seated, sides, flip
@@ -445,14 +361,7 @@ class Multistage(Format):
             run.line[p] = ("through", where[0])
             run.going.append(p)
 
-    def _extras(
-        self,
-        run: Run,
-        rec: RoundRecord,
-        pens: Mapping[tuple[int, PlayerId], Decimal],
-        active: set[PlayerId],
-        seed: str,
-    ) -> None:
+    def _extras(self, run: Run, rec: RoundRecord) -> None:
         """An extra hand per tie: the best of the tied wins; still level, again."""
         ties, run.ties = run.ties, []
         for tie in ties:
@@ -462,11 +371,10 @@ class Multistage(Format):
             if res is None or res.status is TableStatus.PENDING:
                 run.ties.append(tie)
                 continue
-            net = net_scores(rec, res, pens)
-            stayed = [p for p in tie.tied if p in active and p not in res.forfeited]
-            level = run.level[tie.tied[0]]
-            seated = [p for p in res.table.players if p in active and p not in res.forfeited]
-            self._decide(run, stayed, net, seated, level, (rec.number, 0), seed)
+            net = net_scores(rec, res, run.pens)
+            seated = [p for p in res.table.players if p in run.active and p not in res.forfeited]
+            stayed = [p for p in tie.tied if p in seated]
+            self._decide(run, stayed, net, seated, run.level[tie.tied[0]], (rec.number, 0))
 
     # --- the contract ------------------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
@@ -481,26 +389,22 @@ class Multistage(Format):
 
     def _playoff_round(self, run: Run, state: TournamentState) -> RoundPlan:
         """An extra hand (game) for each tie at a table's top (#ties)."""
-        label = self.label(state)
-        rng = stream(state.seed, label)
-        tables = playoff_tables(run.ties, rng)
-        final = self.stages[run.at].kind is Kind.FINAL
+        stage, label = self.stages[run.at], self.label(state)
+        extra = "extra-game" if stage.kind is Kind.FINAL else "extra-hand"
         length = series_note(self.game) if self.seats == 2 else ("one-hand",)
-        notes = (f"stage-{self.stages[run.at].name}", "extra-game" if final else "extra-hand")
-        return RoundPlan(tables, (), "extra", label, (*notes, *length))
+        tables = playoff_tables(run.ties, stream(state.seed, label))
+        return RoundPlan(tables, (), "extra", label, (f"stage-{stage.name}", extra, *length))
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
         """The players level at a table's top who play it off."""
-        active = set(self.active(state))
-        return tuple(p for tie in self.walk(state).ties for p in tie.tied if p in active)
+        run = self.walk(state)
+        return tuple(p for tie in run.ties for p in tie.tied if p in run.active)
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         """Stage reached (a knockout's round within it), then that stage's own chain,
         then a flip (#ranking); no figure for a line the stage has not scored yet."""
         run = self.walk(state)
-        active = set(self.active(state))
-        flip = flips(state)
-        points = totals(state)
+        active, flip, points = run.active, flips(state), totals(state)
         lines = []
         for p in state.players:
             keys = (

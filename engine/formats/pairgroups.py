@@ -1,20 +1,16 @@
-"""Pairs in groups (docs/rules/pairs.md#groups): the groups rule for a field of nine or
-fewer (由抽签分为A.B两组，组内循环赛，每组前2名晋级…A组第一VS B组第二) played by the
-pairs of 80分 and 掼蛋.
+"""Pairs in groups (docs/rules/pairs.md#groups), for the pairs of 80分 and 掼蛋.
 
-The groups format already plays it for two-player matches, so a pair is made one entrant:
-its first member stands for it, the state is *lifted* (a table of two pairs is a match of
-two entrants, each side's points the sum of its two seats, a forfeit or a removal of a
-member that of the pair), the two-player groups plan and rank that, and the plan and the
-ranking are *lowered* back to the players: partners opposite (A and C against B and D),
-both on one place. A table plays its session (the game's own match, no best-of series).
+The two-player groups format plays it with each pair one entrant, its first member standing
+for it: the state is *lifted* (a table of two pairs a match of two entrants, each side's
+points the sum of its two seats, a member's forfeit or removal the pair's), planned and
+ranked, and *lowered* back: partners opposite (A and C against B and D), both on one place.
+A table plays its session (the game's own match, no best-of series).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from decimal import Decimal
 
 from engine.formats.base import AnyGame, GroupPlace
 from engine.formats.elimination import BracketRound
@@ -71,7 +67,7 @@ class PairGroups:
         state = self.discipline(state)
         reps = frozenset(self.rep[p] for p in state.removed if p in self.rep)
         return TournamentState(
-            players=tuple(pair[0] for pair in self.pairs),
+            players=tuple(self.members),
             seed=state.seed,
             rounds=tuple(self._lift_round(rec) for rec in state.rounds),
             penalties=tuple(
@@ -93,10 +89,8 @@ class PairGroups:
 
     def _lift_result(self, res: TableResult) -> TableResult:
         a, b = self.of(res.table.players[0]), self.of(res.table.players[1])
-        scores: tuple[Decimal, ...] = ()
-        if res.scores:
-            s = res.scores
-            scores = (s[0] + s[2], s[1] + s[3])
+        s = res.scores  # each side's points, the sum of its two seats
+        scores = (s[0] + s[2], s[1] + s[3]) if s else ()
         forfeited = frozenset(self.of(p) for p in res.forfeited)
         return TableResult(Table(res.table.number, (a, b)), res.status, scores, forfeited)
 

@@ -139,7 +139,6 @@ class Stages(Format):
 
     key = "stages"
     aliases = ("stages", "积分晋级", "积分晋级制", "score stages")
-    seeds = ("000",)
     note_codes = (
         "bye",
         "tiebreak-flip",
