@@ -74,14 +74,17 @@ class Walk:
     robin_wins: dict[PlayerId, Decimal] = field(default_factory=_tally)
     robin_points: dict[PlayerId, Decimal] = field(default_factory=_tally)
     robin_beat: dict[tuple[PlayerId, PlayerId], Decimal] = field(default_factory=dict)
+    active: frozenset[PlayerId] = frozenset()  # still in the event
 
     def head_to_head(self, p: PlayerId) -> Decimal:
-        """``p``'s match points against the round-robin players level with them on
-        matches and games won (胜负关系: who beat whom decides before a flip)."""
+        """``p``'s match points against the round-robin players still in and level with
+        them on matches and games won (胜负关系: who beat whom decides before a flip). One
+        who withdrew ranks below them all, so is level with nobody: of a cycle of wins,
+        the two left go by their own meeting."""
         level = {
             q: (self.robin_wins.get(q, ZERO), self.robin_points.get(q, ZERO)) for q in self.robin
         }
-        tied = [q for q in self.robin if q != p and level[q] == level.get(p)]
+        tied = [q for q in self.robin if q != p and q in self.active and level[q] == level.get(p)]
         return sum((self.robin_beat.get((p, q), ZERO) for q in tied), ZERO)
 
     def robin_left(self, active: set[PlayerId]) -> list[int]:
@@ -150,7 +153,7 @@ class Bracket(Format):
     def walk(self, state: TournamentState) -> Walk:
         active = set(self.active(state))
         pens = penalties_by_round(state)
-        w = Walk()
+        w = Walk(active=frozenset(active))
         for rec, here in zip(state.rounds, still_in_at(state, active), strict=True):
             if rec.plan.stage != "robin":
                 w.ladder.play(rec, pens, here)

@@ -211,6 +211,24 @@ def test_the_last_three_go_by_head_to_head_before_a_flip() -> None:
     assert two is not None and two.decided == ("head-to-head",)
 
 
+def test_of_a_cycle_of_wins_the_two_left_after_a_withdrawal_go_by_their_meeting() -> None:
+    """Round robin of three, each beating one (1 beat 2, 2 beat 3, 3 beat 1, all 1–0):
+    level, a flip would part them. Then 3 withdraws and ranks last; 1 and 2 are level
+    with each other alone, and 1 beat 2: 1 is champion by head-to-head, not by the flip
+    (docs/rules/tiebreaks.md#head-to-head)."""
+    fmt = fmt_of("xiangqi", "bracket")
+    games = {
+        frozenset((1, 2)): {1: 1, 2: 0},
+        frozenset((2, 3)): {2: 1, 3: 0},
+        frozenset((1, 3)): {3: 1, 1: 0},
+    }
+    st = replace(play_robin(fmt, games), removed=frozenset({3}))
+    b = board(fmt, st, over=True)
+    assert [e.player for e in b.entries] == [1, 2, 3], b.entries
+    one = b.of(1)
+    assert one is not None and one.decided == ("head-to-head",)
+
+
 # --- groups: a table per group while the groups play, then one ranking ----------------
 # 五子棋 groups of 8 (seed b0a2d001): A = 8, 7, 5, 2 and B = 1, 4, 3, 6; round 1 seats
 # A at tables 1 (8–2) and 2 (7–5), B at tables 3 (1–6) and 4 (4–3). Every match is two
