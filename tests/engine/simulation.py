@@ -541,7 +541,8 @@ def check_played_off(sim: Sim, b: Board, rankings: Sequence[Ranking]) -> None:
     play-off (``extra``) before the flip, a title named by a flip between two units level on
     everything before it was played off first (an extra round seating both), unless no
     extra game could part them (partners at their last table together; someone gone, or a
-    forfeit, at the tables of their last round), or more than two were level
+    forfeit, at the tables of their last round; a bye in it, too few to fill a table
+    alone), or more than two were level
     (docs/rules/pairs.md#final-ties, docs/rules/knockout.md#final-ties)."""
     top = b.entries[0] if b.entries else None
     if top is None or not set(top.decided) & FLIP_CODES or not plays_off_title(sim):
@@ -567,7 +568,15 @@ def check_played_off(sim: Sim, b: Board, rankings: Sequence[Ranking]) -> None:
     tables = [res for rec in state.rounds[last - 1 :] for res in rec.results]
     seated = {p for res in tables if pair & set(res.table.players) for p in res.table.players}
     forfeits = any(res.forfeited for res in tables if pair & set(res.table.players))
-    if len(level) != 2 or partners or seated & state.removed or forfeits:
+    # on a bye in the last round either played, too few to fill a table alone: no table
+    # of theirs to play again, so no extra game can seat them (docs/rules/tiebreaks.md#playoffs)
+    there = [
+        r
+        for r in state.rounds
+        if pair & {*r.plan.byes, *(p for t in r.plan.tables for p in t.players)}
+    ]
+    unseatable = bool(there) and pair <= set(there[-1].plan.byes) and len(pair) < min(sim.fmt.sizes)
+    if len(level) != 2 or partners or seated & state.removed or forfeits or unseatable:
         return
     unit_of = {e.player: e.unit or -e.player for e in b.entries}
     both = {unit_of[p] for p in pair}
@@ -640,12 +649,15 @@ def drawn_at_a_cut(rows: Sequence[Standing], player: PlayerId) -> bool:
 
 def check_tied(sim: Sim, tied: Sequence[PlayerId]) -> None:
     """A play-off's list (what the chat is told is tied) holds only players level at
-    the table that left them tied (their last settled one)."""
+    the table that left them tied (their last settled one); in the pairs' final, level
+    on the points of all its rounds (docs/rules/pairs.md#final-ties: its wins and points
+    decide before the play-off)."""
     if not tied:
         return
     scores: dict[PlayerId, Decimal] = {}
     table_of: dict[PlayerId, int] = {}
     for rec in sim.state.rounds:
+        final = sim.fmt.key == "pairs" and rec.plan.stage == "final"
         for res in rec.results:
             if res.status is TableStatus.PENDING:
                 continue
@@ -654,7 +666,10 @@ def check_tied(sim: Sim, tied: Sequence[PlayerId]) -> None:
             if sim.fmt.sits_in_pairs and len(got) == 4:  # a pair is level on its sum
                 got = (got[0] + got[2], got[1] + got[3]) * 2
             for p, s in zip(res.table.players, got, strict=True):
-                if p in tied:
+                if p in tied and final:  # the final's rounds add up
+                    scores[p] = (scores[p] if table_of.get(p) == 0 else Decimal(0)) + s
+                    table_of[p] = 0
+                elif p in tied:
                     scores[p], table_of[p] = s, rec.number * 1000 + res.table.number
     by_table: dict[int, set[Decimal]] = {}
     for p in tied:
