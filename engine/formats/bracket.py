@@ -199,8 +199,7 @@ class Bracket(Format):
         active = set(self.active(state))
         w = self.walk(state)
         label = self.label(state)
-        ties = w.ladder.ties()
-        if ties:
+        if ties := w.ladder.ties():
             return replay_round((m.players for m in ties), label, series_note(self.game))
         if state.rounds:
             alive, seeded = w.ladder.alive(active), []

@@ -28,6 +28,7 @@ from engine.formats.elimination import (
     FinalTable,
     Ladder,
     final_round,
+    replay_round,
     still_in_at,
     tree,
 )
@@ -524,11 +525,8 @@ class Groups(Format):
             return nxt
         if not self.pairs:
             return self._next_final(w, label)
-        ties = w.ladder.ties()
-        if ties:
-            tables = tuple(Table(i + 1, m.players) for i, m in enumerate(ties))
-            notes = ("extra-game", *series_note(self.game))
-            return RoundPlan(tables, (), "extra", label, notes)
+        if ties := w.ladder.ties():
+            return replay_round((m.players for m in ties), label, series_note(self.game))
         alive = w.ladder.alive(active) if w.ladder.rounds else self.advancers(w)
         if len(alive) <= 1:
             return self.finish(self.standings(state))
