@@ -28,7 +28,7 @@ from engine.formats.stage import (
     parse_stages,
     stage_words,
 )
-from engine.formats.stages import Tie, playoff_tables, take
+from engine.formats.stages import Tie, played, playoff_tables, take
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -364,13 +364,7 @@ class Multistage(Format):
     def _extras(self, run: Run, rec: RoundRecord) -> None:
         """An extra hand per tie: the best of the tied wins; still level, again."""
         ties, run.ties = run.ties, []
-        for tie in ties:
-            # the table that played it: the tied sat there (one who withdrew since leaves
-            # the replayed seats shorter than the table was)
-            res = next((r for r in rec.results if set(tie.tied) <= set(r.table.players)), None)
-            if res is None or res.status is TableStatus.PENDING:
-                run.ties.append(tie)
-                continue
+        for tie, res in played(ties, rec, run.ties):
             net = net_scores(rec, res, run.pens)
             seated = [p for p in res.table.players if p in run.active and p not in res.forfeited]
             stayed = [p for p in tie.tied if p in seated]

@@ -10,7 +10,7 @@ its ``hands-N`` note, against which each report is checked.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from random import Random
@@ -38,6 +38,7 @@ from engine.model import (
     RoundRecord,
     Standing,
     Table,
+    TableResult,
     TableStatus,
     TournamentState,
 )
@@ -56,6 +57,20 @@ class Tie:
     tied: tuple[PlayerId, ...]
     seats: tuple[PlayerId, ...] = ()
     sides: tuple[tuple[PlayerId, ...], ...] = ()
+
+
+def played(
+    ties: Sequence[Tie], rec: RoundRecord, waiting: list[Tie]
+) -> Iterator[tuple[Tie, TableResult]]:
+    """Each of ``ties`` with its play-off's result in ``rec``, the table the tied sat at
+    (one who withdrew since leaves the seats shorter); one still to report goes back on
+    ``waiting`` in its turn, so the next play-off round keeps the ties' order."""
+    for tie in ties:
+        res = next((r for r in rec.results if set(tie.tied) <= set(r.table.players)), None)
+        if res is None or res.status is TableStatus.PENDING:
+            waiting.append(tie)
+        else:
+            yield tie, res
 
 
 def take(
@@ -250,13 +265,7 @@ class Stages(Format):
     def _extra(self, w: Walk, rec: RoundRecord) -> None:
         """Extra hands among the tied: their scores order them; a new tie plays again."""
         ties, w.pending = w.pending, []
-        for tie in ties:
-            # the table that played it: the tied sat there (one who withdrew since leaves
-            # the replayed seats shorter than the table was)
-            res = next((r for r in rec.results if set(tie.tied) <= set(r.table.players)), None)
-            if res is None or res.status is TableStatus.PENDING:
-                w.pending.append(tie)
-                continue
+        for tie, res in played(ties, rec, w.pending):
             net = net_scores(rec, res, w.pens)
             scores = {p: (LOW if p in res.forfeited else net.get(p, Decimal(0)),) for p in tie.tied}
             for p in tie.tied:
