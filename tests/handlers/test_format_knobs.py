@@ -269,3 +269,6 @@ async def test_third_is_refused_where_pairs_play_no_crossover(memory_bot: Memory
     await bot.says(GROUP, ADMIN, "/set third on", "third")
     rules = await bot.says(GROUP, ADMIN, "/rules", "三四名")
     assert "三四名决赛" in rules.body
+    # the groups' final is one match of two pairs, played again while level: not the
+    # knockout final's play-off among several pairs
+    assert "这两组再赛一桌" in rules.body and "三组以上同分" not in rules.body

@@ -319,8 +319,11 @@ def format_rules(ctx: Ctx, t: Tournament) -> str:
     if fmt.course(players):  # declared stages: a line each, for the field signed up
         text += "\n" + stage_lines(ctx.t, fmt.course(players), players)
     if fmt.eliminates and max(fmt.sizes) > 2:  # a format's own play-off, else the usual one
-        own = f"format_rules_final_tie.{fmt.key}"
-        text += "\n" + ctx.t(own if ctx.t.has(own) else "format_rules_extra.final-tie")
+        keys = (f"{fmt.key}-{fmt.rules_variant}", fmt.key) if fmt.rules_variant else (fmt.key,)
+        own = next((k for k in keys if ctx.t.has(f"format_rules_final_tie.{k}")), None)
+        text += "\n" + ctx.t(
+            f"format_rules_final_tie.{own}" if own else "format_rules_extra.final-tie"
+        )
     if max(fmt.sizes) == 2 and fmt.game.options.get("series") == "sudden":
         text += "\n" + ctx.t("series.format-note")
     return text
