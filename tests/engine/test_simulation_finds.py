@@ -20,6 +20,7 @@ import pytest
 
 from engine.board import Board
 from engine.formats import Format, find_format
+from engine.formats.bracket import Bracket
 from engine.formats.groups import Groups
 from engine.formats.knockout import Knockout
 from engine.formats.pairs import Pairs
@@ -215,45 +216,34 @@ def test_a_line_names_a_criterion_that_did_not_separate(monkeypatch: pytest.Monk
     assert broken_code("bigtwo", "swiss", range(8, 14)) == "tiebreak-not-separating"
 
 
-def test_a_criterion_named_that_the_rules_do_not_declare(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A knockout whose declared chain (what /rules lists) leaves out the round's score that
-    its lines are ranked and named by."""
-    chain = tuple(c for c in Knockout.tiebreaks if c != "round-score")
-    monkeypatch.setattr(Knockout, "tiebreaks", chain)
-    assert broken_code("bigtwo", "knockout", range(8, 20)) == "tiebreak-undeclared"
+# --- what /rules declares is what is played (docs/rules/tiebreaks.md#chains) ---------------
+# A format's declared chain (what /rules lists) put back as it was, leaving out a code its
+# events are ranked, named or played off by; and what the oracle then finds.
+UNDECLARED = (
+    # a knockout's lines ranked and named by the round's score
+    pytest.param(Knockout, "round-score", "bigtwo", range(8, 20), "tiebreak-undeclared", id="ko"),
+    # a level series played on in an extra round while /rules listed the flip alone
+    pytest.param(Bracket, "extra", "xiangqi", range(4, 10), "playoff-undeclared", id="bracket"),
+    # two-player groups: a level crossover (or final) match played on
+    pytest.param(Groups, "extra", "xiangqi", range(4, 14), "playoff-undeclared", id="crossover"),
+    # 决赛翻牌 for a tie for first no table could seat (partners level at 掼蛋's final)
+    pytest.param(
+        Knockout, "final-flip", "guandan", range(4, 10), "tiebreak-undeclared", id="final-flip"
+    ),
+)
 
 
-# --- what /rules declares is what is played (docs/rules/tiebreaks.md#playoffs) --------------
-def test_a_level_match_played_on_where_rules_declare_no_extra_game(
+@pytest.mark.parametrize(("fmt", "left_out", "game", "counts", "found"), UNDECLARED)
+def test_a_chain_that_leaves_out_what_is_played_is_caught(
     monkeypatch: pytest.MonkeyPatch,
+    fmt: type[Format],
+    left_out: str,
+    game: str,
+    counts: range,
+    found: str,
 ) -> None:
-    """The bracket's matches played a level series on in an extra round while /rules listed
-    their ties as the card flip alone."""
-    from engine.formats.bracket import Bracket
-
-    chain = tuple(c for c in Bracket.tiebreaks if c != "extra")
-    monkeypatch.setattr(Bracket, "tiebreaks", chain)
-    assert broken_code("xiangqi", "bracket", range(4, 10)) == "playoff-undeclared"
-
-
-def test_a_crossover_played_on_where_rules_declare_no_extra_game(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Two-player groups: a level crossover (or final) match played on, its stage's ties
-    declared as the score at the table alone."""
-    chain = tuple(c for c in Groups.tiebreaks if c != "extra")
-    monkeypatch.setattr(Groups, "tiebreaks", chain)
-    assert broken_code("xiangqi", "groups", range(4, 14)) == "playoff-undeclared"
-
-
-def test_a_final_flip_named_where_rules_declare_only_the_flip(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The knockout's final named 决赛翻牌 for a tie for first no table could seat (partners
-    level at 掼蛋's final) while its declared chain said the closing flip only."""
-    chain = tuple(c for c in Knockout.tiebreaks if c != "final-flip")
-    monkeypatch.setattr(Knockout, "tiebreaks", chain)
-    assert broken_code("guandan", "knockout", range(4, 10)) == "tiebreak-undeclared"
+    monkeypatch.setattr(fmt, "tiebreaks", tuple(c for c in fmt.tiebreaks if c != left_out))
+    assert broken_code(game, fmt.key, counts) == found
 
 
 def test_a_flip_named_between_players_whose_stage_does_not_declare_it(
