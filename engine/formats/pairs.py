@@ -268,7 +268,15 @@ class Pairs(Format):
         out = {i + 1 for i, pair in enumerate(pairs) if set(pair) & state.removed}
         pens = penalties_by_round(state)
         w = PairWalk(self.int_option("final_rounds"), list(range(1, len(pairs) + 1)), out)
+        seen = {  # the last round each pair sat at a table or had a bye in
+            number[p]: rec.number
+            for rec in state.rounds
+            for p in (*rec.plan.byes, *(p for t in rec.plan.tables for p in t.players))
+        }
         for rec in state.rounds:
+            # a pair removed loses the tables of its last round only: one drawn to play on
+            # went on, whatever came later (its opponents went out then, not now)
+            gone = {u for u in out if seen.get(u, 0) <= rec.number}
             w.notes, w.pending = [], set()
             final, extra = rec.plan.stage == FINAL_STAGE, rec.plan.stage == EXTRA_STAGE
             if final and not w.finalists:
@@ -288,7 +296,7 @@ class Pairs(Format):
                 done = res if res is not None and res.status is not TableStatus.PENDING else None
                 net = net_scores(rec, res, pens) if res is not None else {}
                 scores = {x: net[a] + net[c], y: net[b] + net[d]} if net else {}
-                ahead = contenders(done, {x: (a, c), y: (b, d)}, scores, out) if done else []
+                ahead = contenders(done, {x: (a, c), y: (b, d)}, scores, gone) if done else []
                 winner = ahead[0] if len(ahead) == 1 else None
                 if len(ahead) == 2 and not rec.plan.stage:  # level in the knockout: a flip
                     flip = flip_order(
@@ -315,8 +323,8 @@ class Pairs(Format):
                 for unit, score in scores.items():
                     w.final_points[unit] = w.final_points.get(unit, Decimal(0)) + score
             w.finals_played += final
-            w.pool = [] if final or extra else sorted(u for u in going if u not in out)
-            w.lucky = [u for u in w.lucky if u not in out]
+            w.pool = [] if final or extra else sorted(u for u in going if u not in gone)
+            w.lucky = [u for u in w.lucky if u not in gone]
         return w
 
     def _prepare(self, state: TournamentState) -> tuple[TournamentState, list[Pair], PairWalk]:

@@ -25,6 +25,7 @@ from engine.model import (
     TableStatus,
     TournamentState,
 )
+from tests.engine.simulation import Sim
 from tests.engine.test_formats_support import by_id, play, record, seated_once
 
 GUANDAN = find_game("guandan")()
@@ -205,3 +206,19 @@ def test_a_lone_player_left_by_pairs_signed_up_together_cannot_be_paired() -> No
     with pytest.raises(FormatError) as err:
         Pairs(GUANDAN).pairs(state)
     assert err.value.code == "pair-size"
+
+
+def test_a_pair_removed_after_it_went_on_keeps_the_table_it_won() -> None:
+    """掼蛋, six pairs (a seed the oracle's scan found): pair 9 & 3 wins its round-1 table
+    against 12 & 1, plays the final, and 9 is removed there for a second forfeit. The
+    table it won stays won (the opponents keep what they scored, nothing more,
+    docs/rules/penalties.md#forfeits): 12 & 1 stay out in round 1, not finalists who
+    never sat at the final."""
+    fmt = find_format("pairs")(find_game("guandan")(), {})
+    sim = Sim(fmt, 12, 1471773114)
+    sim.run()  # the oracle: nobody shown out is later shown through
+    rounds = sim.state.rounds
+    assert rounds[0].plan.tables[1].players == (12, 9, 1, 3)
+    assert 9 in fmt.disciplined(sim.state).removed
+    line = {s.player: s for s in fmt.standings(sim.state)}
+    assert all((line[p].stage, line[p].stage_round) == ("out", 1) for p in (12, 1))
