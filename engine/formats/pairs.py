@@ -189,8 +189,7 @@ class Pairs(Format):
         rounds; with ``groups``, the groups' stages, each table of two pairs its session."""
         pairs = players // self.team_size()
         if self.grouped:
-            count = self.int_option("groups") if not pairs or pairs >= ONE_GROUP else 1
-            stages = EntrantGroups(self.game, self.group_knobs(count)).course(pairs)
+            stages = EntrantGroups(self.game, self.group_knobs(pairs)).course(pairs)
             return tuple((replace(s, length=Length(session=True)), on) for s, on in stages)
         chain = within(self.tiebreaks)
         flipped = tuple(c for c in chain if not c.startswith("final-") and c != "extra")
@@ -200,9 +199,11 @@ class Pairs(Format):
         final = Stage(Kind.ROBIN, "final", last, Goes.CHAMPION, seats, False, final_chain)
         return ((cards, not players or pairs > seats), (final, True))
 
-    def group_knobs(self, count: int) -> dict[str, str]:
-        """The knobs of the groups the pairs play: ``count`` groups, and the crossover
-        losers' match for third where ``third`` is on (docs/rules/pairs.md#groups)."""
+    def group_knobs(self, pairs: int) -> dict[str, str]:
+        """The knobs of the groups ``pairs`` pairs play (0: the field is not known yet): the
+        ``groups`` asked, one where too few for two groups of two; and the crossover losers'
+        match for third where ``third`` is on (docs/rules/pairs.md#groups)."""
+        count = self.int_option("groups") if not pairs or pairs >= ONE_GROUP else 1
         return {"groups": str(count), "third": "on" if self.options["third"] else "off"}
 
     def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
@@ -223,8 +224,7 @@ class Pairs(Format):
     def in_groups(self, state: TournamentState) -> PairGroups:
         """The groups the pairs play (knob ``groups``), for this state's pairs."""
         pairs = self.pairs(state)
-        count = self.int_option("groups") if len(pairs) >= ONE_GROUP else 1
-        return PairGroups(self.game, self.group_knobs(count), pairs, self.disciplined)
+        return PairGroups(self.game, self.group_knobs(len(pairs)), pairs, self.disciplined)
 
     @property
     def rules_variant(self) -> str:

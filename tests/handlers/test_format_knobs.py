@@ -238,8 +238,13 @@ async def test_shengji_pairs_in_groups_with_third_on_play_the_crossover_losers_f
     last = await bot.says(GROUP, ADMIN, "/round", "第 3 轮开始")
     seats = tables_of(last.body, ids)
     assert len(seats) == 2 and "三四名决赛" in last.body
-    for table in (2, 1):
-        await bot.says(GROUP, ADMIN, f"/report {table} total A+3 B+0 C+3 D+0", "结果确认")
+    await bot.says(GROUP, ADMIN, "/report 2 total A+3 B+0 C+3 D+0", "结果确认")
+    # mid-round: /bracket shows the match for third, each pair by its first member (A, B)
+    shown = await bot.says(GROUP, ADMIN, "/bracket", "对阵图")
+    third_line = next(ln for ln in shown.body.splitlines() if "三四名决赛：" in ln)
+    a, b = (name[p] for p in tables_of(last.body, ids)[2][:2])
+    assert third_line.startswith(f"🥉 三四名决赛：{a} ") and third_line.endswith(f" {b}")
+    await bot.says(GROUP, ADMIN, "/report 1 total A+3 B+0 C+3 D+0", "结果确认")
     await bot.server.wait_for("结束！冠军", timeout=20)
     standings = await bot.says(GROUP, ADMIN, "/standings", "最终名次")
     lines = [ln for ln in standings.body.splitlines() if ln[:1].isdigit()]

@@ -88,14 +88,15 @@ def bracket_matches(t: Tournament, rounds: tuple[BracketRound, ...]) -> list[lis
 
 def third_place_line(ctx: Ctx, t: Tournament) -> str:
     """The match for third place (knob ``third``), beside the tree's final: its two
-    players and its latest confirmed score ("" where none was drawn)."""
+    players (pairs: by their first members, seats A and B, as the tree names them) and
+    its latest confirmed score ("" where none was drawn)."""
     row = next(
         (row for r in t.rounds if THIRD_NOTE in r.notes for row in r.tables if row.number == 2),
         None,
     )
     if row is None:
         return ""
-    a, b = row.seats
+    a, b = row.seats[:2]
     who = names(t)
     got = _meetings(t).get(frozenset((a, b)), {})
     score = f"{show(got[a])} : {show(got[b])}" if got else "—"
@@ -110,14 +111,19 @@ def _live_scores(row: TableRow) -> dict[int, Decimal]:
 
 
 def _meetings(t: Tournament) -> dict[frozenset[int], dict[int, Decimal]]:
-    """The latest confirmed score of each two-player meeting (a replayed tie shows the
-    deciding game)."""
+    """The latest confirmed score of each meeting of two (a replayed tie shows the
+    deciding game). A table of two pairs (partners opposite: A and C against B and D) is
+    the meeting of seats A and B, the first members the engine's tree names each pair by,
+    each with the pair's points."""
     out: dict[frozenset[int], dict[int, Decimal]] = {}
     for r in t.rounds:
         for row in r.tables:
             got = _live_scores(row)
             if len(row.seats) == 2 and got:
                 out[frozenset(row.seats)] = got
+            elif len(row.seats) == 4 and got:
+                a, b, c, d = row.seats
+                out[frozenset((a, b))] = {a: got[a] + got[c], b: got[b] + got[d]}
     return out
 
 
