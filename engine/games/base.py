@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from typing import ClassVar, Generic, TypeVar
 
@@ -39,6 +39,9 @@ class Knob:
     kind: type = str  # str, int, bool or Decimal
     minimum: int = 0  # the smallest value an ``int`` knob accepts
     maximum: int = 1000  # the largest: a setting past it would break the event, not tune it
+    # (knob, value): read only while that other knob of the game has that value (``hands``
+    # counts only with ``end hands``); /set refuses it otherwise (``Game.check_knob``)
+    needs: tuple[str, str] | None = None
 
     def coerce(self, raw: str) -> object:
         """Turn the organiser's text into the knob's value, or refuse it."""
@@ -181,6 +184,24 @@ class Game(Generic[H]):
         value = self.options[name]
         assert isinstance(value, int)
         return value
+
+    def check_knob(self, name: str) -> None:
+        """Refuse (``ConfigError``) knob ``name`` while the knob it depends on has another
+        value: nothing would read it (an answer of 已设置 that changes nothing)."""
+        knob = next(k for k in self.knobs if k.name == name)
+        if knob.needs is not None:
+            other, value = knob.needs
+            if str(self.options[other]) != value:
+                raise ConfigError("knob-unread-needs", knob=name, other=other, value=value)
+
+    def check_session(self, outcome: Outcome, seats: int) -> None:
+        """Refuse a table's report that plays on after the session ended by the game's own
+        rule (:meth:`match_winner`: a target reached, a bust, the last of its hands). One
+        that stops sooner stands: the round's deadline may end a session first."""
+        hands = outcome.per_hand or (outcome.scores,)
+        for played in range(1, len(hands)):
+            if self.match_winner([replace(outcome, per_hand=hands[:played])], seats) is not None:
+                raise ReportError("session-over", hands=played, got=len(hands))
 
     # --- the report as a whole -------------------------------------------------------
     def parse(self, text: str, seats: int) -> Outcome:

@@ -87,11 +87,11 @@ class DouDizhu(Game[DouDizhuHand]):
         Knob("scoring", "bid", ("bid", "points", "chips"), str),
         Knob("doubling", "off", ("on", "off"), str),
         Knob("cap", "0", (), int),
-        Knob("chips", "20", ("20", "50"), int),
-        Knob("base", "2", (), int, 1),
+        Knob("chips", "20", ("20", "50"), int, needs=("scoring", "chips")),
+        Knob("base", "2", (), int, 1, needs=("scoring", "chips")),
         Knob("end", "time", ("time", "hands", "target"), str),
-        Knob("hands", "10", (), int, 1),
-        Knob("target", "100", (), int, 1, 100_000),
+        Knob("hands", "10", (), int, 1, needs=("end", "hands")),
+        Knob("target", "100", (), int, 1, 100_000, needs=("end", "target")),
     )
 
     def is_zero_sum(self) -> bool:
@@ -230,7 +230,8 @@ class DouDizhu(Game[DouDizhuHand]):
         return " ".join(parts)
 
     def match_winner(self, outcomes: Sequence[Outcome], seats: int) -> tuple[int, ...] | None:
-        """Replay the table's hands: a bust (chips), the ``hands``-th hand or the target."""
+        """Replay the table's hands: a bust (chips, whatever ``end`` says), the
+        ``hands``-th hand or the target."""
         end = self.option("end")
         chips = self.option("scoring") == "chips"
         totals = [Decimal(0)] * seats
@@ -238,8 +239,6 @@ class DouDizhu(Game[DouDizhuHand]):
             totals = [t + s for t, s in zip(totals, hand, strict=True)]
             if chips and any(self.int_option("chips") + t <= 0 for t in totals):
                 return leaders(totals)
-            if chips:
-                continue
             if end == "hands" and played >= self.int_option("hands"):
                 return leaders(totals)
             if end == "target" and max(totals) >= self.int_option("target"):

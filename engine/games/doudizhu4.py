@@ -61,7 +61,7 @@ class DouDizhu4(Game[DouDizhu4Hand]):
     rating_by_score = True  # the landlord against the other three, hand by hand
     knobs = (
         Knob("end", "hands", ("time", "hands"), str),
-        Knob("hands", "6", (), int, 1),
+        Knob("hands", "6", (), int, 1, needs=("end", "hands")),
     )
 
     def parse_hand(self, text: str, seats: int) -> DouDizhu4Hand:

@@ -54,7 +54,7 @@ class TwoPlayerGame(Game[GameResult]):
     zero_sum = False
     knobs = (
         Knob("points", "1/0.5/0", ("1/0.5/0", "2/1/0"), str),
-        Knob("games", "2", (), int, 1),
+        Knob("games", "2", (), int, 1, needs=("series", "sudden")),
         # How long a match is: ``sudden`` (two games, then one more until someone wins),
         # ``bo1``…``bo7`` for every match, or ``stages``: the format's lengths per stage.
         Knob("series", "sudden", ("sudden", "bo1", "bo3", "bo5", "bo7", "stages"), str),

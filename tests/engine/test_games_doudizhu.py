@@ -74,6 +74,43 @@ def test_hands_limit_names_the_leader() -> None:
 
 
 @pytest.mark.parametrize(
+    ("options", "text", "refusal"),
+    [
+        # ``end hands``: no hand after the last (a shorter session: the deadline came first)
+        ({"end": "hands", "hands": "3"}, "; ".join(["A bid1 win"] * 3), None),
+        ({"end": "hands", "hands": "3"}, "; ".join(["A bid1 win"] * 2), None),
+        ({"end": "hands", "hands": "3"}, "; ".join(["A bid1 win"] * 4), ("session-over", 3)),
+        ({"end": "hands", "hands": "3"}, "total A+6 B-3 C-3", None),
+        # ``end target``: the session is over at the hand that reaches it; fewer is the clock
+        ({"end": "target", "target": "90"}, "; ".join(["A bid3 bombs3 win"] * 2), None),
+        (
+            {"end": "target", "target": "90"},
+            "; ".join(["A bid3 bombs3 win"] * 3),
+            ("session-over", 2),
+        ),
+        # chips: a bust ends the table whatever ``end`` says
+        (
+            {"scoring": "chips", "end": "hands"},
+            "A bombs1 win; A bombs3 win; A win",
+            ("session-over", 2),
+        ),
+        ({"end": "time"}, "; ".join(["A bid3 bombs3 win"] * 12), None),
+    ],
+)
+def test_a_report_must_end_where_the_game_ends_the_session(
+    options: dict[str, str], text: str, refusal: tuple[str, int] | None
+) -> None:
+    game = DouDizhu(options)
+    outcome = game.parse(text, 3)
+    if refusal is None:
+        game.check_session(outcome, 3)
+        return
+    with pytest.raises(ReportError) as refused:
+        game.check_session(outcome, 3)
+    assert (refused.value.args[0], refused.value.args[1]["hands"]) == refusal
+
+
+@pytest.mark.parametrize(
     ("text", "code"),
     [
         ("bid3 win", "no-landlord"),

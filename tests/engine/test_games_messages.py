@@ -120,6 +120,11 @@ def test_every_report_refusal_formats_with_its_params(lang: str) -> None:
     with pytest.raises(ReportError) as off:
         DouDizhu().parse("A bid3 win doubleB", 3)
     seen.add(off.value.code)
+    ended = DouDizhu({"end": "hands", "hands": "2"})  # a session of two hands: 3 refused
+    with pytest.raises(ReportError) as session:
+        ended.check_session(ended.parse("A bid1 win; A bid1 win; A bid1 win", 3), 3)
+    seen.add(session.value.code)
+    assert "{" not in words[f"error.{session.value.code}"].format(**session.value.params)
     report_codes = {
         c for c in raised_codes() if not c.startswith(("knob-", "unknown-g", "penalty"))
     }

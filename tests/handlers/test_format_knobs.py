@@ -277,3 +277,33 @@ async def test_third_is_refused_where_pairs_play_no_crossover(memory_bot: Memory
     # the groups' final is one match of two pairs, played again while level: not the
     # knockout final's play-off among several pairs
     assert "这两组再赛一桌" in rules.body and "三组以上同分" not in rules.body
+
+
+async def test_a_game_knob_read_only_with_another_is_refused_and_its_session_is_enforced(
+    memory_bot: MemoryHarness,
+) -> None:
+    """斗地主's ``hands`` counts only with ``end hands`` (docs/rules/doudizhu.md#match-end):
+    /set refuses it before, saying what to set first, and stores nothing; set in that order,
+    a table's report may hold no hand after the last of them, and the table is settled by
+    one that does not."""
+    bot = memory_bot
+    other = GROUP - 1
+    bot.server.seat_group(other, ADMIN, [], 301)
+    await bot.says(other, ADMIN, "/new doudizhu knockout 斗地主", "SHA-256")
+    refused = await bot.says(other, ADMIN, "/set hands 3", "请先 /set end hands，再设 hands")
+    assert "已设置" not in refused.body
+    await bot.says(other, ADMIN, "/set end hands", "已设置")
+    rules = await bot.says(other, ADMIN, "/rules", "分桌淘汰")
+    assert "本桌打满 10 局结束" in rules.body  # the refused 3 was not stored
+    ids, tables = await drawn(
+        bot, GROUP, ADMIN, "doudizhu knockout 斗地主", ["甲", "乙", "丙"], ("end hands", "hands 3")
+    )
+    assert len(tables) == 1
+    await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
+    hand = "A bid1 win"
+    over = await bot.says(GROUP, ADMIN, f"/report 1 {'; '.join([hand] * 4)}", "第 3 局后就结束了")
+    assert "结果确认" not in over.body
+    await bot.says(GROUP, ADMIN, f"/report 1 {'; '.join([hand] * 3)}", "结果确认")
+    done = await bot.server.wait_for("结束！冠军", timeout=20)
+    champion = next(n for n, u in ids.items() if u == tables[1][0])
+    assert champion in done.body.split("冠军：")[1].splitlines()[0]

@@ -295,6 +295,8 @@ async def set_knob(ctx: Ctx, args: str) -> None:
     # and the value can work for the field signed up, as the field plays now (with a
     # by-size preset's own knobs: 80分's groups); raises ConfigError
     fmt, in_force = format_of(t), format_in_force(t)
+    if section == "game" and key not in fmt.knob_names():  # a shared name: the format reads it
+        game_of(t).check_knob(key)
     check_knobs(t, in_force if in_force.key == fmt.key else fmt, (key,))
     ctx.out.reply("set.done", knob=key, value=value.strip())
     ctx.uow.timers += tournament_timers(t)  # ``remind`` changes the reminders still to come
