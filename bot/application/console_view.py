@@ -31,7 +31,7 @@ from bot.application.handlers.people import player_mark
 from bot.application.handlers.report_flow import choice_label
 from bot.application.service import people, results
 from bot.application.timers import table_deadline
-from bot.application.tournament import apart_pairs, game_of, given_teams, names
+from bot.application.tournament import active_count, apart_pairs, game_of, given_teams, names
 from bot.language.errors import UserError
 from bot.language.i18n import Translator, without_emoji
 from bot.presentation.pictures import standings_sheet
@@ -158,7 +158,7 @@ def _people(ctx: Ctx, t: Tournament) -> dict[str, Any]:
         for user, team in given_teams(t).items():
             teams.setdefault(team, []).append(user)
     return {
-        "count": sum(p.status == PlayerStatus.ACTIVE for p in t.players),
+        "count": active_count(t),
         "cap": people.cap_of(t),
         "late": people.late_value(t),
         "players": [

@@ -28,6 +28,7 @@ from bot.application.live_links import live_token, new_live_token
 from bot.application.service import audit, people, results
 from bot.application.slip_links import ensure_slip_secret
 from bot.application.tournament import (
+    active_count,
     by_person,
     format_of,
     game_of,
@@ -459,7 +460,7 @@ class Event:
         t, sizes = self.t, self.game.formats_by_size
         if t.options.get("auto", {}).get("format") != "size" or sizes is None:
             return None
-        players = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
+        players = active_count(t)
         per = self.fmt.team_size()  # the rule counts the default format's entrants
         chosen = self.game.format_for(players // per)
         key, knobs = preset(chosen)

@@ -117,6 +117,11 @@ def signed_up(t: Tournament) -> list[Player]:
     return [p for p in t.players if p.status not in UNCOUNTED]
 
 
+def active_count(t: Tournament) -> int:
+    """Players still in the event (what a format's size-dependent choices count)."""
+    return sum(p.status == PlayerStatus.ACTIVE for p in t.players)
+
+
 def names(t: Tournament) -> dict[int, str]:
     """Each player's name; a place a substitute took reads ``out→in`` (the standings'
     line is the place, which both played)."""

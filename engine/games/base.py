@@ -149,6 +149,9 @@ class Game(Generic[H]):
     report_example: ClassVar[str]  # one hand in the report grammar, shown in /round
     # Ratings (engine.ratings): seats that scored alike in a hand played as one side.
     rating_by_score: ClassVar[bool] = False
+    # Knobs that end a table's session by the game's own rule (``end``, ``hands``): unread
+    # where every stage of the format sets how long a table plays (积分晋级's hands).
+    session_knobs: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, options: Mapping[str, str] | None = None) -> None:
         given = dict(options or {})

@@ -83,6 +83,7 @@ class DouDizhu(Game[DouDizhuHand]):
     # 人数少于或等于9人: groups A/B; more: 裁减制 (docs/rules/two-player.md#format-by-size).
     formats_by_size = (9, "groups", "knockout")
     rating_by_score = True  # the landlord against the farmers, hand by hand
+    session_knobs = ("end", "hands", "target")
     knobs = (
         Knob("scoring", "bid", ("bid", "points", "chips"), str),
         Knob("doubling", "off", ("on", "off"), str),

@@ -59,6 +59,7 @@ class DouDizhu4(Game[DouDizhu4Hand]):
     seat_counts = (4,)
     default_format = "knockout"
     rating_by_score = True  # the landlord against the other three, hand by hand
+    session_knobs = ("end", "hands")
     knobs = (
         Knob("end", "hands", ("time", "hands"), str),
         Knob("hands", "6", (), int, 1, needs=("end", "hands")),

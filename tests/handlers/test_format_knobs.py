@@ -67,6 +67,8 @@ async def test_one_loss_and_out_sends_on_the_winners_and_byes_to_a_final_of_thre
         ("doudizhu knockout 斗地主", "leftover bye", "只有 3 人一桌", "分桌淘汰"),
         # a table of two sends one on, an odd one out has a bye: nobody is ever called back
         ("xiangqi knockout 象棋", "best_losers off", "不需要落败者递补", "淘汰"),
+        # 积分晋级 plays its stages' hands: the game's own end of a session is never read
+        ("doudizhu stages 斗地主", "end target", "每个阶段都规定了每桌打几局", "积分晋级"),
     ],
 )
 async def test_a_knob_no_stage_of_the_event_reads_is_refused_with_the_reason(

@@ -16,12 +16,12 @@ from typing import Any
 from bot.application.context import Ctx
 from bot.application.event import Event
 from bot.application.handlers.common import refresh_live
-from bot.application.tournament import format_of, game_of
+from bot.application.tournament import active_count, format_of, game_of
 from bot.application.types import Buttons
 from bot.language.errors import UserError
 from bot.language.inputs import YES_WORDS
 from db.models import Tournament
-from db.status import EventStatus, PlayerStatus
+from db.status import EventStatus
 from engine.formats import FORMATS, Format, find_format, format_word, preset
 from engine.games import Game
 
@@ -111,7 +111,7 @@ def format_name(ctx: Ctx, t: Tournament, now: bool = False) -> str:
             unit=ctx.t(f"entrants.{per}"),
             counted=ctx.t(f"entrants_counted.{per}"),
         )
-        count = sum(p.status == PlayerStatus.ACTIVE for p in t.players) // per if now else 0
+        count = active_count(t) // per if now else 0
         if not count:
             return str(rule)
         chosen = ctx.t(f"format.{game.format_for(count)}")  # a preset has its own name
@@ -128,7 +128,7 @@ def format_in_force(t: Tournament) -> Format:
     if not by_size(t) or game.formats_by_size is None:
         return format_of(t)
     per = format_of(t).team_size()
-    count = sum(p.status == PlayerStatus.ACTIVE for p in t.players) // per
+    count = active_count(t) // per
     key, knobs = preset(game.format_for(count))
     given = t.options.get("format", {}) if key == t.format else {}
     return find_format(key)(game, {**given, **knobs})

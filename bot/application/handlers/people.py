@@ -18,6 +18,7 @@ from bot.application.handlers.common import display_name, find_player, tell
 from bot.application.service import people
 from bot.application.tournament import (
     UNCOUNTED,
+    active_count,
     format_of,
     game_of,
     latest_round,
@@ -48,7 +49,7 @@ def set_knob(ctx: Ctx, t: Tournament, key: str, value: str) -> bool:
         cap = people.read_cap(value)
         _store(ctx, t, "cap", str(cap) if cap else None)
         done = ctx.t("people.cap-set", cap=cap) if cap else ctx.t("people.cap-off")
-        count = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
+        count = active_count(t)
         over = ctx.t("people.cap-over", count=count) if cap and count > cap else ""
         ctx.out.say(
             "\n".join(filter(None, [done, over, promoted_text(ctx, Event.of(ctx, t).promote())]))

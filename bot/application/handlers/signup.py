@@ -22,6 +22,7 @@ from bot.application.timers import tournament_timers
 from bot.application.tournament import (
     POLICY_KNOBS,
     RUNNING_KNOBS,
+    active_count,
     format_of,
     game_of,
     noshow_minutes,
@@ -103,7 +104,7 @@ def signup_text(ctx: Ctx, t: Tournament, count: int | None = None) -> str:
         commitment=commitment(t.seed),
     )
     if count is None:
-        count = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
+        count = active_count(t)
     return text + ("\n" + ctx.t("signup.count", count=count) if count else "")
 
 
@@ -297,16 +298,26 @@ async def set_knob(ctx: Ctx, args: str) -> None:
     fmt, in_force = format_of(t), format_in_force(t)
     if section == "game" and key not in fmt.knob_names():  # a shared name: the format reads it
         game_of(t).check_knob(key)
+        if key in game.session_knobs and sets_length(in_force, t):
+            raise UserError("refuse.knob-format-length", knob=key, format=format_name(ctx, t))
     check_knobs(t, in_force if in_force.key == fmt.key else fmt, (key,))
     ctx.out.reply("set.done", knob=key, value=value.strip())
     ctx.uow.timers += tournament_timers(t)  # ``remind`` changes the reminders still to come
+
+
+def sets_length(fmt: Format, t: Tournament) -> bool:
+    """Whether every stage the signed-up field plays sets how long a table plays (积分晋级's
+    hands, a stage's match): the game's own end of a session is then never read."""
+    players = active_count(t)
+    played = [stage for stage, plays in fmt.course(players) if plays]
+    return bool(played) and not any(stage.length.session for stage in played)
 
 
 def check_knobs(t: Tournament, fmt: Format, names: Iterable[str], drawing: bool = False) -> None:
     """Refuse (``ConfigError``) a knob of ``names`` that no stage of the event reads, or
     whose value cannot work for the players signed up (``drawing``: the field is final);
     /set asks it of its knob, /draw of every format knob the organiser set."""
-    players = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
+    players = active_count(t)
     for name in names:
         fmt.check_knob(name, players, drawing)
 
@@ -317,7 +328,7 @@ def format_rules(ctx: Ctx, t: Tournament) -> str:
     fmt = format_in_force(t)
     section = f"format_rules_{fmt.rules_variant}" if fmt.rules_variant else "format_rules"
     text = ctx.t(f"{section}.{fmt.key}", **knob_words(ctx.t, fmt.key, fmt.options))
-    players = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
+    players = active_count(t)
     if fmt.course(players):  # declared stages: a line each, for the field signed up
         text += "\n" + stage_lines(ctx.t, fmt.course(players), players)
     if fmt.eliminates and max(fmt.sizes) > 2:  # a format's own play-off, else the usual one

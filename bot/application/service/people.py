@@ -22,7 +22,7 @@ from bot.application.service.audit import (
     TableBefore,
     WalkedOver,
 )
-from bot.application.tournament import latest_round, signed_up
+from bot.application.tournament import active_count, latest_round, signed_up
 from bot.language.errors import UserError
 from bot.language.inputs import id_or_none
 from db.models import Player, Round, TableRow, Tournament
@@ -155,7 +155,7 @@ def promote(ctx: Ctx, t: Tournament) -> list[Player]:
         return promoted
     while (waiting := queue(t)) and cap is not None:
         unit = unit_of(t, waiting[0])
-        active = sum(p.status == PlayerStatus.ACTIVE for p in t.players)
+        active = active_count(t)
         if active + len(unit) > cap:
             break
         for p in unit:
