@@ -1,12 +1,4 @@
-"""Single elimination 单败淘汰 for two-player tables: the rules are docs/rules/bracket.md.
-
-Pairs by lot (seeds first with knob ``seeds``: seed *i* meets seed *n+1−i*, 1 and 2 in
-opposite halves), winners go on in bracket order, an odd round's bye by lot among those
-with the fewest (seed 1's with seeds). The :class:`~engine.formats.elimination.Ladder`
-replays the rounds and holds a level match open for an ``extra`` round. The last three
-play a round robin (stage ``robin``, knob ``last3``) ranked by its own chain: matches won,
-games' points, head-to-head, a flip. Players out in one knockout round share their place.
-"""
+"""Single elimination 单败淘汰 for two-player tables (docs/rules/bracket.md)."""
 
 from __future__ import annotations
 
@@ -52,53 +44,41 @@ ROBIN = ((0, 1, 2), (0, 2, 1), (1, 2, 0))  # (seat A, seat B, bye) of the 3-play
 
 
 def seed_order(count: int) -> list[int]:
-    """Match order of seeds 1..count so that 1 and 2 are in opposite halves (1, 4, 2, 3…)."""
+    """Match order of seeds 1..count, 1 and 2 in opposite halves (1, 4, 2, 3…; #seeds)."""
     order = [1]
     while len(order) < count:
-        size = 2 * len(order)
-        order = [s for top in order for s in (top, size + 1 - top)]
+        order = [s for top in order for s in (top, 2 * len(order) + 1 - top)]
     return [s for s in order if s <= count]
-
-
-def _tally() -> defaultdict[PlayerId, Decimal]:
-    return defaultdict(Decimal)
 
 
 @dataclass
 class Walk:
-    """Everything the history implies: the ladder, and the round robin of the last three."""
+    """What the history implies: the ladder, and the last three's round robin (#last-three)."""
 
     ladder: Ladder = field(default_factory=Ladder)
     robin: tuple[PlayerId, ...] = ()
     robin_played: list[int] = field(default_factory=list)  # schedule indexes played
-    robin_wins: dict[PlayerId, Decimal] = field(default_factory=_tally)
-    robin_points: dict[PlayerId, Decimal] = field(default_factory=_tally)
+    robin_wins: dict[PlayerId, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
+    robin_points: dict[PlayerId, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
     robin_beat: dict[tuple[PlayerId, PlayerId], Decimal] = field(default_factory=dict)
     active: frozenset[PlayerId] = frozenset()  # still in the event
 
     def head_to_head(self, p: PlayerId) -> Decimal:
-        """``p``'s match points against the round-robin players still in and level with
-        them on matches and games won (胜负关系: who beat whom decides before a flip). One
-        who withdrew ranks below them all, so is level with nobody: of a cycle of wins,
-        the two left go by their own meeting."""
-        level = {
-            q: (self.robin_wins.get(q, ZERO), self.robin_points.get(q, ZERO)) for q in self.robin
-        }
+        """``p``'s match points against those still in and level with them on matches and
+        games won (胜负关系); one who withdrew is level with nobody."""
+        wins, points = self.robin_wins, self.robin_points
+        level = {q: (wins.get(q, ZERO), points.get(q, ZERO)) for q in self.robin}
         tied = [q for q in self.robin if q != p and q in self.active and level[q] == level.get(p)]
         return sum((self.robin_beat.get((p, q), ZERO) for q in tied), ZERO)
 
     def robin_left(self, active: set[PlayerId]) -> list[int]:
         """Round-robin matches still to play (both players still in)."""
-        return [
-            i
-            for i, (a, b, _) in enumerate(ROBIN)
-            if i not in self.robin_played and self.robin[a] in active and self.robin[b] in active
-        ]
+        seats = [(i, self.robin[a], self.robin[b]) for i, (a, b, _) in enumerate(ROBIN)]
+        return [i for i, p, q in seats if i not in self.robin_played and {p, q} <= active]
 
 
 class Bracket(Format):
-    """单败淘汰: pairs by lot, winners go on, a bye by lot when odd; the last three play
-    a round robin."""
+    """单败淘汰: pairs by lot, winners go on; the last three play a round robin."""
 
     key = "bracket"
     aliases = ("bracket", "单败淘汰", "淘汰制", "裁减制", "single elimination")
@@ -127,10 +107,7 @@ class Bracket(Format):
             raise ConfigError("needs-two-seats", format=self.key, seats=game.seat_counts)
 
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
-        """Matches halving the field (skipped when it is already two, or three for the
-        round robin), then, as the halving of this field falls, the last three's round
-        robin (``last3=robin``) or the final of two, beside it the semi-final losers'
-        match for third (``third``) where semi-finals are played."""
+        """Matches halving the field, then the last three's round robin or the final (#stages)."""
         left = players
         while left > 3:
             left -= left // 2
@@ -149,7 +126,6 @@ class Bracket(Format):
         semis = self.options["third"] and (not players or players >= 4)
         return ((first, played), *(((third, True),) if semis else ()), (final, True))
 
-    # --- history ---------------------------------------------------------------------
     def walk(self, state: TournamentState) -> Walk:
         active = set(self.active(state))
         pens = penalties_by_round(state)
@@ -157,10 +133,9 @@ class Bracket(Format):
         for rec, here in zip(state.rounds, still_in_at(state, active), strict=True):
             if rec.plan.stage != "robin":
                 w.ladder.play(rec, pens, here)
-                continue
-            if not w.robin:  # the first match is (1st, 2nd) with the 3rd on a bye
-                w.robin = (*rec.plan.tables[0].players, *rec.plan.byes)
-            self._robin_round(w, rec, pens, active)
+            else:  # the first match is (1st, 2nd) with the 3rd on a bye
+                w.robin = w.robin or (*rec.plan.tables[0].players, *rec.plan.byes)
+                self._robin_round(w, rec, pens, active)
         for i, (a, b, _) in enumerate(ROBIN if w.robin else ()):
             stayed = [p for p in (w.robin[a], w.robin[b]) if p in active]
             if i not in w.robin_played and len(stayed) == 1:  # won by walkover, unplayed
@@ -168,31 +143,24 @@ class Bracket(Format):
         return w
 
     def _robin_round(self, w: Walk, rec: RoundRecord, pens: Pens, active: set[PlayerId]) -> None:
-        """Score one round-robin match: a win 1, a draw ½ each, a forfeit 0."""
+        """Score one round-robin match: a win 1, a forfeit 0, a level match won by neither."""
         table = rec.plan.tables[0]
-        index = next(
-            i for i, m in enumerate(ROBIN) if {w.robin[m[0]], w.robin[m[1]]} == set(table.players)
-        )
-        w.robin_played.append(index)
+        index = {frozenset((w.robin[a], w.robin[b])): i for i, (a, b, _) in enumerate(ROBIN)}
+        w.robin_played.append(index[frozenset(table.players)])
         res = next((r for r in rec.results if r.table.number == table.number), None)
         if res is None:
             return
         net = net_scores(rec, res, pens)
         a, b = table.players
         for p, q in ((a, b), (b, a)):
-            w.robin_points[p] = w.robin_points.get(p, ZERO) + net.get(p, ZERO)
-            if p in res.forfeited or (
-                res.status is not TableStatus.CONFIRMED and q not in res.forfeited
-            ):
-                gain = ZERO
-            elif q in res.forfeited:
-                gain = Decimal(1)
-            else:  # a level match is won by neither (胜负场次: matches won are counted)
-                gain = Decimal(net[p] > net[q])
-            w.robin_wins[p] = w.robin_wins.get(p, ZERO) + gain
+            w.robin_points[p] += net.get(p, ZERO)
+            if {p, q} & res.forfeited:
+                gain = Decimal(p not in res.forfeited)
+            else:
+                gain = Decimal(res.status is TableStatus.CONFIRMED and net[p] > net[q])
+            w.robin_wins[p] += gain
             w.robin_beat[p, q] = w.robin_beat.get((p, q), ZERO) + gain
 
-    # --- the contract ------------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
         self.require_closed(state)
         self.require_players(state, 2)
@@ -203,9 +171,11 @@ class Bracket(Format):
             return replay_round((m.players for m in ties), label, series_note(self.game))
         if state.rounds:
             alive, seeded = w.ladder.alive(active), []
-        else:  # the seeds in order, then everyone else by lot
-            seeded = self._seeded(state)
-            rest = [p for p in self.active(state) if p not in seeded]
+        else:  # the seeds in order (#seeds), then everyone else by lot
+            everyone = self.active(state)
+            rated = self.options["seeds"] == RATING
+            seeded = by_rating(state, everyone) if rated else everyone[: self.int_option("seeds")]
+            rest = [p for p in everyone if p not in seeded]
             alive = seeded + shuffled(rest, stream(state.seed, "round1"))
         if not w.robin and len(alive) == 3 and self.str_option("last3") == "robin":
             w.robin = tuple(alive)
@@ -215,19 +185,15 @@ class Bracket(Format):
                 return self.finish(self.standings(state))
             a, b, c = (w.robin[i] for i in ROBIN[left[0]])
             notes = ("round-robin", *series_note(self.game))
-            return RoundPlan(
-                (Table(1, (a, b)),), (c,) if c in active else (), "robin", label, notes
-            )
+            bye = (c,) if c in active else ()
+            return RoundPlan((Table(1, (a, b)),), bye, "robin", label, notes)
         if len(alive) <= 1:
             return self.finish(self.standings(state))
         if len(alive) == 2:
             third = bool(self.options["third"])
             return final_round(w.ladder, alive, active, third, label, series_note(self.game))
-        byes: list[PlayerId] = []
-        if len(alive) % 2 and seeded:
-            byes = [alive[0]]
-        elif len(alive) % 2:
-            byes = pick_byes(alive, 1, w.ladder.byes, stream(state.seed, f"{label}-bye"))
+        odd, rng = len(alive) % 2, stream(state.seed, f"{label}-bye")
+        byes = alive[:odd] if seeded else pick_byes(alive, odd, w.ladder.byes, rng)  # #seeds
         rest = [p for p in alive if p not in byes]
         if not state.rounds:  # seed i meets seed n+1−i, in the order that keeps 1 and 2 apart
             rest = [rest[i] for s in seed_order(len(rest) // 2) for i in (s - 1, len(rest) - s)]
@@ -235,46 +201,29 @@ class Bracket(Format):
         notes = (*series_note(self.game), *(("bye",) if byes else ()))
         return RoundPlan(tables, tuple(byes), "", label, notes)
 
-    def _seeded(self, state: TournamentState) -> list[PlayerId]:
-        """The seeds in order: the first ``seeds`` sign-ups, or the rated players,
-        strongest first (``seeds=rating``)."""
-        active = self.active(state)
-        if self.options["seeds"] == RATING:
-            return by_rating(state, active)
-        return active[: self.int_option("seeds")]
-
     def bracket(self, state: TournamentState) -> tuple[BracketRound, ...]:
-        """The knockout tree for the ``/bracket`` picture (see :func:`tree`)."""
         return tree(self.walk(state).ladder)
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
-        """The players of a level knockout match (the extra round replays it)."""
         return self.walk(state).ladder.playoff(set(self.active(state)))
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         w = self.walk(state)
         active = set(self.active(state))
-        points = totals(state)
-        flip = flips(state)
-        knock = Decimal(len(w.ladder.rounds))
+        points, flip = totals(state), flips(state)
         alive = w.ladder.still_in(active)
-        finished = self._done(state, w, active)
-        # still in: they reach further than anyone knocked out of the round they play,
-        # so no one out is ranked among (or shares a place with) them
-        reach = {
-            p: knock + 1
-            if p in w.robin
-            else w.ladder.level.get(p, ZERO)
-            + (HALF if p in active and p in alive and not finished else ZERO)
-            for p in state.players
-        }
+        over = not w.robin_left(active) if w.robin else len(w.ladder.alive(active)) <= 1
+        finished = bool(state.rounds) and not w.ladder.ties() and over  # no next round
+        still = {p for p in active if (p in alive or p in w.robin) and not finished}
+        # those still in reach half a level further than anyone out of the round they play
+        level = w.ladder.level
+        reach = {p: level.get(p, ZERO) + (HALF if p in still else ZERO) for p in state.players}
+        reach |= dict.fromkeys(w.robin, Decimal(len(w.ladder.rounds) + 1))
         furthest = max((reach[p] for p in active), default=ZERO)
         lines = []
         for p in state.players:
-            # the round robin's chain is its own (胜场 → 局分 → 胜负关系 → 翻牌); players
-            # out in one knockout round share their place: no score of theirs, no flip,
-            # splits them (the two semi-final losers are both third; #ranking). The flip
-            # stays for those furthest on: a final both forfeited crowns one of them.
+            # players out in one knockout round share their place (#ranking): the flip is
+            # for the round robin, or those furthest on (a final both forfeited)
             contends = p in active and (p in w.robin if w.robin else reach[p] == furthest)
             keys = (
                 ("removed", Decimal(p in active)),
@@ -285,10 +234,9 @@ class Bracket(Format):
                 ("head-to-head", w.head_to_head(p)),
                 ("flip", flip[p] if contends else ZERO),
             )
-            still = p in active and (p in alive or p in w.robin) and not finished
-            stage, at = self._stage_of(w, p, active, still)
+            stage, at = self._stage_of(w, p, active, p in still)
             figure = keys[3] if p in w.robin else ("round-score", w.ladder.score_at.get(p, ZERO))
-            lines.append(Line(p, points.get(p, ZERO), still, keys, stage, at, 0, figure))
+            lines.append(Line(p, points.get(p, ZERO), p in still, keys, stage, at, 0, figure))
         ranked = rank(lines)
         if finished and ranked:
             ranked = (replace(ranked[0], alive=True), *ranked[1:])
@@ -296,22 +244,12 @@ class Bracket(Format):
 
     @staticmethod
     def _stage_of(w: Walk, p: PlayerId, active: set[PlayerId], still: bool) -> tuple[str, int]:
-        """How far ``p`` got: the round robin of the last three, the match for third, the
-        final, out in knockout round N, through round N (won it, or a bye), or playing it."""
+        """How far ``p`` got, as the ranking line says it."""
         if p in active and p in w.robin:
             return "robin", 0
         if p in active and w.ladder.third is not None and p in w.ladder.third.players:
             return "third", 0
         last = w.ladder.rounds[-1] if w.ladder.rounds else []
         final = len(last) == 1 and len(last[0].players) == 2 and p in last[0].players
-        through = p in w.ladder.alive(active)  # won the match (or a bye)
-        return stage_line(
-            int(w.ladder.level.get(p, ZERO)), p not in active, final, still, through=through
-        )
-
-    @staticmethod
-    def _done(state: TournamentState, w: Walk, active: set[PlayerId]) -> bool:
-        """Whether the history already holds the whole event (no next round)."""
-        if not state.rounds or w.ladder.ties():
-            return False
-        return not w.robin_left(active) if w.robin else len(w.ladder.alive(active)) <= 1
+        at = int(w.ladder.level.get(p, ZERO))
+        return stage_line(at, p not in active, final, still, through=p in w.ladder.alive(active))

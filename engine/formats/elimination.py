@@ -1,12 +1,5 @@
-"""What every elimination format shares: cutting a table, settling a tie at a final, and
-replaying two-player knockout rounds (docs/rules/knockout.md, docs/rules/bracket.md,
-docs/rules/two-player.md#series).
-
-A level two-player series never decides who advances: the :class:`Ladder` holds it open
-for an ``extra`` round of the same pair. A tie at the top of a final is played off when
-the game can seat an extra game (:func:`extra_table`), else flipped (翻牌); earlier cuts
-are flipped or played off as each format's rules say.
-"""
+"""What the elimination formats share: cutting a table, a tie at the top of a final
+(docs/rules/knockout.md#final-ties), two-player knockout rounds (docs/rules/bracket.md#match)."""
 
 from __future__ import annotations
 
@@ -39,9 +32,7 @@ U = TypeVar("U", bound=Hashable)  # who goes on: a player, or a pair's number
 def at_cut(
     cands: Iterable[U], k: int, key: Callable[[U], tuple[Decimal, ...]]
 ) -> tuple[list[U], list[U]]:
-    """A table cut after its top ``k`` by ``key`` (larger first): those surely through,
-    and those level across the cut who share the places left (none when the cut falls
-    between two lines); the stage's own rule (a play-off, a flip) picks among them."""
+    """``cands`` cut after the top ``k`` by ``key``: those through, and those level across it."""
     order = sorted(cands, key=key, reverse=True)
     if len(order) <= k:
         return order, []
@@ -54,15 +45,13 @@ def at_cut(
 def flipped(
     above: list[PlayerId], tied: Sequence[PlayerId], k: int, flip: tuple[str, str]
 ) -> tuple[list[PlayerId], dict[PlayerId, int]]:
-    """The cut's places left to ``tied`` given by a verifiable flip (``flip`` = seed,
-    label): who goes on, and the flip's values for the ranking to show what decided."""
+    """The cut's places left to ``tied`` by a flip (seed, label), and the flip's values."""
     drawn = flip_order(tied, *flip)
     return above + sorted(tied, key=lambda p: -drawn[p])[: k - len(above)], drawn
 
 
 def may_take(cands: Sequence[U], key: Callable[[U], tuple[Decimal, ...]], k: int) -> set[U]:
-    """Of ``cands`` cut after their top ``k`` while results are still to come, those the
-    cut may yet take: fewer than ``k`` of the others stand above them so far."""
+    """Of ``cands`` cut after the top ``k`` with results to come, those it may yet take."""
     return {p for p in cands if sum(key(q) > key(p) for q in cands) < k}
 
 
@@ -73,9 +62,7 @@ def lucky_losers(
     merit: Callable[[PlayerId], tuple[Decimal, ...]],
     after: int | None = None,
 ) -> list[PlayerId]:
-    """The ``need`` best of ``candidates`` by ``merit`` (larger first), ties by the
-    verifiable flip of the round after round ``after`` (default: the last round): who
-    fills a final that too few reached."""
+    """Who fills a final too few reached: the ``need`` best by ``merit``, ties by a flip."""
     after = len(state.rounds) if after is None else after
     flip = flips(state, f"round{after + 1}-lucky-flip")
     return sorted(candidates, key=lambda p: (*merit(p), flip[p]), reverse=True)[:need]
@@ -87,10 +74,8 @@ def extra_table(
     sizes: Sequence[int],
     sides: Sequence[Sequence[PlayerId]] = (),
 ) -> tuple[PlayerId, ...] | None:
-    """Who sits the extra game for ``tied`` (a tie at the top of the ``final`` table):
-    the tied alone, else the whole final table (only the tied players' scores count),
-    else ``None`` (a flip decides). Partners (one of ``sides``, the 2v2 games) always
-    score alike: no game can part them."""
+    """Who sits the extra game for the ``tied`` top of the ``final``: they alone, else the
+    whole table, else ``None`` (a flip; always for partners in ``sides``: no game parts them)."""
     if any(set(tied) <= set(side) for side in sides):
         return None
     if len(tied) in sizes:
@@ -110,9 +95,8 @@ def replay_round(
 
 @dataclass
 class FinalTable:
-    """A final at one table and the extra games that settle a tie at its top
-    (docs/rules/knockout.md#final-ties), replayed round by round: who still leads, who
-    sits an extra game, and the keys each game and flip add to the tied players' lines."""
+    """A final at one table and the extra games (or flip) that settle a tie at its top
+    (docs/rules/knockout.md#final-ties), with the keys they add to the tied players' lines."""
 
     sizes: tuple[int, ...]
     seated: tuple[PlayerId, ...] = ()  # the final's players still in (for an extra game)
@@ -129,10 +113,7 @@ class FinalTable:
         seed: str,
         contenders: Sequence[PlayerId] | None = None,
     ) -> tuple[str, ...]:
-        """Round ``number`` of the final (or its extra game) settled with ``scores``, the
-        ``seated`` still in, ``contenders`` (default: all of them) vying for the top. One
-        leads: done; a tie an extra game can seat: it waits for it; else a flip decides,
-        and the note returned for the next plan says so."""
+        """A final (or extra game) settled: a tie no extra game can seat is flipped (noted)."""
         self.played, self.seated = True, tuple(seated)
         vying = self.seated if contenders is None else contenders
         best = max((scores[p] for p in vying), default=None)
@@ -148,8 +129,7 @@ class FinalTable:
     def extra(
         self, rec: RoundRecord, pens: Pens, active: set[PlayerId], seed: str
     ) -> tuple[str, ...]:
-        """An extra game among the tied: only the tied players' scores count when the
-        whole final table played it; a forfeit ranks below every score."""
+        """An extra game among the tied: only their scores count, a forfeit below any."""
         table = rec.plan.tables[0]
         res = next((r for r in rec.results if r.table.number == table.number), None)
         if res is None or res.status is TableStatus.PENDING:
@@ -165,15 +145,13 @@ class FinalTable:
         return self.play(stayed, scores, rec.number, seed, tied)
 
     def extra_seats(self) -> tuple[PlayerId, ...] | None:
-        """Who sits the next extra game: the tied top of the played final and whoever
-        the game needs with them; ``None`` when nothing is left to play off."""
+        """Who sits the next extra game; ``None`` when nothing is left to play off."""
         if not self.played or len(self.top) < 2:
             return None
         return extra_table(self.top, self.seated, self.sizes, self.sides)
 
     def ranking_keys(self, p: PlayerId) -> list[Key]:
-        """``p``'s keys from the final's extra games and flips, padded to the longest, so
-        every line of the standings compares the same criteria."""
+        """``p``'s keys from the extra games and flips, padded so every line compares alike."""
         depth = max((len(v) for v in self.keys.values()), default=0)
         got = self.keys.get(p, [])
         return got + [("extra", LOW)] * (depth - len(got))
@@ -191,9 +169,8 @@ class Match:
 
 @dataclass
 class Ladder:
-    """Two-player knockout rounds replayed from the history, in bracket order, with the
-    semi-final losers' match for third (knob ``third``, docs/rules/bracket.md#third-place)
-    kept beside them."""
+    """Two-player knockout rounds replayed in bracket order, with the semi-final losers'
+    match for third beside them (docs/rules/bracket.md#third-place)."""
 
     rounds: list[list[Match]] = field(default_factory=list)
     third: Match | None = None  # the semi-final losers' match for third place
@@ -203,16 +180,13 @@ class Ladder:
     forfeited: set[PlayerId] = field(default_factory=set)
 
     def ties(self) -> list[Match]:
-        """Matches of the last round still undecided (equal totals), the match for third
-        with them: an extra round."""
+        """The last round's matches still undecided, the match for third with them."""
         last = self.rounds[-1] if self.rounds else []
         third = [self.third] if self.third is not None else []
         return [m for m in (*last, *third) if not m.decided]
 
     def still_in(self, active: set[PlayerId]) -> set[PlayerId]:
-        """Who is still in the knockout now: the last round's winners, and the active
-        players of its matches not yet decided (their table unsettled, or level); the
-        match for third decides no title."""
+        """The last round's winners and the players of its open matches, not the third's."""
         open_ = {p for m in self.ties() if m is not self.third for p in m.players if p in active}
         return set(self.alive(active)) | open_ if self.rounds else set()
 
@@ -226,9 +200,7 @@ class Ladder:
         return "third-place", Decimal(won)
 
     def semi_losers(self, active: set[PlayerId]) -> tuple[PlayerId, ...]:
-        """The losers of the last round when it was the semi-finals (two matches, no
-        bye), both still in the event and neither out by a forfeit: who plays for third.
-        Empty otherwise (a semi-final lost by walkover leaves nobody to play it)."""
+        """Who plays for third: the losers of semi-finals just played, both in, neither forfeit."""
         last = self.rounds[-1] if self.rounds else []
         if len(last) != 2 or any(len(m.players) != 2 or not m.decided for m in last):
             return ()
@@ -241,8 +213,7 @@ class Ladder:
         return [m.winner for m in last if m.winner is not None and m.winner in active]
 
     def play(self, rec: RoundRecord, pens: Pens, active: set[PlayerId]) -> None:
-        """Add a knockout round (or settle the tied matches of the last one: ``extra``);
-        a match for third sits at table 2 of the final's round."""
+        """Add a knockout round, or settle the last one's level matches (``extra``)."""
         results = {res.table.number: res for res in rec.results}
         if rec.plan.stage == "extra":
             for table in rec.plan.tables:
@@ -265,25 +236,20 @@ class Ladder:
         self.rounds.append(matches + byes)
 
     def _decide(
-        self,
-        match: Match,
-        rec: RoundRecord,
-        res: TableResult | None,
-        pens: Pens,
-        active: set[PlayerId],
+        self, m: Match, rec: RoundRecord, res: TableResult | None, pens: Pens, active: set[PlayerId]
     ) -> None:
-        winners = match_winner(rec, res, pens, active, match.players)
+        winners = match_winner(rec, res, pens, active, m.players)
         if res is not None and res.status is TableStatus.CONFIRMED:
             self.score_at.update(net_scores(rec, res, pens))
         elif res is not None and res.status is TableStatus.FORFEIT:
             self.forfeited.update(res.forfeited)
-            self.score_at.update((p, Decimal(0)) for p in match.players)  # a walkover
+            self.score_at.update((p, Decimal(0)) for p in m.players)  # a walkover
         if winners is None:
-            match.level = res is not None and res.status is not TableStatus.PENDING
+            m.level = res is not None and res.status is not TableStatus.PENDING
             return
-        match.decided, match.winner = True, winners[0] if winners else None
-        if match.winner is not None and match is not self.third:
-            self.level[match.winner] += HALF
+        m.decided, m.winner = True, winners[0] if winners else None
+        if m.winner is not None and m is not self.third:
+            self.level[m.winner] += HALF
 
 
 def match_winner(
@@ -293,13 +259,8 @@ def match_winner(
     active: set[PlayerId],
     players: Sequence[PlayerId],
 ) -> tuple[PlayerId, ...] | None:
-    """``(winner,)``, ``()`` when nobody goes on, or ``None`` for equal totals (replay).
-
-    The higher total wins: games won in the two-player games (a draw half each); a series
-    cut short by the clock is decided by the score so far (以当前比分决出胜负;
-    docs/rules/groups.md#best-of). Forfeited and removed players cannot win; a lone
-    survivor wins by walkover.
-    """
+    """``(winner,)``, ``()`` when nobody goes on, or ``None`` for equal totals (a replay); a
+    series cut short by the clock goes by the score so far (docs/rules/groups.md#best-of)."""
     if res is None or res.status is TableStatus.PENDING:
         return None
     stayed = [p for p in players if p in active and p not in res.forfeited]
@@ -318,24 +279,18 @@ def final_round(
     label: str,
     notes: tuple[str, ...],
 ) -> RoundPlan:
-    """The final of the two ``alive``; with ``third`` (knob) and semi-finals just played,
-    the semi-final losers' match for third at table 2 of the same round
-    (docs/rules/bracket.md#third-place)."""
-    tables = [Table(1, tuple(alive))]
+    """The final of the two ``alive``, with ``third`` the semi-final losers' match for third
+    at table 2 (docs/rules/bracket.md#third-place)."""
     losers = ladder.semi_losers(active) if third else ()
-    if losers:
-        tables.append(Table(2, losers))
-        notes = (*notes, THIRD_NOTE)
-    return RoundPlan(tuple(tables), (), "final", label, notes)
+    tables = (Table(1, tuple(alive)), *([Table(2, losers)] if losers else []))
+    return RoundPlan(tables, (), "final", label, (*notes, THIRD_NOTE) if losers else notes)
 
 
 def stage_line(
     at: int, removed: bool, final: bool, alive: bool, forfeit: bool = False, through: bool = False
 ) -> tuple[str, int]:
-    """How far a player (or a pair) got, reached round ``at``, as a knockout's ranking line
-    says it (决赛 / 第N轮出局 / 第N轮进行中 / 第N轮晋级): removed; out by a forfeit there;
-    at the final; ``through`` round ``at`` (won it or a bye, waiting for the next draw)
-    or still playing it; out in it."""
+    """How far a player (or a pair) who reached round ``at`` got, as a ranking line says it
+    (决赛 / 第N轮出局 / 第N轮进行中 / 第N轮晋级; ``through``: won it or a bye)."""
     if removed:
         return "removed", 0
     if forfeit:
@@ -348,20 +303,14 @@ def stage_line(
 
 
 def still_in_at(state: TournamentState, active: set[PlayerId]) -> list[set[PlayerId]]:
-    """Per round, who counts as still in when replaying it: the active players, and
-    anyone removed later who was seated in a later round (a withdrawal after a won match
-    does not hand that match to the loser)."""
-    out: list[set[PlayerId]] = []
-    later: set[PlayerId] = set()
-    for rec in reversed(state.rounds):
-        out.append(active | later)
-        later |= {p for t in rec.plan.tables for p in t.players} | set(rec.plan.byes)
-    return out[::-1]
+    """Per round, who is still in when replaying it: a withdrawal after a won match (seated
+    in a later round) does not hand that match to the loser."""
+    seated = [{*r.plan.byes, *(p for t in r.plan.tables for p in t.players)} for r in state.rounds]
+    return [active.union(*seated[i + 1 :]) for i in range(len(seated))]
 
 
 def tree(ladder: Ladder) -> tuple[BracketRound, ...]:
-    """Per knockout round, in bracket order: (player, opponent or ``None`` for a bye,
-    winner or ``None`` while undecided)."""
+    """Per knockout round in bracket order: (player, opponent or ``None``, winner or ``None``)."""
     return tuple(
         tuple((m.players[0], (*m.players, None)[1], m.winner if m.decided else None) for m in rnd)
         for rnd in ladder.rounds

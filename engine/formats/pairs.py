@@ -1,8 +1,4 @@
-"""Pairs 双人赛 for 2v2 games (docs/rules/pairs.md): pairs by lot, opponents by cards, the
-pair ahead at each table going on, a final of the last few pairs; knob ``groups``: the
-pairs play the groups instead (``engine.formats.pairgroups``). Partners sit opposite (A
-and C against B and D), and table *i* is the *i*-th couple of cards, so a stored round
-shows its cards without the draw being replayed (:meth:`Pairs.drawn_cards`)."""
+"""Pairs 双人赛 for 2v2 games (docs/rules/pairs.md); knob ``groups`` plays pairgroups."""
 
 from __future__ import annotations
 
@@ -16,7 +12,7 @@ from itertools import combinations
 from engine.draw import JOKERS, RANKS, SUPERSCRIPTS, flip_order, shuffled, stream
 from engine.errors import ConfigError, FormatError
 from engine.formats.base import FORFEITS_KNOB, AnyGame, Format, GroupPlace, members_by_label
-from engine.formats.elimination import THIRD_NOTE, BracketRound, stage_line
+from engine.formats.elimination import THIRD_NOTE, BracketRound, at_cut, stage_line, still_in_at
 from engine.formats.pairgroups import ONE_GROUP, EntrantGroups, PairGroups
 from engine.formats.stage import Goes, Kind, Length, Stage, within
 from engine.games.base import Knob
@@ -33,12 +29,11 @@ from engine.model import (
 from engine.standings import NO_FIGURE, Key, Line, net_scores, penalties_by_round, rank, totals
 
 Pair = tuple[PlayerId, PlayerId]
-FINAL_STAGE = "final"
-EXTRA_STAGE = "extra"  # a play-off of the two pairs level at the top of the final
+Draw = tuple[list[tuple[int, int]], int | None]  # a round's matches of pair numbers, the joker
 LUCKY = "lucky-pair"
 FINAL_DRAWS = 50  # draws tried for a final round without a repeat pairing
 FINALISTS = 10**6  # the level of the final, above every knockout round
-HALF, QUARTER = Decimal("0.5"), Decimal("0.25")
+ZERO, HALF, QUARTER = Decimal(0), Decimal("0.5"), Decimal("0.25")
 
 
 def couples(count: int) -> list[tuple[str, str]]:
@@ -59,19 +54,14 @@ def card_draw(
     """Deal one card per pair; holders of a couple meet. Returns the matches (♦/♣ holder
     first), the joker holder (odd count) and every pair's card, to show or to replay."""
     pairs_of = couples(len(units) // 2)
-    cards = [c for couple in pairs_of for c in couple]
-    if len(units) % 2:
-        cards.append(JOKERS[0])
+    cards = [c for couple in pairs_of for c in couple] + [JOKERS[0]] * (len(units) % 2)
     rng.shuffle(cards)
     held = dict(zip(sorted(units), cards, strict=True))
     holder = {card: unit for unit, card in held.items()}
-    matches = [(holder[a], holder[b]) for a, b in pairs_of]
-    return matches, holder.get(JOKERS[0]), held
+    return [(holder[a], holder[b]) for a, b in pairs_of], holder.get(JOKERS[0]), held
 
 
-def final_draw(
-    alive: Sequence[int], met: set[frozenset[int]], rng: random.Random
-) -> tuple[list[tuple[int, int]], int | None]:
+def final_draw(alive: Sequence[int], met: set[frozenset[int]], rng: random.Random) -> Draw:
     """A final round's matches and joker, drawn by cards: the first of the round's draws
     that repeats no pairing already ``met`` in the final, else the one repeating fewest."""
     draws = []
@@ -92,7 +82,6 @@ class PairWalk:
     pool: list[int]
     out: set[int]  # pairs with a member removed
     lucky: list[int] = field(default_factory=list)
-    lucky_used: bool = False
     reached: dict[int, int] = field(default_factory=dict)
     last_score: dict[int, Decimal] = field(default_factory=dict)
     finalists: list[int] = field(default_factory=list)
@@ -112,9 +101,7 @@ class PairWalk:
         return [u for u in self.finalists if u not in self.out]
 
     def final_left(self) -> bool:
-        """Whether the final plays another round (#final): ``final_rounds`` rounds; an odd
-        number of pairs plays a round robin instead (every two meet once, one pair sits
-        out each round), so no pair plays more final tables than another."""
+        """Whether the final plays on: ``final_rounds`` rounds, or a round robin when odd."""
         alive = self.alive
         if len(alive) < 2:
             return False
@@ -123,27 +110,19 @@ class PairWalk:
         return self.finals_played < self.final_rounds
 
     def level(self, unit: int, alive: bool, final_over: bool) -> Decimal:
-        """How far a pair got (#ranking): the final (the lucky pair too) above every
-        round; a round's winners (or its bye) above those still at its tables, and those
-        above its losers, so no pair out ranks above one still in."""
+        """How far a pair got: the final, then a round's winners, its players, its losers."""
         if unit in self.finalists or unit in self.lucky:
             return Decimal(FINALISTS)
-        level = Decimal(self.reached.get(unit, 0))
-        if unit in self.pool:
-            level += HALF
+        level = Decimal(self.reached.get(unit, 0)) + (HALF if unit in self.pool else ZERO)
         return level + QUARTER if alive and not final_over else level
 
     def figure(self, unit: int, alive: bool) -> Key:
-        """The figure a pair's line shows, only where it means something now: its tables
-        won in the final once it played one there; a pair out, its score at the table it
-        lost; none while it is still in before the final."""
-        if unit in self.finalists:
-            return (
-                ("final-wins", Decimal(self.wins[unit])) if self.final_tables[unit] else NO_FIGURE
-            )
-        if alive or unit not in self.last_score:
+        """The figure a pair's line shows, only where it means something now (#ranking)."""
+        if unit in self.finalists and self.final_tables[unit]:
+            return "final-wins", Decimal(self.wins[unit])
+        if unit in self.finalists or alive or unit not in self.last_score:
             return NO_FIGURE
-        return ("round-score", self.last_score[unit])
+        return "round-score", self.last_score[unit]
 
 
 class Pairs(Format):
@@ -184,9 +163,7 @@ class Pairs(Format):
         return 2
 
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
-        """Rounds of pairs drawn by cards, the pair ahead at each table going on (skipped
-        when the pairs already fit the final), then the last ``final`` pairs' ``final_rounds``
-        rounds; with ``groups``, the groups' stages, each table of two pairs its session."""
+        """Rounds by cards (none when the pairs fit the final), then the final; or the groups'."""
         pairs = players // self.team_size()
         if self.grouped:
             stages = EntrantGroups(self.game, self.group_knobs(pairs)).course(pairs)
@@ -200,24 +177,18 @@ class Pairs(Format):
         return ((cards, not players or pairs > seats), (final, True))
 
     def group_knobs(self, pairs: int) -> dict[str, str]:
-        """The knobs of the groups ``pairs`` pairs play (0: the field is not known yet): the
-        ``groups`` asked, one where too few for two groups of two; and the crossover losers'
-        match for third where ``third`` is on (docs/rules/pairs.md#groups)."""
+        """The groups' knobs for ``pairs`` pairs (0: not known yet; docs/rules/pairs.md#groups)."""
         count = self.int_option("groups") if not pairs or pairs >= ONE_GROUP else 1
         return {"groups": str(count), "third": "on" if self.options["third"] else "off"}
 
     def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
-        """Refuse ``third`` (when set, or kept while ``groups`` changes) where no crossover
-        is played, so nobody loses a semi-final: the knockout's final pairs play one
-        another for every place, and one group sends its top two straight to the final.
-        The draw asks only the field: a ``third`` set while a by-size event was small
-        stays idle if the field grew past the groups."""
+        """Refuse ``third`` where no crossover is played, so nobody loses a semi-final (a
+        ``third`` set while a by-size event was small stays idle if the field grew)."""
         if name not in ("third", "groups") or drawing or not self.options["third"]:
             return
         if not self.grouped:
-            raise ConfigError(
-                "third-needs-crossovers", knob="third", final=self.int_option("final")
-            )
+            final = self.int_option("final")
+            raise ConfigError("third-needs-crossovers", knob="third", final=final)
         if self.int_option("groups") < 2:
             raise ConfigError("third-needs-two-groups", knob="third")
 
@@ -243,8 +214,7 @@ class Pairs(Format):
         return self.in_groups(state).bracket(state) if self.grouped else ()
 
     def pairs(self, state: TournamentState) -> list[Pair]:
-        """Pair number ``i + 1`` is ``pairs[i]``: pairs signed up together
-        (``state.teams``) first, then the others drawn by lot (#pairs-by-lot)."""
+        """Pair ``i + 1``: pairs signed up together first, the others by lot (#pairs-by-lot)."""
         given = members_by_label(state)
         for team, who in given.items():
             if len(who) != 2:
@@ -257,7 +227,6 @@ class Pairs(Format):
         return [(w[0], w[1]) for w in given.values()] + drawn
 
     def groups(self, state: TournamentState) -> dict[PlayerId, int]:
-        """Player → pair number (for /standings, as teams are shown)."""
         return {p: i + 1 for i, pair in enumerate(self.pairs(state)) for p in pair}
 
     def walk(self, state: TournamentState) -> PairWalk:
@@ -268,27 +237,21 @@ class Pairs(Format):
         out = {i + 1 for i, pair in enumerate(pairs) if set(pair) & state.removed}
         pens = penalties_by_round(state)
         w = PairWalk(self.int_option("final_rounds"), list(range(1, len(pairs) + 1)), out)
-        seen = {  # the last round each pair sat at a table or had a bye in
-            number[p]: rec.number
-            for rec in state.rounds
-            for p in (*rec.plan.byes, *(p for t in rec.plan.tables for p in t.players))
-        }
-        for rec in state.rounds:
-            # a pair removed loses the tables of its last round only: one drawn to play on
-            # went on, whatever came later (its opponents went out then, not now)
-            gone = {u for u in out if seen.get(u, 0) <= rec.number}
+        here_at = still_in_at(state, set(self.active(state)))
+        for rec, here in zip(state.rounds, here_at, strict=True):
+            # a removed pair loses only its last round's tables: one it won before stays won
+            gone = {u for u in out if not set(pairs[u - 1]) <= here}
             w.notes, w.pending = [], set()
-            final, extra = rec.plan.stage == FINAL_STAGE, rec.plan.stage == EXTRA_STAGE
+            final, extra = rec.plan.stage == "final", rec.plan.stage == "extra"
             if final and not w.finalists:
                 w.finalists, w.lucky = sorted(set(w.pool) | set(w.lucky)), []
             bye_units = sorted({number[p] for p in rec.plan.byes})
-            results = {res.table.number: res for res in rec.results}
-            going: list[int] = []
             if LUCKY in rec.plan.notes:
-                w.lucky, w.lucky_used = w.lucky + bye_units, True
-            elif not (final or extra):
-                going += bye_units  # a bye goes through the round it sat out
-                w.reached.update(dict.fromkeys(bye_units, rec.number))
+                w.lucky += bye_units
+            # a bye goes through the knockout round it sat out
+            going = [] if final or extra or LUCKY in rec.plan.notes else bye_units
+            w.reached.update(dict.fromkeys(going, rec.number))
+            results = {res.table.number: res for res in rec.results}
             for table in rec.plan.tables:
                 a, b, c, d = table.players
                 x, y = number[a], number[b]
@@ -297,31 +260,29 @@ class Pairs(Format):
                 net = net_scores(rec, res, pens) if res is not None else {}
                 scores = {x: net[a] + net[c], y: net[b] + net[d]} if net else {}
                 ahead = contenders(done, {x: (a, c), y: (b, d)}, scores, gone) if done else []
-                winner = ahead[0] if len(ahead) == 1 else None
+                won = ahead if len(ahead) == 1 else []
                 if len(ahead) == 2 and not rec.plan.stage:  # level in the knockout: a flip
-                    flip = flip_order(
-                        ahead, state.seed, f"round{rec.number}-table{table.number}-flip"
-                    )
+                    tag = f"round{rec.number}-table{table.number}-flip"
+                    flip = flip_order(ahead, state.seed, tag)
+                    won = [max(ahead, key=lambda u: flip[u])]
                     w.notes.append("tiebreak-flip")
-                    winner = max(ahead, key=lambda u: flip[u])
                 if not done:
                     w.pending |= {x, y}
-                if extra:  # both forfeited a play-off table: no play-off is left (a flip)
-                    if winner is not None:
-                        w.extra_wins[winner] += 1
-                    elif done:
+                if extra:
+                    w.extra_wins.update(won)
+                    if done and not won:  # both forfeited a play-off table: none is left (a flip)
                         w.extra_void |= done.status is TableStatus.FORFEIT or bool(done.forfeited)
                     continue
                 w.reached.update({x: rec.number, y: rec.number})
                 if not final:
                     w.last_score.update(scores)
-                    going += [winner] if winner is not None else []
+                    going += won
                     continue
                 w.met.add(frozenset((x, y)))
-                w.wins.update([winner] if winner is not None else [])
+                w.wins.update(won)
                 w.final_tables.update((x, y) if done else ())
                 for unit, score in scores.items():
-                    w.final_points[unit] = w.final_points.get(unit, Decimal(0)) + score
+                    w.final_points[unit] = w.final_points.get(unit, ZERO) + score
             w.finals_played += final
             w.pool = [] if final or extra else sorted(u for u in going if u not in gone)
             w.lucky = [u for u in w.lucky if u not in gone]
@@ -333,18 +294,15 @@ class Pairs(Format):
 
     @staticmethod
     def _tied_top(w: PairWalk, alive: Sequence[int]) -> tuple[int, int] | None:
-        """The two pairs level at the top of a played final (tables won, then points):
-        they play it off (#final-ties). Three or more level, or a play-off both forfeited:
-        none (a flip decides)."""
-        if len(alive) < 2 or w.extra_void:
+        """The two pairs level at the top of a played final, who play it off; none when
+        more are level or a play-off was forfeited: a flip decides (#final-ties)."""
+        if w.extra_void:
             return None
 
         def key(u: int) -> tuple[Decimal, ...]:
-            points = w.final_points.get(u, Decimal(0))
-            return (Decimal(w.wins[u]), points, Decimal(w.extra_wins[u]))
+            return Decimal(w.wins[u]), w.final_points.get(u, ZERO), Decimal(w.extra_wins[u])
 
-        best = max(map(key, alive))
-        top = [u for u in alive if key(u) == best]
+        _, top = at_cut(alive, 1, key)
         return (top[0], top[1]) if len(top) == 2 else None
 
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
@@ -359,28 +317,21 @@ class Pairs(Format):
         notes = tuple(dict.fromkeys(w.notes))
         label = self.label(state)
         rng = stream(state.seed, label)
-        if w.finalists:
-            if w.final_left():
-                return _card_round(
-                    pairs, *final_draw(w.alive, w.met, rng), FINAL_STAGE, label, notes
-                )
-            tied = self._tied_top(w, w.alive)
-            if tied:
-                return _card_round(pairs, [tied], None, EXTRA_STAGE, label, ("extra-game",))
+        if w.finalists and not w.final_left():  # the final played: its play-off, or the end
+            if tied := self._tied_top(w, w.alive):
+                return _card_round(pairs, ([tied], None), "extra", label, ("extra-game",))
             return self.finish(self.standings_of(w, pairs, state))
-        waiting = len(w.pool) + len(w.lucky)
-        if waiting <= 1:
+        waiting = w.alive if w.finalists else sorted(w.pool + w.lucky)
+        if not w.finalists and len(waiting) <= 1:
             return self.finish(self.standings(state))
-        if waiting <= self.int_option("final"):
-            final = final_draw(sorted(w.pool + w.lucky), w.met, rng)
-            return _card_round(pairs, *final, FINAL_STAGE, label, notes)
+        if w.finalists or len(waiting) <= self.int_option("final"):
+            return _card_round(pairs, final_draw(waiting, w.met, rng), "final", label, notes)
         matches, joker, _ = card_draw(w.pool, rng)
-        lucky = bool(self.options["lucky"]) and not w.lucky_used
-        return _card_round(pairs, matches, joker, "", label, notes, LUCKY if lucky else "bye")
+        lucky = bool(self.options["lucky"]) and not any(LUCKY in r.plan.notes for r in state.rounds)
+        return _card_round(pairs, (matches, joker), "", label, notes, LUCKY if lucky else "bye")
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
-        """Both pairs level at the top of the played final (the play-off's players); in
-        groups, the groups' play-offs."""
+        """The players of the two pairs playing off the top of the final, or of the groups."""
         if self.grouped:
             return self.in_groups(state).playoff(state)
         try:
@@ -392,10 +343,8 @@ class Pairs(Format):
         return tuple(p for u in tied for p in pairs[u - 1]) if tied else ()
 
     def drawn_cards(self, plan: RoundPlan) -> dict[PlayerId, str]:
-        """The card each pair drew (#opponents-by-cards), read back from the seating: table
-        *i* is the *i*-th couple, its ♦/♣ card held by the pair at A and C, the ♥/♠ one by
-        the pair at B and D; the joker by the pair on a bye (a substitute shows the card of
-        the seat taken)."""
+        """The card each pair drew, read back from the seating (#opponents-by-cards): table
+        *i* is the *i*-th couple, ♦/♣ at A and C, ♥/♠ at B and D; the joker on a bye."""
         if self.grouped:  # the groups' schedule seats them, not cards
             return {}
         held: dict[PlayerId, str] = dict.fromkeys(plan.byes, JOKERS[0])
@@ -417,9 +366,7 @@ class Pairs(Format):
     def standings_of(
         self, w: PairWalk, pairs: list[Pair], st: TournamentState
     ) -> tuple[Standing, ...]:
-        """Partners share every criterion, so they stand on one place. The final's own
-        chain (tables won, points, the play-off, then a flip) ranks the finalists; the
-        round they went out in, then their score at that table, the others."""
+        """Partners share every criterion, so they stand on one place (#ranking)."""
         points = totals(st)
         flip = flip_order(range(1, len(pairs) + 1), st.seed, "pairs-flip")
         final_over = bool(w.finalists) and not (
@@ -430,23 +377,23 @@ class Pairs(Format):
         for unit, pair in enumerate(pairs, 1):
             out = unit in w.out
             alive = unit in still and not out
-            out_score = w.last_score.get(unit, Decimal(0)) if not alive else Decimal(0)
+            # the knockout table's score ranks pairs out of the knockout, never finalists
+            out_score = ZERO if alive or unit in w.finalists else w.last_score.get(unit, ZERO)
             keys = (
                 ("removed", Decimal(not out)),
                 ("reached", w.level(unit, alive, final_over)),
                 ("final-wins", Decimal(w.wins[unit])),
-                ("final-points", w.final_points.get(unit, Decimal(0))),
+                ("final-points", w.final_points.get(unit, ZERO)),
                 ("extra", Decimal(w.extra_wins[unit])),
-                # the knockout table's score ranks pairs out of the knockout, never finalists
-                ("round-score", Decimal(0) if unit in w.finalists else out_score),
+                ("round-score", out_score),
                 ("flip", Decimal(flip[unit])),
             )
-            stage = stage_line(w.reached.get(unit, 0), out, unit in w.finalists, alive)
+            at = w.reached.get(unit, 0)
+            stage = ("out", at) if out else stage_line(at, False, unit in w.finalists, alive)
             figure = NO_FIGURE if out else w.figure(unit, alive)
             for p in pair:
-                here = ("out", w.reached.get(unit, 0)) if out else stage
-                here = ("removed", 0) if p in st.removed else here
-                lines.append(Line(p, points.get(p, Decimal(0)), alive, keys, *here, unit, figure))
+                here = ("removed", 0) if p in st.removed else stage
+                lines.append(Line(p, points.get(p, ZERO), alive, keys, *here, unit, figure))
         ranked = rank(lines)
         if final_over and ranked:
             ranked = tuple(replace(s, alive=s.unit == ranked[0].unit) for s in ranked)
@@ -456,32 +403,21 @@ class Pairs(Format):
 def contenders(
     res: TableResult, sides: Mapping[int, Pair], scores: Mapping[int, Decimal], out: set[int]
 ) -> list[int]:
-    """Who may win a settled table of two pairs (#knockout): a pair with a member forfeited
-    or removed loses it (如因故不能继续比赛，视为弃权), both such pairs leaving nobody; else
-    the pair with more points, both of them when level."""
+    """Who may win a settled table of two pairs (#knockout): not a pair with a member
+    forfeited or removed; of the others, the more points, both when level."""
     lapsed = res.status is TableStatus.FORFEIT and not res.forfeited  # the whole table
     left = [u for u, side in sides.items() if not (lapsed or u in out or set(side) & res.forfeited)]
-    if len(left) < 2:
-        return left
-    best = max(scores.get(u, Decimal(0)) for u in left)
-    return [u for u in left if scores.get(u, Decimal(0)) == best]
+    through, level = at_cut(left, 1, lambda u: (scores.get(u, ZERO),))
+    return through + level
 
 
 def _card_round(
-    pairs: Sequence[Pair],
-    matches: Sequence[tuple[int, int]],
-    joker: int | None,
-    stage: str,
-    label: str,
-    notes: tuple[str, ...],
-    joker_note: str = "bye",
+    pairs: list[Pair], draw: Draw, stage: str, label: str, notes: tuple[str, ...], bye: str = "bye"
 ) -> RoundPlan:
-    """A round of pairs drawn by cards, partners opposite (the first pair of a match at A
-    and C, the second at B and D); the joker's pair sits out, noted ``joker_note``."""
-    tables = []
-    for i, (x, y) in enumerate(matches):
-        (a, c), (b, d) = pairs[x - 1], pairs[y - 1]
-        tables.append(Table(i + 1, (a, b, c, d)))
+    """A round of pairs drawn by cards, partners opposite; the joker's pair sits out."""
+    matches, joker = draw
+    sides = [(pairs[x - 1], pairs[y - 1]) for x, y in matches]
+    tables = tuple(Table(i, (a, b, c, d)) for i, ((a, c), (b, d)) in enumerate(sides, 1))
     if joker is None:
-        return RoundPlan(tuple(tables), (), stage, label, notes)
-    return RoundPlan(tuple(tables), pairs[joker - 1], stage, label, (*notes, joker_note))
+        return RoundPlan(tables, (), stage, label, notes)
+    return RoundPlan(tables, pairs[joker - 1], stage, label, (*notes, bye))
