@@ -123,7 +123,8 @@ class Format:
         return 1
 
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
-        """What /rules lists: the declared stages, each played or skipped for ``players``."""
+        """What /rules lists: the declared stages, each played or skipped for ``players``;
+        empty where the rules are one text."""
         return ()
 
     def groups(self, state: TournamentState) -> dict[PlayerId, int]:
@@ -152,14 +153,15 @@ class Format:
 
     def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
         """Refuse (``ConfigError``, by /set and /draw) a knob no stage reads, or whose value
-        cannot work for ``players`` (``drawing``: the field is final)."""
+        cannot work for ``players`` (``drawing``: the field is final). Most read them all."""
 
     def drawn_cards(self, plan: RoundPlan) -> dict[PlayerId, str]:
         """The card each unit drew for its opponents (docs/rules/pairs.md#opponents-by-cards)."""
         return {}
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
-        """The tied whom an extra game (加赛) is to separate; empty where a flip decides."""
+        """Players tied after their table was settled, whom an extra game (加赛) is to separate:
+        the tied only, not everyone the extra table seats. Empty where a flip decides."""
         return ()
 
     def sides(self, seats: Sequence[PlayerId]) -> list[list[PlayerId]]:
@@ -168,7 +170,8 @@ class Format:
         return [[seats[i] for i in side] for side in self.game.partners] if len(seats) == 4 else []
 
     def called_back(self, state: TournamentState) -> frozenset[PlayerId]:
-        """The best losers the next round takes back (docs/rules/knockout.md#lucky-loser)."""
+        """The best losers the next round takes back (docs/rules/knockout.md#lucky-loser), once
+        the round that put them out is closed."""
         return frozenset()
 
     # --- the contract ----------------------------------------------------------------
