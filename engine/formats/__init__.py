@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from engine.errors import ConfigError
 from engine.formats.base import Format
 from engine.formats.bracket import Bracket
@@ -23,12 +25,13 @@ FORMATS: tuple[type[Format], ...] = (
     Pairs,
     Multistage,
 )
-# Formats with knobs set, that a game's size-dependent choice may name
-# (``Game.formats_by_size``): the groups A/B played by the pairs of 80分
-# (docs/rules/pairs.md#groups).
+# Formats with knobs set, that ``Game.formats_by_size`` may name: the groups A/B of the
+# pairs of 80分 (docs/rules/pairs.md#groups).
 PRESETS: dict[str, tuple[str, dict[str, str]]] = {"pairs-groups": ("pairs", {"groups": "2"})}
-TYPO_DISTANCE = 2  # letters a misspelt format word may differ by (``format_word``)
-SHORT_WORD = 5  # up to this long, one letter only
+# ``format_word``: letters a misspelt ASCII format word of 4+ letters starting like a key or
+# one-word alias may differ by; up to ``SHORT_WORD`` letters long, one letter only.
+TYPO_DISTANCE = 2
+SHORT_WORD = 5
 
 
 def find_format(name: str) -> type[Format]:
@@ -47,26 +50,21 @@ def preset(name: str) -> tuple[str, dict[str, str]]:
 
 
 def format_word(word: str) -> type[Format] | None:
-    """What the word after the game in ``/new <game> [format] [title…]`` is: a format by
-    key or alias; else ``None``, the title's first word. A misspelt format is refused
-    (``format-typo``) rather than taken as the title: a word of four or more ASCII letters
-    starting like a key or one-word ASCII alias and within ``TYPO_DISTANCE`` of it (1 up
-    to ``SHORT_WORD`` letters: ``knockuot``, ``swis``, ``group``, not ``Fair`` or ``Team5``)."""
-    try:
+    """The format the word after the game in ``/new <game> [format] [title…]`` names, or
+    ``None``: the title's first word. A likely misspelt format (``knockuot``, ``swis``, not
+    ``Fair`` or ``Team5``) is refused (``format-typo``) rather than taken as the title."""
+    with suppress(ConfigError):
         return find_format(word)
-    except ConfigError:
-        pass
     wanted = word.strip().lower()
     if not (wanted.isascii() and wanted.isalpha() and len(wanted) >= 4):
         return None
-    names = [
-        (fmt.key, name)
-        for fmt in FORMATS
-        for name in (fmt.key.lower(), *(a.lower() for a in fmt.aliases))
-        if name.isascii() and name.isalpha()
-    ]
     distance, key = min(
-        ((edit_distance(wanted, name.lower()), key) for key, name in names if name[0] == wanted[0]),
+        (
+            (edit_distance(wanted, name), fmt.key)
+            for fmt in FORMATS
+            for name in (fmt.key.lower(), *(a.lower() for a in fmt.aliases))
+            if name.isascii() and name.isalpha() and name[0] == wanted[0]
+        ),
         default=(TYPO_DISTANCE + 1, ""),
     )
     if distance <= (TYPO_DISTANCE if len(wanted) > SHORT_WORD else 1):

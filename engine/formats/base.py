@@ -1,8 +1,5 @@
-"""What every format shares. A format is a small subclass of :class:`Format` declaring
-``key``, ``aliases``, ``knobs`` and its tie-break chain (docs/rules/tiebreaks.md), and
-implementing ``plan`` and ``standings``. Formats keep no state: everything is re-derived
-from the :class:`TournamentState` each call, so a ``/fix`` or a penalty re-plays
-consistently and the same seed always gives the same plan."""
+"""What every format shares: a stateless :class:`Format` re-derives everything from the
+:class:`TournamentState`, so a ``/fix`` re-plays consistently and a seed gives one plan."""
 
 from __future__ import annotations
 
@@ -39,32 +36,27 @@ W = TypeVar("W")  # what a format's replay of the history makes
 
 # The stages a champion's line can end at; ``finish`` names them "champion" instead.
 CROWNED_AT = frozenset({"final", "playing", "through"})
-
-# 弃权 2 局者取消全部比赛成绩 (docs/rules/penalties.md#forfeits).
-# ``0`` turns the rule off (a forfeit then only loses that game).
+# 弃权 2 局者取消全部比赛成绩 (docs/rules/penalties.md#forfeits); ``0`` turns the rule off.
 FORFEITS_KNOB = Knob("forfeits", "2", (), int)
-
-# A plan's note when /apart pairs had to share a table: no seating kept them all apart.
+# A plan's note when /apart pairs had to share a table.
 APART_NOTE = "apart-impossible"
 
 
 @dataclass(frozen=True)
 class GroupPlace:
-    """A player's line in their group's table (docs/rules/groups.md#group-ranking): the
-    group (0 is A), the place, ``shared`` while only a flip not drawn yet separates it from a
-    neighbour, and the criterion that separated it from the next line, once applied."""
+    """A player's line in their group's table (docs/rules/groups.md#group-ranking); ``shared``
+    while only a flip not drawn yet separates it from a neighbour."""
 
     player: PlayerId
-    group: int
+    group: int  # 0 is A
     place: int
     shared: bool = False
-    tiebreak: tuple[str, ...] = ()
+    tiebreak: tuple[str, ...] = ()  # what separated it from the next line, once applied
 
 
 class LastReplay(Generic[W]):
-    """A format's replay of the last state it was asked about: the plan, the standings and
-    the play-off of one moment read the same history, and neither a state nor its replay
-    changes once built, so the very same state object gets the very same replay."""
+    """A format's replay of the last state it was asked about: plan, standings and play-off
+    of one moment read the same history, and a state never changes, so one replay serves."""
 
     def __init__(self, replay: Callable[[TournamentState], W]) -> None:
         self._replay = replay
@@ -82,33 +74,27 @@ class Format:
     key: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]]
     knobs: ClassVar[tuple[Knob, ...]] = ()
-    # The chain of the standings; a format whose chain depends on the game (a Swiss of
-    # two-player matches) sets its own on the instance.
+    # The standings' chain (docs/rules/tiebreaks.md); a Swiss of two-player matches sets its own.
     tiebreaks: tuple[str, ...] = ("points", "flip")
-    # Capabilities: what the format has, so the bot asks instead of knowing format keys.
+    # Capabilities, so the bot asks instead of knowing format keys.
     signs_up_together: ClassVar[bool] = False  # players may name partners (/join @a)
     seats_departments_apart: ClassVar[bool] = False  # /dept: colleagues at other tables
-    # (these two an instance may set: pairs play in groups by a knob)
-    has_bracket: bool = False  # ``bracket()`` draws a knockout tree (/bracket)
+    has_bracket: bool = False  # ``bracket()`` draws a knockout tree (/bracket); per instance
     has_team_table: ClassVar[bool] = False  # ``team_standings()`` ranks the teams
     team_tiebreaks: ClassVar[tuple[str, ...]] = ()  # the team table's chain, where it has one
-    has_group_tables: bool = False  # ``draw_groups()``: a table per group first
+    has_group_tables: bool = False  # ``draw_groups()``: a table per group first; per instance
     sits_in_pairs: ClassVar[bool] = False  # partners share a line of the standings
-    series_knobs: ClassVar[tuple[str, ...]] = ()  # knobs that set a best-of-N series
     note_codes: ClassVar[tuple[str, ...]] = ("bye",)  # what a plan's ``notes`` may hold
-    # Whether players go out as the event runs (a knockout, a stage, a playoff): then at
-    # the end only the champion is still in, and the ranking shows the stage reached.
+    # Players go out as it runs: at the end only the champion is in, others show their stage.
     eliminates: ClassVar[bool] = False
-    # People (docs/rules/people.md): the ``late`` default where a player may still join
-    # after the draw ("off" or the last round one may enter; None: the format cannot take
-    # a late entrant), and whether its draws keep /apart pairs at different tables.
+    # docs/rules/people.md: the ``late`` default ("off", the last round one may enter, None:
+    # no late entrants), and whether draws keep /apart pairs at different tables.
     late_entry: ClassVar[str | None] = None
     keeps_apart: ClassVar[bool] = False
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         given = dict(options or {})
-        unknown = sorted(set(given) - {k.name for k in self.knobs})
-        if unknown:
+        if unknown := sorted(set(given) - {k.name for k in self.knobs}):
             raise ConfigError("unknown-knob", knob=unknown[0], known=self.knob_names())
         self.game = game
         self.options: dict[str, object] = {
@@ -137,8 +123,8 @@ class Format:
         return 1
 
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
-        """The declared stages a field of ``players`` plays, each with whether it is played
-        or skipped: what /rules lists. Empty where the rules are one text."""
+        """What /rules lists: the declared stages, each played or skipped for ``players``;
+        empty where the rules are one text."""
         return ()
 
     def groups(self, state: TournamentState) -> dict[PlayerId, int]:
@@ -146,15 +132,15 @@ class Format:
         return {}
 
     def bracket(self, state: TournamentState) -> tuple[BracketRound, ...]:
-        """The knockout tree so far, where ``has_bracket``; otherwise empty."""
+        """The knockout tree so far, where ``has_bracket``."""
         return ()
 
     def draw_groups(self, state: TournamentState) -> list[list[PlayerId]]:
-        """The groups by lot, where ``has_group_tables``; otherwise none."""
+        """The groups by lot, where ``has_group_tables``."""
         return []
 
     def group_places(self, state: TournamentState) -> tuple[GroupPlace, ...]:
-        """Every group's lines in group order, where ``has_group_tables``; otherwise none."""
+        """Every group's lines in group order, where ``has_group_tables``."""
         return ()
 
     def in_group_stage(self, state: TournamentState) -> bool:
@@ -162,36 +148,30 @@ class Format:
         return False
 
     def team_standings(self, state: TournamentState) -> tuple[TeamStanding, ...]:
-        """The teams ranked, where ``has_team_table``; otherwise empty."""
+        """The teams ranked, where ``has_team_table``."""
         return ()
 
     def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
-        """Refuse (``ConfigError``) knob ``name`` where no stage of this event reads it, or
-        its value cannot work for ``players`` signed up (``drawing``: the field is final).
-        /set asks it of the knob it sets, /draw of every knob set. Most formats read all
-        their knobs, whatever the field."""
+        """Refuse (``ConfigError``, by /set and /draw) a knob no stage reads, or whose value
+        cannot work for ``players`` (``drawing``: the field is final). Most read them all."""
 
     def drawn_cards(self, plan: RoundPlan) -> dict[PlayerId, str]:
-        """The card each player's unit drew for this round's opponents, where a format
-        draws them by cards (docs/rules/pairs.md#opponents-by-cards)."""
+        """The card each unit drew for its opponents (docs/rules/pairs.md#opponents-by-cards)."""
         return {}
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
-        """Players tied after their table was settled, whom an extra game (加赛) is to
-        separate: the tied only, not everyone the extra table seats. Empty where ties
-        go to a flip at once, or none is open."""
+        """Players tied after their table was settled, whom an extra game (加赛) is to separate:
+        the tied only, not everyone the extra table seats. Empty where a flip decides."""
         return ()
 
     def sides(self, seats: Sequence[PlayerId]) -> list[list[PlayerId]]:
-        """The partners at a table of four in a game of two against two (掼蛋, 升级): they
+        """The partners at a table of four in a two-against-two game (掼蛋, 升级): they
         always score alike, so no extra hand can part them."""
-        if len(seats) != 4:
-            return []
-        return [[seats[i] for i in side] for side in self.game.partners]
+        return [[seats[i] for i in side] for side in self.game.partners] if len(seats) == 4 else []
 
     def called_back(self, state: TournamentState) -> frozenset[PlayerId]:
-        """The losers the next round takes as best losers (docs/rules/knockout.md#lucky-loser),
-        once the round that put them out is closed: the round's end names them as such."""
+        """The best losers the next round takes back (docs/rules/knockout.md#lucky-loser), once
+        the round that put them out is closed."""
         return frozenset()
 
     # --- the contract ----------------------------------------------------------------
@@ -203,15 +183,12 @@ class Format:
 
     @property
     def rules_variant(self) -> str:
-        """Which wording of the format's rules applies to this game ("" the usual one);
-        a format whose seed is written for one kind of table names the other here."""
+        """Which wording of the rules applies to this game ("" the usual one)."""
         return ""
 
     def finish(self, ranking: tuple[Standing, ...]) -> Finished:
-        """The final ranking. Where players go out, only the champion's unit is still in at
-        the end (when no table could seat the last few, the best of them by the chain), its
-        line saying "champion" instead of the stage it last sat at; with everyone out
-        (forfeits) nobody is crowned."""
+        """The final ranking: where players go out, the unit still in first is "champion"
+        instead of its last stage; with everyone out (forfeits) nobody is crowned."""
         if not self.eliminates or not ranking or not ranking[0].alive:
             return Finished(ranking)  # nobody left in: no champion (see ``unsettled``)
         top = ranking[0]
@@ -229,14 +206,11 @@ class Format:
 
     @staticmethod
     def unsettled(state: TournamentState) -> tuple[int, ...]:
-        """Tables of the last round that everyone at them forfeited (a missed deadline, a
-        final nobody played). Such a round has no real result: before it ends the event
-        the organiser decides (``/fix`` a result, or rules the forfeit explicitly)."""
-        if not state.rounds:
-            return ()
-        last = state.rounds[-1]
+        """Tables of the last round everyone at them forfeited: no real result, so the
+        organiser decides (``/fix``, or rules the forfeit) before it ends the event."""
         return tuple(
             res.table.number
+            for last in state.rounds[-1:]
             for res in last.results
             if res.status is TableStatus.FORFEIT and set(res.table.players) <= res.forfeited
         )
@@ -263,14 +237,10 @@ class Format:
     @staticmethod
     def require_closed(state: TournamentState) -> None:
         """Planning needs every table of every round confirmed or forfeited."""
+        closed = (TableStatus.CONFIRMED, TableStatus.FORFEIT)
         for rec in state.rounds:
-            done = {
-                res.table.number
-                for res in rec.results
-                if res.status in (TableStatus.CONFIRMED, TableStatus.FORFEIT)
-            }
-            missing = [t.number for t in rec.plan.tables if t.number not in done]
-            if missing:
+            done = {res.table.number for res in rec.results if res.status in closed}
+            if missing := [t.number for t in rec.plan.tables if t.number not in done]:
                 raise FormatError("round-open", round=rec.number, table=missing[0])
 
     @staticmethod
@@ -279,16 +249,12 @@ class Format:
         return [p for p in state.players if p not in state.removed]
 
     def disciplined(self, state: TournamentState) -> TournamentState:
-        """The state as the discipline rule sees it (docs/rules/penalties.md#forfeits): a
-        player who forfeited ``forfeits`` games (a whole-table forfeit counts for everyone
-        at it) is removed and every score they made struck (set to 0), so totals, Buchholz
-        and team sums forget them; their opponents keep what they scored."""
+        """The state under docs/rules/penalties.md#forfeits: who forfeited ``forfeits`` games
+        is removed and their scores struck, so totals, Buchholz and team sums forget them."""
         limit = self.options.get("forfeits", 0)
         if not isinstance(limit, int) or limit <= 0:
             return state
-        counts: Counter[PlayerId] = Counter(
-            p for rec in state.rounds for res in rec.results for p in res.forfeited
-        )
+        counts = Counter(p for rec in state.rounds for res in rec.results for p in res.forfeited)
         struck = frozenset(p for p, c in counts.items() if c >= limit)
         if not struck:
             return state
@@ -310,17 +276,14 @@ class Format:
         apart: Apart = (),
         sit_out: int = 0,
     ) -> RoundPlan:
-        """Tables by lot for the players still in (docs/rules/knockout.md#tables-by-lot): one
-        final table when they fit it; else tables, the players left over (and ``sit_out``
-        more, #one-loss) on a bye to the fewest byes so far (剩余选手不够4人则轮空);
-        ``apart`` pairs moved to different tables where the lot put them together."""
+        """Tables by lot (docs/rules/knockout.md#tables-by-lot): one final table when all fit;
+        else the left over and ``sit_out`` more (#one-loss) on a bye to the fewest byes."""
         if len(pool) in self.sizes and len(pool) <= self.sizes[0]:
             if apart_clashes([pool], apart):  # one table: nobody can be kept apart
                 notes = (*notes, APART_NOTE)
             return RoundPlan((Table(1, tuple(shuffled(pool, rng))),), (), "final", label, notes)
         sizes, bye_count = partition(len(pool) - sit_out, self.sizes, short_tables)
-        bye_count += sit_out
-        byes = pick_byes(pool, bye_count, earlier_byes, rng)
+        byes = pick_byes(pool, bye_count + sit_out, earlier_byes, rng)
         drawn = shuffled([p for p in pool if p not in byes], rng)
         if byes:
             notes = (*notes, "bye")
@@ -340,16 +303,15 @@ class Format:
 def ranked(
     fmt: Format, state: TournamentState, over: bool
 ) -> tuple[tuple[Standing, ...], tuple[Standing, ...]]:
-    """The standings, and the ranking to show: the final one once the event is ``over``,
-    the standings before that. One function of plain data, so that the bot can run it
-    apart from its event loop (a tenth of a second at 2,000 players)."""
+    """The standings, and the ranking to show (the final one once ``over``): plain data in,
+    so the bot can run it off its event loop (a tenth of a second at 2,000 players)."""
     standings = dropped_out(fmt.standings(state), state)
     return standings, dropped_out(fmt.current(state), state) if over else standings
 
 
 def dropped_out(rows: tuple[Standing, ...], state: TournamentState) -> tuple[Standing, ...]:
-    """A line removed because the player dropped out (not disqualified) says so, with
-    the round they dropped after (docs/rules/people.md): 第N轮后退出, not 退赛."""
+    """A line removed because the player dropped out (not disqualified) says so, with the
+    round they dropped after (docs/rules/people.md): 第N轮后退出, not 退赛."""
     if not state.dropped:
         return rows
     return tuple(
@@ -363,8 +325,7 @@ def dropped_out(rows: tuple[Standing, ...], state: TournamentState) -> tuple[Sta
 def members_by_label(
     state: TournamentState, labels: Mapping[PlayerId, int] | None = None
 ) -> dict[int, list[PlayerId]]:
-    """Label → members in sign-up order, by label: of the teams given in ``state.teams``,
-    or of ``labels`` (a format's own teams)."""
+    """Label → members in sign-up order, of ``state.teams`` or of a format's own ``labels``."""
     labels = state.teams if labels is None else labels
     members: dict[int, list[PlayerId]] = {}
     for p in state.players:
@@ -375,12 +336,10 @@ def members_by_label(
 
 def strike(result: TableResult, struck: frozenset[PlayerId]) -> TableResult:
     """A confirmed result with the struck players' scores cancelled (set to 0)."""
-    if result.status is not TableStatus.CONFIRMED or not result.scores:
-        return result
-    if not struck & set(result.table.players):
+    players = result.table.players
+    if result.status is not TableStatus.CONFIRMED or not result.scores or not struck & set(players):
         return result
     scores = tuple(
-        Decimal(0) if p in struck else s
-        for p, s in zip(result.table.players, result.scores, strict=True)
+        Decimal(0) if p in struck else s for p, s in zip(players, result.scores, strict=True)
     )
     return replace(result, scores=scores)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from engine.games.base import Knob
 from engine.model import PlayerId, TournamentState
@@ -14,13 +13,11 @@ RATING = "rating"
 RATING_WORDS = (RATING, "等级分", "rating seeds")
 
 
-@dataclass(frozen=True)
 class SeedsKnob(Knob):
     """A number of seeds (the first sign-ups), or ``rating``: seeds by group rating."""
 
     def coerce(self, raw: str) -> object:
-        value = raw.strip().lower()
-        return RATING if value in RATING_WORDS else super().coerce(raw)
+        return RATING if raw.strip().lower() in RATING_WORDS else super().coerce(raw)
 
 
 def by_rating(state: TournamentState, pool: Sequence[PlayerId]) -> list[PlayerId]:

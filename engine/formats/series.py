@@ -1,8 +1,5 @@
-"""How long a match is, as a round's notes say it (docs/rules/two-player.md): a two-player
-``best-of-N`` series or ``sudden`` (two games, then one at a time until someone wins), a
-table's ``hands-N`` or ``match-of-N``. The notes travel with every round, so the chat can
-say the rule and every report is checked against it; Swiss and teams count a match as a
-match, not as its games (:func:`match_points`)."""
+"""How long a match is, as a round's notes say it (docs/rules/two-player.md), so the chat can
+say the rule and every report is checked against it; match points for Swiss and teams."""
 
 from __future__ import annotations
 
@@ -14,6 +11,7 @@ from typing import Any
 from engine.errors import ReportError
 from engine.games.base import Game, Outcome
 from engine.model import PlayerId, RoundRecord, TableResult, TableStatus, TournamentState
+from engine.numbers import plain
 from engine.standings import net_scores, penalties_by_round
 
 NOTE = re.compile(r"best-of-(\d+)")
@@ -43,17 +41,13 @@ def check_hands(notes: Sequence[str], outcome: Outcome) -> None:
     """Refuse a report of another number of hands than the round's ``hands-N`` note
     says. A lone ``total`` stands for the table's whole session (it counts no hands)."""
     wanted = note_number(notes, HANDS)
-    if wanted is None or outcome.hands == wanted:
-        return
-    if outcome.hands == 1 and outcome.text.startswith("total "):
-        return
-    raise ReportError("hands-count", hands=wanted, got=outcome.hands)
+    lone_total = outcome.hands == 1 and outcome.text.startswith("total ")
+    if wanted is not None and outcome.hands != wanted and not lone_total:
+        raise ReportError("hands-count", hands=wanted, got=outcome.hands)
 
 
 def series_note(game: Game[Any], stage_best_of: int | None = None) -> tuple[str, ...]:
-    """The note a round of two-player matches carries: the game's ``series`` knob
-    (``sudden``, ``bo<N>``), or (``stages``, and games without the knob) the stage's own
-    length when it has one."""
+    """The note of a round of two-player matches: the game's ``series`` knob, else the stage's."""
     choice = game.options.get("series")
     if choice == SUDDEN:
         return (SUDDEN,)
@@ -69,12 +63,11 @@ def point_unit(game: Game[Any]) -> Decimal:
 
 
 def check_series(best_of: int, outcome: Outcome, unit: Decimal = Decimal(1)) -> None:
-    """Refuse a series report a best-of-``best_of`` cannot produce: more games, or a game
-    after one player had more than half (五局三胜); a shorter series stands. Every game
-    shares ``unit`` points, so the points are games × unit."""
+    """Refuse more games than ``best_of``, or one after a player had more than half (五局三胜);
+    a shorter series stands. Every game shares ``unit`` points."""
     played = sum(outcome.scores, Decimal(0)) / unit
     if played > best_of:
-        raise ReportError("series-too-long", best_of=best_of, games=_plain(played))
+        raise ReportError("series-too-long", best_of=best_of, games=plain(played))
     won = [Decimal(0), Decimal(0)]
     for number, hand in enumerate(outcome.per_hand, 1):
         if max(won) * 2 > best_of * unit:
@@ -83,9 +76,7 @@ def check_series(best_of: int, outcome: Outcome, unit: Decimal = Decimal(1)) -> 
 
 
 def check_sudden(games: int, outcome: Outcome) -> bool:
-    """Refuse a game reported after a sudden-death match was decided (``games`` played and
-    the totals apart; the refusal names the game and the score). True while the match is
-    undecided: fewer than ``games`` played, or the totals level."""
+    """Refuse a game after a sudden-death match was decided; True while it is undecided."""
     won = [Decimal(0), Decimal(0)]
     for number, hand in enumerate(outcome.per_hand, 1):
         if number > games and won[0] != won[1]:
@@ -101,11 +92,7 @@ def check_sudden(games: int, outcome: Outcome) -> bool:
 def games_won(points: Sequence[Decimal], outcome: Outcome) -> str:
     """``2–0``, ``1.5–0.5``: points as games (every game shares the same points)."""
     unit = sum(outcome.per_hand[0], Decimal(0)) if outcome.per_hand else Decimal(1)
-    return "–".join(_plain(p / (unit or 1)) for p in points)
-
-
-def _plain(x: Decimal) -> str:
-    return str(int(x)) if x == x.to_integral() else format(x.normalize(), "f")
+    return "–".join(plain(p / (unit or 1)) for p in points)
 
 
 def check_report(notes: Sequence[str], game: Game[Any], outcome: Outcome) -> bool:
@@ -121,9 +108,8 @@ def check_report(notes: Sequence[str], game: Game[Any], outcome: Outcome) -> boo
 def match_of(
     record: RoundRecord, result: TableResult, pens: Mapping[tuple[int, PlayerId], Decimal]
 ) -> dict[PlayerId, Decimal]:
-    """One two-player match as 1 (won), ½ (level) or 0 (lost) per player, from its games'
-    points after the round's penalties. A walkover: the player who stayed won; a table
-    both forfeited, or a match waiting for its next game, counts for nobody."""
+    """A two-player match as 1, ½ or 0 per player, after the round's penalties; a walkover
+    wins for who stayed, a double forfeit or an unfinished match counts for nobody."""
     players = result.table.players
     if len(players) != 2:
         return {}
@@ -174,12 +160,9 @@ def hands_won(per_hand: Sequence[Sequence[Decimal]]) -> list[Decimal]:
 
 
 def table_match(notes: Sequence[str], outcome: Outcome) -> tuple[Decimal, ...] | None:
-    """A table of 3–4 seats under a match note (docs/rules/multistage.md#match): the scores
-    the standings add, after refusing a report the match cannot produce. ``one-hand``: one
-    hand, its points. ``match-of-N``: up to N hands, reported hand by hand, none after a
-    seat won more than N/2 (五局三胜); the table's score is the hands each seat won, a
-    match the clock stopped early counting the hands so far (以当前比分决出胜负).
-    ``None``: the round plays no match (the report's own scores)."""
+    """The scores a table of 3–4 seats adds under a match note (docs/rules/multistage.md#match),
+    refusing a report the match cannot produce; ``None``: the report's own scores count.
+    ``match-of-N`` scores the hands each seat won, even if the clock stopped it (以当前比分)."""
     if "one-hand" in notes:
         if outcome.hands != 1:
             raise ReportError("one-hand", hands=outcome.hands)

@@ -1,7 +1,5 @@
-"""A format's stages, declared as data (docs/rules/multistage.md#stages): kind, name,
-match length, who goes on and the tie-break chain. The planners, the ranking, /rules and
-the docs read the same :class:`Stage`, so what /rules promises is what is played; an
-organiser writes a sequence as words (:func:`parse_stages`, ``/set stages``)."""
+"""A format's stages as data (docs/rules/multistage.md#stages): the planners, the ranking
+and /rules read the same :class:`Stage`, so what /rules promises is what is played."""
 
 from __future__ import annotations
 
@@ -14,8 +12,7 @@ from engine.formats.series import SUDDEN, TABLE_MATCH, note_number, series_lengt
 
 
 class Kind(StrEnum):
-    """What a stage plays; the planner of ``multistage`` runs the first three kinds, the
-    other presets' planners the rest (their stages are declared for /rules)."""
+    """What a stage plays: ``multistage`` runs the first three, other presets declare the rest."""
 
     GROUPS = "groups"  # round-robin groups, the top k of each go on
     KNOCKOUT = "knockout"  # tables by lot, each table's winner goes on, until one table is left
@@ -55,18 +52,16 @@ class Length:
 
 @dataclass(frozen=True)
 class Stage:
-    """One declared stage: its kind, its name (``preliminary`` 预选赛, ``group`` 小组赛,
-    ``knockout`` 淘汰赛, ``final`` 决赛), the match length, who goes on (``k`` of each
-    group for ``top``), whether the best losers fill a table too few reached, and its
-    tie-break chain (codes of docs/rules/tiebreaks.md, most important first)."""
+    """One declared stage: kind, name (``preliminary`` 预选赛, ``group`` 小组赛, ``knockout``
+    淘汰赛, ``final`` 决赛), match length, who goes on and its tie-break chain."""
 
     kind: Kind
     name: str
     length: Length
     goes: Goes
-    k: int = 0
-    best_losers: bool = True
-    tiebreaks: tuple[str, ...] = ()
+    k: int = 0  # the number ``goes`` speaks of (``top``: of each group)
+    best_losers: bool = True  # whether the best losers fill a table too few reached
+    tiebreaks: tuple[str, ...] = ()  # codes of docs/rules/tiebreaks.md, most important first
 
     def words(self) -> str:
         """The stage in the grammar of :func:`parse_stages` (what ``/set stages`` stores)."""
@@ -74,14 +69,12 @@ class Stage:
         return f"{self.kind}{top} bo{self.length.best_of}"
 
 
-# The chains each kind applies (docs/rules/tiebreaks.md#chains): inside a group as
-# ``groups`` ranks it; a table's match by the hands (games) won, the tied playing an
-# extra hand, a flip only where no table can seat them.
+# The chains each kind applies (docs/rules/tiebreaks.md#chains): in a group as ``groups``
+# ranks it; a match by hands won, the tied playing an extra hand, else a flip.
 GROUP_CHAIN = ("points", "wins", "head-to-head", "flip")
 MATCH_CHAIN = ("match-won", "extra", "flip")
 
-# Codes of a format's ranking chain that order players across stages (who went out, how
-# far they got), not the players level inside one stage.
+# Codes of a ranking chain that order players across stages, not those level in one stage.
 ACROSS = ("removed", "reached")
 
 
@@ -91,24 +84,19 @@ def within(chain: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def match_length(notes: tuple[str, ...], hands: int | None = None) -> Length:
-    """The length a round's notes give a match, as the reports are checked against them
-    (``engine.formats.series``): a two-player series (``best-of-5``, ``sudden``), a table
-    match (``one-hand``, ``match-of-5``, timed); else ``hands`` played for their total,
-    else one result a table (no length set)."""
+    """A match's length as the round's notes set it (``engine.formats.series``)."""
     if SUDDEN in notes:
         return Length(2, sudden=True)
     if "one-hand" in notes:
         return Length()
-    table = note_number(notes, TABLE_MATCH)
-    if table:
+    if table := note_number(notes, TABLE_MATCH):
         return Length(table, timed=True)
-    best_of = series_length(notes)
-    if best_of:
+    if best_of := series_length(notes):
         return Length(best_of)
     return Length(hands, totals=hands > 1) if hands else Length(session=True)
 
 
-# The words of the grammar, English and Chinese: kind words, then settings.
+# The words of the grammar, English and Chinese.
 KIND_WORDS = {
     **dict.fromkeys(("groups", "group", "小组", "小组赛", "预选赛"), Kind.GROUPS),
     **dict.fromkeys(("knockout", "淘汰", "淘汰赛"), Kind.KNOCKOUT),
@@ -129,39 +117,30 @@ def _number(word: str, pattern: re.Pattern[str]) -> int | None:
 
 
 def parse_stages(text: str) -> tuple[Stage, ...]:
-    """Read a stage sequence (docs/rules/multistage.md#set-stages): ``<kind> [top<k>]
-    [bo<n>]`` per stage, ``top`` for groups only (default 2), best of 1 in groups, 5 in a
-    knockout, 7 in the final by default, exactly one final, last. Anything else is refused
-    naming the word and the known words."""
+    """Read ``<kind> [top<k>] [bo<n>]`` per stage (docs/rules/multistage.md#set-stages),
+    refusing anything else with the word and the known words."""
     raw: list[tuple[Kind, int | None, int | None]] = []
     for word in text.lower().split():
         kind = KIND_WORDS.get(word)
         if kind is not None:
             raw.append((kind, None, None))
             continue
-        top = _number(word, TOP_WORD)
-        best = _number(word, BEST_OF_WORD)
+        top, best = _number(word, TOP_WORD), _number(word, BEST_OF_WORD)
         if not raw or (top is None and best is None):
             raise ConfigError("stage-word", word=word, known=KNOWN)
         kind, k, n = raw[-1]
-        if top is not None:
-            if kind is not Kind.GROUPS or top < 1:
-                raise ConfigError("stage-top", word=word)
-            k = top
-        if best is not None:
-            if best not in BEST_OF:
-                raise ConfigError("stage-best-of", word=word, choices=BEST_OF)
-            n = best
-        raw[-1] = (kind, k, n)
+        if top is not None and (kind is not Kind.GROUPS or top < 1):
+            raise ConfigError("stage-top", word=word)
+        if best is not None and best not in BEST_OF:
+            raise ConfigError("stage-best-of", word=word, choices=BEST_OF)
+        raw[-1] = (kind, k if top is None else top, n if best is None else best)
     kinds = [kind for kind, _, _ in raw]
     if not kinds or kinds[-1] is not Kind.FINAL or kinds.count(Kind.FINAL) != 1:
         raise ConfigError("stage-final", stages=text)
-    groups = kinds.count(Kind.GROUPS)
     out = []
-    for kind, k, n in raw:
-        if kind is Kind.GROUPS:
-            groups -= 1
-            name = "preliminary" if groups else "group"  # the last groups are 小组赛
+    for i, (kind, k, n) in enumerate(raw):
+        if kind is Kind.GROUPS:  # the last groups are 小组赛, earlier ones 预选赛
+            name = "preliminary" if Kind.GROUPS in kinds[i + 1 :] else "group"
             out.append(Stage(kind, name, Length(n or 1), Goes.TOP, k or 2, tiebreaks=GROUP_CHAIN))
         else:  # a knockout's table winners go on; the final crowns the champion
             goes, on, best = (Goes.WINNER, 1, 5) if kind is Kind.KNOCKOUT else (Goes.CHAMPION, 0, 7)
