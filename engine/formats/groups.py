@@ -1,16 +1,10 @@
-"""Groups then playoffs 小组循环 (docs/rules/groups.md).
-
-Groups by lot, a round robin in each, the top two of each group crossing over into a
-knockout to the final (two-player games, best of N per stage); at tables of 3–4 whole-table
-groups ranked by points and one final table the best of them fill, its tie for first played
-off. Stored labels: ``group<k>`` (the round of the schedule a stored round played),
-``playoff``, ``extra``, ``final``; draw streams ``groups`` and ``group<letter>``.
-"""
+"""Groups then playoffs 小组循环 (docs/rules/groups.md). Stored labels: ``group<k>`` (round k
+of the schedule), ``playoff``, ``extra``, ``final``; draw streams ``groups``, ``group<letter>``."""
 
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -75,8 +69,8 @@ def unsettled(rec: RoundRecord | None) -> bool:
 def entrants(
     state: TournamentState, first: RoundRecord | None, before: list[PlayerId]
 ) -> list[PlayerId]:
-    """Everyone a groups stage's ``first`` round seated or gave a bye, in sign-up order:
-    who it dealt into its groups; ``before`` while it has no round yet."""
+    """Who a groups stage's ``first`` round dealt into its groups (seated or given a bye),
+    in sign-up order; ``before`` while it has no round yet."""
     if first is None:
         return before
     there = {p for t in first.plan.tables for p in t.players} | set(first.plan.byes)
@@ -90,8 +84,8 @@ def fits(count: int, sizes: Sequence[int]) -> bool:
 
 
 def even_fit(players: int, groups: int, allowed: Sequence[int]) -> list[int] | None:
-    """``groups`` sizes from ``allowed`` that sum to ``players``, largest first, with the
-    smallest spread between the largest and the smallest; ``None`` when none do."""
+    """``groups`` sizes from ``allowed`` summing to ``players`` with the smallest spread,
+    largest first; ``None`` when none do."""
     ok = set(allowed)
     middle = players // groups
     for spread in range(players + 1):
@@ -126,8 +120,8 @@ def _beat(
 
 
 def circle(players: Sequence[PlayerId]) -> list[Slot]:
-    """Round robin by the circle method: one player fixed, the rest rotate; colours (seat A)
-    alternate by round so nobody always moves first (docs/rules/two-player.md#first-move)."""
+    """Round robin by the circle method, seat A alternating by round so nobody always moves
+    first (docs/rules/two-player.md#first-move)."""
     ring: list[PlayerId | None] = [*players, None] if len(players) % 2 else list(players)
     out: list[Slot] = []
     for r in range(len(ring) - 1):
@@ -164,8 +158,7 @@ class Walk:
     record: dict[PlayerId, GroupLine] = field(default_factory=dict)
     place: dict[PlayerId, int] = field(default_factory=dict)
     group_keys: dict[PlayerId, tuple[tuple[str, Decimal], ...]] = field(default_factory=dict)
-    group_tiebreak: dict[PlayerId, tuple[str, ...]] = field(default_factory=dict)
-    group_lot: dict[PlayerId, bool] = field(default_factory=dict)  # split by the flip
+    group_rank: dict[PlayerId, Standing] = field(default_factory=dict)  # in the group
     ladder: Ladder = field(default_factory=Ladder)
     final: tuple[PlayerId, ...] = ()  # tables of 3–4: the final's players
     final_net: dict[PlayerId, Decimal] = field(default_factory=dict)  # what they scored there
@@ -205,6 +198,7 @@ def _copy(lines: Mapping[PlayerId, GroupLine]) -> dict[PlayerId, GroupLine]:
 
 # The final's criteria first, then the groups' (two-player games: matches won first).
 FINALS = ("removed", "reached", "third-place", "round-score")
+PAIR_TIEBREAKS = (*FINALS, "extra", "group-place", "wins", "points", "head-to-head", "flip")
 TABLE_TIEBREAKS = (*FINALS, "extra", "final-flip", "group-place", *GROUP_CHAIN)
 
 
@@ -225,15 +219,7 @@ class Groups(Format):
         Knob("third", "off", (), bool),
     )
     eliminates = True
-    tiebreaks: tuple[str, ...] = (
-        *FINALS,
-        "extra",
-        "group-place",
-        "wins",
-        "points",
-        "head-to-head",
-        "flip",
-    )
+    tiebreaks: tuple[str, ...] = PAIR_TIEBREAKS
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
@@ -245,22 +231,17 @@ class Groups(Format):
         self._schedules: dict[tuple[tuple[PlayerId, ...], str, str, int], list[Slot]] = {}
         self._groups: dict[tuple[tuple[PlayerId, ...], str], list[list[PlayerId]]] = {}
         self.walk = LastReplay(self._replay)
-        # Group tallies already added up, each for a run of group rounds (the very same
-        # record objects), the penalties and the groups: a replay whose earlier rounds are
-        # unchanged adds only the rounds after the longest such run (see ``_tally``).
-        self._tallies: list[Tally] = []
+        self._tallies: deque[Tally] = deque(maxlen=TALLIES)  # see ``_tally``
 
     @property
     def rules_variant(self) -> str:
-        """The groups of docs/rules/groups.md are for two-player games; tables of 3–4 play them as
-        whole-table groups and one final table (no crossovers, no best-of series)."""
+        """Tables of 3–4 play whole-table groups and one final table
+        (docs/rules/groups.md#tables-of-three-or-four)."""
         return "" if self.pairs else "tables"
 
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
-        """Two-player games: the groups' round robin, the top 2 of each crossing over
-        (then halving, with 4 or 8 groups) to the final, each stage as long as its knob,
-        the semi-final losers playing for third with ``third``; tables of 3–4: the groups
-        (points first), then one final table the best of them fill."""
+        """Two-player games: the groups, crossovers (then a bracket, with 4 or 8 groups), the
+        match for third with ``third``, the final; tables of 3–4: the groups, one final table."""
         chain = within(self.tiebreaks)
         robin = tuple(c for c in chain if c in GROUP_CHAIN)
         match = tuple(c for c in chain[: chain.index("group-place")] if c != "third-place")
@@ -290,9 +271,8 @@ class Groups(Format):
 
     # --- the draw and the schedule -----------------------------------------------------
     def draw_groups(self, state: TournamentState) -> list[list[PlayerId]]:
-        """Groups by lot, dealt like cards; at tables of 3–4 whole-table groups, as many as
-        asked while each seats whole tables, else fewer (nine 斗地主 players: six and three,
-        not five and four with three out; docs/rules/groups.md#tables-of-three-or-four)."""
+        """Groups by lot, dealt like cards (docs/rules/groups.md#groups-by-lot); at tables of
+        3–4 whole-table groups (docs/rules/groups.md#tables-of-three-or-four)."""
         first = state.rounds[0] if state.rounds else None
         order = shuffled(entrants(state, first, self.active(state)), stream(state.seed, "groups"))
         key = (tuple(order), state.seed)
@@ -312,10 +292,8 @@ class Groups(Format):
         return [order[i::count] for i in range(count)]
 
     def _group_sizes(self, players: int, groups: int) -> list[int] | None:
-        """Sizes of ``groups`` groups, each seating whole tables with nobody left over,
-        as equal as they can be; when the count fits no tables at all, whole usual
-        tables dealt round the groups with the leftovers in the last one (the fewest
-        possible sit out). ``None`` when a group would be smaller than a table."""
+        """Sizes of ``groups`` groups of whole tables, as equal as can be; when no such sizes
+        exist, usual tables dealt round (the fewest sit out); ``None``: a group below a table."""
         least = min(self.sizes)
         sizes = even_fit(
             players, groups, [k for k in range(least, players + 1) if fits(k, self.sizes)]
@@ -335,18 +313,15 @@ class Groups(Format):
         return max((math.ceil((g - 1) / (size - 1)) for g in sizes), default=1) or 1
 
     def _replays(self, sizes: Sequence[int]) -> bool:
-        """Whether a group of exactly one table would sit at that same table round after
-        round (a group of three beside a group of six: three rounds of one table). Such
-        groups are not dealt (docs/rules/groups.md#tables-of-three-or-four)."""
+        """Whether a one-table group would replay its table round after round: not dealt
+        (docs/rules/groups.md#tables-of-three-or-four)."""
         rounds = self._rounds_for(sizes)
         return rounds > 1 and any(partition(g, self.sizes) == ([g], 0) for g in sizes)
 
     def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
-        """Refuse best-of-N where tables of 3–4 play hands or the game's ``series`` sets
-        every match; more groups than the final seats winners, or than ``players`` make
-        without a one-table group replayed every round (before the draw only once the field
-        could fill them: more may sign up). The draw asks only the field: a knob idle since
-        it was set (the game's ``series`` changed) blocks nothing, it could not be set back."""
+        """Refuse a best-of-N nothing reads, and more groups than the final seats or than
+        ``players`` make (docs/rules/groups.md#tables-of-three-or-four). The draw asks only
+        the field: a knob idle since it was set blocks nothing, it could not be set back."""
         if name in self.series_knobs and not drawing:
             if not self.pairs:
                 raise ConfigError("knob-unread-tables", knob=name)
@@ -357,7 +332,7 @@ class Groups(Format):
         asked, seats = self.int_option("groups"), self.sizes[0]
         if asked > seats:
             raise ConfigError("groups-beyond-final", groups=asked, seats=seats)
-        if drawing or players >= asked * min(self.sizes):
+        if drawing or players >= asked * min(self.sizes):  # more may sign up
             got = len(self._deal(list(range(players)), asked))
             if got < asked:
                 raise ConfigError("groups-too-many", groups=asked, players=players, most=got)
@@ -365,9 +340,8 @@ class Groups(Format):
     def _schedule(
         self, members: Sequence[PlayerId], seed: str, letter: str, rounds: int
     ) -> list[Slot]:
-        """A group's rounds: the circle method for two-player games; at tables of 3–4,
-        ``rounds`` seated by ``engine.seating.mix`` to avoid repeat opponents, searched once
-        per group (the slow part of a replay)."""
+        """A group's rounds: the circle method, or at tables of 3–4 ``mix`` avoiding repeat
+        opponents, searched once per group (the slow part of a replay)."""
         if self.pairs:
             return circle(members)
         key = (tuple(members), seed, letter, rounds)
@@ -410,28 +384,22 @@ class Groups(Format):
         return w
 
     def _tally(self, w: Walk, rounds: tuple[RoundRecord, ...]) -> None:
-        """``w.record`` after the group ``rounds``, in order. It starts from the longest
-        remembered tally whose rounds are the very same objects as the first of ``rounds``
-        (and the same penalties and groups), then adds the rest: while an event runs, only
-        its newest round changes. Identity, not equality, so that a score written
-        ``1.0`` rather than ``1`` can never borrow another history's sums."""
+        """``w.record`` after the group ``rounds``: while an event runs only its newest round
+        changes, so it adds on to the longest remembered tally of the very same round objects
+        (identity, not equality: a score ``1.0`` must not borrow the sums of ``1``)."""
         groups, penalties = tuple(tuple(g) for g in w.groups), w.state.penalties
-        start, base = 0, None
+        start, base = 0, {p: GroupLine() for g in groups for p in g}
         for done, pen, grouped, lines in self._tallies:
             same = pen is penalties and grouped == groups and all(map(is_, done, rounds))
             if start < len(done) <= len(rounds) and same:
                 start, base = len(done), lines
-        w.record = _copy(base) if base is not None else {p: GroupLine() for g in groups for p in g}
+        w.record = _copy(base)
         for i in range(start, len(rounds)):
             if i == len(rounds) - 1 and i > start:  # all but the newest: it changes next
-                self._remember(Tally(rounds[:i], penalties, groups, _copy(w.record)))
+                self._tallies.append(Tally(rounds[:i], penalties, groups, _copy(w.record)))
             self._group_round(w, rounds[i])
         if len(rounds) > start:
-            self._remember(Tally(rounds, penalties, groups, _copy(w.record)))
-
-    def _remember(self, tally: Tally) -> None:
-        self._tallies.append(tally)
-        del self._tallies[:-TALLIES]
+            self._tallies.append(Tally(rounds, penalties, groups, _copy(w.record)))
 
     def _group_round(self, w: Walk, rec: RoundRecord) -> None:
         """Points, tables won (shared tops share the win) and who beat whom."""
@@ -472,14 +440,11 @@ class Groups(Format):
                 keys = (("removed", base[p][0]), *w.group_keys[p], ("flip", flip[p]))
                 lines.append(Line(p, w.record[p].points, p in active, keys))
             for s in rank(lines):
-                w.place[s.player] = s.rank
-                w.group_tiebreak[s.player] = s.tiebreak
-                w.group_lot[s.player] = s.lot
+                w.place[s.player], w.group_rank[s.player] = s.rank, s
 
     def _final_round(self, w: Walk, rec: RoundRecord) -> None:
-        """Tables of 3–4: the final table, then extra games among a tie for first
-        (the tied alone, or the whole final table when the game cannot seat them: only
-        the tied players' scores count, see ``engine.formats.elimination``)."""
+        """Tables of 3–4: the final table, then extra games among a tie for first (only the
+        tied players' scores count, as in ``engine.formats.elimination``)."""
         table, final = rec.plan.tables[0], rec.plan.stage == "final"
         contenders = set(table.players) if final else set(w.table.top)
         if final:
@@ -492,8 +457,7 @@ class Groups(Format):
         players = [p for p in seated if p in contenders]
         if final:
             w.final_net = {p: net[p] for p in players if p in net}
-        # a forfeit or a removal ranks below every score; who stayed at a table
-        # forfeited scored nothing there (a walkover) and leads it
+        # a forfeit or a removal ranks below every score; who stayed at a forfeited table: 0
         scores = {p: net.get(p, Decimal(0)) for p in players}
         for p in (p for p in table.players if p in contenders):
             key = ("round-score" if final else "extra", scores.get(p, LOW))
@@ -501,15 +465,13 @@ class Groups(Format):
         w.table.play(seated, scores, rec.number, w.state.seed, players)
 
     def advancers(self, w: Walk) -> list[PlayerId]:
-        """Who leaves the groups, in playoff order (crossover for two-player games)."""
-        if not self.pairs:  # group winners first, then runners-up… until the table is full
+        """Who leaves the groups, in playoff order (docs/rules/groups.md#crossover); tables
+        of 3–4: group winners, then runners-up… until the final table is full."""
+        if not self.pairs:
             return w.goers()[: self.sizes[0]]
         top2: list[list[PlayerId | None]] = [[*g[:2], None, None][:2] for g in w.by_place()]
-        slots: list[PlayerId | None] = []
-        if len(top2) == 1:
-            slots = list(top2[0])
-        for i in range(0, len(top2) - 1, 2):
-            x, y = top2[i], top2[i + 1]
+        slots = list(top2[0]) if len(top2) == 1 else []
+        for x, y in zip(top2[::2], top2[1::2], strict=False):  # A1–B2, B1–A2
             slots += [x[0], y[1], y[0], x[1]]
         return [p for p in slots if p is not None]
 
@@ -520,7 +482,7 @@ class Groups(Format):
         self.require_players(state, count * max(2, min(self.sizes)))
         w = self.walk(state)
         active, label = w.active, self.label(state)
-        nxt = self._next_group_round(w, label)
+        nxt = self.next_group_round(w, label)
         if nxt is not None:
             return nxt
         if not self.pairs:
@@ -540,13 +502,9 @@ class Groups(Format):
         notes = (*best, *(("bye",) if byes else ()))
         return RoundPlan(tables, byes, "playoff", label, notes)
 
-    def next_group_round(self, state: TournamentState) -> RoundPlan | None:
-        """The next round of the group schedules, ``None`` once they are played: a stage
-        runner's question (``engine.formats.multistage`` plays its groups through this)."""
-        return self._next_group_round(self.walk(state), "")
-
-    def _next_group_round(self, w: Walk, label: str) -> RoundPlan | None:
-        """The next round of the group schedules with someone to play; ``None`` when done."""
+    def next_group_round(self, w: Walk, label: str = "") -> RoundPlan | None:
+        """The next round of the group schedules with someone to play; ``None`` when done
+        (``engine.formats.multistage`` plays its groups through this)."""
         active = w.active
         for k in range(max(w.group_rounds, default=0), max(map(len, w.schedule), default=0)):
             tables: list[Table] = []
@@ -606,10 +564,8 @@ class Groups(Format):
         return self._explain(w, rank(lines))
 
     def _group_keys(self, w: Walk, p: PlayerId) -> tuple[Key, ...]:
-        """The group's criteria in the final ranking: the group place, then its first two
-        criteria, never head-to-head: other groups' players have not met
-        (docs/rules/groups.md#ranking). Level for the final table's players before its
-        result, and for its tied top before their play-off: the final orders them."""
+        """The group place and its first two criteria, never head-to-head: other groups'
+        players have not met (docs/rules/groups.md#ranking). Level while the final orders."""
         keys = (("group-place", Decimal(-w.place.get(p, 99))), *w.group_keys.get(p, ())[:2])
         top = w.table.top
         if p in w.final and (not w.table.played or (len(top) > 1 and p in top)):
@@ -617,10 +573,8 @@ class Groups(Format):
         return keys
 
     def _figure(self, w: Walk, p: PlayerId, reached: bool) -> Key | None:
-        """The figure a line shows, always one the results made: the score of the last
-        playoff match or of the final table, else the first group criterion (points, or
-        matches won). A finalist who has not played the final (or forfeited it) shows
-        none: not the placeholder that ranks them, nor a group figure out of order."""
+        """A figure the results made: the last playoff match's or the final table's score,
+        else the first group criterion; none for a finalist yet to score the final."""
         if self.pairs and reached:
             return ("round-score", w.ladder.score_at.get(p, Decimal(0)))
         if p in w.final:
@@ -658,7 +612,7 @@ class Groups(Format):
             group, place = where.get(s.player, (-1, 0))
             if s.tiebreak == ("group-place",) and where.get(below.player) == (group, place + 1):
                 # the group's flip, if it is the reason, was drawn when the groups ended
-                out[i] = replace(s, tiebreak=w.group_tiebreak[s.player], lot=False)
+                out[i] = replace(s, tiebreak=w.group_rank[s.player].tiebreak, lot=False)
         return tuple(out)
 
     def _in_groups(self, w: Walk) -> bool:
@@ -666,7 +620,7 @@ class Groups(Format):
         one's tables not all in (a group place is not decided before)."""
         last = w.state.rounds[-1] if w.state.rounds else None
         open_ = last is not None and last.plan.stage.startswith("group") and unsettled(last)
-        return self._next_group_round(w, "") is not None or open_
+        return self.next_group_round(w) is not None or open_
 
     def _still_in(self, w: Walk, grouping: bool) -> set[PlayerId]:
         """Who can still win: everyone while the groups run, then the playoff's survivors."""
@@ -689,8 +643,7 @@ class Groups(Format):
         return w.table.top if w.table.extra_seats() is not None else ()
 
     def bracket(self, state: TournamentState) -> tuple[BracketRound, ...]:
-        """The playoff tree (crossovers, final) once the groups are over; empty before,
-        and for tables of 3–4, whose playoff is a single final table."""
+        """The playoff tree once the groups are over; none for tables of 3–4 (one table)."""
         return tree(self.walk(state).ladder) if self.pairs else ()
 
     def in_group_stage(self, state: TournamentState) -> bool:
@@ -698,20 +651,19 @@ class Groups(Format):
         return bool(state.rounds) and self._in_groups(self.walk(state))
 
     def group_places(self, state: TournamentState) -> tuple[GroupPlace, ...]:
-        """Each group's lines in group order. The group's closing flip is drawn when the
-        groups end (it decides who goes on, docs/rules/groups.md#group-ranking): before,
-        lines only it separates share their place, and nobody is said to be placed by it
-        (a group that has played nothing is all 1=)."""
+        """Each group's lines in group order; the group's flip is drawn when the groups end,
+        so until then lines only it separates share their place, none said placed by it
+        (docs/rules/groups.md#standings-during-the-groups)."""
         w = self.walk(state)
         drawn = not self.in_group_stage(state)
         out: list[GroupPlace] = []
         for g, members in enumerate(w.groups):
-            order = sorted(members, key=lambda p: w.place.get(p, 99))
+            order = sorted(members, key=w.place.__getitem__)
+            lots = [w.group_rank[p].lot and not drawn for p in order]
             place = 0
             for i, p in enumerate(order):
-                lot = w.group_lot.get(p, False) and not drawn
-                above = i > 0 and w.group_lot.get(order[i - 1], False) and not drawn
+                above = i > 0 and lots[i - 1]
                 place = place if above else i + 1
-                said = () if lot else w.group_tiebreak.get(p, ())
-                out.append(GroupPlace(p, g, place, lot or above, said))
+                said = () if lots[i] else w.group_rank[p].tiebreak
+                out.append(GroupPlace(p, g, place, lots[i] or above, said))
         return tuple(out)

@@ -1,13 +1,6 @@
-"""分组淘汰 multistage: a declared sequence of stages (docs/rules/multistage.md).
-
-The ``stages`` knob declares them (:mod:`engine.formats.stage`); every round belongs to one
-and says so in its notes (``stage-<name>``) and its stored label (``group<k>@<i>``,
-``knockout@<i>``, ``final``, ``extra``). Groups are played and ranked by
-:mod:`engine.formats.groups`; knockout and final tables each send one winner on, a tie at a
-table's top played off (:func:`engine.formats.stages.take`). A stage the field is too small
-for is skipped (#skipped). Ranking (#ranking): the stage reached (a knockout's round within
-it), then that stage's own chain, then a flip.
-"""
+"""分组淘汰 multistage: the ``stages`` knob's stages in turn (docs/rules/multistage.md). A
+round's notes name its stage (``stage-<name>``); stored labels ``group<k>@<i>``,
+``knockout@<i>``, ``final``, ``extra``."""
 
 from __future__ import annotations
 
@@ -52,6 +45,7 @@ from engine.standings import (
 
 STEP = 100  # "reached" levels per stage: a knockout's rounds count within it
 NAMES = ("preliminary", "group", "knockout", "final")
+DECISIONS = ("bye", "lucky-loser", "tiebreak-flip", "extra-hand", "extra-game")  # round notes
 TABLE_MATCHES = ("one-hand", *(f"match-of-{n}" for n in (3, 5, 7)))
 
 
@@ -98,12 +92,6 @@ def stage_of(rounds: Sequence[RoundRecord], last: int) -> list[int]:
     return out
 
 
-def past_ties(rounds: Sequence[RoundRecord], number: int) -> bool:
-    """Whether the event went past round ``number``'s ties: a later round, not the
-    play-off of ties, was drawn after it."""
-    return number < len(rounds) and rounds[number].plan.stage != "extra"
-
-
 class Multistage(Format):
     """分组淘汰: the declared stages, one after another."""
 
@@ -111,16 +99,7 @@ class Multistage(Format):
     aliases = ("multistage", "分组淘汰", "分组淘汰制", "group knockout")
     knobs = (Knob("stages", DEFAULT_STAGES, (), str),)
     eliminates = True
-    note_codes = (
-        "bye",
-        "lucky-loser",
-        "tiebreak-flip",
-        "extra-hand",
-        "extra-game",
-        *(f"stage-{name}" for name in NAMES),
-        *TABLE_MATCHES,
-        *SERIES_NOTES,
-    )
+    note_codes = (*DECISIONS, *(f"stage-{name}" for name in NAMES), *TABLE_MATCHES, *SERIES_NOTES)
     tiebreaks = (
         "removed",
         "reached",
@@ -142,9 +121,8 @@ class Multistage(Format):
 
     # --- what each stage needs ------------------------------------------------------------
     def group_count(self, players: int) -> int:
-        """Groups of about two tables when two such groups fit, else of one table; fewer
-        where the groups format would deal fewer (no group of one table replayed round
-        after round beside larger ones, docs/rules/groups.md#tables-of-three-or-four)."""
+        """Groups of about two tables, else of one; fewer where the groups format deals fewer
+        (docs/rules/multistage.md#groups)."""
         two = 2 * self.seats
         count = players // two if players >= 2 * two else max(1, players // self.seats)
         count = min(count, len(LETTERS))
@@ -164,9 +142,8 @@ class Multistage(Format):
         return True
 
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
-        """The stages a field of ``players`` would play, each with whether it is played
-        (skipped: too few reach it; with nobody signed up, all are), each match as long as
-        the round's notes make it (two-player matches: the game's series, #match)."""
+        """The stages, each with whether a field of ``players`` plays it (#skipped; with nobody
+        signed up, all), each match as long as the round's notes make it (#match)."""
         stages = tuple(replace(s, length=match_length(self.match_notes(s))) for s in self.stages)
         if not players:
             return tuple((stage, True) for stage in stages)
@@ -224,9 +201,8 @@ class Multistage(Format):
         return self._groups[count, best_of]
 
     def _groups_stage(self, run: Run, pool: list[PlayerId], mine: list[RoundRecord]) -> None:
-        """Replay stage ``run.at``, groups, through ``engine.formats.groups`` on its own
-        rounds (``mine``): its next round, or (the groups over) the top ``k`` of each group,
-        best first."""
+        """Replay groups stage ``run.at`` through ``engine.formats.groups`` on its own rounds
+        (``mine``): its next round, or (the groups over) the top ``k`` of each group."""
         stage, state, active = self.stages[run.at], run.state, run.active
         # everyone the stage's first round seated or gave a bye, as drawn
         players = entrants(state, mine[0] if mine else None, [p for p in pool if p in active])
@@ -236,7 +212,7 @@ class Multistage(Format):
         )
         sub = replace(state, players=tuple(players), rounds=rounds)
         w = gs.walk(sub)
-        nxt = gs.next_group_round(sub)
+        nxt = gs.next_group_round(w)
         over = nxt is None  # a group place counts once the groups are over (#ranking)
         for p in w.place:  # a group place is claimed once the group has played it
             run.line[p] = (stage.name, w.place[p]) if over else (IN_GROUP, len(state.rounds))
@@ -259,16 +235,16 @@ class Multistage(Format):
         # the final: more than a table went on, the best of them
         live = [p for p in pool if p in active][: self.seats if final else None]
         last: RoundRecord | None = None
-        depth = 0
+        depth, rounds = 0, run.state.rounds
         for rec in mine:
             if rec.plan.stage == "extra":
                 self._extras(run, rec)
             else:
                 last, depth = rec, depth + 1
                 self._round(run, rec, Decimal(STEP * run.at + 2 * depth), final)
-            if run.ties and past_ties(run.state.rounds, rec.number):
-                # never open when the next round was drawn: a withdrawal since, of the
-                # table's winner, left the others level; its tied lost it then
+            if run.ties and rec.number < len(rounds) and rounds[rec.number].plan.stage != "extra":
+                # a later round, not their play-off, was drawn: ties left by a withdrawal
+                # since (of a table's winner) lost then
                 run.ties = []
             if not run.ties:
                 live = [p for p in run.going if p in active]

@@ -1,11 +1,6 @@
-"""Pairs in groups (docs/rules/pairs.md#groups), for the pairs of 80分 and 掼蛋.
-
-The two-player groups format plays it with each pair one entrant, its first member standing
-for it: the state is *lifted* (a table of two pairs a match of two entrants, each side's
-points the sum of its two seats, a member's forfeit or removal the pair's), planned and
-ranked, and *lowered* back: partners opposite (A and C against B and D), both on one place.
-A table plays its session (the game's own match, no best-of series).
-"""
+"""Pairs in groups (docs/rules/pairs.md#groups): the two-player groups with each pair one
+entrant, its first member standing for it; the state is *lifted* to entrants, planned and
+ranked, and the answers *lowered* back to the pairs' members."""
 
 from __future__ import annotations
 
@@ -79,20 +74,21 @@ class PairGroups:
             dropped={self.rep[p]: n for p, n in state.dropped.items() if p in self.rep},
         )
 
+    def _lift_table(self, t: Table) -> Table:
+        """A table of two pairs as a match of their entrants."""
+        return Table(t.number, (self.of(t.players[0]), self.of(t.players[1])))
+
     def _lift_round(self, rec: RoundRecord) -> RoundRecord:
-        tables = tuple(
-            Table(t.number, (self.of(t.players[0]), self.of(t.players[1]))) for t in rec.plan.tables
-        )
+        tables = tuple(self._lift_table(t) for t in rec.plan.tables)
         byes = tuple(dict.fromkeys(self.of(p) for p in rec.plan.byes))
         plan = RoundPlan(tables, byes, rec.plan.stage, rec.plan.seed_label, rec.plan.notes)
         return RoundRecord(rec.number, plan, tuple(self._lift_result(r) for r in rec.results))
 
     def _lift_result(self, res: TableResult) -> TableResult:
-        a, b = self.of(res.table.players[0]), self.of(res.table.players[1])
-        s = res.scores  # each side's points, the sum of its two seats
+        """Each side's points the sum of its two seats; a member's forfeit the pair's."""
+        s, forfeited = res.scores, frozenset(self.of(p) for p in res.forfeited)
         scores = (s[0] + s[2], s[1] + s[3]) if s else ()
-        forfeited = frozenset(self.of(p) for p in res.forfeited)
-        return TableResult(Table(res.table.number, (a, b)), res.status, scores, forfeited)
+        return TableResult(self._lift_table(res.table), res.status, scores, forfeited)
 
     # --- lowering --------------------------------------------------------------------------
     def lower_plan(self, plan: RoundPlan | Finished) -> RoundPlan | Finished:
@@ -104,23 +100,22 @@ class PairGroups:
         for t in plan.tables:
             (a, c), (b, d) = self.members[t.players[0]], self.members[t.players[1]]
             tables.append(Table(t.number, (a, b, c, d)))
-        byes = tuple(p for rep in plan.byes for p in self.members[rep])
         notes = tuple(n for n in plan.notes if n not in SERIES_NOTES)
-        return RoundPlan(tuple(tables), byes, plan.stage, plan.seed_label, notes)
+        return RoundPlan(tuple(tables), self._lower(plan.byes), plan.stage, plan.seed_label, notes)
 
     def lower_ranking(self, ranking: Sequence[Standing]) -> tuple[Standing, ...]:
-        """Both partners on their pair's place, as ``engine.standings.rank`` has a unit:
-        the first with nothing between them, the second with what split the pair from
-        the next."""
+        """Both partners on their pair's place, as ``engine.standings.rank`` has a unit: the
+        first with nothing between them, the second with what split the pair from the next."""
         out: list[Standing] = []
         for s in ranking:
-            first, second = self.members[s.player]
-            unit = self.unit[s.player]
-            out += [
-                replace(s, player=first, unit=unit, tiebreak=(), lot=False),
-                replace(s, player=second, unit=unit),
-            ]
+            (first, second), unit = self.members[s.player], self.unit[s.player]
+            out += [replace(s, player=first, unit=unit, tiebreak=(), lot=False)]
+            out += [replace(s, player=second, unit=unit)]
         return tuple(out)
+
+    def _lower(self, entrants: Sequence[PlayerId]) -> tuple[PlayerId, ...]:
+        """Each entrant's pair, both members."""
+        return tuple(p for rep in entrants for p in self.members[rep])
 
     # --- the format's answers, for the players -----------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
@@ -130,8 +125,7 @@ class PairGroups:
         return self.lower_ranking(self.fmt.standings(self.lift(state)))
 
     def draw_groups(self, state: TournamentState) -> list[list[PlayerId]]:
-        groups = self.fmt.draw_groups(self.lift(state))
-        return [[p for rep in g for p in self.members[rep]] for g in groups]
+        return [list(self._lower(g)) for g in self.fmt.draw_groups(self.lift(state))]
 
     def group_places(self, state: TournamentState) -> tuple[GroupPlace, ...]:
         return tuple(
@@ -148,4 +142,4 @@ class PairGroups:
         return self.fmt.bracket(self.lift(state))
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
-        return tuple(p for rep in self.fmt.playoff(self.lift(state)) for p in self.members[rep])
+        return self._lower(self.fmt.playoff(self.lift(state)))
