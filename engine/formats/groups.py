@@ -69,8 +69,8 @@ def unsettled(rec: RoundRecord | None) -> bool:
 def entrants(
     state: TournamentState, first: RoundRecord | None, before: list[PlayerId]
 ) -> list[PlayerId]:
-    """Who a groups stage's ``first`` round dealt into its groups (seated or given a bye),
-    in sign-up order; ``before`` while it has no round yet."""
+    """Who a groups stage's ``first`` round seated or gave a bye, in sign-up order (who it
+    dealt into its groups); ``before`` while it has no round yet."""
     if first is None:
         return before
     there = {p for t in first.plan.tables for p in t.players} | set(first.plan.byes)
@@ -84,8 +84,7 @@ def fits(count: int, sizes: Sequence[int]) -> bool:
 
 
 def even_fit(players: int, groups: int, allowed: Sequence[int]) -> list[int] | None:
-    """``groups`` sizes from ``allowed`` summing to ``players`` with the smallest spread,
-    largest first; ``None`` when none do."""
+    """``groups`` sizes from ``allowed`` summing to ``players``, the least spread, largest first."""
     ok = set(allowed)
     middle = players // groups
     for spread in range(players + 1):
@@ -120,8 +119,8 @@ def _beat(
 
 
 def circle(players: Sequence[PlayerId]) -> list[Slot]:
-    """Round robin by the circle method, seat A alternating by round so nobody always moves
-    first (docs/rules/two-player.md#first-move)."""
+    """Round robin by the circle method, seat A alternating by round
+    (docs/rules/two-player.md#first-move)."""
     ring: list[PlayerId | None] = [*players, None] if len(players) % 2 else list(players)
     out: list[Slot] = []
     for r in range(len(ring) - 1):
@@ -235,8 +234,7 @@ class Groups(Format):
 
     @property
     def rules_variant(self) -> str:
-        """Tables of 3–4 play whole-table groups and one final table
-        (docs/rules/groups.md#tables-of-three-or-four)."""
+        """Tables of 3–4 play them otherwise (docs/rules/groups.md#tables-of-three-or-four)."""
         return "" if self.pairs else "tables"
 
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
@@ -247,9 +245,8 @@ class Groups(Format):
         match = tuple(c for c in chain[: chain.index("group-place")] if c != "third-place")
         final = Stage(Kind.FINAL, "final", Length(session=True), Goes.CHAMPION, 0, False, match)
         if not self.pairs:
-            seats = self.sizes[0]
-            groups = Stage(Kind.GROUPS, "group", final.length, Goes.FILL, seats, False, robin)
-            return ((groups, True), (final, True))
+            fill = Stage(Kind.GROUPS, "group", final.length, Goes.FILL, self.sizes[0], False, robin)
+            return ((fill, True), (final, True))
 
         def length(knob: str) -> Length:
             return match_length(series_note(self.game, self.int_option(knob)))
@@ -271,8 +268,8 @@ class Groups(Format):
 
     # --- the draw and the schedule -----------------------------------------------------
     def draw_groups(self, state: TournamentState) -> list[list[PlayerId]]:
-        """Groups by lot, dealt like cards (docs/rules/groups.md#groups-by-lot); at tables of
-        3–4 whole-table groups (docs/rules/groups.md#tables-of-three-or-four)."""
+        """Groups by lot, dealt like cards (docs/rules/groups.md#groups-by-lot), whole tables at
+        tables of 3–4 (docs/rules/groups.md#tables-of-three-or-four)."""
         first = state.rounds[0] if state.rounds else None
         order = shuffled(entrants(state, first, self.active(state)), stream(state.seed, "groups"))
         key = (tuple(order), state.seed)
@@ -285,10 +282,7 @@ class Groups(Format):
             for g in range(count, 0, -1):
                 sizes = self._group_sizes(len(order), g)
                 if sizes and not self._replays(sizes):
-                    return [
-                        order[end - n : end]
-                        for n, end in zip(sizes, accumulate(sizes), strict=True)
-                    ]
+                    return [order[a:b] for a, b in pairwise([0, *accumulate(sizes)])]
         return [order[i::count] for i in range(count)]
 
     def _group_sizes(self, players: int, groups: int) -> list[int] | None:
@@ -307,21 +301,18 @@ class Groups(Format):
         return dealt if all(g >= least for g in dealt) else None
 
     def _rounds_for(self, sizes: Sequence[int]) -> int:
-        """Rounds of a schedule at tables of 3–4: as many as the largest group needs, so
-        no group sits out while another plays."""
+        """Rounds at tables of 3–4: as many as the largest group needs (none sits out)."""
         size = self.sizes[0]
         return max((math.ceil((g - 1) / (size - 1)) for g in sizes), default=1) or 1
 
     def _replays(self, sizes: Sequence[int]) -> bool:
-        """Whether a one-table group would replay its table round after round: not dealt
-        (docs/rules/groups.md#tables-of-three-or-four)."""
+        """Whether a one-table group would replay its table round after round: not dealt."""
         rounds = self._rounds_for(sizes)
         return rounds > 1 and any(partition(g, self.sizes) == ([g], 0) for g in sizes)
 
     def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
-        """Refuse a best-of-N nothing reads, and more groups than the final seats or than
-        ``players`` make (docs/rules/groups.md#tables-of-three-or-four). The draw asks only
-        the field: a knob idle since it was set blocks nothing, it could not be set back."""
+        """Refuse a best-of-N nothing reads, and more groups than the final seats or ``players``
+        make; the draw asks only the field (a knob idle since it was set cannot be set back)."""
         if name in self.series_knobs and not drawing:
             if not self.pairs:
                 raise ConfigError("knob-unread-tables", knob=name)
@@ -559,7 +550,7 @@ class Groups(Format):
                 ("flip", flip[p]),
             )
             stage, at = self._stage_of(w, p, p in still, level, grouping)
-            figure = self._figure(w, p, bool(level))
+            figure = finals[0] if self.pairs and level else self._figure(w, p)
             lines.append(Line(p, points.get(p, Decimal(0)), p in still, keys, stage, at, 0, figure))
         return self._explain(w, rank(lines))
 
@@ -572,11 +563,10 @@ class Groups(Format):
             return tuple((code, Decimal(0)) for code, _ in keys)
         return keys
 
-    def _figure(self, w: Walk, p: PlayerId, reached: bool) -> Key | None:
-        """A figure the results made: the last playoff match's or the final table's score,
-        else the first group criterion; none for a finalist yet to score the final."""
-        if self.pairs and reached:
-            return ("round-score", w.ladder.score_at.get(p, Decimal(0)))
+    @staticmethod
+    def _figure(w: Walk, p: PlayerId) -> Key | None:
+        """A figure the results made: the final table's score, else the first group criterion;
+        none for a finalist yet to score the final (not the placeholder that ranks them)."""
         if p in w.final:
             return ("round-score", w.final_net[p]) if p in w.final_net else NO_FIGURE
         return w.group_keys[p][0] if p in w.group_keys else None
@@ -585,8 +575,7 @@ class Groups(Format):
     def _stage_of(
         w: Walk, p: PlayerId, still: bool, level: Decimal, grouping: bool
     ) -> tuple[str, int]:
-        """How far ``p`` got: the final, out in playoff round N, Nth of the group
-        (``grouping``: the groups still running), or still playing in the playoff."""
+        """How far ``p`` got: the final, out in playoff round N, Nth of the group, or playing."""
         if p not in w.active:
             return "removed", 0
         if grouping:
@@ -604,20 +593,18 @@ class Groups(Format):
 
     @staticmethod
     def _explain(w: Walk, ranked: tuple[Standing, ...]) -> tuple[Standing, ...]:
-        """A place decided by the group ranking against a groupmate shows the group's
-        own reason (head-to-head, games won…) rather than just "place in the group"."""
+        """A place the group ranking decided against a groupmate shows the group's own reason
+        (its flip, if that is it, was drawn when the groups ended)."""
         where = {p: (i, w.place[p]) for i, g in enumerate(w.groups) for p in g}
         out = list(ranked)
         for i, (s, below) in enumerate(pairwise(ranked)):
             group, place = where.get(s.player, (-1, 0))
             if s.tiebreak == ("group-place",) and where.get(below.player) == (group, place + 1):
-                # the group's flip, if it is the reason, was drawn when the groups ended
                 out[i] = replace(s, tiebreak=w.group_rank[s.player].tiebreak, lot=False)
         return tuple(out)
 
     def _in_groups(self, w: Walk) -> bool:
-        """Whether the group stage is still running: a group round to come, or the last
-        one's tables not all in (a group place is not decided before)."""
+        """Whether a group round is to come, or the last one's tables are not all in."""
         last = w.state.rounds[-1] if w.state.rounds else None
         open_ = last is not None and last.plan.stage.startswith("group") and unsettled(last)
         return self.next_group_round(w) is not None or open_
@@ -635,8 +622,7 @@ class Groups(Format):
         return set(w.ladder.alive(active)) | tied
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
-        """A level playoff match's pair, or (tables of 3–4) the tied top of the final
-        when an extra game can be seated."""
+        """A level playoff match's pair, or the final table's tied top an extra game seats."""
         w = self.walk(state)
         if self.pairs:
             return w.ladder.playoff(w.active)
@@ -651,9 +637,8 @@ class Groups(Format):
         return bool(state.rounds) and self._in_groups(self.walk(state))
 
     def group_places(self, state: TournamentState) -> tuple[GroupPlace, ...]:
-        """Each group's lines in group order; the group's flip is drawn when the groups end,
-        so until then lines only it separates share their place, none said placed by it
-        (docs/rules/groups.md#standings-during-the-groups)."""
+        """Each group's lines in group order; lines only the group's flip, drawn when the groups
+        end, separates share their place (docs/rules/groups.md#standings-during-the-groups)."""
         w = self.walk(state)
         drawn = not self.in_group_stage(state)
         out: list[GroupPlace] = []

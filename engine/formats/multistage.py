@@ -15,6 +15,7 @@ from engine.formats.groups import LETTERS, Groups, entrants, unsettled
 from engine.formats.series import SERIES_NOTES, series_note
 from engine.formats.stage import (
     DEFAULT_STAGES,
+    MATCH_CHAIN,
     Kind,
     Stage,
     match_length,
@@ -57,8 +58,7 @@ class GroupStage(Groups):
 
 @dataclass
 class Run:
-    """The stages replayed from ``state`` (``active``: its players still in; ``pens``: its
-    penalties by round), up to the one being played."""
+    """The stages replayed from ``state`` up to the one being played."""
 
     state: TournamentState
     active: set[PlayerId]
@@ -100,16 +100,7 @@ class Multistage(Format):
     knobs = (Knob("stages", DEFAULT_STAGES, (), str),)
     eliminates = True
     note_codes = (*DECISIONS, *(f"stage-{name}" for name in NAMES), *TABLE_MATCHES, *SERIES_NOTES)
-    tiebreaks = (
-        "removed",
-        "reached",
-        "group-place",
-        "points",
-        "wins",
-        "match-won",
-        "extra",
-        "flip",
-    )
+    tiebreaks = ("removed", "reached", "group-place", "points", "wins", *MATCH_CHAIN)
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
@@ -129,9 +120,8 @@ class Multistage(Format):
         return len(self._group_stage(count)._deal(list(range(players)), count))
 
     def plays(self, stage: Stage, players: int) -> bool:
-        """Whether a field of ``players`` plays ``stage`` (docs/rules/multistage.md#skipped):
-        groups need two tables' players, a knockout more than one table's."""
-        if stage.kind is Kind.GROUPS:  # and those going on fill the next table
+        """Whether a field of ``players`` plays ``stage`` (docs/rules/multistage.md#skipped)."""
+        if stage.kind is Kind.GROUPS:
             return (
                 players >= 2 * self.seats
                 and players > stage.k
@@ -228,8 +218,8 @@ class Multistage(Format):
             run.going = w.goers(stage.k)
 
     def _tables_stage(self, run: Run, pool: list[PlayerId], mine: list[RoundRecord]) -> None:
-        """Replay stage ``run.at``, a knockout (or the final: one table), round by round;
-        its next round, the play-offs it waits for, or who goes on."""
+        """Replay knockout (or final) stage ``run.at``: its next round, its play-offs, or who
+        goes on."""
         stage, active = self.stages[run.at], run.active
         final = stage.kind is Kind.FINAL
         # the final: more than a table went on, the best of them
@@ -276,9 +266,8 @@ class Multistage(Format):
         run.plan = self.lot_round(live, run.byes, rng, f"knockout@{run.at}", label, notes)
 
     def _lucky(self, run: Run, last: RoundRecord, need: int) -> list[PlayerId]:
-        """The best losers of the stage's ``last`` round (still in, not forfeited) where too
-        few went on to fill a table (by the hands or games they won, then the flip drawn
-        after that round, the same on every replay; #knockout)."""
+        """The best losers of the stage's ``last`` round where too few went on to fill a table
+        (#knockout), the flip drawn after that round: the same on every replay."""
         out = {p for res in last.results for p in res.forfeited}
         seated = [p for t in last.plan.tables for p in t.players]
         losers = [p for p in seated if p in run.active and p not in out and p not in run.going]
@@ -290,8 +279,7 @@ class Multistage(Format):
         )
 
     def _round(self, run: Run, rec: RoundRecord, level: Decimal, final: bool) -> None:
-        """One round of tables: each table's winner goes on, the byes too; a tie at the
-        top is played off (or flipped where no table can seat it)."""
+        """One round of tables: each table's winner goes on, the byes too."""
         run.going, run.notes = [], []
         results = {res.table.number: res for res in rec.results}
         for table in rec.plan.tables:
@@ -322,8 +310,8 @@ class Multistage(Format):
         level: Decimal,
         where: tuple[int, int],
     ) -> None:
-        """The best of ``stayed`` by ``net`` won their table (``where``: round, table; 0 an
-        extra round's): one goes on; several play it off, or a flip decides."""
+        """The best of ``stayed`` by ``net`` won table ``where`` (round, table; 0 in an extra
+        round) and goes on; several play it off, or a flip decides (#ties)."""
         flip = (run.state.seed, f"round{where[0]}-table{where[1]}-flip")
         sides = self.sides(seated)
         top, tie, drawn = take(
@@ -351,14 +339,9 @@ class Multistage(Format):
         self.require_closed(state)
         self.require_players(state, min(self.sizes))
         run = self.walk(state)
-        if run.ties:
-            return self._playoff_round(run, state)
-        if run.plan is not None:
-            return run.plan
-        return self.finish(self.standings(state))
-
-    def _playoff_round(self, run: Run, state: TournamentState) -> RoundPlan:
-        """An extra hand (game) for each tie at a table's top (#ties)."""
+        if not run.ties:
+            return run.plan or self.finish(self.standings(state))
+        # an extra hand (game) for each tie at a table's top (#ties)
         stage, label = self.stages[run.at], self.label(state)
         extra = "extra-game" if stage.kind is Kind.FINAL else "extra-hand"
         length = series_note(self.game) if self.seats == 2 else ("one-hand",)
@@ -371,8 +354,7 @@ class Multistage(Format):
         return tuple(p for tie in run.ties for p in tie.tied if p in run.active)
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
-        """Stage reached (a knockout's round within it), then that stage's own chain,
-        then a flip (#ranking); no figure for a line the stage has not scored yet."""
+        """Stage reached, then that stage's own chain, then a flip (#ranking)."""
         run = self.walk(state)
         active, flip, points = run.active, flips(state), totals(state)
         lines = []
