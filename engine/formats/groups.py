@@ -145,8 +145,7 @@ class GroupLine:
 
 @dataclass
 class Walk:
-    """A replay of ``state`` (``active``: its players still in; ``pens``: its penalties by
-    round): the groups, their schedules, records and places, then the playoff."""
+    """A replay of ``state``: the groups, their schedules, records and places, the playoff."""
 
     state: TournamentState
     active: set[PlayerId]
@@ -171,12 +170,55 @@ class Walk:
         ]
 
     def goers(self, k: int | None = None) -> list[PlayerId]:
-        """The top ``k`` of each group (all by default): the group winners first, then the
-        seconds…, each place ordered by the group's first two criteria."""
+        """The top ``k`` of each group: winners, then seconds…, each by the first two criteria."""
         return sorted(
             (p for g in self.by_place() for p in g[:k]),
             key=lambda p: (self.place[p], *(-v for _, v in self.group_keys[p][:2])),
         )
+
+    def place_keys(self, p: PlayerId) -> tuple[Key, ...]:
+        """The group place and its first two criteria, never head-to-head: other groups'
+        players have not met (docs/rules/groups.md#ranking). Level while the final orders."""
+        keys = (("group-place", Decimal(-self.place.get(p, 99))), *self.group_keys.get(p, ())[:2])
+        top = self.table.top
+        if p in self.final and (not self.table.played or (len(top) > 1 and p in top)):
+            return tuple((code, Decimal(0)) for code, _ in keys)
+        return keys
+
+    def figure(self, p: PlayerId) -> Key | None:
+        """A figure the results made: the final table's score, else the first group criterion;
+        none for a finalist yet to score the final (not the placeholder that ranks them)."""
+        if p in self.final:
+            return ("round-score", self.final_net[p]) if p in self.final_net else NO_FIGURE
+        return self.group_keys[p][0] if p in self.group_keys else None
+
+    def stage_of(self, p: PlayerId, still: bool, level: Decimal, grouping: bool) -> tuple[str, int]:
+        """How far ``p`` got: the final, out in playoff round N, Nth of the group, or playing."""
+        if p not in self.active:
+            return "removed", 0
+        if grouping:
+            return "group", self.place.get(p, 0)
+        if self.ladder.third is not None and p in self.ladder.third.players:
+            return "third", 0
+        last = self.ladder.rounds[-1] if self.ladder.rounds else []
+        if p in self.final or ([len(m.players) for m in last] == [2] and p in last[0].players):
+            return "final", 0
+        if still:
+            return "playing", 0
+        if level:
+            return "playoff", int(level)
+        return "group", self.place.get(p, 0)
+
+    def explain(self, ranked: tuple[Standing, ...]) -> tuple[Standing, ...]:
+        """A place the group ranking decided against a groupmate shows the group's own reason
+        (its flip, if that is it, was drawn when the groups ended)."""
+        where = {p: (i, self.place[p]) for i, g in enumerate(self.groups) for p in g}
+        out = list(ranked)
+        for i, (s, below) in enumerate(pairwise(ranked)):
+            group, place = where.get(s.player, (-1, 0))
+            if s.tiebreak == ("group-place",) and where.get(below.player) == (group, place + 1):
+                out[i] = replace(s, tiebreak=self.group_rank[s.player].tiebreak, lot=False)
+        return tuple(out)
 
 
 TALLIES = 8  # remembered group tallies per format (a few events or moments at once)
@@ -375,9 +417,8 @@ class Groups(Format):
         return w
 
     def _tally(self, w: Walk, rounds: tuple[RoundRecord, ...]) -> None:
-        """``w.record`` after the group ``rounds``: while an event runs only its newest round
-        changes, so it adds on to the longest remembered tally of the very same round objects
-        (identity, not equality: a score ``1.0`` must not borrow the sums of ``1``)."""
+        """``w.record`` after the group ``rounds``, added on to the longest remembered tally of
+        the very same round objects (identity: a score ``1.0`` must not borrow ``1``'s sums)."""
         groups, penalties = tuple(tuple(g) for g in w.groups), w.state.penalties
         start, base = 0, {p: GroupLine() for g in groups for p in g}
         for done, pen, grouped, lines in self._tallies:
@@ -476,8 +517,18 @@ class Groups(Format):
         nxt = self.next_group_round(w, label)
         if nxt is not None:
             return nxt
-        if not self.pairs:
-            return self._next_final(w, label)
+        if not self.pairs:  # the final table (its hands, not a series), then its extra games
+            notes: tuple[str, ...]
+            if not w.table.played:
+                players = self.advancers(w)
+                size = max((s for s in self.sizes if s <= len(players)), default=0)
+                seats, stage, notes = players[:size], "final", ()
+            else:
+                seats, stage, notes = sorted(w.table.extra_seats() or ()), "extra", ("extra-game",)
+            if not seats:
+                return self.finish(self.standings(state))
+            table = Table(1, tuple(shuffled(seats, stream(state.seed, label))))
+            return RoundPlan((table,), (), stage, label, notes)
         if ties := w.ladder.ties():
             return replay_round((m.players for m in ties), label, series_note(self.game))
         alive = w.ladder.alive(active) if w.ladder.rounds else self.advancers(w)
@@ -515,20 +566,6 @@ class Groups(Format):
                 return RoundPlan(tuple(tables), tuple(byes), f"group{k + 1}", label, notes)
         return None
 
-    def _next_final(self, w: Walk, label: str) -> RoundPlan | Finished:
-        """Tables of 3–4: the final table (its hands, not a series), then its extra games."""
-        notes: tuple[str, ...]
-        if not w.table.played:
-            players = self.advancers(w)
-            size = max((s for s in self.sizes if s <= len(players)), default=0)
-            seats, stage, notes = players[:size], "final", ()
-        else:
-            seats, stage, notes = sorted(w.table.extra_seats() or ()), "extra", ("extra-game",)
-        if not seats:
-            return self.finish(self.standings(w.state))
-        table = Table(1, tuple(shuffled(seats, stream(w.state.seed, label))))
-        return RoundPlan((table,), (), stage, label, notes)
-
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         w = self.walk(state)
         active, points, flip = w.active, totals(state), flips(state)
@@ -546,62 +583,13 @@ class Groups(Format):
                 ("reached", level),
                 w.ladder.third_key(p),
                 *finals,
-                *self._group_keys(w, p),
+                *w.place_keys(p),
                 ("flip", flip[p]),
             )
-            stage, at = self._stage_of(w, p, p in still, level, grouping)
-            figure = finals[0] if self.pairs and level else self._figure(w, p)
+            stage, at = w.stage_of(p, p in still, level, grouping)
+            figure = finals[0] if self.pairs and level else w.figure(p)
             lines.append(Line(p, points.get(p, Decimal(0)), p in still, keys, stage, at, 0, figure))
-        return self._explain(w, rank(lines))
-
-    def _group_keys(self, w: Walk, p: PlayerId) -> tuple[Key, ...]:
-        """The group place and its first two criteria, never head-to-head: other groups'
-        players have not met (docs/rules/groups.md#ranking). Level while the final orders."""
-        keys = (("group-place", Decimal(-w.place.get(p, 99))), *w.group_keys.get(p, ())[:2])
-        top = w.table.top
-        if p in w.final and (not w.table.played or (len(top) > 1 and p in top)):
-            return tuple((code, Decimal(0)) for code, _ in keys)
-        return keys
-
-    @staticmethod
-    def _figure(w: Walk, p: PlayerId) -> Key | None:
-        """A figure the results made: the final table's score, else the first group criterion;
-        none for a finalist yet to score the final (not the placeholder that ranks them)."""
-        if p in w.final:
-            return ("round-score", w.final_net[p]) if p in w.final_net else NO_FIGURE
-        return w.group_keys[p][0] if p in w.group_keys else None
-
-    @staticmethod
-    def _stage_of(
-        w: Walk, p: PlayerId, still: bool, level: Decimal, grouping: bool
-    ) -> tuple[str, int]:
-        """How far ``p`` got: the final, out in playoff round N, Nth of the group, or playing."""
-        if p not in w.active:
-            return "removed", 0
-        if grouping:
-            return "group", w.place.get(p, 0)
-        if w.ladder.third is not None and p in w.ladder.third.players:
-            return "third", 0
-        last = w.ladder.rounds[-1] if w.ladder.rounds else []
-        if p in w.final or ([len(m.players) for m in last] == [2] and p in last[0].players):
-            return "final", 0
-        if still:
-            return "playing", 0
-        if level:
-            return "playoff", int(level)
-        return "group", w.place.get(p, 0)
-
-    @staticmethod
-    def _explain(w: Walk, ranked: tuple[Standing, ...]) -> tuple[Standing, ...]:
-        """A place the group ranking decided against a groupmate shows the group's own reason
-        (its flip, if that is it, was drawn when the groups ended)."""
-        where = {p: (i, w.place[p]) for i, g in enumerate(w.groups) for p in g}
-        out = list(ranked)
-        for i, (s, below) in enumerate(pairwise(ranked)):
-            group, place = where.get(s.player, (-1, 0))
-            if s.tiebreak == ("group-place",) and where.get(below.player) == (group, place + 1):
-                out[i] = replace(s, tiebreak=w.group_rank[s.player].tiebreak, lot=False)
-        return tuple(out)
+        return w.explain(rank(lines))
 
     def _in_groups(self, w: Walk) -> bool:
         """Whether a group round is to come, or the last one's tables are not all in."""
@@ -633,8 +621,7 @@ class Groups(Format):
         return tree(self.walk(state).ladder) if self.pairs else ()
 
     def in_group_stage(self, state: TournamentState) -> bool:
-        # the groups are drawn with round 1
-        return bool(state.rounds) and self._in_groups(self.walk(state))
+        return bool(state.rounds) and self._in_groups(self.walk(state))  # drawn with round 1
 
     def group_places(self, state: TournamentState) -> tuple[GroupPlace, ...]:
         """Each group's lines in group order; lines only the group's flip, drawn when the groups

@@ -73,8 +73,7 @@ class Run:
     plan: RoundPlan | None = None  # the current stage's next round
     notes: list[str] = field(default_factory=list)  # the last round's decisions
     byes: dict[PlayerId, int] = field(default_factory=dict)
-    waiting: bool = False  # the stage's last round has tables to report
-    over: bool = False
+    halt: bool = False  # tables of the stage's last round to report, or the event over
 
 
 def stage_of(rounds: Sequence[RoundRecord], last: int) -> list[int]:
@@ -121,12 +120,9 @@ class Multistage(Format):
 
     def plays(self, stage: Stage, players: int) -> bool:
         """Whether a field of ``players`` plays ``stage`` (docs/rules/multistage.md#skipped)."""
-        if stage.kind is Kind.GROUPS:
-            return (
-                players >= 2 * self.seats
-                and players > stage.k
-                and stage.k * self.group_count(players) >= self.seats
-            )
+        if stage.kind is Kind.GROUPS:  # two tables' players whose goers fill the next table
+            enough = players >= 2 * self.seats and players > stage.k
+            return enough and stage.k * self.group_count(players) >= self.seats
         if stage.kind is Kind.KNOCKOUT:
             return players > self.seats
         return True
@@ -176,7 +172,7 @@ class Multistage(Format):
                 run.level[p], run.keys[p] = Decimal(STEP * i), ()
             play = self._groups_stage if stage.kind is Kind.GROUPS else self._tables_stage
             play(run, pool, mine)
-            if run.plan is not None or run.ties or run.over or run.waiting:
+            if run.plan is not None or run.ties or run.halt:
                 return run
             pool = run.going
             run.alive = set(pool)
@@ -206,10 +202,9 @@ class Multistage(Format):
         over = nxt is None  # a group place counts once the groups are over (#ranking)
         for p in w.place:  # a group place is claimed once the group has played it
             run.line[p] = (stage.name, w.place[p]) if over else (IN_GROUP, len(state.rounds))
-            place = (("group-place", Decimal(-w.place[p])),) if over else ()
-            run.keys[p] = (*place, *w.group_keys[p][:2])
+            run.keys[p] = w.place_keys(p) if over else w.group_keys[p][:2]
         if mine and unsettled(mine[-1]):
-            run.waiting = True
+            run.halt = True
         elif nxt is not None:
             notes = (*self.stage_notes(stage), *(("bye",) if nxt.byes else ()))
             stage_label = f"{nxt.stage}@{run.at}"
@@ -218,8 +213,7 @@ class Multistage(Format):
             run.going = w.goers(stage.k)
 
     def _tables_stage(self, run: Run, pool: list[PlayerId], mine: list[RoundRecord]) -> None:
-        """Replay knockout (or final) stage ``run.at``: its next round, its play-offs, or who
-        goes on."""
+        """Replay knockout (or final) stage ``run.at``: its next round, play-offs, or goers."""
         stage, active = self.stages[run.at], run.active
         final = stage.kind is Kind.FINAL
         # the final: more than a table went on, the best of them
@@ -240,27 +234,23 @@ class Multistage(Format):
                 live = [p for p in run.going if p in active]
         if run.ties:
             return
+        run.alive = set(live)
         if last is not None and unsettled(last):
-            run.alive = set(live) | {p for t in last.plan.tables for p in t.players if p in active}
-            run.waiting = True
-        elif last is not None and (final or len(live) <= self.seats or not live):
-            run.alive = set(live)
-            run.over = final
+            run.alive |= {p for t in last.plan.tables for p in t.players if p in active}
+            run.halt = True
+            return
+        if last is not None and (final or len(live) <= self.seats or not live):
+            run.halt = final
             if not final and stage.best_losers:
                 run.going = live + self._lucky(run, last, self.seats - len(live))
-        else:
-            self._next_tables(run, live)
-
-    def _next_tables(self, run: Run, live: list[PlayerId]) -> None:
-        """The stage's next round: the final's table, or tables by lot with byes."""
-        stage, label = self.stages[run.at], self.label(run.state)
-        final = stage.kind is Kind.FINAL
-        for p in live:
-            run.line[p] = ("final", 0) if final else ("playing", len(run.state.rounds) + 1)
-        run.alive = set(live)
-        if final and len(live) not in self.sizes:
-            run.over = True  # nobody left to seat a final: the ranking stands
             return
+        # the next round: the final's table, or tables by lot with byes
+        for p in live:
+            run.line[p] = ("final", 0) if final else ("playing", len(rounds) + 1)
+        if final and len(live) not in self.sizes:
+            run.halt = True  # nobody left to seat a final: the ranking stands
+            return
+        label = self.label(run.state)
         notes = (*self.stage_notes(stage), *dict.fromkeys(run.notes))
         rng = stream(run.state.seed, label)
         run.plan = self.lot_round(live, run.byes, rng, f"knockout@{run.at}", label, notes)

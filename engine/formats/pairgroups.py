@@ -13,7 +13,6 @@ from engine.formats.groups import Groups
 from engine.formats.series import SERIES_NOTES
 from engine.model import (
     Finished,
-    Penalty,
     PlayerId,
     RoundPlan,
     RoundRecord,
@@ -61,15 +60,12 @@ class PairGroups:
         """The state as the groups of entrants see it (after the forfeits rule)."""
         state = self.discipline(state)
         reps = frozenset(self.rep[p] for p in state.removed if p in self.rep)
+        pens = [x for x in state.penalties if x.player in self.rep]
         return TournamentState(
             players=tuple(self.members),
             seed=state.seed,
             rounds=tuple(self._lift_round(rec) for rec in state.rounds),
-            penalties=tuple(
-                Penalty(self.rep[x.player], x.points, x.round_number)
-                for x in state.penalties
-                if x.player in self.rep
-            ),
+            penalties=tuple(replace(x, player=self.rep[x.player]) for x in pens),
             removed=reps,
             dropped={self.rep[p]: n for p, n in state.dropped.items() if p in self.rep},
         )
@@ -92,8 +88,7 @@ class PairGroups:
 
     # --- lowering --------------------------------------------------------------------------
     def lower_plan(self, plan: RoundPlan | Finished) -> RoundPlan | Finished:
-        """Each match a table of the two pairs, partners opposite; a series' note dropped
-        (a table plays the game's own session)."""
+        """Each match a table of the two pairs, partners opposite, playing the game's session."""
         if isinstance(plan, Finished):
             return Finished(self.lower_ranking(plan.ranking))
         tables = []
@@ -109,8 +104,8 @@ class PairGroups:
         out: list[Standing] = []
         for s in ranking:
             (first, second), unit = self.members[s.player], self.unit[s.player]
-            out += [replace(s, player=first, unit=unit, tiebreak=(), lot=False)]
-            out += [replace(s, player=second, unit=unit)]
+            out.append(replace(s, player=first, unit=unit, tiebreak=(), lot=False))
+            out.append(replace(s, player=second, unit=unit))
         return tuple(out)
 
     def _lower(self, entrants: Sequence[PlayerId]) -> tuple[PlayerId, ...]:
