@@ -58,10 +58,8 @@ GROUP_EFFORT = 300  # a group is small: a few hundred swaps find its best seatin
 Slot = tuple[tuple[tuple[PlayerId, ...], ...], tuple[PlayerId, ...]]  # tables, byes
 
 
-def unsettled(rec: RoundRecord | None) -> bool:
+def unsettled(rec: RoundRecord) -> bool:
     """Whether a table of ``rec`` has no result yet."""
-    if rec is None:
-        return False
     done = {r.table.number for r in rec.results if r.status is not TableStatus.PENDING}
     return any(t.number not in done for t in rec.plan.tables)
 
@@ -69,18 +67,11 @@ def unsettled(rec: RoundRecord | None) -> bool:
 def entrants(
     state: TournamentState, first: RoundRecord | None, before: list[PlayerId]
 ) -> list[PlayerId]:
-    """Who a groups stage's ``first`` round seated or gave a bye, in sign-up order (who it
-    dealt into its groups); ``before`` while it has no round yet."""
+    """Who a groups stage's ``first`` round dealt into groups, by sign-up (else ``before``)."""
     if first is None:
         return before
     there = {p for t in first.plan.tables for p in t.players} | set(first.plan.byes)
     return [p for p in state.players if p in there]
-
-
-def fits(count: int, sizes: Sequence[int]) -> bool:
-    """Whether ``count`` players fill tables of the allowed sizes, nobody left over."""
-    got, byes = partition(count, sizes)
-    return bool(got) and byes == 0
 
 
 def even_fit(players: int, groups: int, allowed: Sequence[int]) -> list[int] | None:
@@ -221,9 +212,6 @@ class Walk:
         return tuple(out)
 
 
-TALLIES = 8  # remembered group tallies per format (a few events or moments at once)
-
-
 class Tally(NamedTuple):
     """The group records after ``rounds`` (never changed once remembered)."""
 
@@ -272,7 +260,7 @@ class Groups(Format):
         self._schedules: dict[tuple[tuple[PlayerId, ...], str, str, int], list[Slot]] = {}
         self._groups: dict[tuple[tuple[PlayerId, ...], str], list[list[PlayerId]]] = {}
         self.walk = LastReplay(self._replay)
-        self._tallies: deque[Tally] = deque(maxlen=TALLIES)  # see ``_tally``
+        self._tallies: deque[Tally] = deque(maxlen=8)  # a few events or moments; see _tally
 
     @property
     def rules_variant(self) -> str:
@@ -310,8 +298,7 @@ class Groups(Format):
 
     # --- the draw and the schedule -----------------------------------------------------
     def draw_groups(self, state: TournamentState) -> list[list[PlayerId]]:
-        """Groups by lot, dealt like cards (docs/rules/groups.md#groups-by-lot), whole tables at
-        tables of 3–4 (docs/rules/groups.md#tables-of-three-or-four)."""
+        """Groups by lot, dealt like cards (docs/rules/groups.md#groups-by-lot)."""
         first = state.rounds[0] if state.rounds else None
         order = shuffled(entrants(state, first, self.active(state)), stream(state.seed, "groups"))
         key = (tuple(order), state.seed)
@@ -331,10 +318,9 @@ class Groups(Format):
         """Sizes of ``groups`` groups of whole tables, as equal as can be; when no such sizes
         exist, usual tables dealt round (the fewest sit out); ``None``: a group below a table."""
         least = min(self.sizes)
-        sizes = even_fit(
-            players, groups, [k for k in range(least, players + 1) if fits(k, self.sizes)]
-        )
-        if sizes is not None or fits(players, self.sizes):
+        whole = [k for k in range(least, players + 1) if partition(k, self.sizes)[1] == 0]
+        sizes = even_fit(players, groups, whole)
+        if sizes is not None or players in whole:
             return sizes
         size = self.sizes[0]
         tables, rest = divmod(players, size)
@@ -373,8 +359,7 @@ class Groups(Format):
     def _schedule(
         self, members: Sequence[PlayerId], seed: str, letter: str, rounds: int
     ) -> list[Slot]:
-        """A group's rounds: the circle method, or at tables of 3–4 ``mix`` avoiding repeat
-        opponents, searched once per group (the slow part of a replay)."""
+        """A group's rounds: the circle, or at tables of 3–4 ``mix`` (slow: once per group)."""
         if self.pairs:
             return circle(members)
         key = (tuple(members), seed, letter, rounds)
@@ -427,11 +412,9 @@ class Groups(Format):
                 start, base = len(done), lines
         w.record = _copy(base)
         for i in range(start, len(rounds)):
-            if i == len(rounds) - 1 and i > start:  # all but the newest: it changes next
-                self._tallies.append(Tally(rounds[:i], penalties, groups, _copy(w.record)))
             self._group_round(w, rounds[i])
-        if len(rounds) > start:
-            self._tallies.append(Tally(rounds, penalties, groups, _copy(w.record)))
+            if i >= len(rounds) - 2:  # all rounds, and all but the newest: it changes next
+                self._tallies.append(Tally(rounds[: i + 1], penalties, groups, _copy(w.record)))
 
     def _group_round(self, w: Walk, rec: RoundRecord) -> None:
         """Points, tables won (shared tops share the win) and who beat whom."""
@@ -497,9 +480,8 @@ class Groups(Format):
         w.table.play(seated, scores, rec.number, w.state.seed, players)
 
     def advancers(self, w: Walk) -> list[PlayerId]:
-        """Who leaves the groups, in playoff order (docs/rules/groups.md#crossover); tables
-        of 3–4: group winners, then runners-up… until the final table is full."""
-        if not self.pairs:
+        """Who leaves the groups, in playoff order (docs/rules/groups.md#crossover)."""
+        if not self.pairs:  # the group winners, then runners-up… until the final table is full
             return w.goers()[: self.sizes[0]]
         top2: list[list[PlayerId | None]] = [[*g[:2], None, None][:2] for g in w.by_place()]
         slots = list(top2[0]) if len(top2) == 1 else []
@@ -545,21 +527,19 @@ class Groups(Format):
         return RoundPlan(tables, byes, "playoff", label, notes)
 
     def next_group_round(self, w: Walk, label: str = "") -> RoundPlan | None:
-        """The next round of the group schedules with someone to play; ``None`` when done
-        (``engine.formats.multistage`` plays its groups through this)."""
-        active = w.active
+        """The next group round with someone to play (multistage plays its groups by it)."""
         for k in range(max(w.group_rounds, default=0), max(map(len, w.schedule), default=0)):
             tables: list[Table] = []
             byes: list[PlayerId] = []
             for slot_tables, slot_byes in (s[k] for s in w.schedule if k < len(s)):
-                byes += [p for p in slot_byes if p in active]
-                for seated in (tuple(p for p in t if p in active) for t in slot_tables):
+                byes += [p for p in slot_byes if p in w.active]
+                for seated in (tuple(p for p in t if p in w.active) for t in slot_tables):
                     if len(seated) in self.sizes:
                         tables.append(Table(len(tables) + 1, seated))
                     else:
                         byes += seated
             if tables:
-                idle = active - {p for t in tables for p in t.players} - set(byes)
+                idle = w.active - {p for t in tables for p in t.players} - set(byes)
                 byes += sorted(p for p in idle if p in w.record)
                 best = series_note(self.game, self.int_option("group_best_of"))
                 notes = (*(best if self.pairs else ()), *(("bye",) if byes else ()))

@@ -1,6 +1,5 @@
-"""分组淘汰 multistage: the ``stages`` knob's stages in turn (docs/rules/multistage.md). A
-round's notes name its stage (``stage-<name>``); stored labels ``group<k>@<i>``,
-``knockout@<i>``, ``final``, ``extra``."""
+"""分组淘汰 multistage: the ``stages`` in turn (docs/rules/multistage.md); notes name the stage
+(``stage-<name>``); stored labels ``group<k>@<i>``, ``knockout@<i>``, ``final``, ``extra``."""
 
 from __future__ import annotations
 
@@ -111,8 +110,7 @@ class Multistage(Format):
 
     # --- what each stage needs ------------------------------------------------------------
     def group_count(self, players: int) -> int:
-        """Groups of about two tables, else of one; fewer where the groups format deals fewer
-        (docs/rules/multistage.md#groups)."""
+        """Groups of about two tables, else of one, as the groups format deals them (#groups)."""
         two = 2 * self.seats
         count = players // two if players >= 2 * two else max(1, players // self.seats)
         count = min(count, len(LETTERS))
@@ -187,8 +185,7 @@ class Multistage(Format):
         return self._groups[count, best_of]
 
     def _groups_stage(self, run: Run, pool: list[PlayerId], mine: list[RoundRecord]) -> None:
-        """Replay groups stage ``run.at`` through ``engine.formats.groups`` on its own rounds
-        (``mine``): its next round, or (the groups over) the top ``k`` of each group."""
+        """Replay groups stage ``run.at`` on its rounds ``mine``: its next round, or its goers."""
         stage, state, active = self.stages[run.at], run.state, run.active
         # everyone the stage's first round seated or gave a bye, as drawn
         players = entrants(state, mine[0] if mine else None, [p for p in pool if p in active])
@@ -303,9 +300,8 @@ class Multistage(Format):
         """The best of ``stayed`` by ``net`` won table ``where`` (round, table; 0 in an extra
         round) and goes on; several play it off, or a flip decides (#ties)."""
         flip = (run.state.seed, f"round{where[0]}-table{where[1]}-flip")
-        sides = self.sides(seated)
         top, tie, drawn = take(
-            self, stayed, lambda p: (net.get(p, Decimal(0)),), 1, seated, sides, flip
+            self, stayed, lambda p: (net.get(p, Decimal(0)),), 1, seated, self.sides(seated), flip
         )
         run.ties += [tie] if tie is not None else []
         if drawn:

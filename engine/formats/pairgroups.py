@@ -1,6 +1,5 @@
-"""Pairs in groups (docs/rules/pairs.md#groups): the two-player groups with each pair one
-entrant, its first member standing for it; the state is *lifted* to entrants, planned and
-ranked, and the answers *lowered* back to the pairs' members."""
+"""Pairs in groups (docs/rules/pairs.md#groups): the two-player groups on the state *lifted*
+to entrants (a pair's first member stands for it), the answers *lowered* back to pairs."""
 
 from __future__ import annotations
 
@@ -44,11 +43,10 @@ class PairGroups:
         pairs: Sequence[Pair],
         discipline: Callable[[TournamentState], TournamentState],
     ) -> None:
-        self.pairs = list(pairs)
         self.discipline = discipline  # the pairs' forfeits rule, applied before lifting
-        self.rep = {p: pair[0] for pair in self.pairs for p in pair}
-        self.members = {pair[0]: pair for pair in self.pairs}
-        self.unit = {pair[0]: i + 1 for i, pair in enumerate(self.pairs)}
+        self.rep = {p: pair[0] for pair in pairs for p in pair}
+        self.members = {pair[0]: pair for pair in pairs}
+        self.unit = {pair[0]: i + 1 for i, pair in enumerate(pairs)}
         self.fmt = EntrantGroups(game, knobs)
 
     # --- lifting ---------------------------------------------------------------------------
@@ -59,14 +57,13 @@ class PairGroups:
     def lift(self, state: TournamentState) -> TournamentState:
         """The state as the groups of entrants see it (after the forfeits rule)."""
         state = self.discipline(state)
-        reps = frozenset(self.rep[p] for p in state.removed if p in self.rep)
         pens = [x for x in state.penalties if x.player in self.rep]
         return TournamentState(
             players=tuple(self.members),
             seed=state.seed,
             rounds=tuple(self._lift_round(rec) for rec in state.rounds),
             penalties=tuple(replace(x, player=self.rep[x.player]) for x in pens),
-            removed=reps,
+            removed=frozenset(self.rep[p] for p in state.removed if p in self.rep),
             dropped={self.rep[p]: n for p, n in state.dropped.items() if p in self.rep},
         )
 
