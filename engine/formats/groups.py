@@ -330,8 +330,7 @@ class Groups(Format):
 
     def _rounds_for(self, sizes: Sequence[int]) -> int:
         """Rounds at tables of 3–4: as many as the largest group needs (none sits out)."""
-        size = self.sizes[0]
-        return max((math.ceil((g - 1) / (size - 1)) for g in sizes), default=1) or 1
+        return max((math.ceil((g - 1) / (self.sizes[0] - 1)) for g in sizes), default=1) or 1
 
     def _replays(self, sizes: Sequence[int]) -> bool:
         """Whether a one-table group would replay its table round after round: not dealt."""
@@ -472,7 +471,7 @@ class Groups(Format):
         players = [p for p in seated if p in contenders]
         if final:
             w.final_net = {p: net[p] for p in players if p in net}
-        # a forfeit or a removal ranks below every score; who stayed at a forfeited table: 0
+        # below every score: a forfeit or removal; who stayed at a forfeited table scores 0, leads
         scores = {p: net.get(p, Decimal(0)) for p in players}
         for p in (p for p in table.players if p in contenders):
             key = ("round-score" if final else "extra", scores.get(p, LOW))
