@@ -578,15 +578,14 @@ class Groups(Format):
 
     def _still_in(self, w: Walk, grouping: bool) -> set[PlayerId]:
         """Who can still win: everyone while the groups run, then the playoff's survivors."""
-        active = w.active
         if grouping:
-            return set(active)
-        if not self.pairs:
-            return set(w.table.top) if w.table.played else set(self.advancers(w))
-        if not w.ladder.rounds:
+            return set(w.active)
+        if not (w.ladder.rounds or w.table.played):  # the playoff (final table) to come
             return set(self.advancers(w))
-        tied = {p for m in w.ladder.ties() for p in m.players if p in active}
-        return set(w.ladder.alive(active)) | tied
+        if not self.pairs:
+            return set(w.table.top)
+        tied = {p for m in w.ladder.ties() for p in m.players if p in w.active}
+        return set(w.ladder.alive(w.active)) | tied
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
         """A level playoff match's pair, or the final table's tied top an extra game seats."""
