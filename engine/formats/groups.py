@@ -1,16 +1,10 @@
-"""Groups then playoffs 小组循环 (docs/rules/groups.md).
-
-Groups by lot, a round robin in each, the top two of each group crossing over into a
-knockout to the final (two-player games, best of N per stage); at tables of 3–4 whole-table
-groups ranked by points and one final table the best of them fill, its tie for first played
-off. Stored labels: ``group<k>`` (the round of the schedule a stored round played),
-``playoff``, ``extra``, ``final``; draw streams ``groups`` and ``group<letter>``.
-"""
+"""Groups then playoffs 小组循环 (docs/rules/groups.md). Stored labels: ``group<k>`` (round k
+of the schedule), ``playoff``, ``extra``, ``final``; draw streams ``groups``, ``group<letter>``."""
 
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -64,10 +58,8 @@ GROUP_EFFORT = 300  # a group is small: a few hundred swaps find its best seatin
 Slot = tuple[tuple[tuple[PlayerId, ...], ...], tuple[PlayerId, ...]]  # tables, byes
 
 
-def unsettled(rec: RoundRecord | None) -> bool:
+def unsettled(rec: RoundRecord) -> bool:
     """Whether a table of ``rec`` has no result yet."""
-    if rec is None:
-        return False
     done = {r.table.number for r in rec.results if r.status is not TableStatus.PENDING}
     return any(t.number not in done for t in rec.plan.tables)
 
@@ -75,23 +67,15 @@ def unsettled(rec: RoundRecord | None) -> bool:
 def entrants(
     state: TournamentState, first: RoundRecord | None, before: list[PlayerId]
 ) -> list[PlayerId]:
-    """Everyone a groups stage's ``first`` round seated or gave a bye, in sign-up order:
-    who it dealt into its groups; ``before`` while it has no round yet."""
+    """Who a groups stage's ``first`` round dealt into groups, by sign-up (else ``before``)."""
     if first is None:
         return before
     there = {p for t in first.plan.tables for p in t.players} | set(first.plan.byes)
     return [p for p in state.players if p in there]
 
 
-def fits(count: int, sizes: Sequence[int]) -> bool:
-    """Whether ``count`` players fill tables of the allowed sizes, nobody left over."""
-    got, byes = partition(count, sizes)
-    return bool(got) and byes == 0
-
-
 def even_fit(players: int, groups: int, allowed: Sequence[int]) -> list[int] | None:
-    """``groups`` sizes from ``allowed`` that sum to ``players``, largest first, with the
-    smallest spread between the largest and the smallest; ``None`` when none do."""
+    """``groups`` sizes from ``allowed`` summing to ``players``, the least spread, largest first."""
     ok = set(allowed)
     middle = players // groups
     for spread in range(players + 1):
@@ -126,8 +110,8 @@ def _beat(
 
 
 def circle(players: Sequence[PlayerId]) -> list[Slot]:
-    """Round robin by the circle method: one player fixed, the rest rotate; colours (seat A)
-    alternate by round so nobody always moves first (docs/rules/two-player.md#first-move)."""
+    """Round robin by the circle method, seat A alternating by round
+    (docs/rules/two-player.md#first-move)."""
     ring: list[PlayerId | None] = [*players, None] if len(players) % 2 else list(players)
     out: list[Slot] = []
     for r in range(len(ring) - 1):
@@ -152,8 +136,7 @@ class GroupLine:
 
 @dataclass
 class Walk:
-    """A replay of ``state`` (``active``: its players still in; ``pens``: its penalties by
-    round): the groups, their schedules, records and places, then the playoff."""
+    """A replay of ``state``: the groups, their schedules, records and places, the playoff."""
 
     state: TournamentState
     active: set[PlayerId]
@@ -164,8 +147,7 @@ class Walk:
     record: dict[PlayerId, GroupLine] = field(default_factory=dict)
     place: dict[PlayerId, int] = field(default_factory=dict)
     group_keys: dict[PlayerId, tuple[tuple[str, Decimal], ...]] = field(default_factory=dict)
-    group_tiebreak: dict[PlayerId, tuple[str, ...]] = field(default_factory=dict)
-    group_lot: dict[PlayerId, bool] = field(default_factory=dict)  # split by the flip
+    group_rank: dict[PlayerId, Standing] = field(default_factory=dict)  # in the group
     ladder: Ladder = field(default_factory=Ladder)
     final: tuple[PlayerId, ...] = ()  # tables of 3–4: the final's players
     final_net: dict[PlayerId, Decimal] = field(default_factory=dict)  # what they scored there
@@ -179,15 +161,55 @@ class Walk:
         ]
 
     def goers(self, k: int | None = None) -> list[PlayerId]:
-        """The top ``k`` of each group (all by default): the group winners first, then the
-        seconds…, each place ordered by the group's first two criteria."""
+        """The top ``k`` of each group: winners, then seconds…, each by the first two criteria."""
         return sorted(
             (p for g in self.by_place() for p in g[:k]),
             key=lambda p: (self.place[p], *(-v for _, v in self.group_keys[p][:2])),
         )
 
+    def place_keys(self, p: PlayerId) -> tuple[Key, ...]:
+        """The group place and its first two criteria, never head-to-head: other groups'
+        players have not met (docs/rules/groups.md#ranking). Level while the final orders."""
+        keys = (("group-place", Decimal(-self.place.get(p, 99))), *self.group_keys.get(p, ())[:2])
+        top = self.table.top
+        if p in self.final and (not self.table.played or (len(top) > 1 and p in top)):
+            return tuple((code, Decimal(0)) for code, _ in keys)
+        return keys
 
-TALLIES = 8  # remembered group tallies per format (a few events or moments at once)
+    def figure(self, p: PlayerId) -> Key | None:
+        """A figure the results made: the final table's score, else the first group criterion;
+        none for a finalist yet to score the final (not the placeholder that ranks them)."""
+        if p in self.final:
+            return ("round-score", self.final_net[p]) if p in self.final_net else NO_FIGURE
+        return self.group_keys[p][0] if p in self.group_keys else None
+
+    def stage_of(self, p: PlayerId, still: bool, level: Decimal, grouping: bool) -> tuple[str, int]:
+        """How far ``p`` got: the final, out in playoff round N, Nth of the group, or playing."""
+        if p not in self.active:
+            return "removed", 0
+        if grouping:
+            return "group", self.place.get(p, 0)
+        if self.ladder.third is not None and p in self.ladder.third.players:
+            return "third", 0
+        last = self.ladder.rounds[-1] if self.ladder.rounds else []
+        if p in self.final or ([len(m.players) for m in last] == [2] and p in last[0].players):
+            return "final", 0
+        if still:
+            return "playing", 0
+        if level:
+            return "playoff", int(level)
+        return "group", self.place.get(p, 0)
+
+    def explain(self, ranked: tuple[Standing, ...]) -> tuple[Standing, ...]:
+        """A place the group ranking decided against a groupmate shows the group's own reason
+        (its flip, if that is it, was drawn when the groups ended)."""
+        where = {p: (i, self.place[p]) for i, g in enumerate(self.groups) for p in g}
+        out = list(ranked)
+        for i, (s, below) in enumerate(pairwise(ranked)):
+            group, place = where.get(s.player, (-1, 0))
+            if s.tiebreak == ("group-place",) and where.get(below.player) == (group, place + 1):
+                out[i] = replace(s, tiebreak=self.group_rank[s.player].tiebreak, lot=False)
+        return tuple(out)
 
 
 class Tally(NamedTuple):
@@ -205,6 +227,7 @@ def _copy(lines: Mapping[PlayerId, GroupLine]) -> dict[PlayerId, GroupLine]:
 
 # The final's criteria first, then the groups' (two-player games: matches won first).
 FINALS = ("removed", "reached", "third-place", "round-score")
+PAIR_TIEBREAKS = (*FINALS, "extra", "group-place", "wins", "points", "head-to-head", "flip")
 TABLE_TIEBREAKS = (*FINALS, "extra", "final-flip", "group-place", *GROUP_CHAIN)
 
 
@@ -225,15 +248,7 @@ class Groups(Format):
         Knob("third", "off", (), bool),
     )
     eliminates = True
-    tiebreaks: tuple[str, ...] = (
-        *FINALS,
-        "extra",
-        "group-place",
-        "wins",
-        "points",
-        "head-to-head",
-        "flip",
-    )
+    tiebreaks: tuple[str, ...] = PAIR_TIEBREAKS
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
@@ -245,30 +260,23 @@ class Groups(Format):
         self._schedules: dict[tuple[tuple[PlayerId, ...], str, str, int], list[Slot]] = {}
         self._groups: dict[tuple[tuple[PlayerId, ...], str], list[list[PlayerId]]] = {}
         self.walk = LastReplay(self._replay)
-        # Group tallies already added up, each for a run of group rounds (the very same
-        # record objects), the penalties and the groups: a replay whose earlier rounds are
-        # unchanged adds only the rounds after the longest such run (see ``_tally``).
-        self._tallies: list[Tally] = []
+        self._tallies: deque[Tally] = deque(maxlen=8)  # a few events or moments; see _tally
 
     @property
     def rules_variant(self) -> str:
-        """The groups of docs/rules/groups.md are for two-player games; tables of 3–4 play them as
-        whole-table groups and one final table (no crossovers, no best-of series)."""
+        """Tables of 3–4 play them otherwise (docs/rules/groups.md#tables-of-three-or-four)."""
         return "" if self.pairs else "tables"
 
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
-        """Two-player games: the groups' round robin, the top 2 of each crossing over
-        (then halving, with 4 or 8 groups) to the final, each stage as long as its knob,
-        the semi-final losers playing for third with ``third``; tables of 3–4: the groups
-        (points first), then one final table the best of them fill."""
+        """Two-player games: the groups, crossovers (then a bracket, with 4 or 8 groups), the
+        match for third with ``third``, the final; tables of 3–4: the groups, one final table."""
         chain = within(self.tiebreaks)
         robin = tuple(c for c in chain if c in GROUP_CHAIN)
         match = tuple(c for c in chain[: chain.index("group-place")] if c != "third-place")
         final = Stage(Kind.FINAL, "final", Length(session=True), Goes.CHAMPION, 0, False, match)
         if not self.pairs:
-            seats = self.sizes[0]
-            groups = Stage(Kind.GROUPS, "group", final.length, Goes.FILL, seats, False, robin)
-            return ((groups, True), (final, True))
+            fill = Stage(Kind.GROUPS, "group", final.length, Goes.FILL, self.sizes[0], False, robin)
+            return ((fill, True), (final, True))
 
         def length(knob: str) -> Length:
             return match_length(series_note(self.game, self.int_option(knob)))
@@ -290,9 +298,7 @@ class Groups(Format):
 
     # --- the draw and the schedule -----------------------------------------------------
     def draw_groups(self, state: TournamentState) -> list[list[PlayerId]]:
-        """Groups by lot, dealt like cards; at tables of 3–4 whole-table groups, as many as
-        asked while each seats whole tables, else fewer (nine 斗地主 players: six and three,
-        not five and four with three out; docs/rules/groups.md#tables-of-three-or-four)."""
+        """Groups by lot, dealt like cards (docs/rules/groups.md#groups-by-lot)."""
         first = state.rounds[0] if state.rounds else None
         order = shuffled(entrants(state, first, self.active(state)), stream(state.seed, "groups"))
         key = (tuple(order), state.seed)
@@ -305,22 +311,16 @@ class Groups(Format):
             for g in range(count, 0, -1):
                 sizes = self._group_sizes(len(order), g)
                 if sizes and not self._replays(sizes):
-                    return [
-                        order[end - n : end]
-                        for n, end in zip(sizes, accumulate(sizes), strict=True)
-                    ]
+                    return [order[a:b] for a, b in pairwise([0, *accumulate(sizes)])]
         return [order[i::count] for i in range(count)]
 
     def _group_sizes(self, players: int, groups: int) -> list[int] | None:
-        """Sizes of ``groups`` groups, each seating whole tables with nobody left over,
-        as equal as they can be; when the count fits no tables at all, whole usual
-        tables dealt round the groups with the leftovers in the last one (the fewest
-        possible sit out). ``None`` when a group would be smaller than a table."""
+        """Sizes of ``groups`` groups of whole tables, as equal as can be; when no such sizes
+        exist, usual tables dealt round (the fewest sit out); ``None``: a group below a table."""
         least = min(self.sizes)
-        sizes = even_fit(
-            players, groups, [k for k in range(least, players + 1) if fits(k, self.sizes)]
-        )
-        if sizes is not None or fits(players, self.sizes):
+        whole = [k for k in range(least, players + 1) if partition(k, self.sizes)[1] == 0]
+        sizes = even_fit(players, groups, whole)
+        if sizes is not None or players in whole:
             return sizes
         size = self.sizes[0]
         tables, rest = divmod(players, size)
@@ -329,24 +329,17 @@ class Groups(Format):
         return dealt if all(g >= least for g in dealt) else None
 
     def _rounds_for(self, sizes: Sequence[int]) -> int:
-        """Rounds of a schedule at tables of 3–4: as many as the largest group needs, so
-        no group sits out while another plays."""
-        size = self.sizes[0]
-        return max((math.ceil((g - 1) / (size - 1)) for g in sizes), default=1) or 1
+        """Rounds at tables of 3–4: as many as the largest group needs (none sits out)."""
+        return max((math.ceil((g - 1) / (self.sizes[0] - 1)) for g in sizes), default=1) or 1
 
     def _replays(self, sizes: Sequence[int]) -> bool:
-        """Whether a group of exactly one table would sit at that same table round after
-        round (a group of three beside a group of six: three rounds of one table). Such
-        groups are not dealt (docs/rules/groups.md#tables-of-three-or-four)."""
+        """Whether a one-table group would replay its table round after round: not dealt."""
         rounds = self._rounds_for(sizes)
         return rounds > 1 and any(partition(g, self.sizes) == ([g], 0) for g in sizes)
 
     def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
-        """Refuse best-of-N where tables of 3–4 play hands or the game's ``series`` sets
-        every match; more groups than the final seats winners, or than ``players`` make
-        without a one-table group replayed every round (before the draw only once the field
-        could fill them: more may sign up). The draw asks only the field: a knob idle since
-        it was set (the game's ``series`` changed) blocks nothing, it could not be set back."""
+        """Refuse a best-of-N nothing reads, and more groups than the final seats or ``players``
+        make; the draw asks only the field (a knob idle since it was set cannot be set back)."""
         if name in self.series_knobs and not drawing:
             if not self.pairs:
                 raise ConfigError("knob-unread-tables", knob=name)
@@ -357,7 +350,7 @@ class Groups(Format):
         asked, seats = self.int_option("groups"), self.sizes[0]
         if asked > seats:
             raise ConfigError("groups-beyond-final", groups=asked, seats=seats)
-        if drawing or players >= asked * min(self.sizes):
+        if drawing or players >= asked * min(self.sizes):  # more may sign up
             got = len(self._deal(list(range(players)), asked))
             if got < asked:
                 raise ConfigError("groups-too-many", groups=asked, players=players, most=got)
@@ -365,9 +358,7 @@ class Groups(Format):
     def _schedule(
         self, members: Sequence[PlayerId], seed: str, letter: str, rounds: int
     ) -> list[Slot]:
-        """A group's rounds: the circle method for two-player games; at tables of 3–4,
-        ``rounds`` seated by ``engine.seating.mix`` to avoid repeat opponents, searched once
-        per group (the slow part of a replay)."""
+        """A group's rounds: the circle, or at tables of 3–4 ``mix`` (slow: once per group)."""
         if self.pairs:
             return circle(members)
         key = (tuple(members), seed, letter, rounds)
@@ -410,28 +401,19 @@ class Groups(Format):
         return w
 
     def _tally(self, w: Walk, rounds: tuple[RoundRecord, ...]) -> None:
-        """``w.record`` after the group ``rounds``, in order. It starts from the longest
-        remembered tally whose rounds are the very same objects as the first of ``rounds``
-        (and the same penalties and groups), then adds the rest: while an event runs, only
-        its newest round changes. Identity, not equality, so that a score written
-        ``1.0`` rather than ``1`` can never borrow another history's sums."""
+        """``w.record`` after the group ``rounds``, added on to the longest remembered tally of
+        the very same round objects (identity: a score ``1.0`` must not borrow ``1``'s sums)."""
         groups, penalties = tuple(tuple(g) for g in w.groups), w.state.penalties
-        start, base = 0, None
+        start, base = 0, {p: GroupLine() for g in groups for p in g}
         for done, pen, grouped, lines in self._tallies:
             same = pen is penalties and grouped == groups and all(map(is_, done, rounds))
             if start < len(done) <= len(rounds) and same:
                 start, base = len(done), lines
-        w.record = _copy(base) if base is not None else {p: GroupLine() for g in groups for p in g}
+        w.record = _copy(base)
         for i in range(start, len(rounds)):
-            if i == len(rounds) - 1 and i > start:  # all but the newest: it changes next
-                self._remember(Tally(rounds[:i], penalties, groups, _copy(w.record)))
             self._group_round(w, rounds[i])
-        if len(rounds) > start:
-            self._remember(Tally(rounds, penalties, groups, _copy(w.record)))
-
-    def _remember(self, tally: Tally) -> None:
-        self._tallies.append(tally)
-        del self._tallies[:-TALLIES]
+            if i >= len(rounds) - 2:  # all rounds, and all but the newest: it changes next
+                self._tallies.append(Tally(rounds[: i + 1], penalties, groups, _copy(w.record)))
 
     def _group_round(self, w: Walk, rec: RoundRecord) -> None:
         """Points, tables won (shared tops share the win) and who beat whom."""
@@ -472,14 +454,11 @@ class Groups(Format):
                 keys = (("removed", base[p][0]), *w.group_keys[p], ("flip", flip[p]))
                 lines.append(Line(p, w.record[p].points, p in active, keys))
             for s in rank(lines):
-                w.place[s.player] = s.rank
-                w.group_tiebreak[s.player] = s.tiebreak
-                w.group_lot[s.player] = s.lot
+                w.place[s.player], w.group_rank[s.player] = s.rank, s
 
     def _final_round(self, w: Walk, rec: RoundRecord) -> None:
-        """Tables of 3–4: the final table, then extra games among a tie for first
-        (the tied alone, or the whole final table when the game cannot seat them: only
-        the tied players' scores count, see ``engine.formats.elimination``)."""
+        """Tables of 3–4: the final table, then extra games among a tie for first (only the
+        tied players' scores count, as in ``engine.formats.elimination``)."""
         table, final = rec.plan.tables[0], rec.plan.stage == "final"
         contenders = set(table.players) if final else set(w.table.top)
         if final:
@@ -492,8 +471,7 @@ class Groups(Format):
         players = [p for p in seated if p in contenders]
         if final:
             w.final_net = {p: net[p] for p in players if p in net}
-        # a forfeit or a removal ranks below every score; who stayed at a table
-        # forfeited scored nothing there (a walkover) and leads it
+        # below every score: a forfeit or removal; who stayed at a forfeited table scores 0, leads
         scores = {p: net.get(p, Decimal(0)) for p in players}
         for p in (p for p in table.players if p in contenders):
             key = ("round-score" if final else "extra", scores.get(p, LOW))
@@ -501,15 +479,12 @@ class Groups(Format):
         w.table.play(seated, scores, rec.number, w.state.seed, players)
 
     def advancers(self, w: Walk) -> list[PlayerId]:
-        """Who leaves the groups, in playoff order (crossover for two-player games)."""
-        if not self.pairs:  # group winners first, then runners-up… until the table is full
+        """Who leaves the groups, in playoff order (docs/rules/groups.md#crossover)."""
+        if not self.pairs:  # the group winners, then runners-up… until the final table is full
             return w.goers()[: self.sizes[0]]
         top2: list[list[PlayerId | None]] = [[*g[:2], None, None][:2] for g in w.by_place()]
-        slots: list[PlayerId | None] = []
-        if len(top2) == 1:
-            slots = list(top2[0])
-        for i in range(0, len(top2) - 1, 2):
-            x, y = top2[i], top2[i + 1]
+        slots = list(top2[0]) if len(top2) == 1 else []
+        for x, y in zip(top2[::2], top2[1::2], strict=False):  # A1–B2, B1–A2
             slots += [x[0], y[1], y[0], x[1]]
         return [p for p in slots if p is not None]
 
@@ -520,11 +495,21 @@ class Groups(Format):
         self.require_players(state, count * max(2, min(self.sizes)))
         w = self.walk(state)
         active, label = w.active, self.label(state)
-        nxt = self._next_group_round(w, label)
+        nxt = self.next_group_round(w, label)
         if nxt is not None:
             return nxt
-        if not self.pairs:
-            return self._next_final(w, label)
+        if not self.pairs:  # the final table (its hands, not a series), then its extra games
+            notes: tuple[str, ...]
+            if not w.table.played:
+                players = self.advancers(w)
+                size = max((s for s in self.sizes if s <= len(players)), default=0)
+                seats, stage, notes = players[:size], "final", ()
+            else:
+                seats, stage, notes = sorted(w.table.extra_seats() or ()), "extra", ("extra-game",)
+            if not seats:
+                return self.finish(self.standings(state))
+            table = Table(1, tuple(shuffled(seats, stream(state.seed, label))))
+            return RoundPlan((table,), (), stage, label, notes)
         if ties := w.ladder.ties():
             return replay_round((m.players for m in ties), label, series_note(self.game))
         alive = w.ladder.alive(active) if w.ladder.rounds else self.advancers(w)
@@ -540,45 +525,25 @@ class Groups(Format):
         notes = (*best, *(("bye",) if byes else ()))
         return RoundPlan(tables, byes, "playoff", label, notes)
 
-    def next_group_round(self, state: TournamentState) -> RoundPlan | None:
-        """The next round of the group schedules, ``None`` once they are played: a stage
-        runner's question (``engine.formats.multistage`` plays its groups through this)."""
-        return self._next_group_round(self.walk(state), "")
-
-    def _next_group_round(self, w: Walk, label: str) -> RoundPlan | None:
-        """The next round of the group schedules with someone to play; ``None`` when done."""
-        active = w.active
+    def next_group_round(self, w: Walk, label: str = "") -> RoundPlan | None:
+        """The next group round with someone to play (multistage plays its groups by it)."""
         for k in range(max(w.group_rounds, default=0), max(map(len, w.schedule), default=0)):
             tables: list[Table] = []
             byes: list[PlayerId] = []
             for slot_tables, slot_byes in (s[k] for s in w.schedule if k < len(s)):
-                byes += [p for p in slot_byes if p in active]
-                for seated in (tuple(p for p in t if p in active) for t in slot_tables):
+                byes += [p for p in slot_byes if p in w.active]
+                for seated in (tuple(p for p in t if p in w.active) for t in slot_tables):
                     if len(seated) in self.sizes:
                         tables.append(Table(len(tables) + 1, seated))
                     else:
                         byes += seated
             if tables:
-                idle = active - {p for t in tables for p in t.players} - set(byes)
+                idle = w.active - {p for t in tables for p in t.players} - set(byes)
                 byes += sorted(p for p in idle if p in w.record)
                 best = series_note(self.game, self.int_option("group_best_of"))
                 notes = (*(best if self.pairs else ()), *(("bye",) if byes else ()))
                 return RoundPlan(tuple(tables), tuple(byes), f"group{k + 1}", label, notes)
         return None
-
-    def _next_final(self, w: Walk, label: str) -> RoundPlan | Finished:
-        """Tables of 3–4: the final table (its hands, not a series), then its extra games."""
-        notes: tuple[str, ...]
-        if not w.table.played:
-            players = self.advancers(w)
-            size = max((s for s in self.sizes if s <= len(players)), default=0)
-            seats, stage, notes = players[:size], "final", ()
-        else:
-            seats, stage, notes = sorted(w.table.extra_seats() or ()), "extra", ("extra-game",)
-        if not seats:
-            return self.finish(self.standings(w.state))
-        table = Table(1, tuple(shuffled(seats, stream(w.state.seed, label))))
-        return RoundPlan((table,), (), stage, label, notes)
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         w = self.walk(state)
@@ -597,121 +562,58 @@ class Groups(Format):
                 ("reached", level),
                 w.ladder.third_key(p),
                 *finals,
-                *self._group_keys(w, p),
+                *w.place_keys(p),
                 ("flip", flip[p]),
             )
-            stage, at = self._stage_of(w, p, p in still, level, grouping)
-            figure = self._figure(w, p, bool(level))
+            stage, at = w.stage_of(p, p in still, level, grouping)
+            figure = finals[0] if self.pairs and level else w.figure(p)
             lines.append(Line(p, points.get(p, Decimal(0)), p in still, keys, stage, at, 0, figure))
-        return self._explain(w, rank(lines))
-
-    def _group_keys(self, w: Walk, p: PlayerId) -> tuple[Key, ...]:
-        """The group's criteria in the final ranking: the group place, then its first two
-        criteria, never head-to-head: other groups' players have not met
-        (docs/rules/groups.md#ranking). Level for the final table's players before its
-        result, and for its tied top before their play-off: the final orders them."""
-        keys = (("group-place", Decimal(-w.place.get(p, 99))), *w.group_keys.get(p, ())[:2])
-        top = w.table.top
-        if p in w.final and (not w.table.played or (len(top) > 1 and p in top)):
-            return tuple((code, Decimal(0)) for code, _ in keys)
-        return keys
-
-    def _figure(self, w: Walk, p: PlayerId, reached: bool) -> Key | None:
-        """The figure a line shows, always one the results made: the score of the last
-        playoff match or of the final table, else the first group criterion (points, or
-        matches won). A finalist who has not played the final (or forfeited it) shows
-        none: not the placeholder that ranks them, nor a group figure out of order."""
-        if self.pairs and reached:
-            return ("round-score", w.ladder.score_at.get(p, Decimal(0)))
-        if p in w.final:
-            return ("round-score", w.final_net[p]) if p in w.final_net else NO_FIGURE
-        return w.group_keys[p][0] if p in w.group_keys else None
-
-    @staticmethod
-    def _stage_of(
-        w: Walk, p: PlayerId, still: bool, level: Decimal, grouping: bool
-    ) -> tuple[str, int]:
-        """How far ``p`` got: the final, out in playoff round N, Nth of the group
-        (``grouping``: the groups still running), or still playing in the playoff."""
-        if p not in w.active:
-            return "removed", 0
-        if grouping:
-            return "group", w.place.get(p, 0)
-        if w.ladder.third is not None and p in w.ladder.third.players:
-            return "third", 0
-        last = w.ladder.rounds[-1] if w.ladder.rounds else []
-        if p in w.final or ([len(m.players) for m in last] == [2] and p in last[0].players):
-            return "final", 0
-        if still:
-            return "playing", 0
-        if level:
-            return "playoff", int(level)
-        return "group", w.place.get(p, 0)
-
-    @staticmethod
-    def _explain(w: Walk, ranked: tuple[Standing, ...]) -> tuple[Standing, ...]:
-        """A place decided by the group ranking against a groupmate shows the group's
-        own reason (head-to-head, games won…) rather than just "place in the group"."""
-        where = {p: (i, w.place[p]) for i, g in enumerate(w.groups) for p in g}
-        out = list(ranked)
-        for i, (s, below) in enumerate(pairwise(ranked)):
-            group, place = where.get(s.player, (-1, 0))
-            if s.tiebreak == ("group-place",) and where.get(below.player) == (group, place + 1):
-                # the group's flip, if it is the reason, was drawn when the groups ended
-                out[i] = replace(s, tiebreak=w.group_tiebreak[s.player], lot=False)
-        return tuple(out)
+        return w.explain(rank(lines))
 
     def _in_groups(self, w: Walk) -> bool:
-        """Whether the group stage is still running: a group round to come, or the last
-        one's tables not all in (a group place is not decided before)."""
+        """Whether a group round is to come, or the last one's tables are not all in."""
         last = w.state.rounds[-1] if w.state.rounds else None
         open_ = last is not None and last.plan.stage.startswith("group") and unsettled(last)
-        return self._next_group_round(w, "") is not None or open_
+        return self.next_group_round(w) is not None or open_
 
     def _still_in(self, w: Walk, grouping: bool) -> set[PlayerId]:
         """Who can still win: everyone while the groups run, then the playoff's survivors."""
-        active = w.active
         if grouping:
-            return set(active)
-        if not self.pairs:
-            return set(w.table.top) if w.table.played else set(self.advancers(w))
-        if not w.ladder.rounds:
+            return set(w.active)
+        if not (w.ladder.rounds or w.table.played):  # the playoff (final table) to come
             return set(self.advancers(w))
-        tied = {p for m in w.ladder.ties() for p in m.players if p in active}
-        return set(w.ladder.alive(active)) | tied
+        if not self.pairs:
+            return set(w.table.top)
+        tied = {p for m in w.ladder.ties() for p in m.players if p in w.active}
+        return set(w.ladder.alive(w.active)) | tied
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
-        """A level playoff match's pair, or (tables of 3–4) the tied top of the final
-        when an extra game can be seated."""
+        """A level playoff match's pair, or the final table's tied top an extra game seats."""
         w = self.walk(state)
         if self.pairs:
             return w.ladder.playoff(w.active)
         return w.table.top if w.table.extra_seats() is not None else ()
 
     def bracket(self, state: TournamentState) -> tuple[BracketRound, ...]:
-        """The playoff tree (crossovers, final) once the groups are over; empty before,
-        and for tables of 3–4, whose playoff is a single final table."""
+        """The playoff tree once the groups are over; none for tables of 3–4 (one table)."""
         return tree(self.walk(state).ladder) if self.pairs else ()
 
     def in_group_stage(self, state: TournamentState) -> bool:
-        # the groups are drawn with round 1
-        return bool(state.rounds) and self._in_groups(self.walk(state))
+        return bool(state.rounds) and self._in_groups(self.walk(state))  # drawn with round 1
 
     def group_places(self, state: TournamentState) -> tuple[GroupPlace, ...]:
-        """Each group's lines in group order. The group's closing flip is drawn when the
-        groups end (it decides who goes on, docs/rules/groups.md#group-ranking): before,
-        lines only it separates share their place, and nobody is said to be placed by it
-        (a group that has played nothing is all 1=)."""
+        """Each group's lines in group order; lines only the group's flip, drawn when the groups
+        end, separates share their place (docs/rules/groups.md#standings-during-the-groups)."""
         w = self.walk(state)
         drawn = not self.in_group_stage(state)
         out: list[GroupPlace] = []
         for g, members in enumerate(w.groups):
-            order = sorted(members, key=lambda p: w.place.get(p, 99))
+            order = sorted(members, key=w.place.__getitem__)
+            lots = [w.group_rank[p].lot and not drawn for p in order]
             place = 0
             for i, p in enumerate(order):
-                lot = w.group_lot.get(p, False) and not drawn
-                above = i > 0 and w.group_lot.get(order[i - 1], False) and not drawn
+                above = i > 0 and lots[i - 1]
                 place = place if above else i + 1
-                said = () if lot else w.group_tiebreak.get(p, ())
-                out.append(GroupPlace(p, g, place, lot or above, said))
+                said = () if lots[i] else w.group_rank[p].tiebreak
+                out.append(GroupPlace(p, g, place, lots[i] or above, said))
         return tuple(out)

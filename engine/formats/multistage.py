@@ -1,13 +1,5 @@
-"""分组淘汰 multistage: a declared sequence of stages (docs/rules/multistage.md).
-
-The ``stages`` knob declares them (:mod:`engine.formats.stage`); every round belongs to one
-and says so in its notes (``stage-<name>``) and its stored label (``group<k>@<i>``,
-``knockout@<i>``, ``final``, ``extra``). Groups are played and ranked by
-:mod:`engine.formats.groups`; knockout and final tables each send one winner on, a tie at a
-table's top played off (:func:`engine.formats.stages.take`). A stage the field is too small
-for is skipped (#skipped). Ranking (#ranking): the stage reached (a knockout's round within
-it), then that stage's own chain, then a flip.
-"""
+"""分组淘汰 multistage: the ``stages`` in turn (docs/rules/multistage.md); notes name the stage
+(``stage-<name>``); stored labels ``group<k>@<i>``, ``knockout@<i>``, ``final``, ``extra``."""
 
 from __future__ import annotations
 
@@ -22,6 +14,7 @@ from engine.formats.groups import LETTERS, Groups, entrants, unsettled
 from engine.formats.series import SERIES_NOTES, series_note
 from engine.formats.stage import (
     DEFAULT_STAGES,
+    MATCH_CHAIN,
     Kind,
     Stage,
     match_length,
@@ -52,6 +45,7 @@ from engine.standings import (
 
 STEP = 100  # "reached" levels per stage: a knockout's rounds count within it
 NAMES = ("preliminary", "group", "knockout", "final")
+DECISIONS = ("bye", "lucky-loser", "tiebreak-flip", "extra-hand", "extra-game")  # round notes
 TABLE_MATCHES = ("one-hand", *(f"match-of-{n}" for n in (3, 5, 7)))
 
 
@@ -63,8 +57,7 @@ class GroupStage(Groups):
 
 @dataclass
 class Run:
-    """The stages replayed from ``state`` (``active``: its players still in; ``pens``: its
-    penalties by round), up to the one being played."""
+    """The stages replayed from ``state`` up to the one being played."""
 
     state: TournamentState
     active: set[PlayerId]
@@ -79,8 +72,7 @@ class Run:
     plan: RoundPlan | None = None  # the current stage's next round
     notes: list[str] = field(default_factory=list)  # the last round's decisions
     byes: dict[PlayerId, int] = field(default_factory=dict)
-    waiting: bool = False  # the stage's last round has tables to report
-    over: bool = False
+    halt: bool = False  # tables of the stage's last round to report, or the event over
 
 
 def stage_of(rounds: Sequence[RoundRecord], last: int) -> list[int]:
@@ -98,12 +90,6 @@ def stage_of(rounds: Sequence[RoundRecord], last: int) -> list[int]:
     return out
 
 
-def past_ties(rounds: Sequence[RoundRecord], number: int) -> bool:
-    """Whether the event went past round ``number``'s ties: a later round, not the
-    play-off of ties, was drawn after it."""
-    return number < len(rounds) and rounds[number].plan.stage != "extra"
-
-
 class Multistage(Format):
     """分组淘汰: the declared stages, one after another."""
 
@@ -111,26 +97,8 @@ class Multistage(Format):
     aliases = ("multistage", "分组淘汰", "分组淘汰制", "group knockout")
     knobs = (Knob("stages", DEFAULT_STAGES, (), str),)
     eliminates = True
-    note_codes = (
-        "bye",
-        "lucky-loser",
-        "tiebreak-flip",
-        "extra-hand",
-        "extra-game",
-        *(f"stage-{name}" for name in NAMES),
-        *TABLE_MATCHES,
-        *SERIES_NOTES,
-    )
-    tiebreaks = (
-        "removed",
-        "reached",
-        "group-place",
-        "points",
-        "wins",
-        "match-won",
-        "extra",
-        "flip",
-    )
+    note_codes = (*DECISIONS, *(f"stage-{name}" for name in NAMES), *TABLE_MATCHES, *SERIES_NOTES)
+    tiebreaks = ("removed", "reached", "group-place", "points", "wins", *MATCH_CHAIN)
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
@@ -142,31 +110,24 @@ class Multistage(Format):
 
     # --- what each stage needs ------------------------------------------------------------
     def group_count(self, players: int) -> int:
-        """Groups of about two tables when two such groups fit, else of one table; fewer
-        where the groups format would deal fewer (no group of one table replayed round
-        after round beside larger ones, docs/rules/groups.md#tables-of-three-or-four)."""
+        """Groups of about two tables, else of one, as the groups format deals them (#groups)."""
         two = 2 * self.seats
         count = players // two if players >= 2 * two else max(1, players // self.seats)
         count = min(count, len(LETTERS))
         return len(self._group_stage(count)._deal(list(range(players)), count))
 
     def plays(self, stage: Stage, players: int) -> bool:
-        """Whether a field of ``players`` plays ``stage`` (docs/rules/multistage.md#skipped):
-        groups need two tables' players, a knockout more than one table's."""
-        if stage.kind is Kind.GROUPS:  # and those going on fill the next table
-            return (
-                players >= 2 * self.seats
-                and players > stage.k
-                and stage.k * self.group_count(players) >= self.seats
-            )
+        """Whether a field of ``players`` plays ``stage`` (docs/rules/multistage.md#skipped)."""
+        if stage.kind is Kind.GROUPS:  # two tables' players whose goers fill the next table
+            enough = players >= 2 * self.seats and players > stage.k
+            return enough and stage.k * self.group_count(players) >= self.seats
         if stage.kind is Kind.KNOCKOUT:
             return players > self.seats
         return True
 
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
-        """The stages a field of ``players`` would play, each with whether it is played
-        (skipped: too few reach it; with nobody signed up, all are), each match as long as
-        the round's notes make it (two-player matches: the game's series, #match)."""
+        """The stages, each with whether a field of ``players`` plays it (#skipped; with nobody
+        signed up, all), each match as long as the round's notes make it (#match)."""
         stages = tuple(replace(s, length=match_length(self.match_notes(s))) for s in self.stages)
         if not players:
             return tuple((stage, True) for stage in stages)
@@ -209,7 +170,7 @@ class Multistage(Format):
                 run.level[p], run.keys[p] = Decimal(STEP * i), ()
             play = self._groups_stage if stage.kind is Kind.GROUPS else self._tables_stage
             play(run, pool, mine)
-            if run.plan is not None or run.ties or run.over or run.waiting:
+            if run.plan is not None or run.ties or run.halt:
                 return run
             pool = run.going
             run.alive = set(pool)
@@ -224,9 +185,7 @@ class Multistage(Format):
         return self._groups[count, best_of]
 
     def _groups_stage(self, run: Run, pool: list[PlayerId], mine: list[RoundRecord]) -> None:
-        """Replay stage ``run.at``, groups, through ``engine.formats.groups`` on its own
-        rounds (``mine``): its next round, or (the groups over) the top ``k`` of each group,
-        best first."""
+        """Replay groups stage ``run.at`` on its rounds ``mine``: its next round, or its goers."""
         stage, state, active = self.stages[run.at], run.state, run.active
         # everyone the stage's first round seated or gave a bye, as drawn
         players = entrants(state, mine[0] if mine else None, [p for p in pool if p in active])
@@ -236,14 +195,13 @@ class Multistage(Format):
         )
         sub = replace(state, players=tuple(players), rounds=rounds)
         w = gs.walk(sub)
-        nxt = gs.next_group_round(sub)
+        nxt = gs.next_group_round(w)
         over = nxt is None  # a group place counts once the groups are over (#ranking)
         for p in w.place:  # a group place is claimed once the group has played it
             run.line[p] = (stage.name, w.place[p]) if over else (IN_GROUP, len(state.rounds))
-            place = (("group-place", Decimal(-w.place[p])),) if over else ()
-            run.keys[p] = (*place, *w.group_keys[p][:2])
+            run.keys[p] = w.place_keys(p) if over else w.group_keys[p][:2]
         if mine and unsettled(mine[-1]):
-            run.waiting = True
+            run.halt = True
         elif nxt is not None:
             notes = (*self.stage_notes(stage), *(("bye",) if nxt.byes else ()))
             stage_label = f"{nxt.stage}@{run.at}"
@@ -252,57 +210,51 @@ class Multistage(Format):
             run.going = w.goers(stage.k)
 
     def _tables_stage(self, run: Run, pool: list[PlayerId], mine: list[RoundRecord]) -> None:
-        """Replay stage ``run.at``, a knockout (or the final: one table), round by round;
-        its next round, the play-offs it waits for, or who goes on."""
+        """Replay knockout (or final) stage ``run.at``: its next round, play-offs, or goers."""
         stage, active = self.stages[run.at], run.active
         final = stage.kind is Kind.FINAL
         # the final: more than a table went on, the best of them
         live = [p for p in pool if p in active][: self.seats if final else None]
         last: RoundRecord | None = None
-        depth = 0
+        depth, rounds = 0, run.state.rounds
         for rec in mine:
             if rec.plan.stage == "extra":
                 self._extras(run, rec)
             else:
                 last, depth = rec, depth + 1
                 self._round(run, rec, Decimal(STEP * run.at + 2 * depth), final)
-            if run.ties and past_ties(run.state.rounds, rec.number):
-                # never open when the next round was drawn: a withdrawal since, of the
-                # table's winner, left the others level; its tied lost it then
+            if run.ties and rec.number < len(rounds) and rounds[rec.number].plan.stage != "extra":
+                # a later round, not their play-off, was drawn: ties left by a withdrawal
+                # since (of a table's winner) lost then
                 run.ties = []
             if not run.ties:
                 live = [p for p in run.going if p in active]
         if run.ties:
             return
+        run.alive = set(live)
         if last is not None and unsettled(last):
-            run.alive = set(live) | {p for t in last.plan.tables for p in t.players if p in active}
-            run.waiting = True
-        elif last is not None and (final or len(live) <= self.seats or not live):
-            run.alive = set(live)
-            run.over = final
+            run.alive |= {p for t in last.plan.tables for p in t.players if p in active}
+            run.halt = True
+            return
+        if last is not None and (final or len(live) <= self.seats or not live):
+            run.halt = final
             if not final and stage.best_losers:
                 run.going = live + self._lucky(run, last, self.seats - len(live))
-        else:
-            self._next_tables(run, live)
-
-    def _next_tables(self, run: Run, live: list[PlayerId]) -> None:
-        """The stage's next round: the final's table, or tables by lot with byes."""
-        stage, label = self.stages[run.at], self.label(run.state)
-        final = stage.kind is Kind.FINAL
-        for p in live:
-            run.line[p] = ("final", 0) if final else ("playing", len(run.state.rounds) + 1)
-        run.alive = set(live)
-        if final and len(live) not in self.sizes:
-            run.over = True  # nobody left to seat a final: the ranking stands
             return
+        # the next round: the final's table, or tables by lot with byes
+        for p in live:
+            run.line[p] = ("final", 0) if final else ("playing", len(rounds) + 1)
+        if final and len(live) not in self.sizes:
+            run.halt = True  # nobody left to seat a final: the ranking stands
+            return
+        label = self.label(run.state)
         notes = (*self.stage_notes(stage), *dict.fromkeys(run.notes))
         rng = stream(run.state.seed, label)
         run.plan = self.lot_round(live, run.byes, rng, f"knockout@{run.at}", label, notes)
 
     def _lucky(self, run: Run, last: RoundRecord, need: int) -> list[PlayerId]:
-        """The best losers of the stage's ``last`` round (still in, not forfeited) where too
-        few went on to fill a table (by the hands or games they won, then the flip drawn
-        after that round, the same on every replay; #knockout)."""
+        """The best losers of the stage's ``last`` round where too few went on to fill a table
+        (#knockout), the flip drawn after that round: the same on every replay."""
         out = {p for res in last.results for p in res.forfeited}
         seated = [p for t in last.plan.tables for p in t.players]
         losers = [p for p in seated if p in run.active and p not in out and p not in run.going]
@@ -314,8 +266,7 @@ class Multistage(Format):
         )
 
     def _round(self, run: Run, rec: RoundRecord, level: Decimal, final: bool) -> None:
-        """One round of tables: each table's winner goes on, the byes too; a tie at the
-        top is played off (or flipped where no table can seat it)."""
+        """One round of tables: each table's winner goes on, the byes too."""
         run.going, run.notes = [], []
         results = {res.table.number: res for res in rec.results}
         for table in rec.plan.tables:
@@ -346,12 +297,11 @@ class Multistage(Format):
         level: Decimal,
         where: tuple[int, int],
     ) -> None:
-        """The best of ``stayed`` by ``net`` won their table (``where``: round, table; 0 an
-        extra round's): one goes on; several play it off, or a flip decides."""
+        """The best of ``stayed`` by ``net`` won table ``where`` (round, table; 0 in an extra
+        round) and goes on; several play it off, or a flip decides (#ties)."""
         flip = (run.state.seed, f"round{where[0]}-table{where[1]}-flip")
-        sides = self.sides(seated)
         top, tie, drawn = take(
-            self, stayed, lambda p: (net.get(p, Decimal(0)),), 1, seated, sides, flip
+            self, stayed, lambda p: (net.get(p, Decimal(0)),), 1, seated, self.sides(seated), flip
         )
         run.ties += [tie] if tie is not None else []
         if drawn:
@@ -375,14 +325,9 @@ class Multistage(Format):
         self.require_closed(state)
         self.require_players(state, min(self.sizes))
         run = self.walk(state)
-        if run.ties:
-            return self._playoff_round(run, state)
-        if run.plan is not None:
-            return run.plan
-        return self.finish(self.standings(state))
-
-    def _playoff_round(self, run: Run, state: TournamentState) -> RoundPlan:
-        """An extra hand (game) for each tie at a table's top (#ties)."""
+        if not run.ties:
+            return run.plan or self.finish(self.standings(state))
+        # an extra hand (game) for each tie at a table's top (#ties)
         stage, label = self.stages[run.at], self.label(state)
         extra = "extra-game" if stage.kind is Kind.FINAL else "extra-hand"
         length = series_note(self.game) if self.seats == 2 else ("one-hand",)
@@ -395,8 +340,7 @@ class Multistage(Format):
         return tuple(p for tie in run.ties for p in tie.tied if p in run.active)
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
-        """Stage reached (a knockout's round within it), then that stage's own chain,
-        then a flip (#ranking); no figure for a line the stage has not scored yet."""
+        """Stage reached, then that stage's own chain, then a flip (#ranking)."""
         run = self.walk(state)
         active, flip, points = run.active, flips(state), totals(state)
         lines = []

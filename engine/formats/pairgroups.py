@@ -1,11 +1,5 @@
-"""Pairs in groups (docs/rules/pairs.md#groups), for the pairs of 80分 and 掼蛋.
-
-The two-player groups format plays it with each pair one entrant, its first member standing
-for it: the state is *lifted* (a table of two pairs a match of two entrants, each side's
-points the sum of its two seats, a member's forfeit or removal the pair's), planned and
-ranked, and *lowered* back: partners opposite (A and C against B and D), both on one place.
-A table plays its session (the game's own match, no best-of series).
-"""
+"""Pairs in groups (docs/rules/pairs.md#groups): the two-player groups on the state *lifted*
+to entrants (a pair's first member stands for it), the answers *lowered* back to pairs."""
 
 from __future__ import annotations
 
@@ -18,7 +12,6 @@ from engine.formats.groups import Groups
 from engine.formats.series import SERIES_NOTES
 from engine.model import (
     Finished,
-    Penalty,
     PlayerId,
     RoundPlan,
     RoundRecord,
@@ -50,11 +43,10 @@ class PairGroups:
         pairs: Sequence[Pair],
         discipline: Callable[[TournamentState], TournamentState],
     ) -> None:
-        self.pairs = list(pairs)
         self.discipline = discipline  # the pairs' forfeits rule, applied before lifting
-        self.rep = {p: pair[0] for pair in self.pairs for p in pair}
-        self.members = {pair[0]: pair for pair in self.pairs}
-        self.unit = {pair[0]: i + 1 for i, pair in enumerate(self.pairs)}
+        self.rep = {p: pair[0] for pair in pairs for p in pair}
+        self.members = {pair[0]: pair for pair in pairs}
+        self.unit = {pair[0]: i + 1 for i, pair in enumerate(pairs)}
         self.fmt = EntrantGroups(game, knobs)
 
     # --- lifting ---------------------------------------------------------------------------
@@ -65,62 +57,57 @@ class PairGroups:
     def lift(self, state: TournamentState) -> TournamentState:
         """The state as the groups of entrants see it (after the forfeits rule)."""
         state = self.discipline(state)
-        reps = frozenset(self.rep[p] for p in state.removed if p in self.rep)
+        pens = [x for x in state.penalties if x.player in self.rep]
         return TournamentState(
             players=tuple(self.members),
             seed=state.seed,
             rounds=tuple(self._lift_round(rec) for rec in state.rounds),
-            penalties=tuple(
-                Penalty(self.rep[x.player], x.points, x.round_number)
-                for x in state.penalties
-                if x.player in self.rep
-            ),
-            removed=reps,
+            penalties=tuple(replace(x, player=self.rep[x.player]) for x in pens),
+            removed=frozenset(self.rep[p] for p in state.removed if p in self.rep),
             dropped={self.rep[p]: n for p, n in state.dropped.items() if p in self.rep},
         )
 
+    def _lift_table(self, t: Table) -> Table:
+        """A table of two pairs as a match of their entrants."""
+        return Table(t.number, (self.of(t.players[0]), self.of(t.players[1])))
+
     def _lift_round(self, rec: RoundRecord) -> RoundRecord:
-        tables = tuple(
-            Table(t.number, (self.of(t.players[0]), self.of(t.players[1]))) for t in rec.plan.tables
-        )
+        tables = tuple(self._lift_table(t) for t in rec.plan.tables)
         byes = tuple(dict.fromkeys(self.of(p) for p in rec.plan.byes))
         plan = RoundPlan(tables, byes, rec.plan.stage, rec.plan.seed_label, rec.plan.notes)
         return RoundRecord(rec.number, plan, tuple(self._lift_result(r) for r in rec.results))
 
     def _lift_result(self, res: TableResult) -> TableResult:
-        a, b = self.of(res.table.players[0]), self.of(res.table.players[1])
-        s = res.scores  # each side's points, the sum of its two seats
+        """Each side's points the sum of its two seats; a member's forfeit the pair's."""
+        s, forfeited = res.scores, frozenset(self.of(p) for p in res.forfeited)
         scores = (s[0] + s[2], s[1] + s[3]) if s else ()
-        forfeited = frozenset(self.of(p) for p in res.forfeited)
-        return TableResult(Table(res.table.number, (a, b)), res.status, scores, forfeited)
+        return TableResult(self._lift_table(res.table), res.status, scores, forfeited)
 
     # --- lowering --------------------------------------------------------------------------
     def lower_plan(self, plan: RoundPlan | Finished) -> RoundPlan | Finished:
-        """Each match a table of the two pairs, partners opposite; a series' note dropped
-        (a table plays the game's own session)."""
+        """Each match a table of the two pairs, partners opposite, playing the game's session."""
         if isinstance(plan, Finished):
             return Finished(self.lower_ranking(plan.ranking))
         tables = []
         for t in plan.tables:
             (a, c), (b, d) = self.members[t.players[0]], self.members[t.players[1]]
             tables.append(Table(t.number, (a, b, c, d)))
-        byes = tuple(p for rep in plan.byes for p in self.members[rep])
         notes = tuple(n for n in plan.notes if n not in SERIES_NOTES)
-        return RoundPlan(tuple(tables), byes, plan.stage, plan.seed_label, notes)
+        return RoundPlan(tuple(tables), self._lower(plan.byes), plan.stage, plan.seed_label, notes)
 
     def lower_ranking(self, ranking: Sequence[Standing]) -> tuple[Standing, ...]:
-        """Both partners on their pair's place, as ``engine.standings.rank`` has a unit:
-        the first with nothing between them, the second with what split the pair from
-        the next."""
+        """Both partners on their pair's place, as ``engine.standings.rank`` has a unit: the
+        first with nothing between them, the second with what split the pair from the next."""
         out: list[Standing] = []
         for s in ranking:
-            first, second = self.members[s.player]
-            unit = self.unit[s.player]
-            out += [
-                replace(s, player=first, unit=unit, tiebreak=(), lot=False),
-                replace(s, player=second, unit=unit),
-            ]
+            (first, second), unit = self.members[s.player], self.unit[s.player]
+            out.append(replace(s, player=first, unit=unit, tiebreak=(), lot=False))
+            out.append(replace(s, player=second, unit=unit))
         return tuple(out)
+
+    def _lower(self, entrants: Sequence[PlayerId]) -> tuple[PlayerId, ...]:
+        """Each entrant's pair, both members."""
+        return tuple(p for rep in entrants for p in self.members[rep])
 
     # --- the format's answers, for the players -----------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
@@ -130,8 +117,7 @@ class PairGroups:
         return self.lower_ranking(self.fmt.standings(self.lift(state)))
 
     def draw_groups(self, state: TournamentState) -> list[list[PlayerId]]:
-        groups = self.fmt.draw_groups(self.lift(state))
-        return [[p for rep in g for p in self.members[rep]] for g in groups]
+        return [list(self._lower(g)) for g in self.fmt.draw_groups(self.lift(state))]
 
     def group_places(self, state: TournamentState) -> tuple[GroupPlace, ...]:
         return tuple(
@@ -148,4 +134,4 @@ class PairGroups:
         return self.fmt.bracket(self.lift(state))
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
-        return tuple(p for rep in self.fmt.playoff(self.lift(state)) for p in self.members[rep])
+        return self._lower(self.fmt.playoff(self.lift(state)))
