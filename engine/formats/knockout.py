@@ -24,6 +24,7 @@ from engine.formats.elimination import (
 )
 from engine.formats.series import SERIES_NOTES, SUDDEN, series_length, series_note
 from engine.formats.stage import Goes, Kind, Stage, match_length, within
+from engine.formats.stages import Tie, played
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -54,14 +55,16 @@ class Walk:
     finalists: set[PlayerId] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
     last_losers: list[PlayerId] = field(default_factory=list)
-    replays: list[tuple[PlayerId, ...]] = field(default_factory=list)  # level matches
+    replays: list[Tie] = field(default_factory=list)  # level matches, one place each
 
-    def level(self, notes: Sequence[str], table: Table, net: Mapping[PlayerId, Decimal]) -> bool:
+    def level(
+        self, notes: Sequence[str], players: Sequence[PlayerId], net: Mapping[PlayerId, Decimal]
+    ) -> bool:
         """A level two-player match under a series, both still in: played again, never
         flipped (docs/rules/two-player.md#formats)."""
-        if len(table.players) != 2 or (series_length(notes) is None and SUDDEN not in notes):
+        if len(players) != 2 or (series_length(notes) is None and SUDDEN not in notes):
             return False
-        a, b = table.players
+        a, b = players
         return a in self.active and b in self.active and net[a] == net[b]
 
 
@@ -91,11 +94,9 @@ class Knockout(Format):
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
-        k = self.int_option("advance")
-        if not 1 <= k < min(self.sizes):
-            raise ConfigError(
-                "knob-range", knob="advance", value=k, low=1, high=min(self.sizes) - 1
-            )
+        k, high = self.int_option("advance"), min(self.sizes) - 1
+        if not 1 <= k <= high:
+            raise ConfigError("knob-range", knob="advance", value=k, low=1, high=high)
 
     def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
         """Refuse a knob this game's tables never let the knockout read: ``leftover`` at one
@@ -152,7 +153,7 @@ class Knockout(Format):
             staying, sat = set(going), set(seated)
             w.out.update(p for p in seated if p not in staying)
             w.out.update(p for p in w.pool if p not in staying and p not in sat and p in active)
-            staying -= {p for pair in w.replays for p in pair}
+            staying -= {p for match in w.replays for p in match.tied}
             w.pool = [] if w.final.played else [p for p in state.players if p in staying]
         w.out.update(p for p in state.players if p not in active)
         return w
@@ -183,8 +184,8 @@ class Knockout(Format):
             w.score_at.update(net)
             if final:
                 w.notes += w.final.play(players, net, rec.number, seed)
-            elif w.level(rec.plan.notes, table, net):
-                w.replays.append(table.players)
+            elif w.level(rec.plan.notes, table.players, net):
+                w.replays.append(Tie(1, table.players))
                 going += table.players  # neither is out before the replay
             else:
                 by_net = {p: (net[p],) for p in players}
@@ -205,13 +206,8 @@ class Knockout(Format):
         in the round the match was drawn in; level again, another replay."""
         pending, w.replays = w.replays, []
         won: set[PlayerId] = set()
-        results = {res.table.number: res for res in rec.results}
-        for pair in pending:
-            table = next((t for t in rec.plan.tables if set(t.players) == set(pair)), None)
-            res = results.get(table.number) if table is not None else None
-            if table is None or res is None or res.status is TableStatus.PENDING:
-                w.replays.append(pair)
-                continue
+        for match, res in played(pending, rec, w.replays):
+            pair = match.tied
             stayed = [p for p in pair if p in w.active and p not in res.forfeited]
             if res.status is TableStatus.FORFEIT:
                 w.forfeit.update(res.forfeited)
@@ -219,8 +215,8 @@ class Knockout(Format):
                 won.update(stayed if len(stayed) == 1 else ())
                 continue
             net = net_scores(rec, res, w.pens)
-            if w.level(rec.plan.notes, table, net):
-                w.replays.append(pair)
+            if w.level(rec.plan.notes, pair, net):
+                w.replays.append(match)
             elif stayed:
                 winner = max(stayed, key=lambda p: net[p])
                 w.out.update(p for p in pair if p != winner)
@@ -239,7 +235,7 @@ class Knockout(Format):
         # The last round's decisions, then a match's length (docs/rules/two-player.md#formats).
         notes = (*dict.fromkeys(w.notes), *series_note(self.game))
         if w.replays and not w.final.played:
-            return replay_round(w.replays, label, series_note(self.game))
+            return replay_round((m.tied for m in w.replays), label, series_note(self.game))
         if w.final.played:
             table = w.final.extra_seats()
             if table is None:
@@ -292,7 +288,7 @@ class Knockout(Format):
         game can seat them."""
         w = self.walk(state)
         if w.replays and not w.final.played:
-            return tuple(p for pair in w.replays for p in pair)
+            return tuple(p for match in w.replays for p in match.tied)
         return w.final.top if w.final.extra_seats() is not None else ()
 
     def _lucky(self, w: Walk, state: TournamentState) -> list[PlayerId]:

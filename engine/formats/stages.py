@@ -156,11 +156,9 @@ class Stages(Format):
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
-        k = self.int_option("advance")
-        if self.str_option("per") == "table" and k >= min(self.sizes):
-            raise ConfigError(
-                "knob-range", knob="advance", value=k, low=1, high=min(self.sizes) - 1
-            )
+        k, high = self.int_option("advance"), min(self.sizes) - 1
+        if self.str_option("per") == "table" and k > high:
+            raise ConfigError("knob-range", knob="advance", value=k, low=1, high=high)
 
     def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
         """Refuse ``hands`` where the game's ``series`` sets every match's length instead
@@ -255,24 +253,21 @@ class Stages(Format):
         w = self.walk(state)
         label = self.label(state)
         rng = stream(state.seed, label)
-        # The last stage's decisions, then a match's length (docs/rules/two-player.md#formats).
-        notes = (*dict.fromkeys(w.notes), *series_note(self.game))
+        # The last stage's decisions, then a match's length (docs/rules/two-player.md#formats)
+        # or else the hands every report is checked against.
+        series = series_note(self.game)
+        notes = (*dict.fromkeys(w.notes), *series)
         if w.pending:  # five hands at tables of 3–4 (再进行五局加赛); a match again at two
-            hands = self._hands(EXTRA_HANDS)
-            extra = ("extra-hands", *hands) if hands else ("extra-hand",)
+            extra = ("extra-hand",) if series else ("extra-hands", hands_note(EXTRA_HANDS))
             return RoundPlan(playoff_tables(w.pending, rng), (), "extra", label, (*notes, *extra))
         called = self._lucky(w, state)
         pool = [*w.pool, *called]
-        notes = (*notes, *(("lucky-loser",) if called else ()))
         if w.final or len(pool) < min(self.sizes):
             return self.finish(self.standings(state))
-        notes = (*notes, *self._hands(self.int_option("hands")))
+        hands = () if series else (hands_note(self.int_option("hands")),)
+        notes = (*notes, *(["lucky-loser"] if called else []), *hands)
         byes = Counter(p for r in state.rounds for p in r.plan.byes)
         return self.lot_round(pool, byes, rng, "stage", label, notes, apart=state.apart)
-
-    def _hands(self, hands: int) -> tuple[str, ...]:
-        """The round's hands every report is checked against; none under a series."""
-        return () if series_note(self.game) else (hands_note(hands),)
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
         """The players tied at a cut (or at the top of the final) who play extra hands."""
