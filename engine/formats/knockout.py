@@ -101,11 +101,9 @@ class Knockout(Format):
     def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
         """Refuse a knob this game's tables never let the knockout read: ``leftover`` at one
         size, ``best_losers`` at tables of two (docs/rules/knockout.md#leftovers, #one-loss)."""
-        if drawing:
-            return
-        if name == "leftover" and len(self.sizes) == 1:
+        if name == "leftover" and len(self.sizes) == 1 and not drawing:
             raise ConfigError("knob-unread-one-size", knob=name, seats=self.sizes[0])
-        if name == "best_losers" and self.sizes == (2,):
+        if name == "best_losers" and self.sizes == (2,) and not drawing:
             raise ConfigError("knob-unread-two-seats", knob=name)
 
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
@@ -242,14 +240,12 @@ class Knockout(Format):
                 return self.finish(self.standings(state))
             seats = (Table(1, tuple(shuffled(sorted(table), rng))),)
             return RoundPlan(seats, (), "extra", label, (*notes, "extra-game"))
-        pool = list(w.pool)
-        if 1 < len(pool) < min(self.sizes) and self._calls_back(state):
-            pool += self._lucky(w, state)
-            notes = (*notes, "lucky-loser")
+        called = self._callbacks(w, state)[0]
+        pool = [*w.pool, *called]
         if len(pool) < min(self.sizes):  # one left, or forfeits left too few: the ranking decides
             return self.finish(self.standings(state))
         sit_out = 0 if self.best_losers else self.sit_out(len(pool)) or 0
-        notes = (*notes, "fill-byes") if sit_out else notes
+        notes = (*notes, *(["lucky-loser"] if called else []), *(["fill-byes"] if sit_out else []))
         byes = Counter(p for r in state.rounds for p in r.plan.byes)
         short = self.str_option("leftover") == "table"
         return self.lot_round(pool, byes, rng, "", label, notes, short, state.apart, sit_out)
@@ -275,46 +271,40 @@ class Knockout(Format):
     def _calls_back(self, state: TournamentState) -> bool:
         """Whether the best losers fill a final too few reached: with ``best_losers=off`` only
         when the round that left too few could be seated no other way (not for forfeits)."""
-        if self.best_losers:
-            return True
         last = next((r for r in reversed(state.rounds) if r.plan.stage != "extra"), None)
-        if last is None:
-            return False
+        if self.best_losers or last is None:
+            return self.best_losers
         field = len(last.plan.byes) + sum(len(t.players) for t in last.plan.tables)
         return self.sit_out(field) is None
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
-        """The players of level matches to play again, or the final's tied top when an extra
-        game can seat them."""
+        """Level matches to play again, or the final's tied top an extra game can seat."""
         w = self.walk(state)
         if w.replays and not w.final.played:
             return tuple(p for match in w.replays for p in match.tied)
         return w.final.top if w.final.extra_seats() is not None else ()
 
-    def _lucky(self, w: Walk, state: TournamentState) -> list[PlayerId]:
-        """The last round's best losers by score, then flip, to fill a too-small final."""
-        need = min(self.sizes) - len(w.pool)
-        cands = [p for p in w.last_losers if p not in state.removed and p not in w.forfeit]
-        return lucky_losers(state, cands, need, lambda p: (w.score_at.get(p, LOW),))
-
     def called_back(self, state: TournamentState) -> frozenset[PlayerId]:
         return frozenset(self._callbacks(self.walk(state), state)[0])
 
-    def _callbacks(self, w: Walk, state: TournamentState) -> tuple[set[PlayerId], set[PlayerId]]:
-        """The lucky losers the next round takes, once the round that put them out is over
-        (shown still in, as its end announced); before that, those who may yet be."""
+    def _callbacks(self, w: Walk, state: TournamentState) -> tuple[list[PlayerId], set[PlayerId]]:
+        """The best losers by score, then flip, who fill a final too few reached, once the
+        round that put them out is over; before that, those who may yet be."""
         if w.final.played or not self._calls_back(state):
-            return set(), set()
+            return [], set()
         try:
             self.require_closed(state)
         except FormatError:  # results still to come could change who is called back
-            return set(), self._may_be(w, state)
-        return set(self._lucky(w, state)) if 1 < len(w.pool) < min(self.sizes) else set(), set()
+            return [], self._may_be(w, state)
+        if not 1 < len(w.pool) < min(self.sizes):
+            return [], set()
+        need = min(self.sizes) - len(w.pool)
+        cands = [p for p in w.last_losers if p not in state.removed and p not in w.forfeit]
+        return lucky_losers(state, cands, need, lambda p: (w.score_at.get(p, LOW),)), set()
 
     def _may_be(self, w: Walk, state: TournamentState) -> set[PlayerId]:
-        """Losers of the open round its tables still to report may make lucky losers, if
-        they send on fewer than a table (docs/rules/knockout.md#lucky-loser); a table
-        forfeited whole sends fewer on, and that is not foreseen."""
+        """Losers of the open round whom its tables still to report may make best losers
+        (docs/rules/knockout.md#lucky-loser); a table forfeited whole is not foreseen."""
         rec = state.rounds[-1]  # a round is open, so there is one
         done = {res.table.number for res in rec.results if res.status is not TableStatus.PENDING}
         pending = [t for t in rec.plan.tables if t.number not in done]
@@ -334,8 +324,8 @@ class Knockout(Format):
         w = self.walk(state)
         points, flip = totals(state), flips(state)
         lucky, maybe = self._callbacks(w, state)
-        w.out -= lucky | maybe
-        waiting, top = set(w.pool) | lucky, set(w.final.top)
+        w.out -= {*lucky, *maybe}
+        waiting, top = {*w.pool, *lucky}, set(w.final.top)
         lines = []
         for p in state.players:
             keys = (
