@@ -1,13 +1,5 @@
-"""Table knockout 分桌淘汰: the rules are docs/rules/knockout.md.
-
-Every round the players still in are drawn by lot into tables and the top ``advance`` of
-each go on; a tie for a place that goes on is flipped (note ``tiebreak-flip``). When the
-players left fit one table it is the final (stage ``final``), a tie at its top played off
-in ``extra`` rounds (:class:`~engine.formats.elimination.FinalTable`). A level two-player
-match under a series is played again in an ``extra`` round before the next draw, never
-flipped. Too few left for a table: the best losers of the last round fill the final (note
-``lucky-loser``); with ``best_losers=off`` a round seats fewer instead (note ``fill-byes``).
-"""
+"""Table knockout 分桌淘汰: the rules are docs/rules/knockout.md (tables by lot, the top
+``advance`` of each going on, until the players left fit one table: the final)."""
 
 from __future__ import annotations
 
@@ -32,6 +24,7 @@ from engine.formats.elimination import (
 )
 from engine.formats.series import SERIES_NOTES, SUDDEN, series_length, series_note
 from engine.formats.stage import Goes, Kind, Stage, match_length, within
+from engine.formats.stages import Tie, played
 from engine.games.base import Knob
 from engine.model import (
     Finished,
@@ -51,7 +44,7 @@ from engine.standings import Line, flips, net_scores, penalties_by_round, rank, 
 class Walk:
     """What the history so far implies for the next round and for the ranking."""
 
-    final: FinalTable  # the final table and its extra games
+    final: FinalTable
     pens: Pens
     active: set[PlayerId]
     pool: list[PlayerId] = field(default_factory=list)  # waiting for the next draw
@@ -59,33 +52,20 @@ class Walk:
     reached: dict[PlayerId, int] = field(default_factory=dict)
     score_at: dict[PlayerId, Decimal] = field(default_factory=dict)
     forfeit: set[PlayerId] = field(default_factory=set)
-    byes: Counter[PlayerId] = field(default_factory=Counter)
     finalists: set[PlayerId] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
     last_losers: list[PlayerId] = field(default_factory=list)
-    replays: list[tuple[PlayerId, ...]] = field(default_factory=list)  # level matches
+    replays: list[Tie] = field(default_factory=list)  # level matches, one place each
 
-    def level(self, notes: Sequence[str], table: Table, net: Mapping[PlayerId, Decimal]) -> bool:
-        """A two-player match of a round with a series that ended level, both players
-        still in: it is played again rather than flipped (docs/rules/two-player.md#formats)."""
-        if len(table.players) != 2 or (series_length(notes) is None and SUDDEN not in notes):
+    def level(
+        self, notes: Sequence[str], players: Sequence[PlayerId], net: Mapping[PlayerId, Decimal]
+    ) -> bool:
+        """A level two-player match under a series, both still in: played again, never
+        flipped (docs/rules/two-player.md#formats)."""
+        if len(players) != 2 or (series_length(notes) is None and SUDDEN not in notes):
             return False
-        a, b = table.players
+        a, b = players
         return a in self.active and b in self.active and net[a] == net[b]
-
-    def advance(
-        self,
-        players: list[PlayerId],
-        net: Mapping[PlayerId, Decimal],
-        k: int,
-        flip: tuple[str, str],
-    ) -> list[PlayerId]:
-        """The top ``k`` of a table's ``players``; a tie at the cut by card flip (#flip)."""
-        ahead, tied = at_cut(players, k, lambda p: (net[p],))
-        if not tied:
-            return ahead
-        self.notes.append("tiebreak-flip")
-        return flipped(ahead, tied, k, flip)[0]
 
 
 class Knockout(Format):
@@ -114,34 +94,25 @@ class Knockout(Format):
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
-        k = self.int_option("advance")
-        if not 1 <= k < min(self.sizes):
-            raise ConfigError(
-                "knob-range", knob="advance", value=k, low=1, high=min(self.sizes) - 1
-            )
+        k, high = self.int_option("advance"), min(self.sizes) - 1
+        if not 1 <= k <= high:
+            raise ConfigError("knob-range", knob="advance", value=k, low=1, high=high)
 
     def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
-        """Refuse a knob this game's tables never let the knockout read: ``leftover`` where
-        the game has one table size (no short table, so leftovers always sit out,
-        #leftovers), ``best_losers`` at tables of two (one winner each, an odd one out
-        gets a bye: no round ever sends on too few, #one-loss)."""
-        if drawing:
-            return
-        if name == "leftover" and len(self.sizes) == 1:
+        """Refuse a knob this game's tables never let the knockout read: ``leftover`` at one
+        size, ``best_losers`` at tables of two (docs/rules/knockout.md#leftovers, #one-loss)."""
+        if name == "leftover" and len(self.sizes) == 1 and not drawing:
             raise ConfigError("knob-unread-one-size", knob=name, seats=self.sizes[0])
-        if name == "best_losers" and self.sizes == (2,):
+        if name == "best_losers" and self.sizes == (2,) and not drawing:
             raise ConfigError("knob-unread-two-seats", knob=name)
 
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
-        """Tables by lot, the top ``advance`` of each going on, until the players left fit
-        one table (skipped when the field already does), then the final table."""
+        """Knockout rounds (skipped when the field fits one table), then the final. Only the
+        final plays an extra game or flips for first (docs/rules/knockout.md#final-ties); a
+        level two-player series is played again instead (docs/rules/two-player.md#formats)."""
         notes = series_note(self.game)
         length = match_length(notes)
         chain = within(self.tiebreaks)
-        # A level two-player series is played again (two-player.md#formats); a level table's
-        # place that goes on is flipped for (#flip): the extra game is the final's alone, and
-        # so is the flip of a tie for first no extra game can seat (#final-ties). Players out
-        # in one round are ranked by the closing flip either way.
         replayed = min(self.sizes) == 2 and bool(series_length(notes) or SUDDEN in notes)
         final_only = {"final-flip"} if replayed else {"extra", "final-flip"}
         cut = tuple(c for c in chain if c not in final_only)
@@ -153,16 +124,14 @@ class Knockout(Format):
 
     @property
     def rules_variant(self) -> str:
-        """``series`` at two-player tables: /rules says a table is a match and a level one
-        is played again (docs/rules/two-player.md#formats)."""
+        """``series`` at two-player tables (docs/rules/two-player.md#formats)."""
         return "series" if max(self.sizes) == 2 and series_note(self.game) else ""
 
     # --- history ---------------------------------------------------------------------
     def walk(self, state: TournamentState) -> Walk:
         """Replay every round: who is still in, who went out where, what is undecided."""
         active = set(self.active(state))
-        pool = [p for p in state.players if p in active]
-        w = Walk(FinalTable(self.sizes), penalties_by_round(state), active, pool)
+        w = Walk(FinalTable(self.sizes), penalties_by_round(state), active, self.active(state))
         for rec in state.rounds:
             w.notes = []
             seated = [p for t in rec.plan.tables for p in t.players]
@@ -171,7 +140,6 @@ class Knockout(Format):
                 self._replay(w, rec, state)  # the level matches again
                 continue
             w.reached.update((p, rec.number) for p in (*seated, *rec.plan.byes))
-            w.byes.update(rec.plan.byes)
             if rec.plan.stage == "extra":
                 w.notes += w.final.extra(rec, w.pens, active, state.seed)
                 continue
@@ -183,15 +151,14 @@ class Knockout(Format):
             staying, sat = set(going), set(seated)
             w.out.update(p for p in seated if p not in staying)
             w.out.update(p for p in w.pool if p not in staying and p not in sat and p in active)
-            staying -= {p for pair in w.replays for p in pair}
+            staying -= {p for match in w.replays for p in match.tied}
             w.pool = [] if w.final.played else [p for p in state.players if p in staying]
         w.out.update(p for p in state.players if p not in active)
         return w
 
     def _round(self, w: Walk, rec: RoundRecord, seed: str) -> list[PlayerId]:
-        """One round's tables settled: who goes on (the pending tables' players and the
-        level matches' with them, for now); the final's table played; the losers kept
-        for a final too few may reach."""
+        """Who goes on from one round (the pending tables' players and level matches' too,
+        for now), the final's table played, and the losers a too-small final may call back."""
         results = {res.table.number: res for res in rec.results}
         final, k = rec.plan.stage == "final", self.int_option("advance")
         going = [p for p in rec.plan.byes if p in w.active]
@@ -205,24 +172,26 @@ class Knockout(Format):
             if res.status is TableStatus.FORFEIT:
                 w.forfeit.update(res.forfeited)
                 w.out.update(res.forfeited)
-                stayed = [p for p in players if p not in res.forfeited]
-                if final:
-                    level = dict.fromkeys(stayed, Decimal(0))  # level at the top
-                    w.score_at.update(level)
-                    w.notes += w.final.play(stayed, level, rec.number, seed)
-                else:
-                    going += stayed
-                continue
-            net = net_scores(rec, res, w.pens)
+                players = [p for p in players if p not in res.forfeited]
+                if not final:
+                    going += players
+                    continue
+                net = dict.fromkeys(players, Decimal(0))  # level at the top
+            else:
+                net = net_scores(rec, res, w.pens)
             w.score_at.update(net)
             if final:
                 w.notes += w.final.play(players, net, rec.number, seed)
-            elif w.level(rec.plan.notes, table, net):
-                w.replays.append(table.players)
+            elif w.level(rec.plan.notes, table.players, net):
+                w.replays.append(Tie(1, table.players))
                 going += table.players  # neither is out before the replay
             else:
-                flip = (seed, f"round{rec.number}-table{table.number}-flip")
-                ahead = w.advance(players, net, k, flip)
+                by_net = {p: (net[p],) for p in players}
+                ahead, tied = at_cut(players, k, by_net.__getitem__)
+                if tied:  # a tie for a place that goes on: a card flip (#flip)
+                    w.notes.append("tiebreak-flip")
+                    flip = (seed, f"round{rec.number}-table{table.number}-flip")
+                    ahead = flipped(ahead, tied, k, flip)[0]
                 going += ahead
                 losers += [p for p in table.players if p not in ahead]
         if losers:
@@ -231,26 +200,21 @@ class Knockout(Format):
 
     @staticmethod
     def _replay(w: Walk, rec: RoundRecord, state: TournamentState) -> None:
-        """The level matches played again: a winner joins the next draw, the other is
-        out in the round the match was drawn in; level again: another replay."""
+        """The level matches played again: the winner joins the next draw, the loser is out
+        in the round the match was drawn in; level again, another replay."""
         pending, w.replays = w.replays, []
         won: set[PlayerId] = set()
-        results = {res.table.number: res for res in rec.results}
-        for pair in pending:
-            table = next((t for t in rec.plan.tables if set(t.players) == set(pair)), None)
-            res = results.get(table.number) if table is not None else None
-            if table is None or res is None or res.status is TableStatus.PENDING:
-                w.replays.append(pair)
-                continue
+        for match, res in played(pending, rec, w.replays):
+            pair = match.tied
             stayed = [p for p in pair if p in w.active and p not in res.forfeited]
             if res.status is TableStatus.FORFEIT:
                 w.forfeit.update(res.forfeited)
                 w.out.update(res.forfeited)
-                won.update(stayed[:1] if len(stayed) == 1 else ())
+                won.update(stayed if len(stayed) == 1 else ())
                 continue
             net = net_scores(rec, res, w.pens)
-            if w.level(rec.plan.notes, table, net):
-                w.replays.append(pair)
+            if w.level(rec.plan.notes, pair, net):
+                w.replays.append(match)
             elif stayed:
                 winner = max(stayed, key=lambda p: net[p])
                 w.out.update(p for p in pair if p != winner)
@@ -266,38 +230,33 @@ class Knockout(Format):
         w = self.walk(state)
         label = self.label(state)
         rng = stream(state.seed, label)
-        # The last round's decisions, then how long a match is at two-player tables
-        # (docs/rules/two-player.md#formats).
+        # The last round's decisions, then a match's length (docs/rules/two-player.md#formats).
         notes = (*dict.fromkeys(w.notes), *series_note(self.game))
         if w.replays and not w.final.played:
-            return replay_round(w.replays, label, series_note(self.game))
+            return replay_round((m.tied for m in w.replays), label, series_note(self.game))
         if w.final.played:
             table = w.final.extra_seats()
             if table is None:
                 return self.finish(self.standings(state))
             seats = (Table(1, tuple(shuffled(sorted(table), rng))),)
             return RoundPlan(seats, (), "extra", label, (*notes, "extra-game"))
-        pool = list(w.pool)
-        if 1 < len(pool) < min(self.sizes) and self._calls_back(state):
-            pool += self._lucky(w, state)
-            notes = (*notes, "lucky-loser")
+        called = self._callbacks(w, state)[0]
+        pool = [*w.pool, *called]
         if len(pool) < min(self.sizes):  # one left, or forfeits left too few: the ranking decides
             return self.finish(self.standings(state))
         sit_out = 0 if self.best_losers else self.sit_out(len(pool)) or 0
-        notes = (*notes, "fill-byes") if sit_out else notes
+        notes = (*notes, *(["lucky-loser"] if called else []), *(["fill-byes"] if sit_out else []))
+        byes = Counter(p for r in state.rounds for p in r.plan.byes)
         short = self.str_option("leftover") == "table"
-        return self.lot_round(pool, w.byes, rng, "", label, notes, short, state.apart, sit_out)
+        return self.lot_round(pool, byes, rng, "", label, notes, short, state.apart, sit_out)
 
     @property
     def best_losers(self) -> bool:
-        """Whether the best losers fill a final too few reached (knob ``best_losers``)."""
         return bool(self.options["best_losers"])
 
     def sit_out(self, players: int) -> int | None:
-        """With ``best_losers=off``: how many more players than the leftovers sit the
-        round out on a bye, the fewest that make the round send on one player or at least
-        a table (docs/rules/knockout.md#one-loss); 0 for players that fit one table, and
-        ``None`` when no count does (four 斗地主 players: a table and a bye send on two)."""
+        """With ``best_losers=off``, how many more than the leftovers sit out so the round
+        sends on one player or a table (docs/rules/knockout.md#one-loss); ``None``: no count."""
         least, k = min(self.sizes), self.int_option("advance")
         if players in self.sizes and players <= self.sizes[0]:
             return 0
@@ -310,63 +269,46 @@ class Knockout(Format):
         return None
 
     def _calls_back(self, state: TournamentState) -> bool:
-        """Whether the best losers fill a final too few reached: always with
-        ``best_losers=on``; with ``off`` only when the round that left too few could be
-        seated no other way (then a final needs them; forfeits are no such reason)."""
-        if self.best_losers:
-            return True
+        """Whether the best losers fill a final too few reached: with ``best_losers=off`` only
+        when the round that left too few could be seated no other way (not for forfeits)."""
         last = next((r for r in reversed(state.rounds) if r.plan.stage != "extra"), None)
-        if last is None:
-            return False
+        if self.best_losers or last is None:
+            return self.best_losers
         field = len(last.plan.byes) + sum(len(t.players) for t in last.plan.tables)
         return self.sit_out(field) is None
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
-        """The players of level matches to play again, or the tied top of the final
-        when an extra game can be seated for them."""
+        """Level matches to play again, or the final's tied top an extra game can seat."""
         w = self.walk(state)
         if w.replays and not w.final.played:
-            return tuple(p for pair in w.replays for p in pair)
+            return tuple(p for match in w.replays for p in match.tied)
         return w.final.top if w.final.extra_seats() is not None else ()
-
-    def _lucky(self, w: Walk, state: TournamentState) -> list[PlayerId]:
-        """Best losers of the last round by score, then by flip, to fill a final that
-        fewer than a table's worth of players are left for."""
-        need = min(self.sizes) - len(w.pool)
-        cands = [p for p in w.last_losers if p not in state.removed and p not in w.forfeit]
-        return lucky_losers(state, cands, need, lambda p: (w.score_at.get(p, LOW),))
 
     def called_back(self, state: TournamentState) -> frozenset[PlayerId]:
         return frozenset(self._callbacks(self.walk(state), state)[0])
 
-    def _callbacks(self, w: Walk, state: TournamentState) -> tuple[set[PlayerId], set[PlayerId]]:
-        """The lucky losers the next round will take, once the round that put them out is
-        over (the standings show them still in, as the round's end announced, not as out
-        in the round they lost); before that, those who may yet be (:meth:`_may_be`)."""
+    def _callbacks(self, w: Walk, state: TournamentState) -> tuple[list[PlayerId], set[PlayerId]]:
+        """The best losers by score, then flip, who fill a final too few reached, once the
+        round that put them out is over; before that, those who may yet be."""
         if w.final.played or not self._calls_back(state):
-            return set(), set()
+            return [], set()
         try:
             self.require_closed(state)
         except FormatError:  # results still to come could change who is called back
-            return set(), self._may_be(w, state)
-        return set(self._lucky(w, state)) if 1 < len(w.pool) < min(self.sizes) else set(), set()
+            return [], self._may_be(w, state)
+        if not 1 < len(w.pool) < min(self.sizes):
+            return [], set()
+        need = min(self.sizes) - len(w.pool)
+        cands = [p for p in w.last_losers if p not in state.removed and p not in w.forfeit]
+        return lucky_losers(state, cands, need, lambda p: (w.score_at.get(p, LOW),)), set()
 
     def _may_be(self, w: Walk, state: TournamentState) -> set[PlayerId]:
-        """Losers of the round being played whom its tables still to report may make lucky
-        losers: those tables send on ``advance`` each, and if that leaves fewer than a
-        table, the best losers fill the final. A loser already below as many of the
-        round's losers as places to fill is out whatever comes (a table forfeited whole
-        sends fewer on; that exception is not foreseen)."""
-        if w.replays or not state.rounds:
-            return set()
-        rec = state.rounds[-1]
-        results = {res.table.number: res for res in rec.results}
-        pending = [
-            t
-            for t in rec.plan.tables
-            if (r := results.get(t.number)) is None or r.status is TableStatus.PENDING
-        ]
-        if rec.plan.stage in ("final", "extra") or not pending:
+        """Losers of the open round whom its tables still to report may make best losers
+        (docs/rules/knockout.md#lucky-loser); a table forfeited whole is not foreseen."""
+        rec = state.rounds[-1]  # a round is open, so there is one
+        done = {res.table.number for res in rec.results if res.status is not TableStatus.PENDING}
+        pending = [t for t in rec.plan.tables if t.number not in done]
+        if w.replays or rec.plan.stage in ("final", "extra") or not pending:
             return set()
         held = {p for t in pending for p in t.players}
         k = self.int_option("advance")
@@ -380,11 +322,10 @@ class Knockout(Format):
 
     def standings(self, state: TournamentState) -> tuple[Standing, ...]:
         w = self.walk(state)
-        points = totals(state)
-        flip = flips(state)
+        points, flip = totals(state), flips(state)
         lucky, maybe = self._callbacks(w, state)
-        w.out -= lucky | maybe
-        waiting, top = set(w.pool) | lucky, set(w.final.top)
+        w.out -= {*lucky, *maybe}
+        waiting, top = {*w.pool, *lucky}, set(w.final.top)
         lines = []
         for p in state.players:
             keys = (

@@ -1,17 +1,11 @@
-"""Score stages 积分晋级: the rules are docs/rules/stages.md.
-
-A stage's score starts from ``base`` (or carries over with ``base=0``); the top
-``advance`` of each table (``per=table``) or of the whole stage (``per=overall``) go on.
-A tie at the cut goes to the previous stage's score, then to five extra hands (a round of
-stage ``extra``), a flip only where no play-off table can be seated. Every round carries
-its ``hands-N`` note, against which each report is checked.
-"""
+"""Score stages 积分晋级: the rules are docs/rules/stages.md (stages of ``hands`` hands, the
+top of each table or stage going on, a tie at the cut played off in five extra hands)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from random import Random
 
@@ -45,13 +39,13 @@ from engine.model import (
 from engine.standings import Key, Line, flips, net_scores, penalties_by_round, rank
 
 EXTRA_HANDS = 5  # a tie's play-off: 再进行五局加赛 (docs/rules/stages.md#ties)
+Order = Callable[[PlayerId], tuple[Decimal, ...]]  # what ranks a cut, larger first
 
 
 @dataclass(frozen=True)
 class Tie:
-    """``slots`` places to give among ``tied`` players: a play-off at ``seats`` (the tied,
-    or their whole table), ``sides`` the partners there (2v2 games); else a flip. A score
-    stage's cut and ``engine.formats.multistage``'s tables (one place) settle ties alike."""
+    """``slots`` places among ``tied`` players, a play-off at ``seats`` (``sides`` its 2v2
+    partners) or a flip; a score stage's cut and multistage's tables settle ties alike."""
 
     slots: int
     tied: tuple[PlayerId, ...]
@@ -62,9 +56,8 @@ class Tie:
 def played(
     ties: Sequence[Tie], rec: RoundRecord, waiting: list[Tie]
 ) -> Iterator[tuple[Tie, TableResult]]:
-    """Each of ``ties`` with its play-off's result in ``rec``, the table the tied sat at
-    (one who withdrew since leaves the seats shorter); one still to report goes back on
-    ``waiting`` in its turn, so the next play-off round keeps the ties' order."""
+    """Each tie with its play-off's result in ``rec``; one still to report goes back on
+    ``waiting`` in turn, so the next play-off round keeps the ties' order."""
     for tie in ties:
         res = next((r for r in rec.results if set(tie.tied) <= set(r.table.players)), None)
         if res is None or res.status is TableStatus.PENDING:
@@ -76,16 +69,14 @@ def played(
 def take(
     fmt: Format,
     order: Sequence[PlayerId],
-    key: Callable[[PlayerId], tuple[Decimal, ...]],
+    key: Order,
     slots: int,
     table: Sequence[PlayerId],
     sides: Sequence[Sequence[PlayerId]],
     flip: tuple[str, str],
 ) -> tuple[list[PlayerId], Tie | None, dict[PlayerId, int]]:
-    """The top ``slots`` of ``order`` by ``key`` (larger first): who goes on, the tie at
-    the line that a play-off settles (at :func:`extra_table`'s seats, ``table`` being the
-    tied players' whole table), and the flip (``flip`` = seed, label) that settled it
-    where none can be seated, the last resort."""
+    """The top ``slots`` of ``order`` by ``key``: who goes on, the tie at the line for a
+    play-off at :func:`extra_table`'s seats, else the flip (``flip`` = seed, label) values."""
     above, tied = at_cut(order, slots, key)
     if not tied:
         return above, None, {}
@@ -116,11 +107,9 @@ class Walk:
     reached: dict[PlayerId, int] = field(default_factory=dict)
     extras: dict[PlayerId, list[Key]] = field(default_factory=dict)
     pending: list[Tie] = field(default_factory=list)
-    byes: Counter[PlayerId] = field(default_factory=Counter)
     final: bool = False
     seated: list[PlayerId] = field(default_factory=list)  # the last stage's tables
-    # per=overall, tables of the stage still to report: those the cut may yet take
-    undecided: set[PlayerId] = field(default_factory=set)
+    undecided: set[PlayerId] = field(default_factory=set)  # per=overall: the cut may take
     forfeit: set[PlayerId] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
 
@@ -128,21 +117,13 @@ class Walk:
         """The cut's order (#ties): stage score, then the previous stage's."""
         return self.score[p], self.prev.get(p, Decimal(0))
 
-    def cut(
-        self,
-        fmt: Format,
-        group: Sequence[PlayerId],
-        key: Callable[[PlayerId], tuple[Decimal, ...]],
-        k: int,
-        table: Sequence[PlayerId],
-        sides: Sequence[Sequence[PlayerId]],
-        label: str,
-    ) -> None:
-        """The top ``k`` of ``group`` go on; a tie at the line plays five extra hands at
-        ``table`` (:func:`take`), else a flip labelled ``label`` decides."""
-        going, tie, drawn = take(fmt, group, key, k, table, sides, (self.seed, label))
+    def cut(self, fmt: Format, tie: Tie, key: Order, label: str) -> None:
+        """The top ``tie.slots`` of ``tie.tied`` go on; a tie at the line plays five extra
+        hands at ``tie.seats`` (:func:`take`), else a flip labelled ``label`` decides."""
+        flip = (self.seed, label)
+        going, left, drawn = take(fmt, tie.tied, key, tie.slots, tie.seats, tie.sides, flip)
         self.going += going
-        self.pending += [tie] if tie is not None else []
+        self.pending += [left] if left is not None else []
         for p, value in drawn.items():
             self.extras.setdefault(p, []).append(("flip", Decimal(value)))
         if drawn:
@@ -175,30 +156,23 @@ class Stages(Format):
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
-        k = self.int_option("advance")
-        if self.str_option("per") == "table" and k >= min(self.sizes):
-            raise ConfigError(
-                "knob-range", knob="advance", value=k, low=1, high=min(self.sizes) - 1
-            )
+        k, high = self.int_option("advance"), min(self.sizes) - 1
+        if self.str_option("per") == "table" and k > high:
+            raise ConfigError("knob-range", knob="advance", value=k, low=1, high=high)
 
     def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
-        """Refuse ``hands`` where every table is a two-player match the game's ``series``
-        sets the length of (docs/rules/two-player.md#formats): nothing reads it. The draw
-        asks only the field: a knob read when set and idle since (the game's ``series``
-        changed) blocks nothing, and could not be set back."""
+        """Refuse ``hands`` where the game's ``series`` sets every match's length instead
+        (docs/rules/two-player.md#formats); not at the draw, where it could not be set back."""
         if name == "hands" and series_note(self.game) and not drawing:
             raise ConfigError("knob-unread-series", knob=name)
 
     @property
     def rules_variant(self) -> str:
-        """``series`` where every table is a two-player match played under the game's
-        series instead of ``hands`` (docs/rules/two-player.md#formats)."""
+        """``series`` at two-player tables (docs/rules/two-player.md#formats)."""
         return "series" if max(self.sizes) == 2 and series_note(self.game) else ""
 
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
-        """Score stages of ``hands`` hands (the game's series at two-player tables), the
-        top ``advance`` of each table (or of the stage, ``per=overall``) going on, the
-        best losers filling a table too few reached, until one table is left: the final."""
+        """Score stages (skipped when the field fits one table), then the final."""
         length = match_length(series_note(self.game), self.int_option("hands"))
         chain = within(self.tiebreaks)
         goes = Goes.WINNER if self.str_option("per") == "table" else Goes.OVERALL
@@ -214,25 +188,24 @@ class Stages(Format):
             if rec.plan.stage == "extra":
                 self._extra(w, rec)
             else:
-                seated = [p for t in rec.plan.tables for p in t.players]
-                w.reached.update((p, rec.number) for p in (*seated, *rec.plan.byes))
-                self._stage(w, rec, seated)
+                self._stage(w, rec)
             if not w.pending and not w.final:
                 w.pool = [p for p in state.players if p in w.going and p in active]
         return w
 
-    def _stage(self, w: Walk, rec: RoundRecord, seated: list[PlayerId]) -> None:
+    def _stage(self, w: Walk, rec: RoundRecord) -> None:
         """A stage's tables scored from the base; the cut per table, or over the stage
         once all its tables are in (docs/rules/stages.md#advance)."""
+        seated = [p for t in rec.plan.tables for p in t.players]
+        w.reached.update((p, rec.number) for p in (*seated, *rec.plan.byes))
         w.final, w.notes, w.seated, w.undecided = rec.plan.stage == "final", [], seated, set()
         base = Decimal(self.int_option("base"))
         for p in seated:  # extra hands of an earlier stage no longer rank anyone here
             w.extras.pop(p, None)
         w.prev.update({p: w.score.get(p, Decimal(0)) for p in seated})
-        w.byes.update(rec.plan.byes)
         w.going = [p for p in rec.plan.byes if p in w.active]
-        ranked: list[list[PlayerId]] = []
-        sides: list[list[list[PlayerId]]] = []  # each ranked table's partners (2v2 games)
+        k = 1 if w.final else self.int_option("advance")
+        ties: list[Tie] = []  # each table's cut, its 2v2 partners as sides
         results = {res.table.number: res for res in rec.results}
         open_tables = False
         for table in rec.plan.tables:
@@ -249,18 +222,16 @@ class Stages(Format):
             if res.status is TableStatus.FORFEIT and not w.final:
                 w.going += stayed
             else:
-                ranked.append(stayed)
-                sides.append(self.sides(res.table.players))
-        k = self.int_option("advance")
+                sides = tuple(map(tuple, self.sides(res.table.players)))
+                ties.append(Tie(k, tuple(stayed), tuple(stayed), sides))
         if w.final or self.str_option("per") == "overall":
-            ranked, sides = [[p for g in ranked for p in g]], [sides[0] if len(sides) == 1 else []]
-            k = 1 if w.final else k
+            whole = tuple(p for tie in ties for p in tie.tied)
+            ties = [Tie(k, whole, whole, ties[0].sides if len(ties) == 1 else ())]
             if open_tables and not w.final:  # who the cut may still take (#advance)
-                w.undecided = may_take(ranked[0], w.by_score, k)
+                w.undecided = may_take(whole, w.by_score, k)
                 return
-        for i, group in enumerate(ranked):
-            label = f"round{rec.number}-table{i + 1}-flip"
-            w.cut(self, group, w.by_score, k, group, sides[i], label)
+        for i, tie in enumerate(ties):
+            w.cut(self, tie, w.by_score, f"round{rec.number}-table{i + 1}-flip")
 
     def _extra(self, w: Walk, rec: RoundRecord) -> None:
         """Extra hands among the tied: their scores order them; a new tie plays again."""
@@ -270,9 +241,10 @@ class Stages(Format):
             scores = {p: (LOW if p in res.forfeited else net.get(p, Decimal(0)),) for p in tie.tied}
             for p in tie.tied:
                 w.extras.setdefault(p, []).append(("extra", *scores[p]))
-            seated = [p for p in tie.seats if p not in res.forfeited]
-            label = f"round{rec.number}-extra-flip"
-            w.cut(self, tie.tied, scores.__getitem__, tie.slots, seated, tie.sides, label)
+            seats = tuple(p for p in tie.seats if p not in res.forfeited)
+            w.cut(
+                self, replace(tie, seats=seats), scores.__getitem__, f"round{rec.number}-extra-flip"
+            )
 
     # --- the contract ----------------------------------------------------------------
     def plan(self, state: TournamentState) -> RoundPlan | Finished:
@@ -281,25 +253,21 @@ class Stages(Format):
         w = self.walk(state)
         label = self.label(state)
         rng = stream(state.seed, label)
-        # The last stage's decisions, then how long a match is at two-player tables: the
-        # series replaces ``hands`` there (docs/rules/two-player.md#formats).
-        notes = (*dict.fromkeys(w.notes), *series_note(self.game))
+        # The last stage's decisions, then a match's length (docs/rules/two-player.md#formats)
+        # or else the hands every report is checked against.
+        series = series_note(self.game)
+        notes = (*dict.fromkeys(w.notes), *series)
         if w.pending:  # five hands at tables of 3–4 (再进行五局加赛); a match again at two
-            hands = self._hands(EXTRA_HANDS)
-            extra = ("extra-hands", *hands) if hands else ("extra-hand",)
+            extra = ("extra-hand",) if series else ("extra-hands", hands_note(EXTRA_HANDS))
             return RoundPlan(playoff_tables(w.pending, rng), (), "extra", label, (*notes, *extra))
         called = self._lucky(w, state)
         pool = [*w.pool, *called]
-        notes = (*notes, *(("lucky-loser",) if called else ()))
         if w.final or len(pool) < min(self.sizes):
             return self.finish(self.standings(state))
-        notes = (*notes, *self._hands(self.int_option("hands")))
-        return self.lot_round(pool, w.byes, rng, "stage", label, notes, apart=state.apart)
-
-    def _hands(self, hands: int) -> tuple[str, ...]:
-        """The round's length in hands, checked against every report; none where a
-        two-player match (the game's series) replaces them (docs/rules/two-player.md#formats)."""
-        return () if series_note(self.game) else (hands_note(hands),)
+        hands = () if series else (hands_note(self.int_option("hands")),)
+        notes = (*notes, *(["lucky-loser"] if called else []), *hands)
+        byes = Counter(p for r in state.rounds for p in r.plan.byes)
+        return self.lot_round(pool, byes, rng, "stage", label, notes, apart=state.apart)
 
     def playoff(self, state: TournamentState) -> tuple[PlayerId, ...]:
         """The players tied at a cut (or at the top of the final) who play extra hands."""
@@ -310,9 +278,8 @@ class Stages(Format):
         return frozenset(self._lucky(self.walk(state), state))
 
     def _lucky(self, w: Walk, state: TournamentState) -> list[PlayerId]:
-        """Too few went on to seat a table (more than one, after a stage, no play-off or
-        final to come): the best of the rest of the last stage by :meth:`Walk.by_score`,
-        then a flip, fill it."""
+        """The last stage's best losers by :meth:`Walk.by_score`, then flip, to fill a table
+        too few (more than one) went on to, when no play-off or final is to come."""
         need = min(self.sizes) - len(w.pool)
         if w.pending or w.final or not state.rounds or not 1 < len(w.pool) < min(self.sizes):
             return []

@@ -1,8 +1,5 @@
-"""Swiss-style rounds 瑞士移位 for tables of 2–4 (docs/rules/swiss.md): everyone still in is
-re-seated every round (``by=score``: by the standings, swapped to avoid repeat opponents;
-``by=mix``: only avoiding repeats), the byes going to the fewest byes, lowest score first.
-At two-player tables every round carries the series note and the standings count matches
-(docs/rules/two-player.md#swiss). A removed player is never seated again."""
+"""Swiss-style rounds 瑞士移位: the rules are docs/rules/swiss.md (everyone re-seated every
+round, avoiding repeat opponents), at two-player tables docs/rules/two-player.md#swiss."""
 
 from __future__ import annotations
 
@@ -28,8 +25,7 @@ class Swiss(Format):
     key = "swiss"
     aliases: ClassVar[tuple[str, ...]] = ("swiss", "瑞士移位", "瑞士制", "积分循环")
     seats_departments_apart: ClassVar[bool] = True
-    # A late entrant joins the next round's draw with 0 for the rounds missed (as a bye
-    # scores), until round 2 unless the organiser says otherwise (docs/rules/people.md).
+    # A late entrant joins with 0 for the rounds missed, until round 2 (docs/rules/people.md).
     late_entry: ClassVar[str | None] = "2"
     keeps_apart: ClassVar[bool] = True
     note_codes: ClassVar[tuple[str, ...]] = ("bye", APART_NOTE, *SERIES_NOTES)
@@ -40,32 +36,28 @@ class Swiss(Format):
         SeedsKnob("seeds", "0", ("0", "rating"), str),
     )
     tiebreaks: tuple[str, ...] = ("removed", "points", "buchholz", "wins", "flip")
-    # Two-player matches: match points, then the games' points (docs/rules/two-player.md#swiss).
     match_tiebreaks = ("removed", "match-points", "game-points", "buchholz", "wins", "flip")
 
     def __init__(self, game: AnyGame, options: Mapping[str, str] | None = None) -> None:
         super().__init__(game, options)
-        # The note every round carries: how long a match is (empty: no matches).
+        # The note every round carries: how long a match is (docs/rules/two-player.md#swiss).
         self.series: tuple[str, ...] = series_note(game) if max(self.sizes) == 2 else ()
         if self.series:
             self.tiebreaks = self.match_tiebreaks
 
     @property
     def rules_variant(self) -> str:
-        """``series`` where every table is a two-player match: /rules says how a match
-        counts (docs/rules/two-player.md#swiss)."""
+        """``series`` where every table is a two-player match (docs/rules/two-player.md#swiss)."""
         return "series" if self.series else ""
 
     def course(self, players: int) -> tuple[tuple[Stage, bool], ...]:
-        """``rounds`` Swiss rounds, nobody out, the standings after them deciding (a
-        team event's by its team chain)."""
+        """``rounds`` Swiss rounds, nobody out, the standings (or team table) deciding."""
         chain = within(self.team_tiebreaks or self.tiebreaks)
         length, rounds = match_length(self.series), self.int_option("rounds")
         return ((Stage(Kind.SWISS, self.key, length, Goes.STANDINGS, rounds, False, chain), True),)
 
     def points(self, state: TournamentState) -> dict[PlayerId, Decimal]:
-        """What ranks a player (on a disciplined state): match points where the rounds
-        are matches, else the total of the scores."""
+        """What ranks a player (on a disciplined state): match points, or total scores."""
         return match_points(state, self.game) if self.series else totals(state)
 
     def groups(self, state: TournamentState) -> dict[PlayerId, int]:
@@ -108,12 +100,7 @@ class Swiss(Format):
             )
             seats, kept = keep_apart(drawn, state.apart, history, groups)
             seeded = ()
-        notes = (
-            *seeded,
-            *self.series,
-            *(("bye",) if byes else ()),
-            *(() if kept else (APART_NOTE,)),
-        )
+        notes = (*seeded, *self.series, *(["bye"] if byes else []), *([] if kept else [APART_NOTE]))
         tables = tuple(Table(i + 1, t) for i, t in enumerate(seats))
         return RoundPlan(tables, tuple(byes), "", label, notes)
 
@@ -132,7 +119,7 @@ class Swiss(Format):
             if self.series:
                 ranked_by = (("match-points", mine), ("game-points", games.get(p, Decimal(0))))
             keys = (
-                ("removed", Decimal(p not in state.removed)),
+                ("removed", Decimal(p not in state.removed or p in state.dropped)),
                 *ranked_by,
                 ("buchholz", buchholz),
                 ("wins", wins.get(p, Decimal(0))),
@@ -141,7 +128,6 @@ class Swiss(Format):
             out = p in state.removed
             stage, at = ("removed", 0) if out else ("", 0)
             if p in state.dropped:  # a drop keeps its points and its place by them
-                keys = (("removed", Decimal(1)), *keys[1:])
                 stage, at = "dropped", state.dropped[p]
             elif p in state.entered and not out:
                 stage, at = "entered", state.entered[p]

@@ -1,9 +1,5 @@
-"""Team event 团体赛 (docs/rules/teams.md): teams by lot, everyone re-seated each round as
-in ``swiss`` with teammates at different tables, an individual ranking as Swiss's and a
-team table. A team the lot left one member short is scaled to full size (its mean ×
-``size``): the draw, not the players, made it short, and a plain sum would rank it last
-for that alone. The team table's closing flip is drawn for the final ranking, so while
-the event runs the teams it alone separates share their place (:func:`while_running`)."""
+"""Team event 团体赛: the rules are docs/rules/teams.md (teams by lot, Swiss rounds with
+teammates at different tables, an individual ranking and a team table)."""
 
 from __future__ import annotations
 
@@ -36,9 +32,8 @@ class TeamStanding:
 
 
 def while_running(table: Sequence[TeamStanding], over: bool) -> tuple[TeamStanding, ...]:
-    """The team table as it reads now: while the event runs, teams only the closing flip
-    separates share a place and name no tie-break (docs/rules/teams.md#team-ties): the flip
-    is drawn for the final ranking, not before."""
+    """The team table as it reads now: the closing flip is drawn for the final ranking, so
+    until then the teams only it separates share a place (docs/rules/teams.md#team-ties)."""
     out: list[TeamStanding] = []
     for i, s in enumerate(table):
         above = not over and i > 0 and table[i - 1].lot
@@ -69,36 +64,32 @@ class Teams(Swiss):
         return self.int_option("size")
 
     def groups(self, state: TournamentState) -> dict[PlayerId, int]:
-        """Team number of every signed-up player (1-based): teams signed up together
-        (``state.teams``) first; everyone else dealt by lot (#teams-by-lot), each to the
-        team with the fewest members so far (the lowest number on a tie)."""
+        """Team number (1-based) of every player: teams signed up together first, then the
+        rest by lot to the smallest team (docs/rules/teams.md#teams-by-lot)."""
         size = self.int_option("size")
         given = members_by_label(state)
         for label, who in given.items():
             if len(who) > size:
                 raise FormatError("team-size", team=label, size=len(who), limit=size)
-        free = shuffled(
-            sorted(p for p in state.players if p not in state.teams), stream(state.seed, "teams")
-        )
+        free = sorted(p for p in state.players if p not in state.teams)
         count = max(1, len(given), ceil(len(state.players) / size))
         teams = [*given.values(), *([] for _ in range(count - len(given)))]
-        for p in free:
+        for p in shuffled(free, stream(state.seed, "teams")):
             smallest = min(range(count), key=lambda i: (len(teams[i]), i))
             teams[smallest].append(p)
         return {p: i + 1 for i, who in enumerate(teams) for p in who}
 
     def champion(self, state: TournamentState, done: Finished) -> tuple[PlayerId, ...]:
-        """The team on top of the team table (团体赛以队计分; docs/rules/teams.md#team-score), all
-        its members."""
+        """All members of the top team (团体赛以队计分; docs/rules/teams.md#team-score)."""
         table = self.team_standings(state)
         return table[0].members if table else ()
 
     def team_standings(self, state: TournamentState) -> tuple[TeamStanding, ...]:
-        """Teams ranked by summed points, then best individual, then a flip."""
-        teams = self.groups(state)
+        """Teams ranked by summed points, a short team scaled to full size (#team-score in
+        docs/rules/teams.md: the draw made it short), then best individual, then a flip."""
         points = self.points(self.disciplined(state))  # match points in a two-player event
         size = self.int_option("size")
-        members = members_by_label(state, teams)
+        members = members_by_label(state, self.groups(state))
         flip = flip_order(sorted(members), state.seed, "teams-flip")
         lines, facts = [], {}
         for team, who in members.items():
