@@ -159,6 +159,14 @@ def hands_won(per_hand: Sequence[Sequence[Decimal]]) -> list[Decimal]:
     return won
 
 
+def sets_length(notes: Sequence[str]) -> bool:
+    """Whether a round's notes set how long a table plays (``hands-N``, ``one-hand``,
+    ``match-of-N``): the game's own end of a session (``Game.check_session``) is not read."""
+    return "one-hand" in notes or any(
+        note_number(notes, p) is not None for p in (HANDS, TABLE_MATCH)
+    )
+
+
 def table_match(notes: Sequence[str], outcome: Outcome) -> tuple[Decimal, ...] | None:
     """The scores a table of 3–4 seats adds under a match note (docs/rules/multistage.md#match),
     refusing a report the match cannot produce; ``None``: the report's own scores count.

@@ -153,3 +153,10 @@ def parse_stages(text: str) -> tuple[Stage, ...]:
 def stage_words(stages: tuple[Stage, ...]) -> str:
     """The sequence as ``/set stages`` takes it, normalised."""
     return " ".join(s.words() for s in stages)
+
+
+def stages_set_length(course: tuple[tuple[Stage, bool], ...]) -> bool:
+    """Whether every stage played sets how long a table plays (积分晋级's hands, a stage's
+    match), so that a game's own end of a session (``Game.session_knobs``) is never read."""
+    played = [stage for stage, plays in course if plays]
+    return bool(played) and not any(stage.length.session for stage in played)

@@ -41,6 +41,7 @@ from db.status import EventStatus, PlayerStatus
 from engine.draw import commitment
 from engine.formats import FORMATS
 from engine.formats.base import Format
+from engine.formats.stage import stages_set_length
 from engine.games import find_game
 
 MAX_TITLE = 200  # the column's width; a title is one line, not an essay
@@ -298,19 +299,11 @@ async def set_knob(ctx: Ctx, args: str) -> None:
     fmt, in_force = format_of(t), format_in_force(t)
     if section == "game" and key not in fmt.knob_names():  # a shared name: the format reads it
         game_of(t).check_knob(key)
-        if key in game.session_knobs and sets_length(in_force, t):
+        if key in game.session_knobs and stages_set_length(in_force.course(active_count(t))):
             raise UserError("refuse.knob-format-length", knob=key, format=format_name(ctx, t))
     check_knobs(t, in_force if in_force.key == fmt.key else fmt, (key,))
     ctx.out.reply("set.done", knob=key, value=value.strip())
     ctx.uow.timers += tournament_timers(t)  # ``remind`` changes the reminders still to come
-
-
-def sets_length(fmt: Format, t: Tournament) -> bool:
-    """Whether every stage the signed-up field plays sets how long a table plays (积分晋级's
-    hands, a stage's match): the game's own end of a session is then never read."""
-    players = active_count(t)
-    played = [stage for stage, plays in fmt.course(players) if plays]
-    return bool(played) and not any(stage.length.session for stage in played)
 
 
 def check_knobs(t: Tournament, fmt: Format, names: Iterable[str], drawing: bool = False) -> None:

@@ -8,7 +8,7 @@ handlers call ``settle_round`` after a change that may settle it).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from decimal import Decimal
@@ -51,14 +51,7 @@ from db.status import (
     RoundStatus,
     TableState,
 )
-from engine.formats.series import (
-    HANDS,
-    TABLE_MATCH,
-    check_hands,
-    check_report,
-    note_number,
-    table_match,
-)
+from engine.formats.series import check_hands, check_report, sets_length, table_match
 from engine.games.base import Outcome
 from engine.numbers import plain
 
@@ -90,16 +83,9 @@ def check(t: Tournament, r: Round, row: TableRow, text: str, whole: bool = False
             outcome, game.round_scores(outcome, seats), check_report(r.notes, game, outcome)
         )
     match = table_match(r.notes, outcome)  # a match of N hands: the hands won
-    if not format_length(r.notes):  # the game's own end of a session: target, bust, hands
+    if not sets_length(r.notes):  # the game's own end of a session: target, bust, hands
         game.check_session(outcome, seats)
     return Checked(outcome, game.round_scores(outcome, seats) if match is None else match)
-
-
-def format_length(notes: Sequence[str]) -> bool:
-    """Whether the round's notes set how long a table plays (积分晋级's ``hands-N``, a
-    stage's match): the format's length then replaces the game's own end of a session."""
-    patterns = (HANDS, TABLE_MATCH)
-    return "one-hand" in notes or any(note_number(notes, p) is not None for p in patterns)
 
 
 def plays_on(t: Tournament, r: Round, row: TableRow, rep: Report) -> bool:
