@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import TypeVar
 
-from engine.errors import ConfigError
+from engine.errors import ConfigError, ReportError
 from engine.games.base import Game, Outcome, replay_hands
 
 H = TypeVar("H")
@@ -105,6 +105,16 @@ class LevelGame(Game[H]):
     @abstractmethod
     def state(self, outcomes: Sequence[Outcome]) -> tuple[LevelState, int | None]:
         """Levels and games after the table's reports, and the winning side if decided."""
+
+    def parse_total(self, text: str, seats: int) -> tuple[Decimal, ...]:
+        """A total is the levels one side went up (partners alike, the other side 0), or
+        all 0; any other total would be read as what nobody reported (a draw, or one
+        partner's levels for the side; docs/rules/README.md#totals)."""
+        scores = super().parse_total(text, seats)
+        gain = hand_gain(scores)
+        if any(scores) and (gain is None or any(scores[s] != gain[1] for s in SIDES[gain[0]])):
+            raise ReportError("level-total")
+        return scores
 
     def match_winner(self, outcomes: Sequence[Outcome], seats: int) -> tuple[int, ...] | None:
         _, winner = self.state(outcomes)

@@ -103,6 +103,7 @@ BAD = [
     ("shengji", 4, "A C pts20"), ("shengji", 4, "A pts20 x4"), ("xiangqi", 2, "2-0"),
     ("paodekuai", 3, "A0 B0 C5"), ("paodekuai", 3, "A0 B5 C17"), ("paodekuai", 3, "A1 B5 C16"),
     ("bigtwo", 4, "total A+1000000001 B-1000000001 C0 D0"),
+    ("guandan", 4, "total A+2 B-2 C+2 D-2"),
 ]  # fmt: skip
 
 
