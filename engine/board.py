@@ -30,7 +30,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
-from itertools import pairwise
 
 from engine.formats.base import Format, GroupPlace, ranked
 from engine.model import PlayerId, RoundPlan, Standing, TableStatus, TournamentState
@@ -186,9 +185,16 @@ def _figures_said(
     tables) whose order is settled (the event is over, or both are out), it is the
     tie-break applied, and the line says so: two crossover losers 3rd and 4th by their
     match's score. At one table (a final, the last three's round robin) the figures
-    side by side say it already."""
+    side by side say it already. Every line of a unit (partners) is set against the next
+    unit's first line, so partners say the same."""
     out = list(entries)
-    for i, (e, below) in enumerate(pairwise(entries)):
+    below: Entry | None = None  # the first line of the unit after the current one's
+    for i in reversed(range(len(entries) - 1)):
+        e, after = entries[i], entries[i + 1]
+        if not (e.unit and after.unit == e.unit):
+            below = after
+        if below is None:
+            continue
         same = e.stage in OUT_STAGES and (e.stage, e.stage_round) == (
             below.stage,
             below.stage_round,

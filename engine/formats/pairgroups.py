@@ -96,14 +96,13 @@ class PairGroups:
         return RoundPlan(tuple(tables), self._lower(plan.byes), plan.stage, plan.seed_label, notes)
 
     def lower_ranking(self, ranking: Sequence[Standing]) -> tuple[Standing, ...]:
-        """Both partners on their pair's place, as ``engine.standings.rank`` has a unit: the
-        first with nothing between them, the second with what split the pair from the next."""
-        out: list[Standing] = []
-        for s in ranking:
-            (first, second), unit = self.members[s.player], self.unit[s.player]
-            out.append(replace(s, player=first, unit=unit, tiebreak=(), lot=False))
-            out.append(replace(s, player=second, unit=unit))
-        return tuple(out)
+        """Both partners on their pair's place, each saying what split the pair from the
+        next, as ``engine.standings.rank`` ranks a unit."""
+        return tuple(
+            replace(s, player=p, unit=self.unit[s.player])
+            for s in ranking
+            for p in self.members[s.player]
+        )
 
     def _lower(self, entrants: Sequence[PlayerId]) -> tuple[PlayerId, ...]:
         """Each entrant's pair, both members."""

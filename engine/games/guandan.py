@@ -105,10 +105,7 @@ class Guandan(LevelGame[FinishOrder]):
         played: int | None = None  # whose level the next deal is played at
         lowest = self.steps(4)
         need = self.int_option("games") // 2 + 1
-        for gain in replay_gains(outcomes):
-            if gain is None:
-                continue
-            side, steps = gain
+        for side, steps in replay_gains(outcomes):
             if played is not None and state.levels[played] == TOP:
                 if played == side and steps > lowest:
                     state = state.win_game(side)

@@ -34,12 +34,11 @@ def side_scores(side: int, steps: int) -> tuple[Decimal, ...]:
     return tuple(Decimal(steps if side_of(seat) == side else 0) for seat in range(4))
 
 
-def hand_gain(hand: Sequence[Decimal]) -> tuple[int, int] | None:
-    """(side, steps) of a replayed hand, or ``None`` when no side went up."""
-    for side, seats in enumerate(SIDES):
-        if all(hand[s] > 0 for s in seats) and all(hand[s] == 0 for s in SIDES[1 - side]):
-            return side, int(hand[seats[0]])
-    return None
+def hand_gains(hand: Sequence[Decimal]) -> list[tuple[int, int]]:
+    """(side, steps) of each side that went up in a replayed hand: one side in a hand,
+    both in a session's total where both climbed (the one that climbed more first)."""
+    gains = [(side, int(hand[seats[0]])) for side, seats in enumerate(SIDES) if hand[seats[0]] > 0]
+    return sorted(gains, key=lambda gain: -gain[1])
 
 
 @dataclass(frozen=True)
@@ -93,9 +92,9 @@ def match_points(state: LevelState, points: str, winner: int | None) -> tuple[De
     return tuple(win if side_of(seat) == winner else loss for seat in range(4))
 
 
-def replay_gains(outcomes: Sequence[Outcome]) -> list[tuple[int, int] | None]:
-    """Each hand of a table's reports as (side, steps) or ``None``."""
-    return [hand_gain(hand) for hand in replay_hands(outcomes)]
+def replay_gains(outcomes: Sequence[Outcome]) -> list[tuple[int, int]]:
+    """Every climb in a table's reports, hand by hand, as (side, steps)."""
+    return [gain for hand in replay_hands(outcomes) for gain in hand_gains(hand)]
 
 
 class LevelGame(Game[H]):
@@ -107,12 +106,10 @@ class LevelGame(Game[H]):
         """Levels and games after the table's reports, and the winning side if decided."""
 
     def parse_total(self, text: str, seats: int) -> tuple[Decimal, ...]:
-        """A total is the levels one side went up (partners alike, the other side 0), or
-        all 0; any other total would be read as what nobody reported (a draw, or one
-        partner's levels for the side; docs/rules/README.md#totals)."""
+        """A total is the levels each side went up, partners alike and none below 0: any
+        other would be read as what nobody reported (docs/rules/README.md#totals)."""
         scores = super().parse_total(text, seats)
-        gain = hand_gain(scores)
-        if any(scores) and (gain is None or any(scores[s] != gain[1] for s in SIDES[gain[0]])):
+        if any(scores[a] != scores[b] or scores[a] < 0 for a, b in SIDES):
             raise ReportError("level-total")
         return scores
 

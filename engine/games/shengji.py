@@ -192,10 +192,7 @@ class Shengji(LevelGame[ShengjiHand]):
         """Replay the table: levels, and the side that first passed ``target`` (or None)."""
         target = LEVELS.index(str(self.option("target")).upper())
         state = LevelState()
-        for gain in replay_gains(outcomes):
-            if gain is None:
-                continue
-            side, steps = gain
+        for side, steps in replay_gains(outcomes):
             if state.levels[side] + steps > target:
                 return state.win_game(side), side
             state = state.climb(side, steps, target)

@@ -380,11 +380,12 @@ def reachable(sim: Sim) -> Decimal:
 
 
 def check_units(entries: Sequence[Entry]) -> None:
-    """Partners and team members stand on one place, and all of a unit's lines say the same."""
-    places: dict[int, set[int]] = {}
+    """Partners and team members stand on one place, and all of a unit's lines say the same
+    of it: the place, whether it is shared, and the tie-break that placed the unit."""
+    places: dict[int, set[tuple[int, bool, tuple[str, ...]]]] = {}
     for e in entries:
         if e.unit:
-            places.setdefault(e.unit, set()).add(e.place)
+            places.setdefault(e.unit, set()).add((e.place, e.shared, e.decided))
     split = {unit: sorted(got) for unit, got in places.items() if len(got) > 1}
     if split:
         raise Broken("unit-split", str(split))

@@ -106,13 +106,13 @@ def test_chinese_name_finds_guandan() -> None:
     [
         "total A+2 B-2 C+2 D-2",
         "total A+4 B-2 C-1 D-1",
-        "total A+5 B+3 C+5 D+3",
         "total A+2 B0 C+1 D0",
+        "total A0 B-1 C0 D-1",
     ],
 )
 def test_a_total_that_is_no_sides_climb_is_refused(game: str, total: str) -> None:
-    """A climbing game's total is one side's levels: anything else used to count as a draw
-    nobody reported (every seat the draw's match points)."""
+    """A climbing game's total is each side's levels: anything else used to count as a
+    draw nobody reported (every seat the draw's match points)."""
     with pytest.raises(ReportError) as err:
         find_game(game)().parse(total, 4)
     assert err.value.code == "level-total"
@@ -123,3 +123,5 @@ def test_a_sides_climb_as_a_total_wins_the_match_at_time(game: str) -> None:
     played = find_game(game)()
     assert played.round_scores(played.parse("total A+2 B0 C+2 D0", 4), 4) == pts(2, 0, 2, 0)
     assert played.round_scores(played.parse("total A0 B0 C0 D0", 4), 4) == pts(1, 1, 1, 1)
+    # both sides climbed in the session (it used to read as a draw): the one further up leads
+    assert played.round_scores(played.parse("total A+3 B+5 C+3 D+5", 4), 4) == pts(0, 2, 0, 2)

@@ -12,7 +12,7 @@ bot by ``tests/handlers/test_surfaces_agree.py`` (with a find-test per surface).
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal
 
@@ -23,6 +23,7 @@ from engine.formats import Format, find_format
 from engine.formats.bracket import Bracket
 from engine.formats.groups import Groups
 from engine.formats.knockout import Knockout
+from engine.formats.pairgroups import PairGroups
 from engine.formats.pairs import Pairs
 from engine.formats.stage import Stage
 from engine.formats.teams import Teams
@@ -32,9 +33,11 @@ from engine.standings import Key, Line
 from tests.engine.simulation import Broken, play
 
 
-def broken_code(game: str, fmt: str, counts: range, runs: int = 6) -> str:
+def broken_code(
+    game: str, fmt: str, counts: range, runs: int = 6, knobs: Mapping[str, str] | None = None
+) -> str:
     """The first invariant the suite reports over ``counts`` × ``runs`` seeded events."""
-    format_ = find_format(fmt)(find_game(game)())
+    format_ = find_format(fmt)(find_game(game)(), knobs)
     for count in counts:
         for run in range(runs):
             try:
@@ -60,6 +63,23 @@ def test_s2_a_figure_of_another_kind_beside_the_place(monkeypatch: pytest.Monkey
 def test_s3_one_partner_crowned(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Pairs, "champion", Format.champion)
     assert broken_code("guandan", "pairs", range(8, 20, 2)) == "champions"  # one of two
+
+
+def test_partners_in_groups_saying_different_things(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pairs in groups: the first partner's line read 「2=.」 with no reason, the second's
+    「2.」 with the pair's (the groups' ranking lowered to players)."""
+
+    def first_says_nothing(self: PairGroups, ranking: Sequence[Standing]) -> tuple[Standing, ...]:
+        out: list[Standing] = []
+        for s in ranking:
+            (first, second), unit = self.members[s.player], self.unit[s.player]
+            out.append(replace(s, player=first, unit=unit, tiebreak=(), lot=False))
+            out.append(replace(s, player=second, unit=unit))
+        return tuple(out)
+
+    monkeypatch.setattr(PairGroups, "lower_ranking", first_says_nothing)
+    found = broken_code("guandan", "pairs", range(8, 20, 2), knobs={"groups": "2"})
+    assert found == "unit-split"
 
 
 def test_s3_the_top_player_crowned_in_a_team_event(monkeypatch: pytest.MonkeyPatch) -> None:

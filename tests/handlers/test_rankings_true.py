@@ -26,7 +26,15 @@ from bot.presentation import pictures
 from charts.data import Sheet
 from tests.e2e.harness import tables_of
 from tests.handlers.harness import MemoryHarness
-from tests.handlers.test_surfaces_agree import ADMIN, RANKING_LINE, Play, capture, play_out, start
+from tests.handlers.test_surfaces_agree import (
+    ADMIN,
+    GROUP,
+    RANKING_LINE,
+    Play,
+    capture,
+    play_out,
+    start,
+)
 
 Line = tuple[str, str]  # (place as shown, the rest of the line)
 
@@ -126,6 +134,39 @@ async def test_pairs_of_24_stand_where_they_are_round_by_round(
         await play.result(1, seats, A_WINS if min(ac) < min(bd) else B_WINS)
     assert len(final_tables) == 3 and set(final_tables.values()) == {2}, final_tables
     assert any("结束！冠军" in m.body for m in memory_bot.server.outbox(-107900))
+
+
+async def test_pairs_in_groups_read_alike_for_both_partners(memory_bot: MemoryHarness) -> None:
+    """掼蛋 pairs in groups A/B (knob ``groups``), played to the champion: both partners of
+    every pair read the same line but for the name, place mark and reason alike (the first
+    partner read 「2=.」 with no reason and the second 「2.」 with the pair's)."""
+    ids = await start(memory_bot, "/new guandan pairs 掼蛋双人赛", 12, knobs=("/set groups 2",))
+    play = Play(memory_bot, ids)
+    results = (A_WINS, B_WINS, A_WINS, LEVEL)
+
+    def decide(number: int, table: int, seats: list[int]) -> Iterator[str]:
+        yield results[(number + table) % len(results)]
+
+    await play_out(play, decide)
+    lines = await standings_all(play)
+    assert len(lines) == 12
+    pairs = memory_pairs(play)
+    assert len(pairs) == 6
+    for pair in pairs:
+        a, b = (play.name[p] for p in pair)
+        assert lines[a][0] == lines[b][0], (lines[a][1], lines[b][1])
+        assert lines[a][1].replace(a, "") == lines[b][1].replace(b, ""), (lines[a], lines[b])
+
+
+def memory_pairs(play: Play) -> set[frozenset[int]]:
+    """Every pair as the rounds seated them: partners at A and C, B and D."""
+    opened = [m.body for m in play.bot.server.outbox(GROUP) if "轮开始" in m.body]
+    return {
+        side
+        for body in opened
+        for seats in tables_of(body, play.ids).values()
+        for side in partners(seats)
+    }
 
 
 async def test_a_tie_at_the_top_of_the_pairs_final_is_played_off(
