@@ -21,7 +21,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from charts.canvas import DPI, WIDTH_IN, new_figure, place, shorten, to_png
+from charts.canvas import DPI, WIDTH_IN, display_width, new_figure, place, shorten, to_png
 from charts.data import PODIUM, ROWS_PER_PAGE, Row, Sheet
 
 PAD = 0.3  # inches, left and right margin
@@ -29,6 +29,7 @@ TITLE_H = 0.9
 HEAD_H = 0.5
 ROW_H = 0.46
 SUB_H = 0.3  # extra height of a row with a second line
+CELL_PAD = 0.12  # inches of a cell its text leaves free
 FOOT_H = 0.45
 TEXT_PT = 15.0
 SUB_PT = 12.0
@@ -86,7 +87,7 @@ def _page(sheet: Sheet, rows: Sequence[Row], index: int, count: int) -> Figure:
             ha="right",
             va="center",
         )
-    edges = _edges(sheet.widths)
+    edges = _edges(sheet)
     y = TITLE_H
     place(ax, Rectangle((0, y), WIDTH_IN, HEAD_H, facecolor=HEAD, edgecolor="none"))
     for col, heading in enumerate(sheet.columns):
@@ -129,19 +130,41 @@ def _page(sheet: Sheet, rows: Sequence[Row], index: int, count: int) -> Figure:
     return fig
 
 
-def _edges(widths: Sequence[float]) -> list[float]:
-    """Left edge of each column (and the right edge of the last), in inches."""
-    total = sum(widths)
+def _edges(sheet: Sheet) -> list[float]:
+    """Left edge of each column (and the right edge of the last), in inches: the declared
+    widths, except that room a column's longest text leaves unused goes to a column whose
+    longest text would be cut (「小组赛出局（小组第3名）」 beside short names), as far as
+    it reaches. Every page of the sheet gets the same columns."""
     usable = WIDTH_IN - 2 * PAD
+    widths = [usable * w / sum(sheet.widths) for w in sheet.widths]
+    cells = [row.cells for row in sheet.rows if row.mark != "section"]
+    need = [
+        # one column more than the text: the cut (``_columns``) rounds down
+        (max((display_width(c[col]) for c in cells if col < len(c)), default=0) + 1)
+        * _column(TEXT_PT)
+        + CELL_PAD
+        for col in range(len(widths))
+    ]
+    spare = {col: w - n for col, (w, n) in enumerate(zip(widths, need, strict=True)) if w > n}
+    short = {col: n - w for col, (w, n) in enumerate(zip(widths, need, strict=True)) if n > w}
+    lent = min(sum(spare.values()), sum(short.values()))
+    for given, change in ((spare, -lent), (short, lent)):
+        for col, room in given.items():
+            widths[col] += change * room / sum(given.values())
     edges = [PAD]
     for w in widths:
-        edges.append(edges[-1] + usable * w / total)
+        edges.append(edges[-1] + w)
     return edges
+
+
+def _column(pt: float) -> float:
+    """The width of one display column (half a CJK character) at ``pt``, in inches."""
+    return pt / 72 * 0.66
 
 
 def _columns(width_in: float, pt: float) -> int:
     """Display columns (a CJK character is 2) that fit ``width_in`` at ``pt``."""
-    return max(2, int(width_in / (pt / 72 * 0.66)))
+    return max(2, int(width_in / _column(pt)))
 
 
 def _cell(
@@ -155,7 +178,7 @@ def _cell(
     colour: str,
 ) -> None:
     left, right = edges[col], edges[col + 1]
-    text = shorten(text, _columns(right - left - 0.12, pt))
+    text = shorten(text, _columns(right - left - CELL_PAD, pt))
     x = {"l": left + 0.06, "r": right - 0.06, "c": (left + right) / 2}[align]
     ha = {"l": "left", "r": "right", "c": "center"}[align]
     ax.text(x, y, text, fontsize=pt, color=colour, ha=ha, va="center")

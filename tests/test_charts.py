@@ -166,6 +166,22 @@ def test_long_names_are_cut_to_their_column() -> None:
     assert any(t.startswith("陈静") and t.endswith("…") for t in texts)
 
 
+def test_a_long_stage_word_borrows_room_short_names_leave() -> None:
+    """The standings' 晋级到 column was cut to 「小组赛出局（小…」 beside two-character names,
+    the group place lost; room the names leave goes to it, while a name too long for any
+    column is still cut."""
+    stage = "预选赛出局（小组第3名）"
+    rows = (Row(("7", "孙强", stage, "1")), Row(("8", "刘洋", stage, "-1")))
+    columns = ("名次", "选手", "晋级到", "成绩")
+    short = Sheet("t", "", columns, (1, 4.2, 3.2, 1.6), "clrr", rows)
+    assert stage in all_text(sheet_figures(short)[0])
+    crowded = Sheet(
+        "t", "", columns, (1, 4.2, 3.2, 1.6), "clrr", (Row(("7", "陈静" * 40, stage, "1")),)
+    )
+    texts = all_text(sheet_figures(crowded)[0])
+    assert stage not in texts and any(t.startswith("陈静") and t.endswith("…") for t in texts)
+
+
 # progression
 
 
