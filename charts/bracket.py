@@ -10,7 +10,8 @@ lines read like a tree. When the last round is decided, a champion box closes it
 Every page is 1080 px wide. A page holds at most :data:`COLUMNS` rounds and
 :data:`MATCHES_PER_PAGE` matches of its first round, so a 64-player bracket is three
 pages (rounds 1–3 for each half of the draw, then rounds 4–6 and the champion) instead of
-one blurred strip. Pure: data in, PNG bytes out.
+one blurred strip. The match for third place (knob ``third``), where there is one, stands
+under the final on the last page. Pure: data in, PNG bytes out.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ BOX_H = 0.32
 SLOT = 0.8  # vertical room per match of the page's first round
 TOP = 1.25  # title and round headers
 FONT_PT = 13.0
+THIRD_H = 1.1  # the match for third place: its header and its two boxes
 WIN_FILL = "#d7ecd9"
 LINE = "#8a93a0"
 LABEL_KEYS = BRACKET_LABEL_KEYS
@@ -99,19 +101,28 @@ def pages(rounds: Sequence[Sequence[Match]]) -> list[Page]:
 
 
 def bracket_pngs(
-    rounds: Sequence[Sequence[Match]], title: str, labels: Mapping[str, str]
+    rounds: Sequence[Sequence[Match]],
+    title: str,
+    labels: Mapping[str, str],
+    third: Match | None = None,
 ) -> list[bytes]:
     """Draw the bracket; ``rounds[0]`` is the first round. One PNG per page."""
-    return [to_png(fig) for fig in bracket_figures(rounds, title, labels)]
+    return [to_png(fig) for fig in bracket_figures(rounds, title, labels, third)]
 
 
 def bracket_figures(
-    rounds: Sequence[Sequence[Match]], title: str, labels: Mapping[str, str]
+    rounds: Sequence[Sequence[Match]],
+    title: str,
+    labels: Mapping[str, str],
+    third: Match | None = None,
 ) -> list[Figure]:
     """The pages as figures, so tests can read what they draw without decoding pixels."""
     require_labels(labels, LABEL_KEYS)
     cut = pages(rounds)
-    return [_page(rounds, page, i, len(cut), title, labels) for i, page in enumerate(cut)]
+    return [
+        _page(rounds, page, i, len(cut), title, labels, third if i == len(cut) - 1 else None)
+        for i, page in enumerate(cut)
+    ]
 
 
 def champion_of(rounds: Sequence[Sequence[Match]]) -> str:
@@ -126,12 +137,13 @@ def _page(
     count: int,
     title: str,
     labels: Mapping[str, str],
+    third: Match | None,
 ) -> Figure:
     champion = champion_of(rounds) if page.stop == len(rounds) else ""
     columns = page.stop - page.start + (1 if champion else 0)
     box_w = (WIDTH_IN - 2 * MARGIN - (columns - 1) * GAP) / columns
     name_width = max(6, int(box_w / (FONT_PT / 72 * 0.66)) - 4)
-    height = TOP + SLOT * max(len(page.rows[0]), 1) + MARGIN
+    height = TOP + SLOT * max(len(page.rows[0]), 1) + MARGIN + (THIRD_H if third else 0)
     fig = new_figure(WIDTH_IN, height)
     ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     ax.set_xlim(0, WIDTH_IN)
@@ -190,6 +202,12 @@ def _page(
             color=INK,
         )
         ax.plot([x - GAP, x], [c, c], color=LINE, lw=1.0)
+    if third is not None:  # under the final's column, at the foot of the page
+        x, y = MARGIN + (page.stop - page.start - 1) * step, height - MARGIN - 2 * BOX_H
+        header = labels["third-match"]
+        ax.text(x + box_w / 2, y - 0.2, header, ha="center", fontsize=FONT_PT, color=MUTED)
+        _box(ax, x, y, box_w, third.first, third.first_score, third, labels, name_width)
+        _box(ax, x, y + BOX_H, box_w, third.second, third.second_score, third, labels, name_width)
     return fig
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 ROWS_PER_PAGE = 32  # a sheet longer than this is drawn as several pictures
 PODIUM = ("gold", "silver", "bronze")  # the marks of the first three rows
 # The bracket's words: "round" is a header template with {n}; "final", "champion", "bye".
-BRACKET_LABEL_KEYS = ("round", "final", "champion", "bye")
+BRACKET_LABEL_KEYS = ("round", "final", "champion", "bye", "third-match")
 
 
 @dataclass(frozen=True)

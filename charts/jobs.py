@@ -54,11 +54,14 @@ def podium_png(podium: Podium) -> bytes:
 
 
 def bracket_pngs(
-    rounds: Sequence[Sequence[Match]], title: str, labels: Mapping[str, str]
+    rounds: Sequence[Sequence[Match]],
+    title: str,
+    labels: Mapping[str, str],
+    third: Match | None = None,
 ) -> list[bytes]:
     from charts.bracket import bracket_pngs
 
-    return bracket_pngs(rounds, title, labels)
+    return bracket_pngs(rounds, title, labels, third)
 
 
 def progression_png(

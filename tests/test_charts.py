@@ -23,7 +23,13 @@ from charts.sheet import ROWS_PER_PAGE, Row, Sheet, sheet_figures, sheet_pngs
 
 CHINESE = ["张伟", "李娜", "王芳", "刘洋", "陈静", "杨磊", "赵敏", "黄强"]
 ZH_PROGRESS = {"round": "轮次", "points": "累计积分"}
-ZH_BRACKET = {"round": "第{n}轮", "final": "决赛", "champion": "冠军", "bye": "轮空"}
+ZH_BRACKET = {
+    "round": "第{n}轮",
+    "final": "决赛",
+    "champion": "冠军",
+    "bye": "轮空",
+    "third-match": "三四名决赛",
+}
 TELEGRAM_PHOTO_LIMIT = 10 * 1024 * 1024
 
 
@@ -223,6 +229,18 @@ def test_bracket_with_decided_final_shows_the_champion() -> None:
     texts = all_text(bracket_figures(rounds, "象棋", ZH_BRACKET)[-1])
     assert "决赛" in texts and "冠军" in texts
     assert texts.count("王芳") == 3  # round 1, final, champion box
+
+
+def test_the_match_for_third_stands_under_the_final_on_the_last_page() -> None:
+    """Knob ``third``: the semi-final losers' match was only in the caption's words."""
+    rounds = [FIRST[:2], [Match("张伟", "王芳", "王芳", "0", "2")]]
+    third = Match("李娜", "Alice", "李娜", "2", "1")
+    plain, with_third = (bracket_figures(rounds, "象棋", ZH_BRACKET, t)[-1] for t in (None, third))
+    texts = all_text(with_third)
+    assert "三四名决赛" in texts and "李娜" in texts and "Alice" in texts
+    assert texts.count("李娜") == 2  # round 1 and the match for third
+    assert "三四名决赛" not in all_text(plain)
+    assert with_third.get_figheight() > plain.get_figheight()
 
 
 def test_feeders_sit_next_to_the_match_they_feed_wherever_the_bye_fell() -> None:

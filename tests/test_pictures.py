@@ -307,7 +307,13 @@ def test_64_player_bracket_is_three_pages_with_scores_and_the_champion() -> None
         ]
         for r, rnd in enumerate(tree)
     ]
-    labels = {"round": "第 {n} 轮", "final": "决赛", "champion": "冠军", "bye": "轮空"}
+    labels = {
+        "round": "第 {n} 轮",
+        "final": "决赛",
+        "champion": "冠军",
+        "bye": "轮空",
+        "third-match": "三四名决赛",
+    }
     assert len(pages(rounds)) == 3
     figures = bracket_figures(rounds, "对阵图", labels)
     assert "冠军" in text_of(figures[-1]) and "决赛" in text_of(figures[-1])

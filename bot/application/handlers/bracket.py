@@ -43,6 +43,7 @@ async def bracket(ctx: Ctx, args: str) -> None:
             matches,
             ctx.t("bracket.title", title=t.title),
             {key: ctx.t(f"bracket.{key}") for key in BRACKET_LABEL_KEYS},
+            third_place_match(t),
         )
         or []
     )
@@ -86,21 +87,36 @@ def bracket_matches(t: Tournament, rounds: tuple[BracketRound, ...]) -> list[lis
     return matches
 
 
-def third_place_line(ctx: Ctx, t: Tournament) -> str:
-    """The match for third place (knob ``third``), beside the tree's final: its two
-    players (pairs: by their first members, seats A and B, as the tree names them) and
-    its latest confirmed score ("" where none was drawn)."""
+def third_place_match(t: Tournament) -> Match | None:
+    """The match for third place (knob ``third``), drawn beside the tree's final: its two
+    players (pairs: by their first members, seats A and B, as the tree names them), its
+    latest confirmed score and its winner; ``None`` where none was drawn."""
     row = next(
         (row for r in t.rounds if THIRD_NOTE in r.notes for row in r.tables if row.number == 2),
         None,
     )
     if row is None:
-        return ""
+        return None
     a, b = row.seats[:2]
     who = names(t)
     got = _meetings(t).get(frozenset((a, b)), {})
-    score = f"{show(got[a])} : {show(got[b])}" if got else "—"
-    return "\n" + ctx.t("bracket.third", a=who[a], b=who[b], score=score)
+    won = max((a, b), key=got.__getitem__) if got and got[a] != got[b] else None
+    return Match(
+        who[a],
+        who[b],
+        who[won] if won is not None else "",
+        show(got[a]) if got else "",
+        show(got[b]) if got else "",
+    )
+
+
+def third_place_line(ctx: Ctx, t: Tournament) -> str:
+    """The match for third place in words, under the tree's matches."""
+    third = third_place_match(t)
+    if third is None:
+        return ""
+    score = f"{third.first_score} : {third.second_score}" if third.first_score else "—"
+    return "\n" + ctx.t("bracket.third", a=third.first, b=third.second, score=score)
 
 
 def _live_scores(row: TableRow) -> dict[int, Decimal]:
