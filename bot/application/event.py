@@ -556,7 +556,9 @@ class Event:
             return moved, PlayOffNeeded(r.number, notice(fmt, state, outcome))
         going_on = [u for table in outcome.tables for u in table.players] + list(outcome.byes)
         played = [u for table in state.rounds[-1].plan.tables for u in table.players]
-        out = tuple(u for u in played if u not in going_on)
+        # who left the event (/drop, /dq) did not lose the round: a group round after a
+        # withdrawal names nobody as going on, as any other group round
+        out = tuple(u for u in played if u not in going_on and u not in state.removed)
         return moved, RoundClosed(r.number, tuple(going_on), out, fmt.called_back(state))
 
     def finish(self, outcome: Finished) -> EventFinished:

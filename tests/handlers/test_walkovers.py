@@ -151,3 +151,23 @@ async def test_a_partner_who_drops_loses_the_table_for_the_pair_and_the_check_in
     assert "第 1 轮结束" in await chats.says(GROUP, ADMIN, "/report 1 A C")
     final = seat_tables(await chats.says(GROUP, ADMIN, "/round"))[1]
     assert {two["B"], two["D"]} in ({final["A"], final["C"]}, {final["B"], final["D"]})
+
+
+async def test_a_group_round_with_a_withdrawal_names_nobody_as_going_on(chats: Chats) -> None:
+    """斗地主 groups of nine: a player who drops in round 2 is seated by the schedule in
+    round 3, a walkover at once; that round's end said 「晋级：」 and named the other eight,
+    as if it had cut the field. It ends as every group round does, naming nobody."""
+    _, opened = await round_one(chats, "/new doudizhu groups 斗地主小组赛", [], 9)
+    gone = ""
+    for number in (1, 2, 3):
+        if number > 1:
+            opened = await chats.says(GROUP, ADMIN, "/round")
+        seated = tables(opened)
+        if number == 2:
+            gone = seated[0][1]
+            assert f"第 1 桌记 {gone} 弃权" in await chats.says(GROUP, UID[gone], "/drop yes")
+        done = ""
+        for table, names in enumerate(seated, 1):
+            if gone not in names:
+                done = await chats.says(GROUP, ADMIN, f"/report {table} total A+4 B-2 C-2")
+        assert f"第 {number} 轮结束" in done and "晋级：" not in done, done
