@@ -301,11 +301,12 @@ async def test_team_places_stay_shared_until_the_end(memory_bot: MemoryHarness) 
         tables = tables_of(await play.say(ADMIN, "/round"), ids)
         for table, seats in sorted(tables.items()):
             await play.result(table, seats, level)
-        if number < 3:
-            body = await play.say(ids["选手01"], "/standings")
-            teams = [ln for ln in body.splitlines() if re.match(r"^\d+=?\. 第 \d+ 队", ln)]
-            assert len(teams) == 4 and all(ln.startswith("1=. ") for ln in teams), body
-            assert "翻牌" not in "\n".join(teams), body
+        if number < 3:  # /standings and /standings all: every line, the team table too
+            for asked in ("/standings", "/standings all"):
+                body = await play.say(ids["选手01"], asked)
+                teams = [ln for ln in body.splitlines() if re.match(r"^\d+=?\. 第 \d+ 队", ln)]
+                assert len(teams) == 4 and all(ln.startswith("1=. ") for ln in teams), body
+                assert "翻牌" not in "\n".join(teams), body
     done = next(m.body for m in memory_bot.server.outbox(-107900) if "结束！冠军" in m.body)
     teams = [ln for ln in done.splitlines() if re.match(r"^\d+\. 第 \d+ 队", ln)]
     assert [ln.split(".")[0] for ln in teams] == ["1", "2", "3", "4"], done
