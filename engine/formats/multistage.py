@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from engine.draw import stream
+from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format, LastReplay
 from engine.formats.elimination import lucky_losers
 from engine.formats.groups import LETTERS, Groups, entrants, unsettled
@@ -131,15 +132,35 @@ class Multistage(Format):
         stages = tuple(replace(s, length=match_length(self.match_notes(s))) for s in self.stages)
         if not players:
             return tuple((stage, True) for stage in stages)
+        return tuple((stage, played) for stage, played, _ in self.path(stages, players))
+
+    def path(self, stages: tuple[Stage, ...], players: int) -> list[tuple[Stage, bool, int]]:
+        """Each stage, whether a field of ``players`` plays it, and how many reach it."""
         out = []
         for stage in stages:
             played = self.plays(stage, players)
-            out.append((stage, played))
+            out.append((stage, played, players))
             if played and stage.kind is Kind.GROUPS:
                 players = stage.k * self.group_count(players)
             elif played and stage.kind is Kind.KNOCKOUT:
                 players = self.seats
-        return tuple(out)
+        return out
+
+    def check_knob(self, name: str, players: int, drawing: bool = False) -> None:
+        """Refuse, at the draw, stages that bring more players to the final than its table
+        seats: with no knockout before it, the final would leave out all but the first
+        (docs/rules/multistage.md#skipped)."""
+        reach = self.path(self.stages, players)[-1][2] if players else 0
+        if name == "stages" and drawing and reach > self.seats:
+            knockout = parse_stages("knockout final")[0]
+            raise ConfigError(
+                "stages-final-overfull",
+                stages=self.str_option("stages"),
+                players=players,
+                reach=reach,
+                seats=self.seats,
+                stages_fix=stage_words((*self.stages[:-1], knockout, self.stages[-1])),
+            )
 
     def match_notes(self, stage: Stage) -> tuple[str, ...]:
         """How long the stage's matches are, as the round's notes say it (#match)."""

@@ -205,3 +205,27 @@ def test_a_table_the_event_went_past_is_not_played_off_when_its_winner_withdraws
     s = replace(s, removed=frozenset({max(first.tables[0].players)}))
     assert fmt.playoff(s) == ()
     assert isinstance(fmt.plan(s), Finished)
+
+
+def test_stages_bringing_more_to_the_final_than_it_seats_are_refused_at_the_draw() -> None:
+    """``groups top1 final`` with 7 斗地主 players skips the groups (their winners cannot
+    fill a table), and all 7 reached a final of three: the first three by sign-up played
+    it and the rest read 「第0轮进行中」 for good. The draw refuses it, suggesting a
+    knockout before the final; 9 players (three groups of three) fit."""
+    fmt = doudizhu("groups top1 final bo3")
+    fmt.check_knob("stages", 7)  # sign-up goes on: more may come
+    with pytest.raises(ConfigError) as refused:
+        fmt.check_knob("stages", 7, drawing=True)
+    assert refused.value.code == "stages-final-overfull"
+    assert refused.value.params["reach"] == 7
+    assert refused.value.params["stages_fix"] == "groups top1 bo1 knockout bo5 final bo3"
+    fmt.check_knob("stages", 9, drawing=True)
+    fixed = doudizhu(str(refused.value.params["stages_fix"]))
+    fixed.check_knob("stages", 7, drawing=True)
+
+
+@pytest.mark.parametrize("game", ["doudizhu", "bigtwo", "xiangqi", "guandan"])
+def test_the_default_stages_fit_the_final_at_every_field(game: str) -> None:
+    fmt = find_format("multistage")(find_game(game)())
+    for players in range(2, 61):
+        fmt.check_knob("stages", players, drawing=True)

@@ -147,3 +147,25 @@ async def test_mid_group_stage_nobody_holds_a_group_place_or_is_through(
     assert f"1. {winner} — 第1轮进行中 · 积分 6" in standings
     assert "小组第" not in standings and "晋级" not in standings
     assert standings.count("等待第") == len(NAMES) - 3
+
+
+async def test_stages_that_overfill_the_final_are_refused_at_the_draw(
+    memory_bot: MemoryHarness,
+) -> None:
+    """Seven 斗地主 players and ``groups top1 final``: the groups are skipped and the final
+    of three took the first three by sign-up. /draw refuses it, with how many would reach
+    the final and the same stages with a knockout; set so, the draw goes ahead."""
+    bot = memory_bot
+    ids = bot.server.seat_group(GROUP, ADMIN, NAMES[:7], 301)
+    await bot.says(GROUP, ADMIN, "/new doudizhu 分组淘汰 部门赛", "SHA-256")
+    await bot.says(GROUP, ADMIN, "/set stages groups top1 final bo3", "已设置")
+    for uid in ids.values():
+        await bot.joins(GROUP, uid)
+    refused = await bot.says(GROUP, ADMIN, "/draw", "进入决赛")
+    assert "有 7 人进入决赛，决赛一桌只坐 3 人" in refused.body
+    fix = "groups top1 bo1 knockout bo5 final bo3"
+    assert f"/set stages {fix}" in refused.body
+    assert "第 1 轮抽签" not in "\n".join(m.body for m in bot.server.outbox(GROUP))
+    await bot.says(GROUP, ADMIN, f"/set stages {fix}", "已设置")
+    knockout = await bot.says(GROUP, ADMIN, "/draw", "第 1 轮抽签")
+    assert len(tables_of(knockout.body, ids)) == 2  # the knockout's tables, no final of 7
