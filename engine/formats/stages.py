@@ -279,9 +279,10 @@ class Stages(Format):
 
     def _lucky(self, w: Walk, state: TournamentState) -> list[PlayerId]:
         """The last stage's best losers by :meth:`Walk.by_score`, then flip, to fill a table
-        too few (more than one) went on to, when no play-off or final is to come."""
+        too few went on to, when no play-off or final is to come: a stage is not the final,
+        so even one who alone went on (``per overall``, ``advance 1``) plays a final."""
         need = min(self.sizes) - len(w.pool)
-        if w.pending or w.final or not state.rounds or not 1 < len(w.pool) < min(self.sizes):
+        if w.pending or w.final or not state.rounds or not 0 < len(w.pool) < min(self.sizes):
             return []
         out = set(w.pool) | state.removed | w.forfeit
         return lucky_losers(state, [p for p in w.seated if p not in out], need, w.by_score)

@@ -159,6 +159,24 @@ def test_overall_cut_takes_the_best_of_the_whole_stage() -> None:
     assert isinstance(final, RoundPlan) and set(final.tables[0].players) == {7, 8, 9}
 
 
+def test_one_who_alone_goes_on_overall_plays_a_final_with_the_best_losers() -> None:
+    """``per overall``, ``advance 1``: twelve players' stage sent one on, who was crowned
+    without the final /rules promises (不足一桌时由成绩最好的淘汰者递补, then 决赛). The
+    two best of the rest fill the final's table."""
+    fmt = Stages(DOUDIZHU, {"per": "overall"})
+    s = record(state(12), plan_of(fmt, state(12)), by_id)
+    final = fmt.plan(s)
+    assert isinstance(final, RoundPlan) and final.stage == "final"
+    assert set(final.tables[0].players) == {10, 11, 12} and "lucky-loser" in final.notes
+    assert fmt.called_back(s) == {10, 11}
+
+
+def plan_of(fmt: Stages, s: TournamentState) -> RoundPlan:
+    plan = fmt.plan(s)
+    assert isinstance(plan, RoundPlan)
+    return plan
+
+
 def test_overall_cut_waits_for_every_table_of_the_stage() -> None:
     """docs/rules/stages.md#advance: with one of three tables in, its level top three are
     neither played off nor shown through (the other tables may outscore them); a line is
