@@ -23,6 +23,8 @@ import pytest_asyncio
 from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+import bot.app as app
+from bot.presentation import pictures
 from db.migrate import upgrade_url
 from playground.botapi import BotAPIServer
 from tests.e2e.harness import Harness
@@ -60,6 +62,22 @@ def _argnames(names: str | list[str] | tuple[str, ...]) -> list[str]:
     if isinstance(names, str):
         return [name.strip() for name in names.split(",")]
     return list(names)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def one_drawing_process() -> Iterator[None]:
+    """One drawing process for every bot this worker starts, ended with the session: a
+    bot's stop ends it (``App.stop``), and each test's first picture would wait for a
+    fresh process to start and import the charts (about 1 s of CPU and 2 s of waiting,
+    in nearly every test). The in-memory tests (tests/handlers) share theirs the same way;
+    the drawing process's own start and end are tested in tests/test_pictures.py."""
+    kept = pytest.MonkeyPatch()
+    kept.setattr(app, "close_drawer", lambda: None)
+    try:
+        yield
+    finally:
+        kept.undo()
+        pictures.close_drawer()
 
 
 @pytest.fixture(scope="session")
