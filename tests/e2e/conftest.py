@@ -6,13 +6,15 @@ backend and one database, alternating the backend across the suite.
 
 Each database is migrated like the bot would find it: SQLite copied from one file migrated
 per run, PostgreSQL a clean schema migrated per test. Under pytest-xdist every worker has a
-PostgreSQL database of its own beside ``TEST_DATABASE_URL`` (``<name>_gw0``…)."""
+PostgreSQL database of its own beside ``TEST_DATABASE_URL`` (``<name>_gw0_<run>``…: the run's
+id keeps two runs on one server, a branch's and CI's, out of each other's databases)."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import shutil
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -21,6 +23,8 @@ import pytest_asyncio
 from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+import bot.app as app
+from bot.presentation import pictures
 from db.migrate import upgrade_url
 from playground.botapi import BotAPIServer
 from tests.e2e.harness import Harness
@@ -60,6 +64,22 @@ def _argnames(names: str | list[str] | tuple[str, ...]) -> list[str]:
     return list(names)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def one_drawing_process() -> Iterator[None]:
+    """One drawing process for every bot this worker starts, ended with the session: a
+    bot's stop ends it (``App.stop``), and each test's first picture would wait for a
+    fresh process to start and import the charts (about 1 s of CPU and 2 s of waiting,
+    in nearly every test). The in-memory tests (tests/handlers) share theirs the same way;
+    the drawing process's own start and end are tested in tests/test_pictures.py."""
+    kept = pytest.MonkeyPatch()
+    kept.setattr(app, "close_drawer", lambda: None)
+    try:
+        yield
+    finally:
+        kept.undo()
+        pictures.close_drawer()
+
+
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One SQLite file migrated to the newest revision, for every test to copy."""
@@ -70,14 +90,16 @@ def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
-    """``TEST_DATABASE_URL``; under xdist a database of this worker's own beside it,
-    dropped at the end (the workers' tests would otherwise drop each other's schema)."""
+    """``TEST_DATABASE_URL``; under xdist a database of this worker's own in this run beside
+    it, dropped at the end (the workers' tests, or another run's on the same server, would
+    otherwise drop each other's schema)."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     if not PG_URL or not worker:
         yield PG_URL
         return
     base = make_url(PG_URL)
-    name = f"{base.database}_{worker}"
+    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID") or uuid.uuid4().hex
+    name = f"{base.database}_{worker}_{run_id[:8]}"
 
     async def run(*statements: str) -> None:
         admin = create_async_engine(base, isolation_level="AUTOCOMMIT")

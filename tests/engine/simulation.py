@@ -80,6 +80,9 @@ class Sim:
         # the declared stages a round label (and the third-place table) plays: ``stages_of``
         self.stage_cache: dict[tuple[str, bool, int], tuple[Stage, ...]] = {}
         self.across_cache: dict[int, frozenset[str]] = {}  # ``across_stages`` by field
+        # ``steps_played`` for the rounds' plans it was worked out from (the same at every
+        # step of a round: only the results change, and the stages come from the plans)
+        self.steps_cache: tuple[tuple[RoundPlan, ...], int, Steps] | None = None
         self.rng = random.Random(self.seed)
         self.state = TournamentState(
             players=tuple(range(1, self.players + 1)),
@@ -467,7 +470,24 @@ Steps = dict[PlayerId, set[tuple[Stage, ...]]]
 
 
 def steps_played(sim: Sim) -> Steps:
-    """Each player's stages so far (an extra round plays on the stage before it)."""
+    """Each player's stages so far (an extra round plays on the stage before it); worked
+    out once for the same plans (and field), not again after each table's result."""
+    plans = tuple(rec.plan for rec in sim.state.rounds)
+    entered = len(sim.state.players)
+    cached = sim.steps_cache
+    if (
+        cached is not None
+        and cached[1] == entered
+        and len(cached[0]) == len(plans)
+        and all(a is b for a, b in zip(cached[0], plans, strict=True))
+    ):
+        return cached[2]
+    out = worked_out_steps(sim)
+    sim.steps_cache = (plans, entered, out)
+    return out
+
+
+def worked_out_steps(sim: Sim) -> Steps:
     out: Steps = {}
     for rec in sim.state.rounds:
         plan = rec.plan
