@@ -10,7 +10,7 @@ from decimal import Decimal
 from engine.draw import stream
 from engine.errors import ConfigError
 from engine.formats.base import AnyGame, Format, LastReplay
-from engine.formats.elimination import lucky_losers
+from engine.formats.elimination import LOW, lucky_losers
 from engine.formats.groups import LETTERS, Groups, entrants, unsettled
 from engine.formats.series import SERIES_NOTES, series_note
 from engine.formats.stage import (
@@ -66,6 +66,8 @@ class Run:
     at: int = 0  # the stage being played
     level: dict[PlayerId, Decimal] = field(default_factory=dict)  # "reached"
     keys: dict[PlayerId, tuple[Key, ...]] = field(default_factory=dict)  # that stage's chain
+    tail: dict[PlayerId, list[Key]] = field(default_factory=dict)  # the final's play-offs
+    final: set[PlayerId] = field(default_factory=set)  # the final's players
     line: dict[PlayerId, tuple[str, int]] = field(default_factory=dict)  # stage words
     alive: set[PlayerId] = field(default_factory=set)
     going: list[PlayerId] = field(default_factory=list)  # the stage's goers, best first
@@ -295,6 +297,7 @@ class Multistage(Format):
             for p in table.players:
                 run.level[p] = level
                 run.line[p] = ("final", 0) if final else ("out", rec.number)
+            run.final.update(table.players if final else ())
             if res is None or res.status is TableStatus.PENDING:
                 continue  # no figure before the match is played
             net = net_scores(rec, res, run.pens)
@@ -325,10 +328,15 @@ class Multistage(Format):
             self, stayed, lambda p: (net.get(p, Decimal(0)),), 1, seated, self.sides(seated), flip
         )
         run.ties += [tie] if tie is not None else []
+        # a final played out is ordered by its keys (games, an extra hand, a flip) on one
+        # level, so the line says what crowned the champion (#ranking); a walkover by level
+        keyed = self.stages[run.at].kind is Kind.FINAL and len(stayed) > 1
         if drawn:
             run.notes.append("tiebreak-flip")
+        for p, value in drawn.items() if keyed else ():
+            run.tail.setdefault(p, []).append(("flip", Decimal(value)))
         for p in top:
-            run.level[p] = level + 1
+            run.level[p] = level + (not keyed)
             run.line[p] = ("through", where[0])
             run.going.append(p)
 
@@ -339,6 +347,9 @@ class Multistage(Format):
             net = net_scores(rec, res, run.pens)
             seated = [p for p in res.table.players if p in run.active and p not in res.forfeited]
             stayed = [p for p in tie.tied if p in seated]
+            if self.stages[run.at].kind is Kind.FINAL:
+                for p in tie.tied:
+                    run.tail.setdefault(p, []).append(("extra", net.get(p, LOW)))
             self._decide(run, stayed, net, seated, run.level[tie.tied[0]], (rec.number, 0))
 
     # --- the contract ------------------------------------------------------------------------
@@ -364,12 +375,15 @@ class Multistage(Format):
         """Stage reached, then that stage's own chain, then a flip (#ranking)."""
         run = self.walk(state)
         active, flip, points = run.active, flips(state), totals(state)
+        depth = max(map(len, run.tail.values()), default=0)
         lines = []
         for p in state.players:
+            tail = run.tail.get(p, []) + [("extra", LOW)] * (depth if p in run.final else 0)
             keys = (
                 ("removed", Decimal(p in active)),
                 ("reached", run.level.get(p, Decimal(0))),
                 *run.keys.get(p, ()),
+                *tail[:depth],
                 ("flip", flip[p]),
             )
             stage, at = run.line.get(p, ("playing", 0)) if p in active else ("removed", 0)

@@ -229,3 +229,36 @@ def test_the_default_stages_fit_the_final_at_every_field(game: str) -> None:
     fmt = find_format("multistage")(find_game(game)())
     for players in range(2, 61):
         fmt.check_knob("stages", players, drawing=True)
+
+
+def final_scored(fmt: Multistage, players: int, *scores: int) -> TournamentState:
+    """A field that plays only the final, its table scored ``scores`` in seat order."""
+    s = TournamentState(players=tuple(range(1, players + 1)), seed="final")
+    plan = fmt.plan(s)
+    assert isinstance(plan, RoundPlan) and plan.stage == "final"
+    table = plan.tables[0]
+    result = TableResult(table, TableStatus.CONFIRMED, tuple(Decimal(v) for v in scores))
+    return replace(s, rounds=(RoundRecord(1, plan, (result,)),))
+
+
+def test_the_final_names_what_crowned_the_champion() -> None:
+    """A final's winner went a level above the others, so a title decided by a flip (the
+    winning partners of 掼蛋, whom no extra hand can part) or an extra hand read 冠军 and 亚军
+    on the same games won with no reason; now the line says it."""
+    guandan = find_format("multistage")(find_game("guandan")())
+    assert isinstance(guandan, Multistage)
+    s = final_scored(guandan, 4, 4, 3, 4, 3)  # partners A and C won the final together
+    top, second = guandan.plan(s).ranking[:2]  # type: ignore[union-attr]
+    assert top.tiebreak == ("flip",) and top.figure == second.figure == 4
+    three = doudizhu()
+    s = final_scored(three, 3, 3, 3, 1)  # A and B level: one extra hand between them
+    extra = three.plan(s)
+    assert isinstance(extra, RoundPlan) and extra.stage == "extra"
+    winner = three.playoff(s)[0]
+    table = extra.tables[0]
+    won = tuple(Decimal(2 if p == winner else 0) for p in table.players)
+    played = RoundRecord(2, extra, (TableResult(table, TableStatus.CONFIRMED, won),))
+    s = replace(s, rounds=(*s.rounds, played))
+    done = three.plan(s)
+    assert isinstance(done, Finished)
+    assert done.ranking[0].player == winner and done.ranking[0].tiebreak == ("extra",)
