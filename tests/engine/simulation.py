@@ -746,6 +746,7 @@ def check_finished(sim: Sim, done: Finished) -> None:
     if sim.fmt.eliminates:
         check_last_table(sim, champion)
         check_final_played(sim)
+        check_title_named(sim, done.ranking)
     check_robin_chain(done.ranking)
     check_robin_meetings(sim, done.ranking)
     check_third_place(sim, done.ranking)
@@ -775,6 +776,22 @@ def check_final_played(sim: Sim) -> None:
     if not any(r.plan.stage in ("final", "robin") for r in state.rounds):
         stages = [r.plan.stage for r in state.rounds]
         raise Broken("announced-stage-skipped", f"no final: {stages}")
+
+
+def check_title_named(sim: Sim, ranking: Sequence[Standing]) -> None:
+    """A title won on the same figure as the runner-up's says what decided it (an extra
+    hand, a flip, a criterion of the chain), not only a level above the rest that no line
+    shows; a walkover (forfeits, withdrawals) may stand a level above."""
+    state = sim.state
+    forfeits = any(r.status is TableStatus.FORFEIT for rec in state.rounds for r in rec.results)
+    top = ranking[0]
+    below = next((s for s in ranking[1:] if not (s.unit and s.unit == top.unit)), None)
+    if forfeits or state.removed or below is None or top.figure is None:
+        return
+    said = [c for c in top.tiebreak if c not in chains.STAGE_CODES or c == "flip"]
+    same = (top.figure, top.figure_code) == (below.figure, below.figure_code)
+    if same and not said and top.stage == "champion":
+        raise Broken("title-unnamed", f"{top.player} over {below.player} by {top.tiebreak}")
 
 
 def check_third_place(sim: Sim, ranking: Sequence[Standing]) -> None:

@@ -70,6 +70,8 @@ VARIANTS: tuple[tuple[str, dict[str, str], Fields | None], ...] = (
     ("pairs", {"groups": "2", "third": "on"}, None),  # the crossover losers play for third
     # the cut over the whole stage, scores carried into the final
     ("stages", {"per": "overall", "advance": "2", "base": "0"}, None),
+    # one goes on from the whole stage: the best losers fill its final (not crowned at once)
+    ("stages", {"per": "overall"}, None),
     # a groups stage the smaller fields skip (its winners cannot fill a table)
     (
         "multistage",

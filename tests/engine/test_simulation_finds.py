@@ -23,12 +23,15 @@ from engine.formats import Format, find_format
 from engine.formats.bracket import Bracket
 from engine.formats.groups import Groups
 from engine.formats.knockout import Knockout
+from engine.formats.multistage import Multistage, Run
 from engine.formats.pairgroups import PairGroups
 from engine.formats.pairs import Pairs
 from engine.formats.stage import Stage
+from engine.formats.stages import Stages, take
+from engine.formats.stages import Walk as StagesWalk
 from engine.formats.teams import Teams
 from engine.games import find_game
-from engine.model import PlayerId, Standing, TableStatus
+from engine.model import PlayerId, Standing, TableStatus, TournamentState
 from engine.standings import Key, Line
 from tests.engine.simulation import Broken, play
 
@@ -281,3 +284,45 @@ def test_a_flip_named_between_players_whose_stage_does_not_declare_it(
 
     monkeypatch.setattr(Knockout, "course", old_course)
     assert broken_code("xiangqi", "knockout", range(4, 10)) == "tiebreak-not-of-stage"
+
+
+def test_a_title_a_flip_decided_that_names_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """分组淘汰's final winner went a level above the others, so 掼蛋's winning partners
+    (whom only a flip parts) read 冠军 and 亚军 on the same games won, no reason named."""
+
+    def level_above(
+        self: Multistage,
+        run: Run,
+        stayed: Sequence[PlayerId],
+        net: Mapping[PlayerId, Decimal],
+        seated: Sequence[PlayerId],
+        level: Decimal,
+        where: tuple[int, int],
+    ) -> None:
+        flip = (run.state.seed, f"round{where[0]}-table{where[1]}-flip")
+        sides = self.sides(seated)
+        top, tie, _ = take(
+            self, stayed, lambda p: (net.get(p, Decimal(0)),), 1, seated, sides, flip
+        )
+        run.ties += [tie] if tie is not None else []
+        for p in top:
+            run.level[p] = level + 1
+            run.line[p] = ("through", where[0])
+            run.going.append(p)
+
+    monkeypatch.setattr(Multistage, "_decide", level_above)
+    assert broken_code("guandan", "multistage", range(4, 20, 4)) == "title-unnamed"
+
+
+def test_one_who_alone_went_on_crowned_without_a_final(monkeypatch: pytest.MonkeyPatch) -> None:
+    """积分晋级 ``per overall``: the one who alone went on was crowned after the stage."""
+
+    def none_for_one(self: Stages, w: StagesWalk, state: TournamentState) -> list[PlayerId]:
+        if len(w.pool) == 1:
+            return []
+        return old_lucky(self, w, state)
+
+    old_lucky = Stages._lucky
+    monkeypatch.setattr(Stages, "_lucky", none_for_one)
+    found = broken_code("doudizhu", "stages", range(6, 13, 3), knobs={"per": "overall"})
+    assert found == "announced-stage-skipped"
