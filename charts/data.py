@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 ROWS_PER_PAGE = 32  # a sheet longer than this is drawn as several pictures
 PODIUM = ("gold", "silver", "bronze")  # the marks of the first three rows
-# The bracket's words: "round" is a header template with {n}; "final", "champion", "bye".
+# The bracket's words: "round" is a header template with {n}; "final", "champion", "bye",
+# and "third-match", the heading of the match for third place.
 BRACKET_LABEL_KEYS = ("round", "final", "champion", "bye", "third-match")
 
 
