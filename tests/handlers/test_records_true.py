@@ -86,3 +86,18 @@ async def test_a_settled_report_loses_its_buttons_and_a_late_press_says_what_bec
     late = bot.server.user_presses(GROUP, tables[2][1], two.message_id, dispute_two)
     answer = (await bot.server.wait_for_callback_answer(late)).text or ""
     assert "已被更正或撤回" in answer
+
+
+async def test_a_corrected_report_the_organiser_filed_names_the_organiser_not_an_id(
+    memory_bot: MemoryHarness,
+) -> None:
+    """The organiser (in no seat) reports a table and then corrects it with /fix: the
+    report's own message, rewritten to say it was corrected, named its reporter by the
+    raw Telegram id 「第 1 桌上报（1）」; it says 组织者."""
+    bot = memory_bot
+    await drawn(bot, GROUP, ADMIN, "bigtwo swiss 锄大地", NAMES, ("rounds 1",))
+    await bot.says(GROUP, ADMIN, "/round", "第 1 轮开始")
+    await bot.says(GROUP, ADMIN, "/report 1 A5 B8 C0 D12", "第 1 桌结果确认")
+    await bot.says(GROUP, ADMIN, "/fix 1 A5 B8 C0 D11", "组织者更正第 1 桌")
+    said = await bot.server.wait_for("组织者已更正")
+    assert "第 1 桌上报（组织者）" in said.body and f"（{ADMIN}）" not in said.body, said.body

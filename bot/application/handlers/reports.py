@@ -131,7 +131,8 @@ def report_settled(
     became of it (confirmed by whom, disputed, corrected): buttons left on it would
     offer what can no longer be done."""
     scores = score_lines(ctx, who, row, [Decimal(s) for s in rep.scores])
-    reporter = who.get(rep.reporter_id, str(rep.reporter_id))
+    # one who reports and plays in no seat is an organiser: their name is not kept
+    reporter = who.get(rep.reporter_id) or ctx.t("role.organiser")
     filed = ctx.t("report.filed", table=row.number, text=rep.text, scores=scores, reporter=reporter)
     settled = ctx.t("report.settled", outcome=outcome, filed=filed)
     ctx.out.edit_tagged(report_tag(rep), settled, message_id=rep.message_id)
