@@ -257,6 +257,8 @@ class Groups(Format):
             self.tiebreaks = TABLE_TIEBREAKS
         if self.options["third"] and not self.pairs:  # one final table: no semi-finals
             raise ConfigError("third-needs-semis", format=self.key)
+        if not self.options["third"]:  # no match for third: the chain names none
+            self.tiebreaks = tuple(c for c in self.tiebreaks if c != "third-place")
         self._schedules: dict[tuple[tuple[PlayerId, ...], str, str, int], list[Slot]] = {}
         self._groups: dict[tuple[tuple[PlayerId, ...], str], list[list[PlayerId]]] = {}
         self.walk = LastReplay(self._replay)

@@ -147,3 +147,11 @@ def test_every_round_seats_each_player_at_most_once_and_the_event_ends(
         s = record(s, plan, scorer)
     assert isinstance(plan, Finished)
     assert sorted(x.player for x in plan.ranking) == list(range(1, n + 1))
+
+
+def test_the_chain_names_a_match_for_third_only_where_one_is_played() -> None:
+    """The standings picture's footer read 「晋级轮次 → 三四名决赛 → …」 for 斗地主 groups,
+    which can have no match for third; it names it only with ``third on``."""
+    assert "third-place" not in Groups(find_game("doudizhu")()).tiebreaks
+    assert "third-place" not in Groups(find_game("xiangqi")()).tiebreaks
+    assert "third-place" in Groups(find_game("xiangqi")(), {"third": "on"}).tiebreaks
